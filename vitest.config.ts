@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    // Model inference tests are CPU-heavy on a 2-core machine: files run one at a time.
+    fileParallelism: false,
+    reporters: ['default', './scripts/summary-reporter.ts'],
+  },
+});
