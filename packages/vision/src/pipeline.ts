@@ -1,0 +1,293 @@
+import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { convertCached } from './convert/cache.ts';
+import { FrameTracker, type FrameTrackerOptions, modelNames } from './frame-tracker.ts';
+import { type ModelName, type PoseModel, modelJsonPath } from './models.ts';
+import { HAND_OUTPUTS } from './pose/hands.ts';
+import { POSE_OUTPUTS } from './pose/landmarks.ts';
+import { type RangeRequest, type RangeResult, hipCentre, trackRange } from './range.ts';
+import type { Backend } from './runtime/index.ts';
+import { TRACKS_FORMAT, TRACKS_VERSION, type ModelInfo, type TrackFrame, type Tracks } from './tracks.ts';
+import { type VideoInfo, probeVideo } from './video/index.ts';
+
+/**
+ * `video → tracks`: probes the video, splits it into contiguous shares tracked in parallel by worker threads
+ * (one onnxruntime thread each: measured faster than one process with two intra-op threads), re-aligns the
+ * shares so the same person is followed across their boundaries, and assembles the tracks document.
+ */
+
+export interface TrackVideoOptions {
+  model?: PoseModel;
+  hands?: boolean;
+  face?: boolean;
+  backend?: Backend;
+  /** Parallel shares (worker threads). Default: the number of cores (at most 4); 1 = in this thread. */
+  workers?: number;
+  /** onnxruntime intra-op threads per worker. Default 1. */
+  threads?: number;
+  /** Frames wider than this are downscaled before inference (0 = never). Default 960. */
+  inferenceWidth?: number;
+  onProgress?: (p: { done: number; total: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** Clips shorter than this many frames per share run in one thread (worker start-up would dominate). */
+const MIN_FRAMES_PER_SHARE = 90;
+export const DEFAULT_INFERENCE_WIDTH = 960;
+
+export async function trackVideo(path: string, options: TrackVideoOptions = {}): Promise<Tracks> {
+  const info = await probeVideo(path);
+  return trackProbedVideo(info, options);
+}
+
+export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptions = {}): Promise<Tracks> {
+  const opts: FrameTrackerOptions = {
+    model: options.model ?? 'heavy',
+    hands: options.hands ?? false,
+    face: options.face ?? false,
+    backend: options.backend ?? 'ort',
+    threads: options.threads ?? 1,
+  };
+  const total = info.frameCount;
+  const inferenceWidth = options.inferenceWidth ?? DEFAULT_INFERENCE_WIDTH;
+  const maxWorkers = options.workers ?? Math.min(4, availableParallelism());
+  const shares = Math.max(1, Math.min(maxWorkers, Math.floor(total / MIN_FRAMES_PER_SHARE)));
+
+  let done = 0;
+  const progress = () => options.onProgress?.({ done: Math.min(done, total), total });
+  progress();
+
+  let results: RangeResult[];
+  let models: Record<string, ModelInfo>;
+  if (shares === 1) {
+    const tracker = await FrameTracker.create(opts);
+    try {
+      models = tracker.models;
+      const r = await trackRange(tracker, info, { start: 0, end: total, inferenceWidth }, () => {
+        done++;
+        progress();
+      }, options.signal);
+      results = [r];
+    } finally {
+      await tracker.dispose();
+    }
+  } else {
+    // Convert the models once here so the workers only read the cache.
+    if (opts.backend === 'ort') await prepareModels(opts);
+    const pool = await WorkerPool.start(shares, opts, info);
+    try {
+      models = pool.models;
+      const bounds = Array.from({ length: shares + 1 }, (_, k) => Math.round((k * total) / shares));
+      results = await Promise.all(
+        bounds.slice(0, -1).map((start, k) =>
+          pool.run(k, { start, end: bounds[k + 1], inferenceWidth, decodeThreads: 1 }, () => {
+            done++;
+            progress();
+          }, options.signal),
+        ),
+      );
+      await realignShares(results, bounds, pool, inferenceWidth, options.signal);
+    } finally {
+      await pool.close();
+    }
+  }
+
+  const frames = results.flatMap((r) => r.frames);
+  const warnings = [...new Set(results.flatMap((r) => r.warnings))];
+  const found = frames.filter((f) => f.state !== 'lost').length;
+  if (frames.length === 0) warnings.push('the video has no decodable frames');
+  else if (found === 0) warnings.push('nobody was found in the video');
+  else if (found < frames.length * 0.5) {
+    warnings.push(`the person was found on only ${Math.round((100 * found) / frames.length)} % of the frames`);
+  }
+  const infoOf = (key: string) => models[key];
+  return {
+    format: TRACKS_FORMAT,
+    version: TRACKS_VERSION,
+    createdAt: new Date().toISOString(),
+    video: {
+      file: basename(info.path),
+      width: info.width,
+      height: info.height,
+      rotation: info.rotation,
+      duration: info.duration,
+      fps: info.fps,
+      vfr: info.vfr,
+      frameCount: frames.length,
+      codec: info.codec,
+    },
+    backend: opts.backend,
+    models: {
+      detector: infoOf('detector'),
+      pose: infoOf('pose'),
+      ...(models.hands ? { hands: models.hands } : {}),
+      ...(models.face ? { face: models.face } : {}),
+      ...(models.iris ? { iris: models.iris } : {}),
+    },
+    inferenceWidth: inferenceWidth > 0 ? Math.min(inferenceWidth, info.width) : info.width,
+    frames,
+    warnings,
+  };
+}
+
+async function prepareModels(opts: FrameTrackerOptions): Promise<void> {
+  const names = modelNames(opts);
+  const jobs: [ModelName, string[] | undefined][] = [
+    [names.detector, undefined],
+    [names.pose, POSE_OUTPUTS],
+  ];
+  if (names.hands) jobs.push([names.hands, Object.values(HAND_OUTPUTS)]);
+  if (names.face) jobs.push([names.face, ['output_mesh', 'output_faceflag']]);
+  if (names.iris) jobs.push([names.iris, undefined]);
+  for (const [name, outputs] of jobs) await convertCached(modelJsonPath(name), name, { outputs });
+}
+
+/**
+ * Each share starts by detecting the main person on its own. Where a share's first tracked person is not the
+ * one the previous share ended with, the share is tracked again from its start, seeded with the previous
+ * share's last region, until it re-joins its first run (or to its end).
+ */
+async function realignShares(
+  results: RangeResult[],
+  bounds: number[],
+  pool: WorkerPool,
+  inferenceWidth: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  for (let k = 1; k < results.length; k++) {
+    const prev = results[k - 1];
+    const cur = results[k];
+    const last = prev.last;
+    if (!last || last.index < bounds[k] - 30) continue; // the previous share lost the person long before
+    const first = cur.frames.find((f) => f.state !== 'lost');
+    const hip = first && hipCentre(first);
+    if (first && hip && first.index - bounds[k] < 30) {
+      const dist = Math.hypot(hip[0] - last.roi.cx, hip[1] - last.roi.cy);
+      if (dist < 0.5 * last.roi.size) continue; // same person
+    }
+    const compareTo = new Float64Array(cur.frames.length * 2).fill(Number.NaN);
+    cur.frames.forEach((f, i) => {
+      const h = hipCentre(f);
+      if (h) [compareTo[2 * i], compareTo[2 * i + 1]] = h;
+    });
+    const redo = await pool.run(0, { start: bounds[k], end: bounds[k + 1], inferenceWidth, seed: last, compareTo, decodeThreads: 1 }, undefined, signal);
+    const n = redo.frames.length;
+    results[k] = {
+      frames: [...redo.frames, ...cur.frames.slice(n)],
+      last: redo.rejoined ? cur.last : redo.last,
+      rejoined: redo.rejoined,
+      warnings: [...cur.warnings, ...redo.warnings],
+    };
+  }
+}
+
+type WorkerMessage =
+  | { type: 'ready'; models: Record<string, ModelInfo> }
+  | { type: 'frames'; id: number; frames: TrackFrame[] }
+  | { type: 'done'; id: number; result: RangeResult }
+  | { type: 'error'; id?: number; message: string };
+
+class WorkerPool {
+  private nextId = 0;
+  private readonly pending = new Map<
+    number,
+    { frames: TrackFrame[]; onFrame?: (f: TrackFrame) => void; resolve: (r: RangeResult) => void; reject: (e: Error) => void }
+  >();
+
+  private constructor(
+    private readonly workers: Worker[],
+    readonly models: Record<string, ModelInfo>,
+  ) {
+    for (const w of workers) {
+      w.on('message', (m: WorkerMessage) => this.onMessage(m));
+      w.on('error', (err) => this.failAll(err));
+      w.on('exit', (code) => {
+        if (code !== 0) this.failAll(new Error(`a tracking worker exited with code ${code}`));
+      });
+    }
+  }
+
+  static async start(count: number, options: FrameTrackerOptions, info: VideoInfo): Promise<WorkerPool> {
+    const workers: Worker[] = [];
+    const ready: Promise<Record<string, ModelInfo>>[] = [];
+    for (let i = 0; i < count; i++) {
+      const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { options, info } });
+      workers.push(w);
+      ready.push(
+        new Promise((resolve, reject) => {
+          const onMsg = (m: WorkerMessage) => {
+            if (m.type === 'ready') resolve(m.models);
+            else if (m.type === 'error') reject(new Error(m.message));
+            else return;
+            w.off('message', onMsg);
+          };
+          w.on('message', onMsg);
+          w.once('error', reject);
+        }),
+      );
+    }
+    try {
+      const models = await Promise.all(ready);
+      return new WorkerPool(workers, models[0]);
+    } catch (err) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      throw err;
+    }
+  }
+
+  run(worker: number, request: RangeRequest, onFrame?: (f: TrackFrame) => void, signal?: AbortSignal): Promise<RangeResult> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error('aborted'));
+      signal?.addEventListener('abort', () => this.failAll(new Error('aborted')), { once: true });
+      this.pending.set(id, { frames: [], onFrame, resolve, reject });
+      this.workers[worker % this.workers.length].postMessage({ type: 'range', id, request });
+    });
+  }
+
+  private onMessage(m: WorkerMessage): void {
+    if (m.type === 'ready') return;
+    const p = m.id === undefined ? undefined : this.pending.get(m.id);
+    if (m.type === 'error') {
+      if (p) {
+        this.pending.delete(m.id!);
+        p.reject(new Error(m.message));
+      } else this.failAll(new Error(m.message));
+      return;
+    }
+    if (!p) return;
+    if (m.type === 'frames') {
+      for (const f of m.frames) {
+        p.frames.push(f);
+        p.onFrame?.(f);
+      }
+    } else {
+      this.pending.delete(m.id);
+      p.resolve({ ...m.result, frames: p.frames });
+    }
+  }
+
+  private failAll(err: Error): void {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => void w.terminate().then(() => resolve()), 5000);
+            w.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            w.postMessage({ type: 'close' });
+          }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import type { ImageLandmark, Roi, Vec3 } from '../tracks.ts';
+import { type Rect, type RgbImage, NORM_0_1, warpToTensor } from '../image/warp.ts';
+import type { ModelSession } from '../runtime/session.ts';
+import { roiFromKeypoints } from './detector.ts';
+
+/**
+ * BlazePose landmark model (`blazepose-lite|full|heavy`, 256×256): 39 points × (x, y, z, visibility, presence)
+ * in crop pixels, 39 world points in metres, a pose flag, a 64×64×39 heatmap used to refine x, y.
+ */
+
+export const LANDMARK_SIZE = 256;
+export const POSE_OUTPUTS = ['ld_3d', 'world_3d', 'output_poseflag', 'activation_heatmap'];
+const HEATMAP_SIZE = 64;
+const HEATMAP_KERNEL = 7;
+const REFINE_MIN_CONFIDENCE = 0.5;
+
+export interface PoseResult {
+  /** Pose-presence flag 0..1. */
+  flag: number;
+  image: ImageLandmark[];
+  world: Vec3[];
+  /** Region for the next frame, from landmarks 33 (hip centre) and 34 (scale point). */
+  nextRoi: Roi;
+  /** Landmarks 33 and 34 in image pixels: [x33, y33, x34, y34]. */
+  aux: [number, number, number, number];
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+export function roiToRect(roi: Roi): Rect {
+  return { cx: roi.cx, cy: roi.cy, width: roi.size, height: roi.size, rotation: roi.rotation };
+}
+
+/** MediaPipe's heatmap refinement: heat-weighted mean over a 7×7 window when its peak is ≥ 0.5. */
+export function refineWithHeatmap(ld: Float32Array, heatmap: Float32Array, points: number): void {
+  const offset = (HEATMAP_KERNEL - 1) / 2;
+  for (let k = 0; k < points; k++) {
+    const x = ld[k * 5] / LANDMARK_SIZE;
+    const y = ld[k * 5 + 1] / LANDMARK_SIZE;
+    const col = Math.trunc(x * HEATMAP_SIZE);
+    const row = Math.trunc(y * HEATMAP_SIZE);
+    const c0 = Math.max(0, col - offset);
+    const c1 = Math.min(HEATMAP_SIZE, col + offset + 1);
+    const r0 = Math.max(0, row - offset);
+    const r1 = Math.min(HEATMAP_SIZE, row + offset + 1);
+    let sum = 0;
+    let max = 0;
+    let wc = 0;
+    let wr = 0;
+    for (let r = r0; r < r1; r++) {
+      for (let c = c0; c < c1; c++) {
+        const conf = heatmap[(r * HEATMAP_SIZE + c) * 39 + k];
+        sum += conf;
+        if (conf > max) max = conf;
+        wc += c * conf;
+        wr += r * conf;
+      }
+    }
+    if (max >= REFINE_MIN_CONFIDENCE && sum > 0) {
+      ld[k * 5] = (wc / HEATMAP_SIZE / sum) * LANDMARK_SIZE;
+      ld[k * 5 + 1] = (wr / HEATMAP_SIZE / sum) * LANDMARK_SIZE;
+    }
+  }
+}
+
+/** Decodes the landmark model's outputs for a crop of `roi`. */
+export function decodePose(outputs: Record<string, Float32Array>, roi: Roi, refine = true): PoseResult {
+  const ld = Float32Array.from(outputs.ld_3d);
+  const worldRaw = outputs.world_3d;
+  const flag = outputs.output_poseflag[0];
+  if (refine && outputs.activation_heatmap) refineWithHeatmap(ld, outputs.activation_heatmap, 33);
+  const cos = Math.cos(roi.rotation);
+  const sin = Math.sin(roi.rotation);
+  const toImage = (x: number, y: number): [number, number] => {
+    const u = x / LANDMARK_SIZE - 0.5;
+    const v = y / LANDMARK_SIZE - 0.5;
+    return [(cos * u - sin * v) * roi.size + roi.cx, (sin * u + cos * v) * roi.size + roi.cy];
+  };
+  const image: ImageLandmark[] = [];
+  const world: Vec3[] = [];
+  for (let k = 0; k < 33; k++) {
+    const [X, Y] = toImage(ld[k * 5], ld[k * 5 + 1]);
+    image.push([X, Y, (ld[k * 5 + 2] / LANDMARK_SIZE) * roi.size, sigmoid(ld[k * 5 + 3]), sigmoid(ld[k * 5 + 4])]);
+    const wx = worldRaw[k * 3];
+    const wy = worldRaw[k * 3 + 1];
+    world.push([cos * wx - sin * wy, sin * wx + cos * wy, worldRaw[k * 3 + 2]]);
+  }
+  const [hx, hy] = toImage(ld[33 * 5], ld[33 * 5 + 1]);
+  const [sx, sy] = toImage(ld[34 * 5], ld[34 * 5 + 1]);
+  return { flag, image, world, nextRoi: roiFromKeypoints(hx, hy, sx, sy), aux: [hx, hy, sx, sy] };
+}
+
+/** Crops `roi`, runs the landmark model and decodes. */
+export async function estimatePose(session: ModelSession, image: RgbImage, roi: Roi, input?: Float32Array): Promise<PoseResult> {
+  const tensor = warpToTensor(image, roiToRect(roi), LANDMARK_SIZE, NORM_0_1, input);
+  return decodePose(await session.run(tensor), roi);
+}

@@ -1,0 +1,91 @@
+import { type FrameTracker } from './frame-tracker.ts';
+import type { Roi, TrackFrame } from './tracks.ts';
+import { type VideoInfo, decodeFrames } from './video/index.ts';
+
+/**
+ * Tracks a contiguous range of frames [start, end) of a video with one FrameTracker: the unit of work of
+ * one thread. Regions crossing the API (seed, last seen) are in full-resolution pixels.
+ */
+
+export interface RangeRequest {
+  start: number;
+  end: number;
+  /** Width frames are decoded at for inference (0 or ≥ video width = native). */
+  inferenceWidth: number;
+  /** Where the main person is expected at `start` (full-resolution pixels). */
+  seed?: { roi: Roi; index: number };
+  /**
+   * Early stop: hip centres (full-res px, NaN when lost) of a previous run over the same range. The run stops
+   * once its own track has agreed with them for `agreeFrames` consecutive frames (used to re-align a share).
+   */
+  compareTo?: Float64Array;
+  agreeFrames?: number;
+  /** ffmpeg decoder threads (1 when several ranges decode in parallel). */
+  decodeThreads?: number;
+}
+
+export interface RangeResult {
+  frames: TrackFrame[];
+  /** Last region the main person was seen in (full-resolution pixels). */
+  last?: { roi: Roi; index: number };
+  /** True when the run stopped early because it re-joined `compareTo`. */
+  rejoined: boolean;
+  warnings: string[];
+}
+
+export function hipCentre(f: TrackFrame): [number, number] | undefined {
+  if (!f.image) return undefined;
+  const l = f.image[23];
+  const r = f.image[24];
+  return [(l[0] + r[0]) / 2, (l[1] + r[1]) / 2];
+}
+
+const scaleRoi = (roi: Roi, s: number): Roi => ({ cx: roi.cx * s, cy: roi.cy * s, size: roi.size * s, rotation: roi.rotation });
+
+export async function trackRange(
+  tracker: FrameTracker,
+  info: VideoInfo,
+  req: RangeRequest,
+  onFrame?: (frame: TrackFrame) => void,
+  signal?: AbortSignal,
+): Promise<RangeResult> {
+  const warnings: string[] = [];
+  const width = req.inferenceWidth > 0 && req.inferenceWidth < info.width ? req.inferenceWidth : undefined;
+  const frames: TrackFrame[] = [];
+  let scale = 1;
+  tracker.reset();
+  let seeded = !req.seed;
+  let agree = 0;
+  let rejoined = false;
+  for await (const frame of decodeFrames(info, {
+    width,
+    startFrame: req.start,
+    endFrame: req.end,
+    signal,
+    threads: req.decodeThreads,
+    onWarning: (m) => warnings.push(m),
+  })) {
+    scale = info.width / frame.width;
+    if (!seeded && req.seed) {
+      tracker.seed(scaleRoi(req.seed.roi, 1 / scale), req.seed.index);
+      seeded = true;
+    }
+    const tf = await tracker.track(frame, scale);
+    frames.push(tf);
+    onFrame?.(tf);
+    if (req.compareTo) {
+      const k = frame.index - req.start;
+      const a = hipCentre(tf);
+      const bx = req.compareTo[2 * k];
+      const by = req.compareTo[2 * k + 1];
+      const same = a && tf.roi && Number.isFinite(bx) && Math.hypot(a[0] - bx, a[1] - by) < 0.1 * tf.roi.size;
+      agree = same ? agree + 1 : 0;
+      if (agree >= (req.agreeFrames ?? 5)) {
+        rejoined = true;
+        break;
+      }
+    }
+  }
+  const last = tracker.lastSeen();
+  return { frames, last: last && { roi: scaleRoi(last.roi, scale), index: last.index }, rejoined, warnings };
+}

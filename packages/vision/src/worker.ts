@@ -1,0 +1,43 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { FrameTracker, type FrameTrackerOptions } from './frame-tracker.ts';
+import { type RangeRequest, trackRange } from './range.ts';
+import type { TrackFrame } from './tracks.ts';
+import type { VideoInfo } from './video/index.ts';
+
+/**
+ * Worker thread: loads the models once, then tracks the ranges it is sent, streaming frames back in batches.
+ * Messages in: { type: 'range', id, request }, { type: 'close' }.
+ * Messages out: { type: 'ready' }, { type: 'frames', id, frames }, { type: 'done', id, result }, { type: 'error', id?, message }.
+ */
+
+const { options, info } = workerData as { options: FrameTrackerOptions; info: VideoInfo };
+const port = parentPort!;
+
+const tracker = await FrameTracker.create(options).catch((err: unknown) => {
+  port.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  return undefined;
+});
+if (tracker) port.postMessage({ type: 'ready', models: tracker.models });
+
+port.on('message', async (msg: { type: 'range'; id: number; request: RangeRequest } | { type: 'close' }) => {
+  if (!tracker) return;
+  if (msg.type === 'close') {
+    await tracker.dispose();
+    port.close();
+    return;
+  }
+  try {
+    let batch: TrackFrame[] = [];
+    const result = await trackRange(tracker, info, msg.request, (f) => {
+      batch.push(f);
+      if (batch.length >= 8) {
+        port.postMessage({ type: 'frames', id: msg.id, frames: batch });
+        batch = [];
+      }
+    });
+    if (batch.length) port.postMessage({ type: 'frames', id: msg.id, frames: batch });
+    port.postMessage({ type: 'done', id: msg.id, result: { ...result, frames: [] } });
+  } catch (err) {
+    port.postMessage({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
+  }
+});
