@@ -1,12 +1,12 @@
 import type { RgbImage } from './image/warp.ts';
 import type { ModelName, PoseModel } from './models.ts';
+import { modelSource } from './models.ts';
 import { FaceTracker } from './pose/face.ts';
 import { HAND_OUTPUTS, HandTracker } from './pose/hands.ts';
 import { POSE_OUTPUTS } from './pose/landmarks.ts';
 import { BodyTracker } from './pose/tracker.ts';
-import { type Backend, type ModelSession, createSession } from './runtime/index.ts';
+import { type Backend, createSession, type ModelSession } from './runtime/index.ts';
 import type { ImageLandmark, ModelInfo, Roi, TrackFrame } from './tracks.ts';
-import { modelSource } from './models.ts';
 
 /**
  * Everything that runs on one frame: body tracking, then (optionally) both hands and the face, with the
@@ -28,7 +28,13 @@ export interface FrameInput extends RgbImage {
   time: number;
 }
 
-export function modelNames(opts: FrameTrackerOptions): { detector: ModelName; pose: ModelName; hands?: ModelName; face?: ModelName; iris?: ModelName } {
+export function modelNames(opts: FrameTrackerOptions): {
+  detector: ModelName;
+  pose: ModelName;
+  hands?: ModelName;
+  face?: ModelName;
+  iris?: ModelName;
+} {
   return {
     detector: 'blazepose-detector',
     pose: `blazepose-${opts.model}`,
@@ -57,7 +63,11 @@ export class FrameTracker {
     const detector = await createSession(names.detector, common);
     const pose = await createSession(names.pose, { ...common, outputs: POSE_OUTPUTS });
     const sessions = [detector, pose];
-    const info = (s: ModelSession): ModelInfo => ({ name: s.model, source: modelSource(), sha256: s.sourceSha256 });
+    const info = (s: ModelSession): ModelInfo => ({
+      name: s.model,
+      source: modelSource(),
+      sha256: s.sourceSha256,
+    });
     const models: Record<string, ModelInfo> = { detector: info(detector), pose: info(pose) };
     let hands: { left: HandTracker; right: HandTracker } | undefined;
     let face: FaceTracker | undefined;
@@ -68,7 +78,10 @@ export class FrameTracker {
       hands = { left: new HandTracker(hand), right: new HandTracker(hand) };
     }
     if (names.face && names.iris) {
-      const mesh = await createSession(names.face, { ...common, outputs: ['output_mesh', 'output_faceflag'] });
+      const mesh = await createSession(names.face, {
+        ...common,
+        outputs: ['output_mesh', 'output_faceflag'],
+      });
       const iris = await createSession(names.iris, common);
       sessions.push(mesh, iris);
       models.face = info(mesh);
@@ -113,7 +126,14 @@ export class FrameTracker {
         rotation: round(result.roi.rotation, 5),
       };
       out.image = pose.image.map(
-        ([x, y, z, v, p]) => [round(x * scale, 2), round(y * scale, 2), round(z * scale, 2), round(v, 4), round(p, 4)] as ImageLandmark,
+        ([x, y, z, v, p]) =>
+          [
+            round(x * scale, 2),
+            round(y * scale, 2),
+            round(z * scale, 2),
+            round(v, 4),
+            round(p, 4),
+          ] as ImageLandmark,
       );
       out.world = pose.world.map(([x, y, z]) => [round(x, 5), round(y, 5), round(z, 5)]);
     }
@@ -122,8 +142,13 @@ export class FrameTracker {
         h && {
           score: round(h.score, 4),
           handedness: round(h.handedness, 4),
-          image: h.image.map(([x, y, z]) => [round(x * scale, 2), round(y * scale, 2), round(z * scale, 2)] as [number, number, number]),
-          world: h.world.map(([x, y, z]) => [round(x, 5), round(y, 5), round(z, 5)] as [number, number, number]),
+          image: h.image.map(
+            ([x, y, z]) =>
+              [round(x * scale, 2), round(y * scale, 2), round(z * scale, 2)] as [number, number, number],
+          ),
+          world: h.world.map(
+            ([x, y, z]) => [round(x, 5), round(y, 5), round(z, 5)] as [number, number, number],
+          ),
         };
       out.hands = {
         left: scaled(await this.hands.left.process(frame, pose?.image, 'left')),
@@ -133,8 +158,15 @@ export class FrameTracker {
     if (this.face) {
       const f = await this.face.process(frame, pose?.image);
       const px = (pts: [number, number, number][]) =>
-        pts.map(([x, y, z]) => [round(x * scale, 2), round(y * scale, 2), round(z * scale, 2)] as [number, number, number]);
-      out.face = f && { score: round(f.score, 4), image: px(f.image), ...(f.iris ? { iris: px(f.iris) } : {}) };
+        pts.map(
+          ([x, y, z]) =>
+            [round(x * scale, 2), round(y * scale, 2), round(z * scale, 2)] as [number, number, number],
+        );
+      out.face = f && {
+        score: round(f.score, 4),
+        image: px(f.image),
+        ...(f.iris ? { iris: px(f.iris) } : {}),
+      };
     }
     return out;
   }

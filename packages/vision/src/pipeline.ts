@@ -3,13 +3,13 @@ import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { convertCached } from './convert/cache.ts';
 import { FrameTracker, type FrameTrackerOptions, modelNames } from './frame-tracker.ts';
-import { type ModelName, type PoseModel, modelJsonPath } from './models.ts';
+import { type ModelName, modelJsonPath, type PoseModel } from './models.ts';
 import { HAND_OUTPUTS } from './pose/hands.ts';
 import { POSE_OUTPUTS } from './pose/landmarks.ts';
-import { type RangeRequest, type RangeResult, hipCentre, trackRange } from './range.ts';
+import { hipCentre, type RangeRequest, type RangeResult, trackRange } from './range.ts';
 import type { Backend } from './runtime/index.ts';
-import { TRACKS_FORMAT, TRACKS_VERSION, type ModelInfo, type TrackFrame, type Tracks } from './tracks.ts';
-import { type VideoInfo, probeVideo } from './video/index.ts';
+import { type ModelInfo, TRACKS_FORMAT, TRACKS_VERSION, type TrackFrame, type Tracks } from './tracks.ts';
+import { probeVideo, type VideoInfo } from './video/index.ts';
 
 /**
  * `video → tracks`: probes the video, splits it into contiguous shares tracked in parallel by worker threads
@@ -64,10 +64,16 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
     const tracker = await FrameTracker.create(opts);
     try {
       models = tracker.models;
-      const r = await trackRange(tracker, info, { start: 0, end: total, inferenceWidth }, () => {
-        done++;
-        progress();
-      }, options.signal);
+      const r = await trackRange(
+        tracker,
+        info,
+        { start: 0, end: total, inferenceWidth },
+        () => {
+          done++;
+          progress();
+        },
+        options.signal,
+      );
       results = [r];
     } finally {
       await tracker.dispose();
@@ -81,10 +87,15 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
       const bounds = Array.from({ length: shares + 1 }, (_, k) => Math.round((k * total) / shares));
       results = await Promise.all(
         bounds.slice(0, -1).map((start, k) =>
-          pool.run(k, { start, end: bounds[k + 1], inferenceWidth, decodeThreads: 1 }, () => {
-            done++;
-            progress();
-          }, options.signal),
+          pool.run(
+            k,
+            { start, end: bounds[k + 1], inferenceWidth, decodeThreads: 1 },
+            () => {
+              done++;
+              progress();
+            },
+            options.signal,
+          ),
         ),
       );
       await realignShares(results, bounds, pool, inferenceWidth, options.signal);
@@ -99,7 +110,9 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
   if (frames.length === 0) warnings.push('the video has no decodable frames');
   else if (found === 0) warnings.push('nobody was found in the video');
   else if (found < frames.length * 0.5) {
-    warnings.push(`the person was found on only ${Math.round((100 * found) / frames.length)} % of the frames`);
+    warnings.push(
+      `the person was found on only ${Math.round((100 * found) / frames.length)} % of the frames`,
+    );
   }
   const infoOf = (key: string) => models[key];
   return {
@@ -171,7 +184,12 @@ async function realignShares(
       const h = hipCentre(f);
       if (h) [compareTo[2 * i], compareTo[2 * i + 1]] = h;
     });
-    const redo = await pool.run(0, { start: bounds[k], end: bounds[k + 1], inferenceWidth, seed: last, compareTo, decodeThreads: 1 }, undefined, signal);
+    const redo = await pool.run(
+      0,
+      { start: bounds[k], end: bounds[k + 1], inferenceWidth, seed: last, compareTo, decodeThreads: 1 },
+      undefined,
+      signal,
+    );
     const n = redo.frames.length;
     results[k] = {
       frames: [...redo.frames, ...cur.frames.slice(n)],
@@ -192,7 +210,12 @@ class WorkerPool {
   private nextId = 0;
   private readonly pending = new Map<
     number,
-    { frames: TrackFrame[]; onFrame?: (f: TrackFrame) => void; resolve: (r: RangeResult) => void; reject: (e: Error) => void }
+    {
+      frames: TrackFrame[];
+      onFrame?: (f: TrackFrame) => void;
+      resolve: (r: RangeResult) => void;
+      reject: (e: Error) => void;
+    }
   >();
 
   private constructor(
@@ -236,7 +259,12 @@ class WorkerPool {
     }
   }
 
-  run(worker: number, request: RangeRequest, onFrame?: (f: TrackFrame) => void, signal?: AbortSignal): Promise<RangeResult> {
+  run(
+    worker: number,
+    request: RangeRequest,
+    onFrame?: (f: TrackFrame) => void,
+    signal?: AbortSignal,
+  ): Promise<RangeResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new Error('aborted'));

@@ -1,6 +1,6 @@
-import { type FrameTracker } from './frame-tracker.ts';
+import type { FrameTracker } from './frame-tracker.ts';
 import type { Roi, TrackFrame } from './tracks.ts';
-import { type VideoInfo, decodeFrames } from './video/index.ts';
+import { decodeFrames, type VideoInfo } from './video/index.ts';
 
 /**
  * Tracks a contiguous range of frames [start, end) of a video with one FrameTracker: the unit of work of
@@ -40,7 +40,12 @@ export function hipCentre(f: TrackFrame): [number, number] | undefined {
   return [(l[0] + r[0]) / 2, (l[1] + r[1]) / 2];
 }
 
-const scaleRoi = (roi: Roi, s: number): Roi => ({ cx: roi.cx * s, cy: roi.cy * s, size: roi.size * s, rotation: roi.rotation });
+const scaleRoi = (roi: Roi, s: number): Roi => ({
+  cx: roi.cx * s,
+  cy: roi.cy * s,
+  size: roi.size * s,
+  rotation: roi.rotation,
+});
 
 export async function trackRange(
   tracker: FrameTracker,

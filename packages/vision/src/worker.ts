@@ -38,6 +38,10 @@ port.on('message', async (msg: { type: 'range'; id: number; request: RangeReques
     if (batch.length) port.postMessage({ type: 'frames', id: msg.id, frames: batch });
     port.postMessage({ type: 'done', id: msg.id, result: { ...result, frames: [] } });
   } catch (err) {
-    port.postMessage({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
+    port.postMessage({
+      type: 'error',
+      id: msg.id,
+      message: err instanceof Error ? err.message : String(err),
+    });
   }
 });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Tracks, createOverlayWriter, decodeFrames, probeVideo, trackProbedVideo } from '@mocap/vision';
+import { createOverlayWriter, decodeFrames, probeVideo, type Tracks, trackProbedVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
 import { type Command, UsageError } from './types.ts';
 
@@ -20,16 +20,28 @@ Options:
   --workers <n>             parallel shares (default: one per core)
   --inference-width <px>    downscale wider frames before inference (default 960, 0 = never)`;
 
-export function parseEnum<T extends string>(name: string, value: string | undefined, allowed: readonly T[], dflt: T): T {
+export function parseEnum<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  dflt: T,
+): T {
   if (value === undefined) return dflt;
-  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got '${value}')`);
+  if (!allowed.includes(value as T))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got '${value}')`);
   return value as T;
 }
 
-export function parseNumber(name: string, value: string | undefined, min: number, max: number): number | undefined {
+export function parseNumber(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got '${value}')`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a number from ${min} to ${max} (got '${value}')`);
   return n;
 }
 
@@ -76,7 +88,11 @@ export const track: Command = {
   },
 };
 
-async function renderOverlay(info: Awaited<ReturnType<typeof probeVideo>>, tracks: Tracks, out: string): Promise<void> {
+async function renderOverlay(
+  info: Awaited<ReturnType<typeof probeVideo>>,
+  tracks: Tracks,
+  out: string,
+): Promise<void> {
   await mkdir(dirname(out), { recursive: true });
   const bar = new ProgressBar({ label: 'overlay ' });
   const writer = await createOverlayWriter(out, { width: info.width, height: info.height, fps: info.fps });

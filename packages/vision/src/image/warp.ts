@@ -76,7 +76,8 @@ export function warpToTensor(
       } else {
         // Border: treat outside samples as black.
         for (let c = 0; c < 3; c++) {
-          const s = (xx: number, yy: number) => (xx >= 0 && yy >= 0 && xx < W && yy < H ? data[(yy * W + xx) * 3 + c] : 0);
+          const s = (xx: number, yy: number) =>
+            xx >= 0 && yy >= 0 && xx < W && yy < H ? data[(yy * W + xx) * 3 + c] : 0;
           const top = s(x0, y0) + (s(x0 + 1, y0) - s(x0, y0)) * fx;
           const bot = s(x0, y0 + 1) + (s(x0 + 1, y0 + 1) - s(x0, y0 + 1)) * fx;
           out[o++] = (top + (bot - top) * fy) * scale + offset;
@@ -88,19 +89,31 @@ export function warpToTensor(
 }
 
 /** Maps a point in a crop of `rect` (crop pixels 0..size) back to image pixels. */
-export function cropToImage(rect: Rect, size: number, x: number, y: number, mirror = false): [number, number] {
+export function cropToImage(
+  rect: Rect,
+  size: number,
+  x: number,
+  y: number,
+  mirror = false,
+): [number, number] {
   const u = (mirror ? -1 : 1) * (x / size - 0.5);
   const v = y / size - 0.5;
   const cos = Math.cos(rect.rotation);
   const sin = Math.sin(rect.rotation);
-  return [rect.cx + (cos * u * rect.width - sin * v * rect.height), rect.cy + (sin * u * rect.width + cos * v * rect.height)];
+  return [
+    rect.cx + (cos * u * rect.width - sin * v * rect.height),
+    rect.cy + (sin * u * rect.width + cos * v * rect.height),
+  ];
 }
 
 /**
  * The letterbox square that contains the whole frame (black bars split evenly), as a Rect plus the
  * normalised padding that the detector's outputs must be corrected by.
  */
-export function letterbox(width: number, height: number): { rect: Rect; pad: { left: number; top: number; right: number; bottom: number } } {
+export function letterbox(
+  width: number,
+  height: number,
+): { rect: Rect; pad: { left: number; top: number; right: number; bottom: number } } {
   const side = Math.max(width, height);
   const padX = (side - width) / 2 / side;
   const padY = (side - height) / 2 / side;

@@ -1,6 +1,6 @@
-import type { Roi } from '../tracks.ts';
-import { type RgbImage, NORM_MINUS1_1, letterbox, warpToTensor } from '../image/warp.ts';
+import { letterbox, NORM_MINUS1_1, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
+import type { Roi } from '../tracks.ts';
 
 /**
  * BlazePose person detector (`blazepose-detector`, 224×224): SSD anchors, score + box + 4 keypoints per
@@ -79,7 +79,10 @@ export function decodeDetections(raw: Float32Array, width: number, height: numbe
   const { pad } = letterbox(width, height);
   const sx = 1 - pad.left - pad.right;
   const sy = 1 - pad.top - pad.bottom;
-  const toPx = (x: number, y: number): [number, number] => [((x - pad.left) / sx) * width, ((y - pad.top) / sy) * height];
+  const toPx = (x: number, y: number): [number, number] => [
+    ((x - pad.left) / sx) * width,
+    ((y - pad.top) / sy) * height,
+  ];
   const candidates: { score: number; values: number[] }[] = [];
   for (let i = 0; i < n; i++) {
     const o = i * 13;
@@ -89,8 +92,14 @@ export function decodeDetections(raw: Float32Array, width: number, height: numbe
     const ay = anchors[i * 2 + 1];
     const values: number[] = [];
     // box centre, size
-    values.push(raw[o + 1] / DETECTOR_SIZE + ax, raw[o + 2] / DETECTOR_SIZE + ay, raw[o + 3] / DETECTOR_SIZE, raw[o + 4] / DETECTOR_SIZE);
-    for (let k = 0; k < 4; k++) values.push(raw[o + 5 + 2 * k] / DETECTOR_SIZE + ax, raw[o + 6 + 2 * k] / DETECTOR_SIZE + ay);
+    values.push(
+      raw[o + 1] / DETECTOR_SIZE + ax,
+      raw[o + 2] / DETECTOR_SIZE + ay,
+      raw[o + 3] / DETECTOR_SIZE,
+      raw[o + 4] / DETECTOR_SIZE,
+    );
+    for (let k = 0; k < 4; k++)
+      values.push(raw[o + 5 + 2 * k] / DETECTOR_SIZE + ax, raw[o + 6 + 2 * k] / DETECTOR_SIZE + ay);
     candidates.push({ score, values });
   }
   candidates.sort((a, b) => b.score - a.score);
@@ -126,13 +135,22 @@ export function decodeDetections(raw: Float32Array, width: number, height: numbe
         acc[k] += v * candidates[j].score;
       });
     }
-    out.push(toDetection(candidates[i].score, acc.map((v) => v / wsum)));
+    out.push(
+      toDetection(
+        candidates[i].score,
+        acc.map((v) => v / wsum),
+      ),
+    );
   }
   return out;
 }
 
 /** Runs the detector on a whole frame (letterboxed). */
-export async function detectPeople(session: ModelSession, image: RgbImage, input?: Float32Array): Promise<PersonDetection[]> {
+export async function detectPeople(
+  session: ModelSession,
+  image: RgbImage,
+  input?: Float32Array,
+): Promise<PersonDetection[]> {
   const { rect } = letterbox(image.width, image.height);
   const tensor = warpToTensor(image, rect, DETECTOR_SIZE, NORM_MINUS1_1, input);
   const out = await session.run(tensor);

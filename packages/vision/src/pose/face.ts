@@ -1,4 +1,4 @@
-import { type Rect, type RgbImage, NORM_0_1, cropToImage, warpToTensor } from '../image/warp.ts';
+import { cropToImage, NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
 import type { FaceTrack, ImageLandmark, Vec3 } from '../tracks.ts';
 import { type Point, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
@@ -63,10 +63,16 @@ export class FaceTracker {
     let result = this.rect ? await this.run(image, this.rect) : null;
     if (!result && visible) {
       const first = await this.run(image, faceRectFromPose(pose));
-      result = first ? ((await this.run(image, faceRectFromMesh(first.image.map((p) => [p[0], p[1]])))) ?? first) : null;
+      result = first
+        ? ((await this.run(image, faceRectFromMesh(first.image.map((p) => [p[0], p[1]])))) ?? first)
+        : null;
     }
     this.rect = result ? faceRectFromMesh(result.image.map((p) => [p[0], p[1]])) : undefined;
-    if (result && this.iris) result.iris = [...(await this.eye(image, result.image, LEFT_EYE, false)), ...(await this.eye(image, result.image, RIGHT_EYE, true))];
+    if (result && this.iris)
+      result.iris = [
+        ...(await this.eye(image, result.image, LEFT_EYE, false)),
+        ...(await this.eye(image, result.image, RIGHT_EYE, true)),
+      ];
     return result;
   }
 
@@ -84,14 +90,24 @@ export class FaceTracker {
   }
 
   /** 5 iris points (centre first) of one eye, image pixels. */
-  private async eye(image: RgbImage, mesh: Vec3[], corners: [number, number], mirror: boolean): Promise<Vec3[]> {
+  private async eye(
+    image: RgbImage,
+    mesh: Vec3[],
+    corners: [number, number],
+    mirror: boolean,
+  ): Promise<Vec3[]> {
     const a: Point = [mesh[corners[0]][0], mesh[corners[0]][1]];
     const b: Point = [mesh[corners[1]][0], mesh[corners[1]][1]];
     // Corners are ordered image-left → image-right for an upright face, so the crop stays upright.
     const rotation = rotationBetween(a, b, 0);
     const width = Math.hypot(b[0] - a[0], b[1] - a[1]);
-    const rect = transformRect({ cx: (a[0] + b[0]) / 2, cy: (a[1] + b[1]) / 2, width, height: width, rotation }, 2.3);
-    const out = Object.values(await this.iris!.run(warpToTensor(image, rect, IRIS_SIZE, NORM_0_1, this.irisInput, mirror)))[0];
+    const rect = transformRect(
+      { cx: (a[0] + b[0]) / 2, cy: (a[1] + b[1]) / 2, width, height: width, rotation },
+      2.3,
+    );
+    const out = Object.values(
+      await this.iris!.run(warpToTensor(image, rect, IRIS_SIZE, NORM_0_1, this.irisInput, mirror)),
+    )[0];
     const start = 71 * 3; // 71 eye-contour points come first, then 5 iris points
     const pts: Vec3[] = [];
     for (let k = 0; k < 5; k++) {

@@ -1,4 +1,4 @@
-import { type Rect, type RgbImage, NORM_0_1, cropToImage, warpToTensor } from '../image/warp.ts';
+import { cropToImage, NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
 import type { HandTrack, ImageLandmark, Vec3 } from '../tracks.ts';
 import { type Point, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
@@ -10,7 +10,12 @@ import { type Point, rotatedBounds, rotationBetween, transformRect } from './reg
  */
 
 export const HAND_SIZE = 224;
-export const HAND_OUTPUTS = { landmarks: 'Identity:0', flag: 'Identity_1:0', handedness: 'Identity_2:0', world: 'Identity_3:0' };
+export const HAND_OUTPUTS = {
+  landmarks: 'Identity:0',
+  flag: 'Identity_1:0',
+  handedness: 'Identity_2:0',
+  world: 'Identity_3:0',
+};
 const HAND_FLAG_THRESHOLD = 0.5;
 /** Palm landmarks used for the tracking region (wrist, thumb base, finger bases). */
 const PALM = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18];
@@ -20,7 +25,12 @@ export function handRectFromPose(wrist: Point, pinky: Point, index: Point): Rect
   const middle: Point = [(2 * index[0] + pinky[0]) / 3, (2 * index[1] + pinky[1]) / 3];
   const boxSize = Math.hypot(middle[0] - wrist[0], middle[1] - wrist[1]) * 2;
   const rotation = rotationBetween(wrist, middle, Math.PI / 2);
-  return transformRect({ cx: middle[0], cy: middle[1], width: boxSize, height: boxSize, rotation }, 2.7, 0, -0.1);
+  return transformRect(
+    { cx: middle[0], cy: middle[1], width: boxSize, height: boxSize, rotation },
+    2.7,
+    0,
+    -0.1,
+  );
 }
 
 /** Region from a hand's 21 landmarks (image pixels). */
@@ -47,21 +57,32 @@ export class HandTracker {
   constructor(private readonly session: ModelSession) {}
 
   /** `pose` = body image landmarks (pixels); `side` picks wrist 15/16, pinky 17/18, index 19/20. */
-  async process(image: RgbImage, pose: ImageLandmark[] | undefined, side: 'left' | 'right'): Promise<HandTrack | null> {
+  async process(
+    image: RgbImage,
+    pose: ImageLandmark[] | undefined,
+    side: 'left' | 'right',
+  ): Promise<HandTrack | null> {
     const o = side === 'left' ? 0 : 1;
     const wrist = pose?.[15 + o];
     const fromPose =
       pose && wrist && wrist[3] > 0.3
-        ? handRectFromPose([wrist[0], wrist[1]], [pose[17 + o][0], pose[17 + o][1]], [pose[19 + o][0], pose[19 + o][1]])
+        ? handRectFromPose(
+            [wrist[0], wrist[1]],
+            [pose[17 + o][0], pose[17 + o][1]],
+            [pose[19 + o][0], pose[19 + o][1]],
+          )
         : undefined;
     // Keep tracking from the hand's own landmarks unless the body's wrist moved away from that region.
     let rect = this.rect;
-    if (rect && fromPose && Math.hypot(rect.cx - fromPose.cx, rect.cy - fromPose.cy) > rect.width * 0.6) rect = undefined;
+    if (rect && fromPose && Math.hypot(rect.cx - fromPose.cx, rect.cy - fromPose.cy) > rect.width * 0.6)
+      rect = undefined;
     let result = rect ? await this.run(image, rect) : null;
     if (!result && fromPose) {
       const first = await this.run(image, fromPose);
       // A second pass on the region the first pass found tightens the crop.
-      result = first ? ((await this.run(image, handRectFromLandmarks(first.image.map((p) => [p[0], p[1]])))) ?? first) : null;
+      result = first
+        ? ((await this.run(image, handRectFromLandmarks(first.image.map((p) => [p[0], p[1]])))) ?? first)
+        : null;
     }
     this.rect = result ? handRectFromLandmarks(result.image.map((p) => [p[0], p[1]])) : undefined;
     return result;
@@ -80,7 +101,11 @@ export class HandTracker {
     for (let k = 0; k < 21; k++) {
       const [x, y] = cropToImage(rect, HAND_SIZE, lm[k * 3], lm[k * 3 + 1]);
       imagePts.push([x, y, (lm[k * 3 + 2] / HAND_SIZE) * rect.width]);
-      world.push([cos * wd[k * 3] - sin * wd[k * 3 + 1], sin * wd[k * 3] + cos * wd[k * 3 + 1], wd[k * 3 + 2]]);
+      world.push([
+        cos * wd[k * 3] - sin * wd[k * 3 + 1],
+        sin * wd[k * 3] + cos * wd[k * 3 + 1],
+        wd[k * 3 + 2],
+      ]);
     }
     return { score, handedness: out[HAND_OUTPUTS.handedness][0], image: imagePts, world };
   }

@@ -1,6 +1,6 @@
-import type { ImageLandmark, Roi, Vec3 } from '../tracks.ts';
-import { type Rect, type RgbImage, NORM_0_1, warpToTensor } from '../image/warp.ts';
+import { NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
+import type { ImageLandmark, Roi, Vec3 } from '../tracks.ts';
 import { roiFromKeypoints } from './detector.ts';
 
 /**
@@ -80,7 +80,13 @@ export function decodePose(outputs: Record<string, Float32Array>, roi: Roi, refi
   const world: Vec3[] = [];
   for (let k = 0; k < 33; k++) {
     const [X, Y] = toImage(ld[k * 5], ld[k * 5 + 1]);
-    image.push([X, Y, (ld[k * 5 + 2] / LANDMARK_SIZE) * roi.size, sigmoid(ld[k * 5 + 3]), sigmoid(ld[k * 5 + 4])]);
+    image.push([
+      X,
+      Y,
+      (ld[k * 5 + 2] / LANDMARK_SIZE) * roi.size,
+      sigmoid(ld[k * 5 + 3]),
+      sigmoid(ld[k * 5 + 4]),
+    ]);
     const wx = worldRaw[k * 3];
     const wy = worldRaw[k * 3 + 1];
     world.push([cos * wx - sin * wy, sin * wx + cos * wy, worldRaw[k * 3 + 2]]);
@@ -91,7 +97,12 @@ export function decodePose(outputs: Record<string, Float32Array>, roi: Roi, refi
 }
 
 /** Crops `roi`, runs the landmark model and decodes. */
-export async function estimatePose(session: ModelSession, image: RgbImage, roi: Roi, input?: Float32Array): Promise<PoseResult> {
+export async function estimatePose(
+  session: ModelSession,
+  image: RgbImage,
+  roi: Roi,
+  input?: Float32Array,
+): Promise<PoseResult> {
   const tensor = warpToTensor(image, roiToRect(roi), LANDMARK_SIZE, NORM_0_1, input);
   return decodePose(await session.run(tensor), roi);
 }

@@ -1,5 +1,5 @@
-import { normalizeRadians } from './detector.ts';
 import type { Rect } from '../image/warp.ts';
+import { normalizeRadians } from './detector.ts';
 
 /** Rotated-rectangle helpers shared by the hand and face trackers (MediaPipe's rect transformations). */
 
@@ -29,7 +29,13 @@ export function rotatedBounds(points: Point[], rotation: number): Rect {
   }
   const cu = (minU + maxU) / 2;
   const cv = (minV + maxV) / 2;
-  return { cx: cos * cu - sin * cv, cy: sin * cu + cos * cv, width: maxU - minU, height: maxV - minV, rotation };
+  return {
+    cx: cos * cu - sin * cv,
+    cy: sin * cu + cos * cv,
+    width: maxU - minU,
+    height: maxV - minV,
+    rotation,
+  };
 }
 
 /** MediaPipe's RectTransformationCalculator: shift (in rect units, rotated), square on the long side, scale. */

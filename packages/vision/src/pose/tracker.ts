@@ -1,9 +1,8 @@
 import type { RgbImage } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
 import type { Roi, TrackFrame } from '../tracks.ts';
-import { type PersonDetection, detectPeople } from './detector.ts';
-import { type PoseResult, estimatePose } from './landmarks.ts';
-import { roiFromKeypoints } from './detector.ts';
+import { detectPeople, type PersonDetection, roiFromKeypoints } from './detector.ts';
+import { estimatePose, type PoseResult } from './landmarks.ts';
 import { RelativeVelocityFilter } from './smoothing.ts';
 
 /**
@@ -68,7 +67,8 @@ export function pickMainPerson(
     return undefined;
   }
   let best = detections[0];
-  for (const d of detections) if (mainPersonScore(d, width, height) > mainPersonScore(best, width, height)) best = d;
+  for (const d of detections)
+    if (mainPersonScore(d, width, height) > mainPersonScore(best, width, height)) best = d;
   return best;
 }
 
@@ -115,13 +115,25 @@ export class BodyTracker {
     return { state: 'lost' };
   }
 
-  private accept(pose: PoseResult, roi: Roi, index: number, state: 'tracked' | 'detected', time: number): BodyTrackResult {
-    if (this.auxFilters.length === 0) this.auxFilters = Array.from({ length: 4 }, () => new RelativeVelocityFilter(5, 10));
+  private accept(
+    pose: PoseResult,
+    roi: Roi,
+    index: number,
+    state: 'tracked' | 'detected',
+    time: number,
+  ): BodyTrackResult {
+    if (this.auxFilters.length === 0)
+      this.auxFilters = Array.from({ length: 4 }, () => new RelativeVelocityFilter(5, 10));
     const [hx, hy, sx, sy] = pose.aux;
     const scale = (Math.abs(sx - hx) + Math.abs(sy - hy)) / 2;
     const vs = 1 / Math.max(scale, 1e-6);
     const f = this.auxFilters;
-    const next = roiFromKeypoints(f[0].apply(time, vs, hx), f[1].apply(time, vs, hy), f[2].apply(time, vs, sx), f[3].apply(time, vs, sy));
+    const next = roiFromKeypoints(
+      f[0].apply(time, vs, hx),
+      f[1].apply(time, vs, hy),
+      f[2].apply(time, vs, sx),
+      f[3].apply(time, vs, sy),
+    );
     this.state.roi = next;
     this.state.last = { roi: next, index };
     return { state, pose, roi };
