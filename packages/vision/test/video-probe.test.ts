@@ -12,8 +12,10 @@ import {
   ffmpeg,
   listTestVideos,
   makeAudioOnly,
+  makeAudioWithCover,
   makeEmptyFile,
   makeGarbageFile,
+  makeLongClip,
   makeNobodyClip,
   makeRotated,
   makeTempDir,
@@ -197,6 +199,21 @@ describe('probeVideo: frame timing', () => {
     });
   });
 
+  it('makeLongClip loops a clip to the requested length, size and rate', async () => {
+    const info = await probeVideo(
+      await makeLongClip(CLIPS.portrait, dir, 5, { width: 320, height: 180, fps: 15 }),
+    );
+    // The 3.33 s portrait clip, looped, pillarboxed into 320x180.
+    expect(info).toMatchObject({
+      width: 320,
+      height: 180,
+      frameCount: 75,
+      fps: 15,
+      hasAudio: false,
+      vfr: false,
+    });
+  });
+
   it('keeps the first frame at time 0 when the stream starts later than the container', async () => {
     const file = path.join(dir, 'offset.mp4');
     // Audio starts at 0, video at 0.5 s.
@@ -254,6 +271,8 @@ describe('probeVideo: hostile inputs fail fast with a clear VideoError', () => {
   it('a directory → not_a_video', () => expectVideoError(TESTDATA_VIDEOS, 'not_a_video', /directory/));
   it('audio-only mp4 → no_video_stream', async () =>
     expectVideoError(await makeAudioOnly(dir), 'no_video_stream', /no video stream.*audio/));
+  it('mp3 with cover art → no_video_stream (a cover picture is not a video)', async () =>
+    expectVideoError(await makeAudioWithCover(dir), 'no_video_stream', /audio besides cover art/));
   it('mp4 cut at 40 % with its index at the end → not_a_video (incomplete)', async () =>
     expectVideoError(await makeTruncated(CLIPS.treadmill, dir, 0.4), 'not_a_video', /truncated/));
 
