@@ -165,6 +165,7 @@ describe('probeVideo: rotation metadata', () => {
       expect([info.codedWidth, info.codedHeight]).toEqual([1280, 720]);
       expect([info.width, info.height]).toEqual(deg === 180 ? [1280, 720] : [720, 1280]);
       expect(info.frameCount).toBe(412);
+      expect(info.warnings).toEqual([]); // a rotation is not a mirror
       expectConsistent(info);
     },
   );

@@ -236,6 +236,7 @@ export async function* decodeFrames(
     }
     if (signal?.aborted) throw abortReason(signal);
     // ffmpeg exits by itself after -frames:v / at the end of the input; make sure it cannot linger.
+    child.stdout!.resume();
     let reaped = false;
     const reaper = setTimeout(() => {
       reaped = isRunning(child);

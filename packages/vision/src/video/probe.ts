@@ -97,7 +97,7 @@ interface ProbeStream {
   nb_frames?: string;
   disposition?: { attached_pic?: number };
   tags?: Record<string, string>;
-  side_data_list?: { side_data_type?: string; rotation?: number | string }[];
+  side_data_list?: { side_data_type?: string; displaymatrix?: string; rotation?: number | string }[];
 }
 
 interface ProbeFormat {
@@ -152,6 +152,21 @@ function streamRotation(s: ProbeStream): { rotation: Rotation; raw: number } | u
   const snapped = Math.round(cw / 90) * 90;
   if (Math.abs(snapped - cw) > 1) return undefined;
   return { rotation: (snapped % 360) as Rotation, raw: cw };
+}
+
+/** True when the stream's display matrix mirrors the picture (negative determinant). */
+function isMirrored(s: ProbeStream): boolean {
+  const text = s.side_data_list?.find((d) => d.displaymatrix)?.displaymatrix;
+  if (!text) return false;
+  const rows = text
+    .split('\n')
+    .map((l) => l.replace(/^\s*[0-9a-f]+:/i, '').trim())
+    .filter((l) => l.length > 0)
+    .map((l) => l.split(/\s+/).map(Number));
+  const [a, b] = rows[0] ?? [];
+  const [c, d] = rows[1] ?? [];
+  if ([a, b, c, d].some((v) => v === undefined || !Number.isFinite(v))) return false;
+  return a! * d! - b! * c! < 0;
 }
 
 async function statOrThrow(filePath: string): Promise<number> {
@@ -356,6 +371,8 @@ export async function probeVideo(filePath: string, opts: ProbeOptions = {}): Pro
   const rot = streamRotation(v);
   if (!rot) warnings.push('The rotation metadata is not a multiple of 90 degrees and was ignored.');
   const rotation = rot?.rotation ?? 0;
+  if (isMirrored(v))
+    warnings.push('The display metadata mirrors the picture; frames are decoded unmirrored.');
   const sarValue = parseRatio(v.sample_aspect_ratio);
   const sar = Number.isFinite(sarValue) && sarValue > 0 ? sarValue : 1;
   let dispW = codedWidth;
