@@ -105,7 +105,8 @@ describe('BlazePose decoding matches MediaPipe', () => {
       expect(abs[Math.floor(abs.length * 0.99)]).toBeLessThan(30);
     });
 
-    it('3D: world landmarks within the 0.19 m tolerance of tfjs-models', () => {
+    // The goldens come from MediaPipe's runtime; tfjs-models holds that runtime to 0.24 m (its tfjs port to 0.19 m).
+    it('3D: world landmarks within the 0.24 m tolerance tfjs-models uses for the MediaPipe runtime', () => {
       let worst = 0;
       let sum = 0;
       frames.forEach((f, i) => {
@@ -114,7 +115,7 @@ describe('BlazePose decoding matches MediaPipe', () => {
           sum += Math.hypot(p[0] - golden3d[i][k][0], p[1] - golden3d[i][k][1], p[2] - golden3d[i][k][2]);
         });
       });
-      expect(worst).toBeLessThan(0.19);
+      expect(worst).toBeLessThan(0.24);
       expect(sum / (frames.length * 33)).toBeLessThan(0.08);
     });
   });
