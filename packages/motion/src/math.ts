@@ -400,3 +400,123 @@ export function quantile(values: ArrayLike<number>, q: number): number {
 }
 
 export const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+
+// ---------------------------------------------------------------- small linear algebra
+
+/**
+ * Eigen decomposition of a symmetric n×n matrix (row-major) by cyclic Jacobi rotations.
+ * Returns eigenvalues in descending order and the matching unit eigenvectors (`vectors[k]`).
+ */
+export function symmetricEigen(m: ArrayLike<number>, n: number): { values: number[]; vectors: number[][] } {
+  const a = Array.from(m);
+  const v: number[] = Array.from({ length: n * n }, (_, i) => (i % (n + 1) === 0 ? 1 : 0));
+  for (let sweep = 0; sweep < 60; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q] ** 2;
+    if (off < 1e-22) break;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = a[p * n + q];
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < n; k++) {
+          const akp = a[k * n + p];
+          const akq = a[k * n + q];
+          a[k * n + p] = c * akp - s * akq;
+          a[k * n + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < n; k++) {
+          const apk = a[p * n + k];
+          const aqk = a[q * n + k];
+          a[p * n + k] = c * apk - s * aqk;
+          a[q * n + k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = v[k * n + p];
+          const vkq = v[k * n + q];
+          v[k * n + p] = c * vkp - s * vkq;
+          v[k * n + q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => a[j * n + j] - a[i * n + i]);
+  return {
+    values: order.map((i) => a[i * n + i]),
+    vectors: order.map((i) => Array.from({ length: n }, (_, k) => v[k * n + i])),
+  };
+}
+
+/**
+ * Weighted best-fit rotation (Horn's quaternion method): the unit quaternion R minimising
+ * `Σ w_k |R (a_k - ā) - (b_k - b̄)|²` where ā, b̄ are the weighted centroids (`centered` true, default), or
+ * `Σ w_k |R a_k - b_k|²` about the origin (`centered` false).
+ */
+export function bestFitRotation(a: Vec3[], b: Vec3[], w?: number[], centered = true): Quat {
+  let ca: Vec3 = [0, 0, 0];
+  let cb: Vec3 = [0, 0, 0];
+  let ws = 0;
+  for (let k = 0; k < a.length; k++) {
+    const wk = w ? w[k] : 1;
+    ws += wk;
+    ca = addScaled(ca, a[k], wk);
+    cb = addScaled(cb, b[k], wk);
+  }
+  if (!(ws > 0)) return [0, 0, 0, 1];
+  if (centered) {
+    ca = scale(ca, 1 / ws);
+    cb = scale(cb, 1 / ws);
+  } else {
+    ca = [0, 0, 0];
+    cb = [0, 0, 0];
+  }
+  let sxx = 0;
+  let sxy = 0;
+  let sxz = 0;
+  let syx = 0;
+  let syy = 0;
+  let syz = 0;
+  let szx = 0;
+  let szy = 0;
+  let szz = 0;
+  for (let k = 0; k < a.length; k++) {
+    const wk = w ? w[k] : 1;
+    if (!(wk > 0)) continue;
+    const p = sub(a[k], ca);
+    const q = sub(b[k], cb);
+    sxx += wk * p[0] * q[0];
+    sxy += wk * p[0] * q[1];
+    sxz += wk * p[0] * q[2];
+    syx += wk * p[1] * q[0];
+    syy += wk * p[1] * q[1];
+    syz += wk * p[1] * q[2];
+    szx += wk * p[2] * q[0];
+    szy += wk * p[2] * q[1];
+    szz += wk * p[2] * q[2];
+  }
+  // Horn's N matrix in (w, x, y, z) order.
+  const N = [
+    sxx + syy + szz,
+    syz - szy,
+    szx - sxz,
+    sxy - syx,
+    syz - szy,
+    sxx - syy - szz,
+    sxy + syx,
+    szx + sxz,
+    szx - sxz,
+    sxy + syx,
+    -sxx + syy - szz,
+    syz + szy,
+    sxy - syx,
+    szx + sxz,
+    syz + szy,
+    -sxx - syy + szz,
+  ];
+  const { vectors } = symmetricEigen(N, 4);
+  const e = vectors[0];
+  return qNormalize([e[1], e[2], e[3], e[0]]);
+}

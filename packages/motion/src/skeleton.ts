@@ -67,8 +67,8 @@ export const DEFAULT_PROPORTIONS: Readonly<BodyProportions> = Object.freeze({
   upperArm: 0.28,
   forearm: 0.26,
   palm: 0.09,
-  neck: 0.1,
-  headTop: 0.215,
+  neck: 0.16,
+  headTop: 0.155,
 });
 
 /** Floor to the top of the head in the rest pose. */

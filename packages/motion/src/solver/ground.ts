@@ -1,0 +1,257 @@
+/**
+ * Gravity, floor, foot contacts and foot locking.
+ *
+ * Up and floor: the feet's lowest points during contacts lie on the floor, so the floor normal is the
+ * direction in which those points do not spread. With few contacts (standing still: two spots; walking in a
+ * line: one line) the plane is not determined, so the estimate is regularised towards a prior: the
+ * direction from the ankles to the hips in frames where both legs stand straight (legs are vertical when
+ * standing), or else the camera's up (a level camera). Concretely, with C the covariance of the contact
+ * points and u₀ the prior, up ∝ (C + αI)⁻¹ α u₀ (α = (12 cm)²): directions along which the contacts
+ * spread much more than 12 cm are removed from the prior.
+ *
+ * Contacts: a foot is planted when its lowest point (heel or toe) is within `contactHeight` of the floor
+ * and moves slower than `contactSpeed`, with short gaps filled and blips removed.
+ *
+ * Locking modes (DeepMotion's names):
+ * - `auto`: detected contacts are pinned: the planted point (heel, or toe when the heel is up) stays where it
+ *   was put down and touches the floor; legs follow by IK; corrections fade in and out over ~0.1 s;
+ * - `always`: like auto with looser thresholds, and whenever both feet are near the floor the lower one is
+ *   planted (for motions that never leave the ground; jumps get flattened);
+ * - `never`: no pinning (swimming, acrobatics); only the floor constraint below;
+ * - `grounding`: both feet are kept on the floor height at every frame but free to slide (shuffle dances).
+ * In every mode no foot point goes below the floor: the leg is lifted by IK, or the hips if the leg is
+ * straight.
+ */
+
+import type { WorldPose } from '../clip.ts';
+import { pointInJoint } from '../clip.ts';
+import {
+  add,
+  dot,
+  length,
+  normalize,
+  type Quat,
+  readQuat,
+  readVec3,
+  sub,
+  symmetricEigen,
+  type Vec3,
+} from '../math.ts';
+import { SIDES, type Side } from '../skeleton.ts';
+import type { BodyModel } from './model.ts';
+
+export type FootLockMode = 'auto' | 'always' | 'never' | 'grounding';
+
+/** Contact points of a foot in a world pose: heel and toe (foot index), both on the sole. */
+export function footPoints(model: BodyModel, pose: WorldPose, side: Side): { heel: Vec3; toe: Vec3 } {
+  const foot = model.joint[`${side}Foot`];
+  return {
+    heel: pointInJoint(pose, foot, model.foot[side][0]),
+    toe: pointInJoint(pose, foot, model.foot[side][1]),
+  };
+}
+
+/**
+ * Estimates the up direction from contact points and a prior (see the file header). Returns a unit vector.
+ */
+export function estimateUp(points: Vec3[], weights: number[], prior: Vec3, alpha = 0.12 ** 2): Vec3 {
+  let ws = 0;
+  let c: Vec3 = [0, 0, 0];
+  points.forEach((p, i) => {
+    ws += weights[i];
+    c = add(c, [p[0] * weights[i], p[1] * weights[i], p[2] * weights[i]]);
+  });
+  if (!(ws > 0) || points.length < 3) return normalize(prior);
+  c = [c[0] / ws, c[1] / ws, c[2] / ws];
+  const cov = new Float64Array(9);
+  points.forEach((p, i) => {
+    const d = sub(p, c);
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) cov[a * 3 + b] += (weights[i] * d[a] * d[b]) / ws;
+  });
+  const { values, vectors } = symmetricEigen(cov, 3);
+  let up: Vec3 = [0, 0, 0];
+  for (let k = 0; k < 3; k++) {
+    const e = vectors[k] as Vec3;
+    const g = (alpha / (alpha + Math.max(0, values[k]))) * dot(e, prior);
+    up = add(up, [e[0] * g, e[1] * g, e[2] * g]);
+  }
+  const u = normalize(up, prior);
+  return dot(u, prior) < 0 ? [-u[0], -u[1], -u[2]] : u;
+}
+
+/** Removes runs of 1 shorter than `minOn` and fills runs of 0 shorter than `minOff` between ones. */
+export function cleanFlags(flags: Uint8Array, minOn: number, minOff: number): Uint8Array {
+  const out = Uint8Array.from(flags);
+  const N = out.length;
+  // Fill short gaps.
+  let i = 0;
+  while (i < N) {
+    if (out[i] === 0) {
+      let j = i;
+      while (j < N && out[j] === 0) j++;
+      if (i > 0 && j < N && j - i < minOff) for (let k = i; k < j; k++) out[k] = 1;
+      i = j;
+    } else i++;
+  }
+  // Remove short blips.
+  i = 0;
+  while (i < N) {
+    if (out[i] === 1) {
+      let j = i;
+      while (j < N && out[j] === 1) j++;
+      if (j - i < minOn) for (let k = i; k < j; k++) out[k] = 0;
+      i = j;
+    } else i++;
+  }
+  return out;
+}
+
+export interface ContactParams {
+  /** Max height of the lowest foot point above the floor, metres. */
+  height: number;
+  /** Max horizontal speed of the lowest foot point, m/s. */
+  speed: number;
+}
+
+/**
+ * Foot contacts from world foot points (`heel`/`toe` per frame, Y up, floor at 0).
+ */
+export function detectContacts(
+  heel: Vec3[],
+  toe: Vec3[],
+  fps: number,
+  params: ContactParams,
+): { flags: Uint8Array; heelDown: Uint8Array } {
+  const N = heel.length;
+  const flags = new Uint8Array(N);
+  const heelDown = new Uint8Array(N);
+  const hspeed = (arr: Vec3[], f: number) => {
+    const a = arr[Math.max(0, f - 1)];
+    const b = arr[Math.min(N - 1, f + 1)];
+    const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
+    return dt > 0 ? Math.hypot(b[0] - a[0], b[2] - a[2]) / dt : 0;
+  };
+  for (let f = 0; f < N; f++) {
+    const h = heel[f][1];
+    const t = toe[f][1];
+    const useHeel = h <= t + 0.01;
+    heelDown[f] = useHeel ? 1 : 0;
+    const low = Math.min(h, t);
+    const v = useHeel ? hspeed(heel, f) : hspeed(toe, f);
+    flags[f] = low < params.height && v < params.speed ? 1 : 0;
+  }
+  const minOn = Math.max(2, Math.round(0.08 * fps));
+  const minOff = Math.max(2, Math.round(0.06 * fps));
+  return { flags: cleanFlags(flags, minOn, minOff), heelDown: cleanFlags(heelDown, 2, 2) };
+}
+
+/** Contact segments [start, end] (inclusive) of a flag array. */
+export function segments(flags: Uint8Array): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  while (i < flags.length) {
+    if (flags[i]) {
+      let j = i;
+      while (j + 1 < flags.length && flags[j + 1]) j++;
+      out.push([i, j]);
+      i = j + 1;
+    } else i++;
+  }
+  return out;
+}
+
+/**
+ * Per-frame displacement of a foot (`[N]` of Vec3, zero where free) that pins its planted point during each
+ * contact segment, with linear fades of `fade` frames at both ends of a segment.
+ */
+export function lockDisplacements(
+  heel: Vec3[],
+  toe: Vec3[],
+  flags: Uint8Array,
+  heelDown: Uint8Array,
+  fade: number,
+  horizontal: boolean,
+): Vec3[] {
+  const N = heel.length;
+  const disp: Vec3[] = Array.from({ length: N }, () => [0, 0, 0] as Vec3);
+  const weight = new Float64Array(N);
+  for (const [s, e] of segments(flags)) {
+    // Phases by the planted point; the first phase's anchor is the median of its positions, later phases
+    // continue from where the previous phase left the new anchor (no jump at the switch).
+    let f = s;
+    let anchorTarget: Vec3 | null = null;
+    while (f <= e) {
+      const useHeel = heelDown[f] === 1;
+      let g = f;
+      while (g + 1 <= e && (heelDown[g + 1] === 1) === useHeel) g++;
+      const pts = useHeel ? heel : toe;
+      if (!anchorTarget) {
+        const xs: number[] = [];
+        const zs: number[] = [];
+        for (let k = f; k <= g; k++) {
+          xs.push(pts[k][0]);
+          zs.push(pts[k][2]);
+        }
+        xs.sort((a, b) => a - b);
+        zs.sort((a, b) => a - b);
+        anchorTarget = [xs[xs.length >> 1], 0, zs[zs.length >> 1]];
+      } else {
+        // Continue: the new anchor's corrected position at the switch frame.
+        const prev = disp[f - 1];
+        anchorTarget = [pts[f][0] + prev[0], 0, pts[f][2] + prev[2]];
+      }
+      for (let k = f; k <= g; k++) {
+        const p = pts[k];
+        disp[k] = [horizontal ? anchorTarget[0] - p[0] : 0, -p[1], horizontal ? anchorTarget[2] - p[2] : 0];
+        weight[k] = 1;
+      }
+      f = g + 1;
+    }
+    // Fades: hold the boundary correction and ramp it to zero outside the segment.
+    for (let k = 1; k <= fade; k++) {
+      const a = 1 - k / (fade + 1);
+      const before = s - k;
+      if (before >= 0 && !flags[before] && a > weight[before]) {
+        const d = disp[s];
+        disp[before] = [d[0] * a, Math.max(d[1] * a, -heel[before][1], -toe[before][1]), d[2] * a];
+        weight[before] = a;
+      }
+      const after = e + k;
+      if (after < N && !flags[after] && a > weight[after]) {
+        const d = disp[e];
+        disp[after] = [d[0] * a, Math.max(d[1] * a, -heel[after][1], -toe[after][1]), d[2] * a];
+        weight[after] = a;
+      }
+    }
+  }
+  return disp;
+}
+
+/** Lowest point of both feet (heel/toe) in a pose. */
+export function lowestFootHeight(model: BodyModel, pose: WorldPose): number {
+  let m = Number.POSITIVE_INFINITY;
+  for (const side of SIDES) {
+    const { heel, toe } = footPoints(model, pose, side);
+    m = Math.min(m, heel[1], toe[1]);
+  }
+  return m;
+}
+
+/** Knee pole of a pose (the knee's offset from the hip–ankle line), for re-solving a leg with IK. */
+export function currentLegPole(model: BodyModel, pose: WorldPose, side: Side): Vec3 {
+  const h = readVec3(pose.positions, model.joint[`${side}Thigh`]);
+  const k = readVec3(pose.positions, model.joint[`${side}Shin`]);
+  const a = readVec3(pose.positions, model.joint[`${side}Foot`]);
+  const axis = normalize(sub(a, h));
+  const off = sub(k, h);
+  const p = sub(off, [axis[0] * dot(off, axis), axis[1] * dot(off, axis), axis[2] * dot(off, axis)]);
+  if (length(p) > 1e-6) return p;
+  // Straight leg: the knee's forward axis.
+  const q: Quat = readQuat(pose.rotations, model.joint[`${side}Thigh`]);
+  const z: Vec3 = [
+    2 * (q[0] * q[2] + q[3] * q[1]),
+    2 * (q[1] * q[2] - q[3] * q[0]),
+    1 - 2 * (q[0] ** 2 + q[1] ** 2),
+  ];
+  return z;
+}

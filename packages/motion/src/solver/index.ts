@@ -1,0 +1,570 @@
+/**
+ * The solver: `solve(tracks, options, onProgress?) → MotionClip`, the second stage of the capture path.
+ * A pure function of its inputs (no file system, no clock, no randomness).
+ *
+ * Pipeline (each step in its own module):
+ * 1. `input.ts`   tracks → uniformly sampled body-space landmarks with visibility weights (VFR resampled).
+ * 2. `camera.ts`  camera model (focal from metadata/option, or a 60° FOV guess); per-frame camera-space root
+ *                 translation from the image landmarks and the world-landmark shape.
+ * 3. fusion       image landmarks lifted to the world landmarks' depth are fused with the world landmarks
+ *                 per axis by their noise levels (estimated from the data), so the precise 2D evidence refines
+ *                 the 3D shape: the fitted skeleton reprojects onto the image.
+ * 4. `smooth.ts`  non-causal robust smoothing of every landmark track (strength `smoothing`), dropouts
+ *                 bridged by their low weights.
+ * 5. `model.ts`   calibration: bone lengths, foot/hand/face templates (symmetric), optional `height` scaling.
+ * 6. `fit.ts`     per-frame analytic fit of the fixed-length skeleton with joint limits; a light smoothing of
+ *                 joint rotations follows.
+ * 7. root depth   the camera-space root of the fitted skeleton from the image scale (per frame, smoothed).
+ * 8. `ground.ts`  up direction and floor from foot contacts, world frame (Y up, floor at 0, X = camera right,
+ *                 origin under the first frame's hips), contacts, foot locking, no foot below the floor.
+ * 9. `hands.ts`, `face.ts`  finger rotations from hand tracks; ARKit blendshapes from the face mesh.
+ */
+
+import type { Tracks } from '@mocap/vision';
+import { type MotionClip, poseToWorld, type WorldPose } from '../clip.ts';
+import {
+  add,
+  dot,
+  median,
+  mid,
+  normalize,
+  type Quat,
+  qFromUnitVectors,
+  qMul,
+  qRotate,
+  readQuat,
+  readVec3,
+  scale,
+  sub,
+  type Vec3,
+  writeQuat,
+  writeVec3,
+} from '../math.ts';
+import { hasFingers, SIDES, standingHeight } from '../skeleton.ts';
+import { type CameraModel, cameraModel, solveTranslation } from './camera.ts';
+import { solveFace } from './face.ts';
+import { defaultPoles, fitFrame, framePoles, type Poles, solveLimb } from './fit.ts';
+import {
+  cleanFlags,
+  currentLegPole,
+  detectContacts,
+  estimateUp,
+  type FootLockMode,
+  footPoints,
+  lockDisplacements,
+  lowestFootHeight,
+} from './ground.ts';
+import { fingerLengthsFromTracks, solveFingers } from './hands.ts';
+import { type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } from './input.ts';
+import { type BodyModel, buildModel, calibrate, predictLandmarks, scaleCalibration } from './model.ts';
+import { smoothQuaternions, smoothSignal } from './smooth.ts';
+
+export type { FootLockMode } from './ground.ts';
+
+export interface SolveOptions {
+  /** Temporal smoothing strength 0..1 (0 = none; default 0.5). Non-causal; sharp hits are kept. */
+  smoothing?: number;
+  /** Foot locking mode (default `auto`). */
+  footLock?: FootLockMode;
+  /** Keep the hips over the origin (vertical motion kept). Default false. */
+  rootAtOrigin?: boolean;
+  /** Subject's standing height in metres; scales the skeleton (default: as measured by the tracker). */
+  height?: number;
+  /** Focal length in pixels (e.g. from the video's metadata). */
+  focalLengthPx?: number;
+  /** True when `focalLengthPx` came from the video's metadata (recorded in the clip's metadata). */
+  focalFromMetadata?: boolean;
+  /** Horizontal field of view in degrees, when the focal length is unknown (default guess 60°). */
+  fovDeg?: number;
+  /** Solve fingers from hand tracks when present (default true). */
+  hands?: boolean;
+  /** Solve face blendshapes from face tracks when present (default true). */
+  face?: boolean;
+}
+
+export interface SolveProgress {
+  stage: 'landmarks' | 'calibrate' | 'fit' | 'root' | 'ground' | 'hands' | 'face' | 'done';
+  /** Overall fraction 0..1. */
+  fraction: number;
+}
+
+/** Cut-off frequency (Hz) for a smoothing strength: 0 → none, then 12 Hz down to 1 Hz at 1 (log scale). */
+export function smoothingCutoff(smoothing: number): number {
+  const s = Math.max(0, Math.min(1, smoothing));
+  return s > 0 ? 12 * (1 / 12) ** s : Number.POSITIVE_INFINITY;
+}
+
+/** Robust per-axis noise of a set of tracks: MAD of second differences (white noise σ). */
+function noiseSigma(data: ArrayLike<number>, N: number, M: number, dims: number, axes: number[]): number {
+  const vals: number[] = [];
+  const step = Math.max(1, Math.floor(N / 2000));
+  for (let f = 1; f + 1 < N; f += step) {
+    for (let i = 0; i < M; i++) {
+      for (const a of axes) {
+        const o = (f * M + i) * dims + a;
+        const r = data[o] - (data[o - M * dims] + data[o + M * dims]) / 2;
+        if (Number.isFinite(r)) vals.push(Math.abs(r));
+      }
+    }
+  }
+  return (1.4826 * median(vals)) / Math.sqrt(1.5);
+}
+
+/** Solves a clip from tracks. Throws when no frame has a body. */
+export function solve(
+  tracks: Tracks,
+  options: SolveOptions = {},
+  onProgress?: (p: SolveProgress) => void,
+): MotionClip {
+  return solveDetailed(tracks, options, onProgress).clip;
+}
+
+/** `solve`, also returning the fitted body model (landmark attachments; used by the bench and tests). */
+export function solveDetailed(
+  tracks: Tracks,
+  options: SolveOptions = {},
+  onProgress?: (p: SolveProgress) => void,
+): { clip: MotionClip; model: BodyModel } {
+  const progress = (stage: SolveProgress['stage'], fraction: number) => onProgress?.({ stage, fraction });
+  const warnings: string[] = [];
+  const series = readLandmarks(tracks);
+  const { N, fps } = series;
+  let trackedCount = 0;
+  for (let f = 0; f < N; f++) trackedCount += series.tracked[f];
+  if (N === 0 || trackedCount === 0) throw new Error('solve: no frame with a tracked body');
+  if (trackedCount < N) warnings.push(`${N - trackedCount} of ${N} frames without a body were interpolated`);
+  const smoothing = Math.max(0, Math.min(1, options.smoothing ?? 0.5));
+  const fc = smoothingCutoff(smoothing);
+  const footLock: FootLockMode = options.footLock ?? 'auto';
+  const cam = cameraModel(series.width, series.height, options);
+  if (cam.source === 'fov-guess') {
+    warnings.push(
+      `focal length unknown: assumed a ${cam.horizontalFovDeg.toFixed(0)}° horizontal field of view`,
+    );
+  }
+  progress('landmarks', 0.02);
+
+  // 1. Optional pre-scaling to the requested height (the tracker's metric scale is a population average).
+  const world = Float64Array.from(series.world);
+  if (options.height && options.height > 0) {
+    const c0 = calibrate({ N, points: world, weight: series.weight });
+    const k = options.height / standingHeight(c0.proportions);
+    for (let i = 0; i < world.length; i++) world[i] *= k;
+  }
+
+  // 2. Camera-space root translation from the world-landmark shape and the image.
+  const T0 = rootTranslations(
+    cam,
+    series,
+    (f, out) => out.set(world.subarray(f * 99, f * 99 + 99)),
+    null,
+    fps,
+    fc,
+  );
+  progress('landmarks', 0.1);
+
+  // 3. Fusion of world and image landmarks.
+  const sigmaW = Math.min(0.1, Math.max(0.003, noiseSigma(world, N, NUM_LANDMARKS, 3, [0, 1])));
+  const sigmaPx = Math.min(30, Math.max(0.5, noiseSigma(series.image, N, NUM_LANDMARKS, 2, [0, 1])));
+  const fused = fuse(cam, series, world, T0, sigmaW, sigmaPx);
+
+  // 4. Smoothing of every landmark track.
+  const points = new Float64Array(N * NUM_LANDMARKS * 3);
+  const wts = new Float64Array(N);
+  const track = new Float64Array(N * 3);
+  for (let i = 0; i < NUM_LANDMARKS; i++) {
+    for (let f = 0; f < N; f++) {
+      wts[f] = series.weight[f * NUM_LANDMARKS + i];
+      for (let a = 0; a < 3; a++) track[f * 3 + a] = fused[(f * NUM_LANDMARKS + i) * 3 + a];
+    }
+    const z = smoothSignal(track, N, 3, wts, { cutoffHz: fc, fps, order: 2 });
+    for (let f = 0; f < N; f++)
+      for (let a = 0; a < 3; a++) points[(f * NUM_LANDMARKS + i) * 3 + a] = z[f * 3 + a];
+  }
+  // Confidence for orientation fits: weights smoothed over ±2 frames, never exactly zero.
+  const conf = new Float64Array(N * NUM_LANDMARKS);
+  for (let f = 0; f < N; f++) {
+    for (let i = 0; i < NUM_LANDMARKS; i++) {
+      let s = 0;
+      let c = 0;
+      for (let g = Math.max(0, f - 2); g <= Math.min(N - 1, f + 2); g++) {
+        s += series.weight[g * NUM_LANDMARKS + i];
+        c++;
+      }
+      conf[f * NUM_LANDMARKS + i] = Math.max(0.02, s / c);
+    }
+  }
+  progress('calibrate', 0.3);
+
+  // 5. Calibration.
+  let cal = calibrate({ N, points, weight: series.weight });
+  if (options.height && options.height > 0) {
+    const k = options.height / standingHeight(cal.proportions);
+    cal = scaleCalibration(cal, k);
+    for (let i = 0; i < points.length; i++) points[i] *= k;
+    for (let i = 0; i < T0.length; i++) T0[i] *= k;
+  }
+  const handsOn =
+    options.hands !== false && tracks.frames.some((fr) => fr.hands && (fr.hands.left || fr.hands.right));
+  const fingerLengths = handsOn ? fingerLengthsFromTracks(tracks, cal.proportions.palm) : undefined;
+  const model = buildModel(
+    cal.proportions,
+    { hand: cal.hand, face: cal.face, headFromEars: cal.headFromEars },
+    handsOn,
+    fingerLengths,
+  );
+  const sk = model.skeleton;
+  const n = sk.names.length;
+
+  // 6. Poles, per-frame fit, rotation smoothing.
+  const poles = smoothPoles(points, N, fps, fc, standingHeight(cal.proportions));
+  const local = new Float64Array(N * n * 4);
+  const rootBody = new Float64Array(N * 3);
+  const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
+  for (let f = 0; f < N; f++) {
+    const targets = {
+      points: points.subarray(f * NUM_LANDMARKS * 3, (f + 1) * NUM_LANDMARKS * 3),
+      weights: conf.subarray(f * NUM_LANDMARKS, (f + 1) * NUM_LANDMARKS),
+      poles: poles[f],
+    };
+    const r = fitFrame(model, targets, local, f * n, pose);
+    writeVec3(rootBody, f, r);
+  }
+  progress('fit', 0.55);
+  if (Number.isFinite(fc)) {
+    const q = new Float64Array(N * 4);
+    for (let j = 0; j < n; j++) {
+      for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) q[f * 4 + c] = local[(f * n + j) * 4 + c];
+      const z = smoothQuaternions(q, N, null, { cutoffHz: fc * 1.5, fps, order: 2, robustIterations: 1 });
+      for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) local[(f * n + j) * 4 + c] = z[f * 4 + c];
+    }
+  }
+
+  // 7. Camera-space root from the image scale of the fitted skeleton.
+  const predicted = new Float64Array(NUM_LANDMARKS * 3);
+  const T1 = rootTranslations(
+    cam,
+    series,
+    (f, out) => {
+      poseToWorld(sk, local, f * n * 4, readVec3(rootBody, f), pose);
+      predictLandmarks(model, pose, predicted);
+      out.set(predicted);
+    },
+    T0,
+    fps,
+    fc,
+  );
+  const rootCam = new Float64Array(N * 3);
+  for (let f = 0; f < N; f++) writeVec3(rootCam, f, add(readVec3(T1, f), readVec3(rootBody, f)));
+  progress('root', 0.7);
+
+  // 8. World frame, contacts, locking, floor.
+  const ground = groundAndLock(model, local, rootCam, N, fps, footLock, !!options.rootAtOrigin, warnings);
+  progress('ground', 0.85);
+
+  // 9. Fingers and face.
+  const rotations = Float32Array.from(local);
+  if (hasFingers(sk)) {
+    solveFingers(tracks, series, model, rotations, ground.rootPositions, ground.tilt, cam, fps, fc);
+    progress('hands', 0.92);
+  }
+  const blendshapes =
+    options.face !== false && tracks.frames.some((fr) => fr.face)
+      ? solveFace(tracks, series, fps)
+      : undefined;
+  progress('done', 1);
+  const clip: MotionClip = {
+    skeleton: sk,
+    fps,
+    frameCount: N,
+    rotations,
+    rootPositions: Float32Array.from(ground.rootPositions),
+    contacts: ground.contacts,
+    ...(blendshapes ? { blendshapes } : {}),
+    metadata: {
+      generator: '@mocap/motion solver',
+      ...(tracks.video.file ? { source: tracks.video.file } : {}),
+      height: standingHeight(cal.proportions),
+      camera: { focalLengthPx: cam.f, horizontalFovDeg: cam.horizontalFovDeg, source: cam.source },
+      options: {
+        smoothing,
+        footLock,
+        rootAtOrigin: !!options.rootAtOrigin,
+        ...(options.height ? { height: options.height } : {}),
+        hands: hasFingers(sk),
+        face: !!blendshapes,
+      },
+      warnings: [...warnings, ...ground.warnings],
+    },
+  };
+  return { clip, model };
+}
+
+/**
+ * Per-frame camera-space translations (smoothed) of body-space point sets against the image landmarks.
+ * `points(f, out)` fills the 33 body-space points of frame f. Frames without a solution are interpolated.
+ */
+function rootTranslations(
+  cam: CameraModel,
+  series: LandmarkSeries,
+  points: (f: number, out: Float64Array) => void,
+  previous: Float64Array | null,
+  fps: number,
+  fc: number,
+): Float64Array {
+  const { N } = series;
+  const T = new Float64Array(N * 3);
+  const w = new Float64Array(N);
+  const buf = new Float64Array(NUM_LANDMARKS * 3);
+  for (let f = 0; f < N; f++) {
+    if (!series.tracked[f]) continue;
+    points(f, buf);
+    const uv = series.image.subarray(f * NUM_LANDMARKS * 2, (f + 1) * NUM_LANDMARKS * 2);
+    const wt = series.weight.subarray(f * NUM_LANDMARKS, (f + 1) * NUM_LANDMARKS);
+    const init = previous ? -previous[f * 3 + 2] : 3;
+    const t = solveTranslation(cam, buf, uv, wt, NUM_LANDMARKS, init);
+    if (t) {
+      writeVec3(T, f, t);
+      w[f] = 1;
+    }
+  }
+  if (!w.some((x) => x > 0)) {
+    // No usable image evidence: put the subject 3 m in front of the camera.
+    for (let f = 0; f < N; f++) writeVec3(T, f, [0, 0, -3]);
+    return T;
+  }
+  return smoothSignal(T, N, 3, w, { cutoffHz: fc * 0.7, fps, order: 2 });
+}
+
+/** Fuses world landmarks with image landmarks lifted to the world landmarks' depth (see the file header). */
+function fuse(
+  cam: CameraModel,
+  series: LandmarkSeries,
+  world: Float64Array,
+  T: Float64Array,
+  sigmaW: number,
+  sigmaPx: number,
+): Float64Array {
+  const { N } = series;
+  const out = Float64Array.from(world);
+  const a = 1 / (sigmaW * sigmaW);
+  for (let f = 0; f < N; f++) {
+    if (!series.tracked[f]) continue;
+    const t = readVec3(T, f);
+    for (let i = 0; i < NUM_LANDMARKS; i++) {
+      const o = (f * NUM_LANDMARKS + i) * 3;
+      const q: Vec3 = [t[0] + world[o], t[1] + world[o + 1], t[2] + world[o + 2]];
+      const depth = -q[2];
+      if (!(depth > 0.2)) continue;
+      const u = series.image[(f * NUM_LANDMARKS + i) * 2];
+      const v = series.image[(f * NUM_LANDMARKS + i) * 2 + 1];
+      const xi = ((u - cam.cx) * depth) / cam.f;
+      const yi = (-(v - cam.cy) * depth) / cam.f;
+      const si = (sigmaPx * depth) / cam.f;
+      const b = 1 / (si * si);
+      out[o] = (a * q[0] + b * xi) / (a + b) - t[0];
+      out[o + 1] = (a * q[1] + b * yi) / (a + b) - t[1];
+    }
+  }
+  return out;
+}
+
+/** Pole vectors per frame: raw elbow/knee offsets plus a small default, temporally smoothed. */
+function smoothPoles(points: Float64Array, N: number, fps: number, fc: number, height: number): Poles[] {
+  const keys: (keyof Poles)[] = ['leftArm', 'rightArm', 'leftLeg', 'rightLeg'];
+  const raw = Array.from({ length: N }, (_, f) => framePoles(points, f));
+  const defs = Array.from({ length: N }, (_, f) => defaultPoles(points, f));
+  const eps = 0.01 * (height / 1.75);
+  const out: Poles[] = Array.from({ length: N }, () => ({}) as Poles);
+  const buf = new Float64Array(N * 3);
+  for (const k of keys) {
+    for (let f = 0; f < N; f++) writeVec3(buf, f, add(raw[f][k], scale(defs[f][k], eps)));
+    const z = Number.isFinite(fc)
+      ? smoothSignal(buf, N, 3, null, { cutoffHz: fc * 0.5, fps, order: 2, robustIterations: 0 })
+      : buf;
+    for (let f = 0; f < N; f++) out[f][k] = readVec3(z, f);
+  }
+  return out;
+}
+
+interface GroundResult {
+  rootPositions: Float64Array;
+  /** Camera (body space) → world rotation. */
+  tilt: Quat;
+  worldRotations: Float64Array;
+  contacts: { left: Uint8Array; right: Uint8Array };
+  warnings: string[];
+}
+
+/**
+ * World frame (up, floor, origin), then contacts, locking and the floor constraint. `local` is modified in
+ * place (the root rotation becomes world-relative, legs are re-solved where locked).
+ */
+function groundAndLock(
+  model: BodyModel,
+  local: Float64Array,
+  rootCam: Float64Array,
+  N: number,
+  fps: number,
+  mode: FootLockMode,
+  rootAtOrigin: boolean,
+  warnings: string[],
+): GroundResult {
+  const sk = model.skeleton;
+  const n = sk.names.length;
+  const j = model.joint;
+  const H = standingHeight(model.proportions);
+  const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
+  // Camera-space foot points and standing cue.
+  const heelC: Vec3[][] = [[], []];
+  const toeC: Vec3[][] = [[], []];
+  const standing: Vec3[] = [];
+  for (let f = 0; f < N; f++) {
+    poseToWorld(sk, local, f * n * 4, readVec3(rootCam, f), pose);
+    SIDES.forEach((side, s) => {
+      const { heel, toe } = footPoints(model, pose, side);
+      heelC[s].push(heel);
+      toeC[s].push(toe);
+    });
+    const straight = SIDES.every((side) => {
+      const q = readQuat(local, f * n + j[`${side}Shin`]);
+      return 2 * Math.acos(Math.min(1, Math.abs(q[3]))) < 12 * (Math.PI / 180);
+    });
+    if (straight) {
+      const ankles = mid(readVec3(pose.positions, j.leftFoot), readVec3(pose.positions, j.rightFoot));
+      standing.push(normalize(sub(readVec3(pose.positions, j.hips), ankles)));
+    }
+  }
+  let prior: Vec3 = [0, 1, 0];
+  if (standing.length >= Math.max(5, 0.05 * N)) {
+    prior = normalize(standing.reduce((acc, v) => add(acc, v), [0, 0, 0] as Vec3));
+  }
+  // Contact candidates: the lower point of each foot when slow and near the clip's floor along the prior.
+  let up = prior;
+  let floor = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    const pts: Vec3[] = [];
+    const wts: number[] = [];
+    const lows: number[] = [];
+    for (let s = 0; s < 2; s++) {
+      for (let f = 0; f < N; f++) {
+        const h = heelC[s][f];
+        const t = toeC[s][f];
+        lows.push(Math.min(dot(h, up), dot(t, up)));
+      }
+    }
+    const low5 = lows.slice().sort((a, b) => a - b)[Math.floor(lows.length * 0.05)];
+    const ref = pass === 0 ? low5 : floor;
+    for (let s = 0; s < 2; s++) {
+      for (let f = 0; f < N; f++) {
+        const h = heelC[s][f];
+        const t = toeC[s][f];
+        const p = dot(h, up) <= dot(t, up) ? h : t;
+        const arr = dot(h, up) <= dot(t, up) ? heelC[s] : toeC[s];
+        const a = arr[Math.max(0, f - 1)];
+        const b = arr[Math.min(N - 1, f + 1)];
+        const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
+        const speed = dt > 0 ? Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / dt : 0;
+        if (speed < 0.3 * (H / 1.75) && dot(p, up) - ref < 0.06 * (H / 1.75)) {
+          pts.push(p);
+          wts.push(1);
+        }
+      }
+    }
+    if (pts.length >= 3) {
+      up = estimateUp(pts, wts, prior);
+      floor = median(pts.map((p) => dot(p, up)));
+    } else {
+      floor = low5;
+      if (pass === 1) warnings.push('no foot contacts found: floor set at the lowest foot positions');
+    }
+  }
+  // World transform: tilt up → +Y; origin on the floor under the first frame's hips.
+  const tilt: Quat = qFromUnitVectors(up, [0, 1, 0]);
+  const r0 = readVec3(rootCam, 0);
+  const origin = sub(r0, scale(up, dot(r0, up) - floor));
+  const rootW = new Float64Array(N * 3);
+  for (let f = 0; f < N; f++) {
+    writeVec3(rootW, f, qRotate(tilt, sub(readVec3(rootCam, f), origin)));
+    writeQuat(local, f * n + j.hips, qMul(tilt, readQuat(local, f * n + j.hips)));
+  }
+  if (rootAtOrigin) {
+    for (let f = 0; f < N; f++) {
+      rootW[f * 3] = 0;
+      rootW[f * 3 + 2] = 0;
+    }
+  }
+  // Contacts in the world frame.
+  const heelW: Vec3[][] = [[], []];
+  const toeW: Vec3[][] = [[], []];
+  const footRot: Quat[][] = [[], []];
+  for (let f = 0; f < N; f++) {
+    poseToWorld(sk, local, f * n * 4, readVec3(rootW, f), pose);
+    SIDES.forEach((side, s) => {
+      const { heel, toe } = footPoints(model, pose, side);
+      heelW[s].push(heel);
+      toeW[s].push(toe);
+      footRot[s].push(readQuat(pose.rotations, j[`${side}Foot`]));
+    });
+  }
+  const k = H / 1.75;
+  const params =
+    mode === 'always' ? { height: 0.1 * k, speed: 0.6 * k } : { height: 0.05 * k, speed: 0.3 * k };
+  const contacts = SIDES.map((_, s) => detectContacts(heelW[s], toeW[s], fps, params));
+  if (mode === 'always') {
+    // Whenever both feet are near the floor, the lower one is planted.
+    for (let f = 0; f < N; f++) {
+      const lowL = Math.min(heelW[0][f][1], toeW[0][f][1]);
+      const lowR = Math.min(heelW[1][f][1], toeW[1][f][1]);
+      if (Math.min(lowL, lowR) < 0.12 * k) contacts[lowL <= lowR ? 0 : 1].flags[f] = 1;
+    }
+    for (let s = 0; s < 2; s++) contacts[s].flags = cleanFlags(contacts[s].flags, 2, 2);
+  }
+  const fade = Math.max(1, Math.round(0.1 * fps));
+  const disps: Vec3[][] = SIDES.map((_, s) => {
+    if (mode === 'never') return Array.from({ length: N }, () => [0, 0, 0] as Vec3);
+    if (mode === 'grounding') {
+      return heelW[s].map((h, f) => [0, -Math.min(h[1], toeW[s][f][1]), 0] as Vec3);
+    }
+    return lockDisplacements(heelW[s], toeW[s], contacts[s].flags, contacts[s].heelDown, fade, !rootAtOrigin);
+  });
+  // Apply locking and the floor constraint frame by frame.
+  let lifted = 0;
+  for (let f = 0; f < N; f++) {
+    let root = readVec3(rootW, f);
+    poseToWorld(sk, local, f * n * 4, root, pose);
+    for (let s = 0; s < 2; s++) {
+      const side = SIDES[s];
+      let d = disps[s][f];
+      const low = Math.min(heelW[s][f][1], toeW[s][f][1]) + d[1];
+      if (low < 0) d = [d[0], d[1] - low, d[2]];
+      if (d[0] === 0 && d[1] === 0 && d[2] === 0) continue;
+      const ankle = readVec3(pose.positions, j[`${side}Foot`]);
+      const pole = currentLegPole(model, pose, side);
+      solveLimb(model, side, 'leg', add(ankle, d), pole, footRot[s][f], local, f * n, pose);
+    }
+    poseToWorld(sk, local, f * n * 4, root, pose);
+    const low = lowestFootHeight(model, pose);
+    if (low < -1e-4) {
+      root = [root[0], root[1] - low, root[2]];
+      writeVec3(rootW, f, root);
+      lifted++;
+    }
+  }
+  if (lifted > 0) warnings.push(`${lifted} frames: hips raised to keep the feet above the floor`);
+  const worldRotations = new Float64Array(N * n * 4);
+  for (let f = 0; f < N; f++) {
+    poseToWorld(sk, local, f * n * 4, readVec3(rootW, f), pose);
+    worldRotations.set(pose.rotations, f * n * 4);
+  }
+  const flags = (s: number) => (mode === 'grounding' ? new Uint8Array(N).fill(1) : contacts[s].flags);
+  return {
+    rootPositions: rootW,
+    tilt,
+    worldRotations,
+    contacts: { left: flags(0), right: flags(1) },
+    warnings: [],
+  };
+}
+
+export { LM };
