@@ -352,6 +352,14 @@ describe('decodeFrames: damaged files', () => {
     expect((err as VideoError).message).toContain('treadmill');
   });
 
+  it('ffmpeg producing nothing within the stall limit → VideoError timeout, ffmpeg killed', async () => {
+    const info = await probeVideo(CLIPS.studioDance);
+    const err = await decodeAll(info, { stallTimeoutMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoError);
+    expect((err as VideoError).code).toBe('timeout');
+    expect(childPids()).toEqual([]);
+  });
+
   it('a file that disappeared after probing → VideoError decode_failed, no hang', async () => {
     const info = await probeVideo(CLIPS.treadmill);
     const gone = { ...info, path: path.join(dir, 'deleted.mp4'), file: 'deleted.mp4' };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   probeVideo,
+  run,
   toVideoMeta,
   VideoError,
   type VideoErrorCode,
@@ -270,6 +271,17 @@ describe('probeVideo: hostile inputs fail fast with a clear VideoError', () => {
     expectVideoError(await makeTextFile(dir), 'not_a_video', /not a video/));
   it('random bytes → not_a_video', async () => expectVideoError(await makeGarbageFile(dir), 'not_a_video'));
   it('a directory → not_a_video', () => expectVideoError(TESTDATA_VIDEOS, 'not_a_video', /directory/));
+  it('a named pipe (which would block a reader forever) → not_a_video', async () => {
+    const fifo = path.join(dir, 'stream.mp4');
+    expect((await run('mkfifo', [fifo])).code).toBe(0);
+    await expectVideoError(fifo, 'not_a_video', /not a regular file/);
+  });
+  it('ffprobe not answering in time → timeout', async () => {
+    const err = await probeVideo(CLIPS.studioDance, { timeoutMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoError);
+    expect((err as VideoError).code).toBe('timeout');
+    expect((err as VideoError).message).toMatch(/"romp_sample_video2_studio_dance.mp4" took too long/);
+  });
   it('audio-only mp4 → no_video_stream', async () =>
     expectVideoError(await makeAudioOnly(dir), 'no_video_stream', /no video stream.*audio/));
   it('mp3 with cover art → no_video_stream (a cover picture is not a video)', async () =>
