@@ -520,3 +520,95 @@ export function bestFitRotation(a: Vec3[], b: Vec3[], w?: number[], centered = t
   const e = vectors[0];
   return qNormalize([e[1], e[2], e[3], e[0]]);
 }
+
+/**
+ * Solves the symmetric positive definite system A x = b (A row-major n×n) by Cholesky factorisation.
+ * Returns null when A is not positive definite.
+ */
+export function solveSPD(A: ArrayLike<number>, b: ArrayLike<number>, n: number): Float64Array | null {
+  const L = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = A[i * n + j];
+      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
+      if (i === j) {
+        if (!(s > 0)) return null;
+        L[i * n + i] = Math.sqrt(s);
+      } else L[i * n + j] = s / L[j * n + j];
+    }
+  }
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = b[i];
+    for (let k = 0; k < i; k++) s -= L[i * n + k] * y[k];
+    y[i] = s / L[i * n + i];
+  }
+  const x = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let s = y[i];
+    for (let k = i + 1; k < n; k++) s -= L[k * n + i] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+  return x;
+}
+
+/**
+ * A few Levenberg–Marquardt steps on `residuals(x)` (numeric forward-difference Jacobian). Small problems only.
+ * Returns the improved parameters.
+ */
+export function levenbergMarquardt(
+  residuals: (x: Float64Array) => Float64Array,
+  x0: Float64Array,
+  iterations = 4,
+  step = 1e-4,
+): Float64Array {
+  const n = x0.length;
+  let x = Float64Array.from(x0);
+  let r = residuals(x);
+  let cost = r.reduce((s, v) => s + v * v, 0);
+  let mu = 1e-3;
+  for (let it = 0; it < iterations; it++) {
+    const m = r.length;
+    const J = new Float64Array(m * n);
+    for (let k = 0; k < n; k++) {
+      const xk = x[k];
+      x[k] = xk + step;
+      const rk = residuals(x);
+      x[k] = xk;
+      for (let i = 0; i < m; i++) J[i * n + k] = (rk[i] - r[i]) / step;
+    }
+    const A = new Float64Array(n * n);
+    const g = new Float64Array(n);
+    for (let i = 0; i < m; i++) {
+      for (let a = 0; a < n; a++) {
+        const ja = J[i * n + a];
+        if (ja === 0) continue;
+        g[a] -= ja * r[i];
+        for (let b = a; b < n; b++) A[a * n + b] += ja * J[i * n + b];
+      }
+    }
+    for (let a = 0; a < n; a++) for (let b = 0; b < a; b++) A[a * n + b] = A[b * n + a];
+    let improved = false;
+    for (let tries = 0; tries < 4 && !improved; tries++) {
+      const Ad = Float64Array.from(A);
+      for (let a = 0; a < n; a++) Ad[a * n + a] += mu * (A[a * n + a] + 1e-9);
+      const dx = solveSPD(Ad, g, n);
+      if (!dx) {
+        mu *= 10;
+        continue;
+      }
+      const xn = x.map((v, k) => v + dx[k]);
+      const rn = residuals(xn);
+      const cn = rn.reduce((s, v) => s + v * v, 0);
+      if (cn < cost) {
+        x = xn;
+        r = rn;
+        cost = cn;
+        mu = Math.max(1e-6, mu / 3);
+        improved = true;
+      } else mu *= 10;
+    }
+    if (!improved) break;
+  }
+  return x;
+}

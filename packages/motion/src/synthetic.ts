@@ -13,7 +13,9 @@
  *   in view): image landmarks in pixels (z as BlazePose: relative depth in pixel scale), world landmarks in
  *   metres relative to the hip midpoint, camera axes (x right, y down, z away).
  * - noise (seeded, reproducible): white Gaussian, `noise3d` RMS in 3D (default 2 cm) on world landmarks and
- *   `noise2d` RMS in 2D (default 3 px) on image landmarks; visibility 0.90..0.999; dropouts: episodes of
+ *   `noise2d` RMS in 2D (default 3 px) on image landmarks for a subject 700 px tall (about the height of a
+ *   standing adult 4 m from this camera), proportional to the subject's height in the image since BlazePose
+ *   works on a person-sized crop; visibility 0.90..0.999; dropouts: episodes of
  *   0.15–0.6 s (about 4 % of landmark-frames) where a landmark's visibility falls to 0.02..0.25 and its
  *   positions are off by ~8 cm / ~25 px; and short lost-tracking episodes (0.05–0.2 s, ~0.5 % of frames).
  * Frame rates above 60 fps are decimated to ≤ 60 fps (phone video rates).
@@ -221,8 +223,7 @@ export function synthesize(doc: BvhDocument, opts: SyntheticOptions = {}): Synth
     pos.push(P.map((p) => qRotate(upFix, p)));
     rot.push(R.map((q) => qMul(upFix, q)));
   }
-  const legLen =
-    (distance(pos[0][J.hipL], pos[0][J.kneeL]) + distance(pos[0][J.kneeL], pos[0][J.ankleL])) / 2;
+  const legLen = distance(pos[0][J.hipL], pos[0][J.kneeL]) + distance(pos[0][J.kneeL], pos[0][J.ankleL]);
   const s = legLen / 0.86;
   const bodyHeight = 1.75 * s;
   // Floor: the toe joints' lowest point, minus the ball-of-foot height.
@@ -295,8 +296,15 @@ export function synthesize(doc: BvhDocument, opts: SyntheticOptions = {}): Synth
   for (const side of ['L', 'R'] as const) {
     const an = side === 'L' ? J.ankleL : J.ankleR;
     const to = side === 'L' ? J.toeL : J.toeR;
-    let ref = 0;
-    for (let k = 1; k < N; k++) if (pos[k][an][1] < pos[ref][an][1]) ref = k;
+    // Reference frame: the foot flat on the floor: among frames with the ball of the foot down, the lowest
+    // ankle (a raised heel lifts the ankle).
+    let toeMin = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < N; k++) toeMin = Math.min(toeMin, pos[k][to][1]);
+    let ref = -1;
+    for (let k = 0; k < N; k++) {
+      if (pos[k][to][1] > toeMin + 0.01 * s) continue;
+      if (ref < 0 || pos[k][an][1] < pos[ref][an][1]) ref = k;
+    }
     const a = pos[ref][an];
     const tj = pos[ref][to];
     const f = normalize([tj[0] - a[0], 0, tj[2] - a[2]], fwd0);
@@ -393,6 +401,9 @@ export function synthesize(doc: BvhDocument, opts: SyntheticOptions = {}): Synth
     }
     const hipW = mid(L(k, LM.leftHip), L(k, LM.rightHip));
     const hipC = toCam(hipW);
+    // 2D noise scales with the subject's size in the image (BlazePose works on a person-sized crop):
+    // `noise2d` is the RMS for a subject 700 px tall.
+    const sizeK = (f * bodyHeight) / hipC[2] / 700;
     const image: Tracks['frames'][number]['image'] = [];
     const world: [number, number, number][] = [];
     for (let i = 0; i < NUM_LANDMARKS; i++) {
@@ -401,8 +412,8 @@ export function synthesize(doc: BvhDocument, opts: SyntheticOptions = {}): Synth
       let wx = c[0] - hipC[0] + gaussian(rand) * s3;
       let wy = c[1] - hipC[1] + gaussian(rand) * s3;
       let wz = c[2] - hipC[2] + gaussian(rand) * s3;
-      let u = cx0(f, c, width) + gaussian(rand) * s2;
-      let v = cy0(f, c, height) + gaussian(rand) * s2;
+      let u = cx0(f, c, width) + gaussian(rand) * s2 * sizeK;
+      let v = cy0(f, c, height) + gaussian(rand) * s2 * sizeK;
       if (opts.dropouts !== false) {
         if (dropLeft[i] === 0 && rand() < 0.0025 * (30 / fps)) {
           dropLeft[i] = Math.max(1, Math.round((0.15 + 0.45 * rand()) * fps));

@@ -11,7 +11,7 @@
  *   knees are hinges (flexion 0..160°), never hyperextended or bent sideways;
  * - twist: the hand orientation (best-fit rotation of wrist, index, pinky, thumb onto the calibrated template)
  *   gives the forearm twist (±110°) and a wrist swing (≤ 80°); the foot orientation (ankle, heel, foot index)
- *   gives the shin twist (±30°) and an ankle swing (≤ 70°);
+ *   gives the shin twist (±40°) and an ankle swing (≤ 75°);
  * - head orientation from the best fit of the face points (nose, eyes, ears, mouth) onto the face template;
  *   the neck takes half of the head's rotation and points at the head joint (neck ≤ 60°, head ≤ 80°).
  */
@@ -26,15 +26,18 @@ import {
   distance,
   dot,
   length,
+  levenbergMarquardt,
   mid,
   normalize,
   type Quat,
   qAngle,
   qConj,
+  qExp,
   qFromAxisAngle,
   qFromTwoAxes,
   qFromUnitVectors,
   qIdentity,
+  qLog,
   qMul,
   qPow,
   qRotate,
@@ -179,11 +182,11 @@ export function solveLimb(
   if (endWorld) {
     const rel = qMul(qConj(lowerW0), endWorld);
     const { twistAngle } = qSwingTwist(rel, axis);
-    const maxTwist = kind === 'arm' ? 110 * DEG : 30 * DEG;
+    const maxTwist = kind === 'arm' ? 110 * DEG : 40 * DEG;
     const tw = Math.max(-maxTwist, Math.min(maxTwist, twistAngle));
     const twist = qFromAxisAngle(axis, tw);
     lowerLocal = qMul(hinge, twist);
-    endLocal = clampAngle(qMul(qConj(twist), rel), kind === 'arm' ? 80 * DEG : 70 * DEG);
+    endLocal = clampAngle(qMul(qConj(twist), rel), kind === 'arm' ? 80 * DEG : 75 * DEG);
   }
   const upperLocal = qMul(qConj(parentW), upperW);
   writeQuat(local, localBase + upper, upperLocal);
@@ -201,12 +204,87 @@ export function solveLimb(
   pose.positions.set(add(lowerPos, qRotate(loW, readVec3(sk.offsets, end))), end * 3);
 }
 
+/**
+ * Refines spine and clavicle rotations so the shoulder joints land on the shoulder landmarks (the analytic
+ * spine split rarely puts them there exactly), by a few Levenberg–Marquardt steps over 15 parameters
+ * (three spine joints, two clavicles) with priors: chest orientation near the shoulder/trunk frame (8°),
+ * spine joints near the analytic split (20°), clavicles near rest (25°) with almost no twist (3°).
+ */
+function refineTorso(
+  model: BodyModel,
+  local: Float32Array | Float64Array,
+  base: number,
+  root: Vec3,
+  chestTarget: Quat,
+  shoulders: [Vec3, Vec3],
+  shoulderWeights: [number, number],
+): void {
+  const j = model.joint;
+  const sk = model.skeleton;
+  const spineJ = [j.spine, j.spine1, j.spine2];
+  const clavJ = [j.leftClavicle, j.rightClavicle];
+  const uaJ = [j.leftUpperArm, j.rightUpperArm];
+  const pelvis = readQuat(local, base + j.hips);
+  const init = spineJ.map((k) => readQuat(local, base + k));
+  const off = (k: number) => readVec3(sk.offsets, k);
+  const oSpine = spineJ.map(off);
+  const oClav = clavJ.map(off);
+  const oUa = uaJ.map(off);
+  const clav0 = clavJ.map((k) => qLog(readQuat(local, base + k)));
+  const x0 = new Float64Array(15);
+  for (let c = 0; c < 2; c++) x0.set(clav0[c], 9 + 3 * c);
+  const sS = 0.01;
+  const sC = 8 * DEG;
+  const sR = 20 * DEG;
+  const sCl = 25 * DEG;
+  const sTw = 3 * DEG;
+  const spineRots = (x: Float64Array): Quat[] =>
+    init.map((q, k) => qMul(q, qExp([x[3 * k], x[3 * k + 1], x[3 * k + 2]])));
+  const residuals = (x: Float64Array): Float64Array => {
+    const r = new Float64Array(24);
+    let q = pelvis;
+    let p = root;
+    const rots = spineRots(x);
+    for (let k = 0; k < 3; k++) {
+      p = add(p, qRotate(q, oSpine[k]));
+      q = qMul(q, rots[k]);
+    }
+    for (let c = 0; c < 2; c++) {
+      const cq = qExp([x[9 + 3 * c], x[10 + 3 * c], x[11 + 3 * c]]);
+      const cp = add(p, qRotate(q, oClav[c]));
+      const ua = add(cp, qRotate(qMul(q, cq), oUa[c]));
+      const w = Math.sqrt(shoulderWeights[c]) / sS;
+      for (let a = 0; a < 3; a++) r[3 * c + a] = (ua[a] - shoulders[c][a]) * w;
+    }
+    const e = qLog(qMul(qConj(chestTarget), q));
+    for (let a = 0; a < 3; a++) r[6 + a] = e[a] / sC;
+    for (let k = 0; k < 9; k++) r[9 + k] = x[k] / sR;
+    for (let c = 0; c < 2; c++) {
+      r[18 + 3 * c] = x[9 + 3 * c] / sTw;
+      r[19 + 3 * c] = x[10 + 3 * c] / sCl;
+      r[20 + 3 * c] = x[11 + 3 * c] / sCl;
+    }
+    return r;
+  };
+  const x = levenbergMarquardt(residuals, x0, 4);
+  const rots = spineRots(x);
+  for (let k = 0; k < 3; k++) writeQuat(local, base + spineJ[k], rots[k]);
+  for (let c = 0; c < 2; c++) {
+    writeQuat(
+      local,
+      base + clavJ[c],
+      clampAngle(qExp([x[9 + 3 * c], x[10 + 3 * c], x[11 + 3 * c]]), 45 * DEG),
+    );
+  }
+}
+
 /** Spine shares of the pelvis→chest rotation. */
 const SPINE_SHARE = [0.3, 0.35, 0.35];
 
 /**
  * Fits one frame. Writes the local rotations of every body joint into `local` at `localBase` (a joint index
- * offset, i.e. frame * jointCount), finger joints untouched. Returns the root (hips) position.
+ * offset, i.e. frame * jointCount), finger joints untouched. Returns the root (hips) position and the
+ * distance from the neck joint to where the face puts the head joint (used to calibrate the neck length).
  */
 export function fitFrame(
   model: BodyModel,
@@ -214,10 +292,11 @@ export function fitFrame(
   local: Float32Array | Float64Array,
   localBase: number,
   pose: WorldPose,
-): Vec3 {
+): { root: Vec3; neckReach: number } {
   const j = model.joint;
   const sk = model.skeleton;
   const w = (i: number) => t.weights[i];
+  let neckReach = Number.NaN;
   const lh = pt(t, LM.leftHip);
   const rh = pt(t, LM.rightHip);
   const ls = pt(t, LM.leftShoulder);
@@ -242,18 +321,21 @@ export function fitFrame(
   writeQuat(local, localBase + j.spine2, qPow(rel, SPINE_SHARE[2]));
   poseToWorld(sk, local, localBase * 4, hipC, pose);
 
-  // Clavicles.
-  const spine2W = worldRot(pose, j.spine2);
+  // Clavicles (initial swing; refined with the spine below).
+  const spine2W0 = worldRot(pose, j.spine2);
   for (const side of SIDES) {
     const clav = j[`${side}Clavicle`];
     const ua = j[`${side}UpperArm`];
     const target = side === 'left' ? ls : rs;
     const cpos = worldPos(pose, clav);
     const restDir = normalize(readVec3(sk.offsets, ua));
-    const dirLocal = normalize(qRotate(qConj(spine2W), sub(target, cpos)), restDir);
+    const dirLocal = normalize(qRotate(qConj(spine2W0), sub(target, cpos)), restDir);
     const swing = clampAngle(qFromUnitVectors(restDir, dirLocal), 35 * DEG);
     writeQuat(local, localBase + clav, swing);
   }
+  refineTorso(model, local, localBase, hipC, chest, [ls, rs], [w(LM.leftShoulder), w(LM.rightShoulder)]);
+  poseToWorld(sk, local, localBase * 4, hipC, pose);
+  const spine2W = worldRot(pose, j.spine2);
   // Head and neck.
   const faceW = FACE_LANDMARKS.map(w);
   const headW = fitOrientation(
@@ -275,6 +357,7 @@ export function fitFrame(
     });
     const headPos = sub(scale(co, 1 / ws), qRotate(headW, scale(ct, 1 / ws)));
     const neckPos = worldPos(pose, j.neck);
+    neckReach = distance(headPos, neckPos);
     const qMid = qSlerp(spine2W, headW, 0.5);
     const dir = normalize(sub(headPos, neckPos), qRotate(qMid, [0, 1, 0]));
     const neckW = qMul(qFromUnitVectors(qRotate(qMid, [0, 1, 0]), dir), qMid);
@@ -308,7 +391,7 @@ export function fitFrame(
     solveLimb(model, side, 'leg', ankle, t.poles[L ? 'leftLeg' : 'rightLeg'], footW, local, localBase, pose);
   }
   poseToWorld(sk, local, localBase * 4, hipC, pose);
-  return hipC;
+  return { root: hipC, neckReach };
 }
 
 /** Raw pole vectors of a frame, from the landmarks (elbow/knee offsets from the limb lines). */
@@ -326,9 +409,8 @@ export function framePoles(points: ArrayLike<number>, f: number): Poles {
 }
 
 /**
- * Default pole directions from the body's orientation, used with a small weight so a limb that is straight
- * for the whole clip still gets a sensible bend plane: knees point forward (body +Z), elbows point backward
- * and slightly down.
+ * Default pole directions, used with a small weight so a straight limb still gets a sensible bend plane:
+ * knees point along the foot (heel → toe), elbows point backward and slightly down.
  */
 export function defaultPoles(points: ArrayLike<number>, f: number): Poles {
   const p = (i: number): Vec3 => {
@@ -340,7 +422,14 @@ export function defaultPoles(points: ArrayLike<number>, f: number): Poles {
   const fwd = normalize(cross(x, up), [0, 0, 1]);
   const back = scale(fwd, -1);
   const elbow = normalize(addScaled(back, up, -0.3));
-  return { leftArm: elbow, rightArm: elbow, leftLeg: fwd, rightLeg: fwd };
+  // A straight leg's knee points where the foot points (turned-out feet turn the knees out).
+  const foot = (heel: number, toe: number) => normalize(sub(p(toe), p(heel)), fwd);
+  return {
+    leftArm: elbow,
+    rightArm: elbow,
+    leftLeg: foot(LM.leftHeel, LM.leftFootIndex),
+    rightLeg: foot(LM.rightHeel, LM.rightFootIndex),
+  };
 }
 
 /** Mean distance between two landmark arrays (diagnostics). */

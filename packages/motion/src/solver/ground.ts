@@ -29,16 +29,25 @@ import {
   add,
   dot,
   length,
+  median,
   normalize,
   type Quat,
+  qConj,
+  qDot,
+  qFromUnitVectors,
+  qMul,
+  qNormalize,
+  qRotate,
+  qSlerp,
   readQuat,
   readVec3,
+  scale,
   sub,
   symmetricEigen,
   type Vec3,
 } from '../math.ts';
 import { SIDES, type Side } from '../skeleton.ts';
-import type { BodyModel } from './model.ts';
+import type { BodyModel, FootTemplate } from './model.ts';
 
 export type FootLockMode = 'auto' | 'always' | 'never' | 'grounding';
 
@@ -160,71 +169,121 @@ export function segments(flags: Uint8Array): [number, number][] {
   return out;
 }
 
+/** What locking asks of a foot at one frame: where its ankle goes, and its world rotation (null = as fitted). */
+export interface FootLock {
+  ankle: Vec3 | null;
+  rotation: Quat | null;
+}
+
+/** Average of rotations (sign-aligned normalised sum; fine for rotations within a few tens of degrees). */
+function averageRotation(qs: Quat[]): Quat {
+  const acc: Quat = [0, 0, 0, 0];
+  for (const q of qs) {
+    const sgn = qDot(q, qs[0]) < 0 ? -1 : 1;
+    for (let c = 0; c < 4; c++) acc[c] += sgn * q[c];
+  }
+  return qNormalize(acc);
+}
+
 /**
- * Per-frame displacement of a foot (`[N]` of Vec3, zero where free) that pins its planted point during each
- * contact segment, with linear fades of `fade` frames at both ends of a segment.
+ * Plans foot locks for one foot over its contact segments. Inside a segment, frames are split into phases:
+ * flat (heel and toe both down: the whole foot is pinned, sole level, yaw averaged), heel only (heel strike:
+ * the heel point is pinned) and toe only (heel off: the toe point is pinned). The first phase of a segment is
+ * pinned at its median position; later phases keep the point that was already down where it is, so nothing
+ * jumps at a phase change. Corrections fade out over `fade` frames on both sides of a segment.
+ * `horizontal` false pins heights only (used with `rootAtOrigin`).
  */
-export function lockDisplacements(
-  heel: Vec3[],
-  toe: Vec3[],
+export function planFootLocks(
+  ankle: Vec3[],
+  rot: Quat[],
+  template: FootTemplate,
   flags: Uint8Array,
   heelDown: Uint8Array,
   fade: number,
   horizontal: boolean,
-): Vec3[] {
-  const N = heel.length;
-  const disp: Vec3[] = Array.from({ length: N }, () => [0, 0, 0] as Vec3);
-  const weight = new Float64Array(N);
+  flatTolerance: number,
+): FootLock[] {
+  const N = ankle.length;
+  const out: FootLock[] = Array.from({ length: N }, () => ({ ankle: null, rotation: null }));
+  const point = (a: Vec3, q: Quat, which: 0 | 1): Vec3 => add(a, qRotate(q, template[which]));
   for (const [s, e] of segments(flags)) {
-    // Phases by the planted point; the first phase's anchor is the median of its positions, later phases
-    // continue from where the previous phase left the new anchor (no jump at the switch).
+    // Phase per frame: 'F' flat, 'H' heel, 'T' toe.
+    const phase: string[] = [];
+    for (let f = s; f <= e; f++) {
+      const h = point(ankle[f], rot[f], 0);
+      const t = point(ankle[f], rot[f], 1);
+      phase.push(Math.abs(h[1] - t[1]) < flatTolerance ? 'F' : heelDown[f] ? 'H' : 'T');
+    }
     let f = s;
-    let anchorTarget: Vec3 | null = null;
+    // Where the previous phase left the points (for continuity), and the previous phase's rotation.
+    let last: { heel: Vec3; toe: Vec3 } | null = null;
     while (f <= e) {
-      const useHeel = heelDown[f] === 1;
+      const ph = phase[f - s];
       let g = f;
-      while (g + 1 <= e && (heelDown[g + 1] === 1) === useHeel) g++;
-      const pts = useHeel ? heel : toe;
-      if (!anchorTarget) {
-        const xs: number[] = [];
-        const zs: number[] = [];
-        for (let k = f; k <= g; k++) {
-          xs.push(pts[k][0]);
-          zs.push(pts[k][2]);
+      while (g + 1 <= e && phase[g + 1 - s] === ph) g++;
+      if (ph === 'F') {
+        const qs = rot.slice(f, g + 1);
+        let q = averageRotation(qs);
+        q = qMul(qFromUnitVectors(qRotate(q, [0, 1, 0]), [0, 1, 0]), q);
+        let a: Vec3;
+        if (last) {
+          // Keep the heel (or the toe, whichever was lower) where the previous phase put it.
+          const heelFirst = last.heel[1] <= last.toe[1];
+          const p = heelFirst ? last.heel : last.toe;
+          a = sub(p, qRotate(q, template[heelFirst ? 0 : 1]));
+        } else {
+          const xs = ankle.slice(f, g + 1).map((v) => v[0]);
+          const zs = ankle.slice(f, g + 1).map((v) => v[2]);
+          a = [median(xs), 0, median(zs)];
         }
-        xs.sort((a, b) => a - b);
-        zs.sort((a, b) => a - b);
-        anchorTarget = [xs[xs.length >> 1], 0, zs[zs.length >> 1]];
+        // Sole on the floor.
+        a = [a[0], -qRotate(q, template[0])[1], a[2]];
+        for (let k = f; k <= g; k++) {
+          out[k] = {
+            ankle: horizontal ? a : [ankle[k][0], a[1], ankle[k][2]],
+            rotation: q,
+          };
+        }
+        last = { heel: point(a, q, 0), toe: point(a, q, 1) };
       } else {
-        // Continue: the new anchor's corrected position at the switch frame.
-        const prev = disp[f - 1];
-        anchorTarget = [pts[f][0] + prev[0], 0, pts[f][2] + prev[2]];
-      }
-      for (let k = f; k <= g; k++) {
-        const p = pts[k];
-        disp[k] = [horizontal ? anchorTarget[0] - p[0] : 0, -p[1], horizontal ? anchorTarget[2] - p[2] : 0];
-        weight[k] = 1;
+        const which: 0 | 1 = ph === 'H' ? 0 : 1;
+        let target: Vec3;
+        if (last) target = which === 0 ? last.heel : last.toe;
+        else {
+          const pts = ankle.slice(f, g + 1).map((a, i) => point(a, rot[f + i], which));
+          target = [median(pts.map((p) => p[0])), 0, median(pts.map((p) => p[2]))];
+        }
+        target = [target[0], 0, target[2]];
+        for (let k = f; k <= g; k++) {
+          const p = point(ankle[k], rot[k], which);
+          const d: Vec3 = horizontal ? [target[0] - p[0], -p[1], target[2] - p[2]] : [0, -p[1], 0];
+          out[k] = { ankle: add(ankle[k], d), rotation: null };
+        }
+        const a = out[g].ankle!;
+        last = { heel: point(a, rot[g], 0), toe: point(a, rot[g], 1) };
       }
       f = g + 1;
     }
-    // Fades: hold the boundary correction and ramp it to zero outside the segment.
+    // Fades outside the segment: ease the correction of the boundary frame out.
     for (let k = 1; k <= fade; k++) {
-      const a = 1 - k / (fade + 1);
-      const before = s - k;
-      if (before >= 0 && !flags[before] && a > weight[before]) {
-        const d = disp[s];
-        disp[before] = [d[0] * a, Math.max(d[1] * a, -heel[before][1], -toe[before][1]), d[2] * a];
-        weight[before] = a;
-      }
-      const after = e + k;
-      if (after < N && !flags[after] && a > weight[after]) {
-        const d = disp[e];
-        disp[after] = [d[0] * a, Math.max(d[1] * a, -heel[after][1], -toe[after][1]), d[2] * a];
-        weight[after] = a;
+      const w = 1 - k / (fade + 1);
+      for (const [b, at] of [
+        [s, s - k],
+        [e, e + k],
+      ] as const) {
+        if (at < 0 || at >= N || flags[at] || out[at].ankle) continue;
+        const lock = out[b];
+        const d = sub(lock.ankle!, ankle[b]);
+        out[at] = {
+          ankle: add(ankle[at], scale(d, w)),
+          rotation: lock.rotation
+            ? qSlerp(rot[at], qMul(lock.rotation, qMul(qConj(rot[b]), rot[at])), w)
+            : null,
+        };
       }
     }
   }
-  return disp;
+  return out;
 }
 
 /** Lowest point of both feet (heel/toe) in a pose. */

@@ -49,15 +49,16 @@ import {
   currentLegPole,
   detectContacts,
   estimateUp,
+  type FootLock,
   type FootLockMode,
   footPoints,
-  lockDisplacements,
   lowestFootHeight,
+  planFootLocks,
 } from './ground.ts';
 import { fingerLengthsFromTracks, solveFingers } from './hands.ts';
 import { type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } from './input.ts';
 import { type BodyModel, buildModel, calibrate, predictLandmarks, scaleCalibration } from './model.ts';
-import { smoothQuaternions, smoothSignal } from './smooth.ts';
+import { smoothQuaternions, smoothSignal, smoothWithSteps } from './smooth.ts';
 
 export type { FootLockMode } from './ground.ts';
 
@@ -119,12 +120,22 @@ export function solve(
   return solveDetailed(tracks, options, onProgress).clip;
 }
 
-/** `solve`, also returning the fitted body model (landmark attachments; used by the bench and tests). */
+export interface SolveDetails {
+  clip: MotionClip;
+  /** The fitted body model (proportions, landmark attachments). */
+  model: BodyModel;
+  /** Root (hips) position per frame in camera space before the world transform `[N × 3]` (Y up, Z towards the
+   *  viewer), metres. */
+  rootCamera: Float64Array;
+  camera: CameraModel;
+}
+
+/** `solve`, also returning the fitted body model and intermediate results (bench, tests, diagnostics). */
 export function solveDetailed(
   tracks: Tracks,
   options: SolveOptions = {},
   onProgress?: (p: SolveProgress) => void,
-): { clip: MotionClip; model: BodyModel } {
+): SolveDetails {
   const progress = (stage: SolveProgress['stage'], fraction: number) => onProgress?.({ stage, fraction });
   const warnings: string[] = [];
   const series = readLandmarks(tracks);
@@ -166,7 +177,7 @@ export function solveDetailed(
   // 3. Fusion of world and image landmarks.
   const sigmaW = Math.min(0.1, Math.max(0.003, noiseSigma(world, N, NUM_LANDMARKS, 3, [0, 1])));
   const sigmaPx = Math.min(30, Math.max(0.5, noiseSigma(series.image, N, NUM_LANDMARKS, 2, [0, 1])));
-  const fused = fuse(cam, series, world, T0, sigmaW, sigmaPx);
+  const fused = fuse(cam, series, world, T0.smoothed, sigmaW, sigmaPx);
 
   // 4. Smoothing of every landmark track.
   const points = new Float64Array(N * NUM_LANDMARKS * 3);
@@ -177,7 +188,12 @@ export function solveDetailed(
       wts[f] = series.weight[f * NUM_LANDMARKS + i];
       for (let a = 0; a < 3; a++) track[f * 3 + a] = fused[(f * NUM_LANDMARKS + i) * 3 + a];
     }
-    const z = smoothSignal(track, N, 3, wts, { cutoffHz: fc, fps, order: 2 });
+    const z = smoothSignal(track, N, 3, wts, {
+      cutoffHz: fc * Number(process.env.MOCAP_FCK ?? 1),
+      fps,
+      order: Number(process.env.MOCAP_ORDER ?? 2) as 2 | 3,
+      hitThreshold: Number(process.env.MOCAP_HIT ?? 4),
+    });
     for (let f = 0; f < N; f++)
       for (let a = 0; a < 3; a++) points[(f * NUM_LANDMARKS + i) * 3 + a] = z[f * 3 + a];
   }
@@ -202,34 +218,52 @@ export function solveDetailed(
     const k = options.height / standingHeight(cal.proportions);
     cal = scaleCalibration(cal, k);
     for (let i = 0; i < points.length; i++) points[i] *= k;
-    for (let i = 0; i < T0.length; i++) T0[i] *= k;
+    for (let i = 0; i < T0.smoothed.length; i++) T0.smoothed[i] *= k;
   }
   const handsOn =
     options.hands !== false && tracks.frames.some((fr) => fr.hands && (fr.hands.left || fr.hands.right));
   const fingerLengths = handsOn ? fingerLengthsFromTracks(tracks, cal.proportions.palm) : undefined;
-  const model = buildModel(
-    cal.proportions,
-    { hand: cal.hand, face: cal.face, headFromEars: cal.headFromEars },
-    handsOn,
-    fingerLengths,
-  );
+  const templates = {
+    hand: cal.hand,
+    face: cal.face,
+    headFromEars: cal.headFromEars,
+    footLateral: cal.footLateral,
+  };
+  let model = buildModel(cal.proportions, templates, handsOn, fingerLengths);
+  const poles = smoothPoles(points, N, fps, fc, standingHeight(cal.proportions));
+  const targetsAt = (f: number) => ({
+    points: points.subarray(f * NUM_LANDMARKS * 3, (f + 1) * NUM_LANDMARKS * 3),
+    weights: conf.subarray(f * NUM_LANDMARKS, (f + 1) * NUM_LANDMARKS),
+    poles: poles[f],
+  });
+  // Neck length: where the fitted chest puts the neck joint vs where the face puts the head joint.
+  {
+    const n0 = model.skeleton.names.length;
+    const tmp = new Float64Array(n0 * 4);
+    const pose0: WorldPose = { positions: new Float64Array(n0 * 3), rotations: new Float64Array(n0 * 4) };
+    const reach: number[] = [];
+    const stride = Math.max(1, Math.floor(N / 300));
+    for (let f = 0; f < N; f += stride) {
+      const faceOk = [LM.leftEar, LM.rightEar, LM.nose].every(
+        (i) => series.weight[f * NUM_LANDMARKS + i] > 0.7,
+      );
+      if (!faceOk) continue;
+      const r = fitFrame(model, targetsAt(f), tmp, 0, pose0).neckReach;
+      if (Number.isFinite(r)) reach.push(r);
+    }
+    if (reach.length >= 3) {
+      cal = { ...cal, proportions: { ...cal.proportions, neck: median(reach) } };
+      model = buildModel(cal.proportions, templates, handsOn, fingerLengths);
+    }
+  }
   const sk = model.skeleton;
   const n = sk.names.length;
 
-  // 6. Poles, per-frame fit, rotation smoothing.
-  const poles = smoothPoles(points, N, fps, fc, standingHeight(cal.proportions));
+  // 6. Per-frame fit, rotation smoothing.
   const local = new Float64Array(N * n * 4);
   const rootBody = new Float64Array(N * 3);
   const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
-  for (let f = 0; f < N; f++) {
-    const targets = {
-      points: points.subarray(f * NUM_LANDMARKS * 3, (f + 1) * NUM_LANDMARKS * 3),
-      weights: conf.subarray(f * NUM_LANDMARKS, (f + 1) * NUM_LANDMARKS),
-      poles: poles[f],
-    };
-    const r = fitFrame(model, targets, local, f * n, pose);
-    writeVec3(rootBody, f, r);
-  }
+  for (let f = 0; f < N; f++) writeVec3(rootBody, f, fitFrame(model, targetsAt(f), local, f * n, pose).root);
   progress('fit', 0.55);
   if (Number.isFinite(fc)) {
     const q = new Float64Array(N * 4);
@@ -250,16 +284,19 @@ export function solveDetailed(
       predictLandmarks(model, pose, predicted);
       out.set(predicted);
     },
-    T0,
+    T0.smoothed,
     fps,
     fc,
   );
-  const rootCam = new Float64Array(N * 3);
-  for (let f = 0; f < N; f++) writeVec3(rootCam, f, add(readVec3(T1, f), readVec3(rootBody, f)));
+  const rootCam = { raw: new Float64Array(N * 3), weight: T1.weight, smoothed: new Float64Array(N * 3) };
+  for (let f = 0; f < N; f++) {
+    writeVec3(rootCam.raw, f, add(readVec3(T1.raw, f), readVec3(rootBody, f)));
+    writeVec3(rootCam.smoothed, f, add(readVec3(T1.smoothed, f), readVec3(rootBody, f)));
+  }
   progress('root', 0.7);
 
   // 8. World frame, contacts, locking, floor.
-  const ground = groundAndLock(model, local, rootCam, N, fps, footLock, !!options.rootAtOrigin, warnings);
+  const ground = groundAndLock(model, local, rootCam, N, fps, fc, footLock, !!options.rootAtOrigin);
   progress('ground', 0.85);
 
   // 9. Fingers and face.
@@ -297,12 +334,21 @@ export function solveDetailed(
       warnings: [...warnings, ...ground.warnings],
     },
   };
-  return { clip, model };
+  return { clip, model, rootCamera: rootCam.smoothed, camera: cam };
+}
+
+interface RootSeries {
+  /** Per-frame solutions `[N × 3]` (zero where none). */
+  raw: Float64Array;
+  /** 1 where a frame had a solution. */
+  weight: Float64Array;
+  /** Robustly smoothed, gaps bridged. */
+  smoothed: Float64Array;
 }
 
 /**
- * Per-frame camera-space translations (smoothed) of body-space point sets against the image landmarks.
- * `points(f, out)` fills the 33 body-space points of frame f. Frames without a solution are interpolated.
+ * Per-frame camera-space translations of body-space point sets against the image landmarks, raw and
+ * smoothed. `points(f, out)` fills the 33 body-space points of frame f.
  */
 function rootTranslations(
   cam: CameraModel,
@@ -311,7 +357,7 @@ function rootTranslations(
   previous: Float64Array | null,
   fps: number,
   fc: number,
-): Float64Array {
+): RootSeries {
   const { N } = series;
   const T = new Float64Array(N * 3);
   const w = new Float64Array(N);
@@ -331,9 +377,9 @@ function rootTranslations(
   if (!w.some((x) => x > 0)) {
     // No usable image evidence: put the subject 3 m in front of the camera.
     for (let f = 0; f < N; f++) writeVec3(T, f, [0, 0, -3]);
-    return T;
+    return { raw: T, weight: w.fill(1), smoothed: Float64Array.from(T) };
   }
-  return smoothSignal(T, N, 3, w, { cutoffHz: fc * 0.7, fps, order: 2 });
+  return { raw: T, weight: w, smoothed: smoothSignal(T, N, 3, w, { cutoffHz: fc * 0.7, fps, order: 2 }) };
 }
 
 /** Fuses world landmarks with image landmarks lifted to the world landmarks' depth (see the file header). */
@@ -391,40 +437,43 @@ interface GroundResult {
   rootPositions: Float64Array;
   /** Camera (body space) → world rotation. */
   tilt: Quat;
-  worldRotations: Float64Array;
   contacts: { left: Uint8Array; right: Uint8Array };
   warnings: string[];
 }
 
 /**
- * World frame (up, floor, origin), then contacts, locking and the floor constraint. `local` is modified in
- * place (the root rotation becomes world-relative, legs are re-solved where locked).
+ * World frame (up, floor, origin), contacts, the root trajectory, locking and the floor constraint.
+ * `local` is modified in place (the root rotation becomes world-relative, legs are re-solved where locked).
+ *
+ * Root trajectory: the image gives the hips' absolute camera-space position every frame, but with depth
+ * noise; a planted foot gives the exact frame-to-frame motion of the hips relative to it. Both are combined
+ * in one least-squares problem per axis: per-frame positions (weighted by their estimated noise) + steps
+ * `r_t - r_{t-1} = -(foot_t - foot_{t-1})` (foot relative to the hips) during contacts + smoothness.
  */
 function groundAndLock(
   model: BodyModel,
   local: Float64Array,
-  rootCam: Float64Array,
+  rootCam: RootSeries,
   N: number,
   fps: number,
+  fc: number,
   mode: FootLockMode,
   rootAtOrigin: boolean,
-  warnings: string[],
 ): GroundResult {
+  const warnings: string[] = [];
   const sk = model.skeleton;
   const n = sk.names.length;
   const j = model.joint;
   const H = standingHeight(model.proportions);
+  const k = H / 1.75;
   const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
-  // Camera-space foot points and standing cue.
-  const heelC: Vec3[][] = [[], []];
-  const toeC: Vec3[][] = [[], []];
+  // Body-relative foot points (camera axes) and the standing cue.
+  const relC: { heel: Vec3; toe: Vec3 }[][] = [[], []];
   const standing: Vec3[] = [];
   for (let f = 0; f < N; f++) {
-    poseToWorld(sk, local, f * n * 4, readVec3(rootCam, f), pose);
+    poseToWorld(sk, local, f * n * 4, [0, 0, 0], pose);
     SIDES.forEach((side, s) => {
-      const { heel, toe } = footPoints(model, pose, side);
-      heelC[s].push(heel);
-      toeC[s].push(toe);
+      relC[s].push(footPoints(model, pose, side));
     });
     const straight = SIDES.every((side) => {
       const q = readQuat(local, f * n + j[`${side}Shin`]);
@@ -439,40 +488,34 @@ function groundAndLock(
   if (standing.length >= Math.max(5, 0.05 * N)) {
     prior = normalize(standing.reduce((acc, v) => add(acc, v), [0, 0, 0] as Vec3));
   }
-  // Contact candidates: the lower point of each foot when slow and near the clip's floor along the prior.
+  // Camera-space foot points on the smoothed root, for the up/floor estimate.
+  const footC = (s: number, f: number, which: 'heel' | 'toe'): Vec3 =>
+    add(readVec3(rootCam.smoothed, f), relC[s][f][which]);
   let up = prior;
   let floor = 0;
   for (let pass = 0; pass < 2; pass++) {
     const pts: Vec3[] = [];
-    const wts: number[] = [];
     const lows: number[] = [];
     for (let s = 0; s < 2; s++) {
-      for (let f = 0; f < N; f++) {
-        const h = heelC[s][f];
-        const t = toeC[s][f];
-        lows.push(Math.min(dot(h, up), dot(t, up)));
-      }
+      for (let f = 0; f < N; f++)
+        lows.push(Math.min(dot(footC(s, f, 'heel'), up), dot(footC(s, f, 'toe'), up)));
     }
     const low5 = lows.slice().sort((a, b) => a - b)[Math.floor(lows.length * 0.05)];
     const ref = pass === 0 ? low5 : floor;
     for (let s = 0; s < 2; s++) {
       for (let f = 0; f < N; f++) {
-        const h = heelC[s][f];
-        const t = toeC[s][f];
-        const p = dot(h, up) <= dot(t, up) ? h : t;
-        const arr = dot(h, up) <= dot(t, up) ? heelC[s] : toeC[s];
-        const a = arr[Math.max(0, f - 1)];
-        const b = arr[Math.min(N - 1, f + 1)];
+        const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
+        const which = heelLow ? 'heel' : 'toe';
+        const p = footC(s, f, which);
+        const a = footC(s, Math.max(0, f - 1), which);
+        const b = footC(s, Math.min(N - 1, f + 1), which);
         const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
         const speed = dt > 0 ? Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / dt : 0;
-        if (speed < 0.3 * (H / 1.75) && dot(p, up) - ref < 0.06 * (H / 1.75)) {
-          pts.push(p);
-          wts.push(1);
-        }
+        if (speed < 0.3 * k && dot(p, up) - ref < 0.06 * k) pts.push(p);
       }
     }
     if (pts.length >= 3) {
-      up = estimateUp(pts, wts, prior);
+      up = estimateUp(pts, new Array(pts.length).fill(1), prior);
       floor = median(pts.map((p) => dot(p, up)));
     } else {
       floor = low5;
@@ -481,12 +524,76 @@ function groundAndLock(
   }
   // World transform: tilt up → +Y; origin on the floor under the first frame's hips.
   const tilt: Quat = qFromUnitVectors(up, [0, 1, 0]);
-  const r0 = readVec3(rootCam, 0);
+  const r0 = readVec3(rootCam.smoothed, 0);
   const origin = sub(r0, scale(up, dot(r0, up) - floor));
-  const rootW = new Float64Array(N * 3);
+  const toWorld = (p: Vec3): Vec3 => qRotate(tilt, sub(p, origin));
+  for (let f = 0; f < N; f++) writeQuat(local, f * n + j.hips, qMul(tilt, readQuat(local, f * n + j.hips)));
+  const rel: { heel: Vec3; toe: Vec3 }[][] = relC.map((arr) =>
+    arr.map((p) => ({ heel: qRotate(tilt, p.heel), toe: qRotate(tilt, p.toe) })),
+  );
+  const rawW = new Float64Array(N * 3);
+  const smoothW = new Float64Array(N * 3);
   for (let f = 0; f < N; f++) {
-    writeVec3(rootW, f, qRotate(tilt, sub(readVec3(rootCam, f), origin)));
-    writeQuat(local, f * n + j.hips, qMul(tilt, readQuat(local, f * n + j.hips)));
+    writeVec3(rawW, f, toWorld(readVec3(rootCam.raw, f)));
+    writeVec3(smoothW, f, toWorld(readVec3(rootCam.smoothed, f)));
+  }
+  // Contact detection on a calm root (the image depth jitters; hips move smoothly at walking scale).
+  const calm = smoothSignal(rawW, N, 3, rootCam.weight, { cutoffHz: Math.min(1.5, fc), fps, order: 2 });
+  const k2 = mode === 'always' ? 2 : 1;
+  const params = { height: 0.05 * k * k2, speed: 0.3 * k * k2 };
+  const detect = (root: Float64Array) =>
+    SIDES.map((_, s) =>
+      detectContacts(
+        rel[s].map((p, f) => add(readVec3(root, f), p.heel)),
+        rel[s].map((p, f) => add(readVec3(root, f), p.toe)),
+        fps,
+        params,
+      ),
+    );
+  let contacts = detect(calm);
+  // Root trajectory: image positions + planted-foot steps.
+  let rootW: Float64Array;
+  if (mode === 'never' || mode === 'grounding') {
+    rootW = smoothW;
+  } else {
+    // Noise of the per-frame image root (MAD of raw - smoothed).
+    const dev: number[] = [];
+    for (let f = 0; f < N; f++) {
+      if (rootCam.weight[f] > 0)
+        for (let a = 0; a < 3; a++) dev.push(Math.abs(rawW[f * 3 + a] - smoothW[f * 3 + a]));
+    }
+    const sigmaImg = Math.max(0.003, 1.4826 * median(dev));
+    const sigmaStep = 0.002 * k;
+    const stepW = new Float64Array(N);
+    const stepT = new Float64Array(N * 3);
+    for (let f = 1; f < N; f++) {
+      let c = 0;
+      let t: Vec3 = [0, 0, 0];
+      for (let s = 0; s < 2; s++) {
+        const cs = contacts[s];
+        if (!cs.flags[f] || !cs.flags[f - 1] || cs.heelDown[f] !== cs.heelDown[f - 1]) continue;
+        const which = cs.heelDown[f] ? 'heel' : 'toe';
+        t = add(t, sub(rel[s][f - 1][which], rel[s][f][which]));
+        c++;
+      }
+      if (c > 0) {
+        stepW[f] = c * (sigmaImg / sigmaStep) ** 2;
+        writeVec3(stepT, f, scale(t, 1 / c));
+      }
+    }
+    rootW = smoothWithSteps(
+      rawW,
+      N,
+      3,
+      rootCam.weight,
+      { weight: stepW, target: stepT },
+      {
+        cutoffHz: fc * 0.7,
+        fps,
+        order: 2,
+      },
+    );
+    contacts = detect(rootW);
   }
   if (rootAtOrigin) {
     for (let f = 0; f < N; f++) {
@@ -494,54 +601,62 @@ function groundAndLock(
       rootW[f * 3 + 2] = 0;
     }
   }
-  // Contacts in the world frame.
-  const heelW: Vec3[][] = [[], []];
-  const toeW: Vec3[][] = [[], []];
-  const footRot: Quat[][] = [[], []];
-  for (let f = 0; f < N; f++) {
-    poseToWorld(sk, local, f * n * 4, readVec3(rootW, f), pose);
-    SIDES.forEach((side, s) => {
-      const { heel, toe } = footPoints(model, pose, side);
-      heelW[s].push(heel);
-      toeW[s].push(toe);
-      footRot[s].push(readQuat(pose.rotations, j[`${side}Foot`]));
-    });
-  }
-  const k = H / 1.75;
-  const params =
-    mode === 'always' ? { height: 0.1 * k, speed: 0.6 * k } : { height: 0.05 * k, speed: 0.3 * k };
-  const contacts = SIDES.map((_, s) => detectContacts(heelW[s], toeW[s], fps, params));
   if (mode === 'always') {
     // Whenever both feet are near the floor, the lower one is planted.
     for (let f = 0; f < N; f++) {
-      const lowL = Math.min(heelW[0][f][1], toeW[0][f][1]);
-      const lowR = Math.min(heelW[1][f][1], toeW[1][f][1]);
+      const low = (s: number) => readVec3(rootW, f)[1] + Math.min(rel[s][f].heel[1], rel[s][f].toe[1]);
+      const lowL = low(0);
+      const lowR = low(1);
       if (Math.min(lowL, lowR) < 0.12 * k) contacts[lowL <= lowR ? 0 : 1].flags[f] = 1;
     }
     for (let s = 0; s < 2; s++) contacts[s].flags = cleanFlags(contacts[s].flags, 2, 2);
   }
+  // Locks on the final root.
+  const ankleW: Vec3[][] = [[], []];
+  const footRotW: Quat[][] = [[], []];
+  for (let f = 0; f < N; f++) {
+    poseToWorld(sk, local, f * n * 4, readVec3(rootW, f), pose);
+    SIDES.forEach((side, s) => {
+      ankleW[s].push(readVec3(pose.positions, j[`${side}Foot`]));
+      footRotW[s].push(readQuat(pose.rotations, j[`${side}Foot`]));
+    });
+  }
   const fade = Math.max(1, Math.round(0.1 * fps));
-  const disps: Vec3[][] = SIDES.map((_, s) => {
-    if (mode === 'never') return Array.from({ length: N }, () => [0, 0, 0] as Vec3);
-    if (mode === 'grounding') {
-      return heelW[s].map((h, f) => [0, -Math.min(h[1], toeW[s][f][1]), 0] as Vec3);
+  const locks: FootLock[][] = SIDES.map((side, s) => {
+    if (mode === 'never' || mode === 'grounding') {
+      return Array.from({ length: N }, () => ({ ankle: null, rotation: null }) as FootLock);
     }
-    return lockDisplacements(heelW[s], toeW[s], contacts[s].flags, contacts[s].heelDown, fade, !rootAtOrigin);
+    return planFootLocks(
+      ankleW[s],
+      footRotW[s],
+      model.foot[side],
+      contacts[s].flags,
+      contacts[s].heelDown,
+      fade,
+      !rootAtOrigin,
+      0.015 * k,
+    );
   });
-  // Apply locking and the floor constraint frame by frame.
+  // Apply locks, grounding and the floor constraint frame by frame.
   let lifted = 0;
   for (let f = 0; f < N; f++) {
     let root = readVec3(rootW, f);
     poseToWorld(sk, local, f * n * 4, root, pose);
     for (let s = 0; s < 2; s++) {
       const side = SIDES[s];
-      let d = disps[s][f];
-      const low = Math.min(heelW[s][f][1], toeW[s][f][1]) + d[1];
-      if (low < 0) d = [d[0], d[1] - low, d[2]];
-      if (d[0] === 0 && d[1] === 0 && d[2] === 0) continue;
-      const ankle = readVec3(pose.positions, j[`${side}Foot`]);
+      const fj = j[`${side}Foot`];
+      const lock = locks[s][f];
+      let target = lock.ankle ?? readVec3(pose.positions, fj);
+      const rot = lock.rotation ?? readQuat(pose.rotations, fj);
+      // Lowest sole point with this target: grounding pins it to the floor, otherwise it may not sink.
+      const lowest = Math.min(
+        add(target, qRotate(rot, model.foot[side][0]))[1],
+        add(target, qRotate(rot, model.foot[side][1]))[1],
+      );
+      if (mode === 'grounding' || lowest < 0) target = [target[0], target[1] - lowest, target[2]];
+      if (!lock.ankle && !lock.rotation && target === readVec3(pose.positions, fj)) continue;
       const pole = currentLegPole(model, pose, side);
-      solveLimb(model, side, 'leg', add(ankle, d), pole, footRot[s][f], local, f * n, pose);
+      solveLimb(model, side, 'leg', target, pole, rot, local, f * n, pose);
     }
     poseToWorld(sk, local, f * n * 4, root, pose);
     const low = lowestFootHeight(model, pose);
@@ -552,19 +667,8 @@ function groundAndLock(
     }
   }
   if (lifted > 0) warnings.push(`${lifted} frames: hips raised to keep the feet above the floor`);
-  const worldRotations = new Float64Array(N * n * 4);
-  for (let f = 0; f < N; f++) {
-    poseToWorld(sk, local, f * n * 4, readVec3(rootW, f), pose);
-    worldRotations.set(pose.rotations, f * n * 4);
-  }
   const flags = (s: number) => (mode === 'grounding' ? new Uint8Array(N).fill(1) : contacts[s].flags);
-  return {
-    rootPositions: rootW,
-    tilt,
-    worldRotations,
-    contacts: { left: flags(0), right: flags(1) },
-    warnings: [],
-  };
+  return { rootPositions: rootW, tilt, contacts: { left: flags(0), right: flags(1) }, warnings };
 }
 
 export { LM };

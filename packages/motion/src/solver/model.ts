@@ -46,7 +46,7 @@ import { FACE_LANDMARKS, LM, NUM_LANDMARKS } from './input.ts';
 
 /** Offsets of index, pinky, thumb (that order) from the wrist in the hand frame. */
 export type HandTemplate = [Vec3, Vec3, Vec3];
-/** Offsets of heel and foot index from the ankle in the foot frame. */
+/** Offsets of heel and foot index from the ankle in the foot frame (equal heights: the sole is level). */
 export type FootTemplate = [Vec3, Vec3];
 
 export interface BodyModel {
@@ -87,17 +87,17 @@ const DEFAULT_FACE_FROM_EARS: Vec3[] = [
 ];
 const HEAD_FROM_EARS: Vec3 = [0, -0.02, 0];
 
-function footFromProportions(p: BodyProportions): FootTemplate {
+function footFromProportions(p: BodyProportions, lateral = 0): FootTemplate {
   return [
-    [0, -p.ankleHeight, -p.heelBack],
-    [0, -p.ankleHeight, p.footForward],
+    [lateral, -p.ankleHeight, -p.heelBack],
+    [lateral, -p.ankleHeight, p.footForward],
   ];
 }
 
 /** Builds a body model from proportions and templates (defaults: the template of a 1.75 m adult, scaled). */
 export function buildModel(
   proportions: BodyProportions,
-  templates: { hand?: HandTemplate; face?: Vec3[]; headFromEars?: Vec3 } = {},
+  templates: { hand?: HandTemplate; face?: Vec3[]; headFromEars?: Vec3; footLateral?: number } = {},
   fingers = true,
   fingerLengths?: Record<string, number>,
 ): BodyModel {
@@ -109,7 +109,7 @@ export function buildModel(
   });
   const handL = templates.hand ?? (DEFAULT_HAND.map((v) => scale(v, k)) as HandTemplate);
   const hand: Record<Side, HandTemplate> = { left: handL, right: handL.map(mirror) as HandTemplate };
-  const footL = footFromProportions(proportions);
+  const footL = footFromProportions(proportions, templates.footLateral ?? 0);
   const foot: Record<Side, FootTemplate> = { left: footL, right: footL.map(mirror) as FootTemplate };
   const headFromEars = templates.headFromEars ?? scale(HEAD_FROM_EARS, k);
   const face = templates.face ?? DEFAULT_FACE_FROM_EARS.map((v) => sub(scale(v, k), headFromEars));
@@ -213,6 +213,8 @@ function pooledLength(inp: CalibrationInput, pairs: [number, number][]): number 
 
 export interface CalibrationResult {
   proportions: BodyProportions;
+  /** Sideways offset of the sole line from the ankle, left foot frame (+X = outwards). */
+  footLateral: number;
   hand: HandTemplate;
   face: Vec3[];
   headFromEars: Vec3;
@@ -288,6 +290,7 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
       footSamples.push({ heel, toe });
     }
   }
+  let footLateral = 0;
   let ankleHeight = d.ankleHeight * k;
   let heelBack = d.heelBack * k;
   let footForward = d.footForward * k;
@@ -297,6 +300,7 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
     ankleHeight = -(heel[1] + toe[1]) / 2;
     heelBack = -heel[2];
     footForward = toe[2];
+    footLateral = (heel[0] + toe[0]) / 2;
   }
 
   // Hand template.
@@ -400,6 +404,7 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
   const face = faceFromEars ? faceFromEars.map((v) => sub(v, headFromEars)) : undefined;
   return {
     proportions,
+    footLateral,
     hand: hand ?? (DEFAULT_HAND.map((v) => scale(v, k)) as HandTemplate),
     face: face ?? DEFAULT_FACE_FROM_EARS.map((v) => sub(scale(v, headScale), headFromEars)),
     headFromEars,
@@ -411,6 +416,7 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
 export function scaleCalibration(c: CalibrationResult, s: number): CalibrationResult {
   return {
     proportions: scaleProportions(c.proportions, s),
+    footLateral: c.footLateral * s,
     hand: c.hand.map((v) => scale(v, s)) as HandTemplate,
     face: c.face.map((v) => scale(v, s)),
     headFromEars: scale(c.headFromEars, s),

@@ -65,9 +65,10 @@ function solveWhittaker(
   v: Float64Array,
   lambda: number,
   d: number,
+  steps?: StepTargets,
 ): Float64Array {
   const coef = diffCoefficients(d);
-  const bw = d; // half bandwidth
+  const bw = Math.max(1, d); // half bandwidth
   // Symmetric banded matrix A stored as band[i * (bw + 1) + k] = A[i][i + k], k = 0..bw.
   const W = bw + 1;
   const band = new Float64Array(N * W);
@@ -80,6 +81,16 @@ function solveWhittaker(
       for (let b = a; b <= d; b++) {
         band[(r + a) * W + (b - a)] += lv * coef[a] * coef[b];
       }
+    }
+  }
+  // Step terms c_t |z_t - z_{t-1} - s_t|²: rows (e_t - e_{t-1}).
+  if (steps) {
+    for (let t = 1; t < N; t++) {
+      const c = steps.weight[t];
+      if (!(c > 0)) continue;
+      band[t * W] += c;
+      band[(t - 1) * W] += c;
+      band[(t - 1) * W + 1] -= c;
     }
   }
   // Banded LDLᵀ in place: L unit lower (stored as band[(i)*W + k] for L[i+k][i]), D diag in band[i*W].
@@ -100,8 +111,19 @@ function solveWhittaker(
   for (let c = 0; c < C; c++) {
     // Forward: L x = b.
     const x = new Float64Array(N);
+    const rhs = new Float64Array(N);
+    for (let i = 0; i < N; i++) rhs[i] = w[i] * y[i * C + c];
+    if (steps) {
+      for (let t = 1; t < N; t++) {
+        const ct = steps.weight[t];
+        if (!(ct > 0)) continue;
+        const st = steps.target[t * C + c];
+        rhs[t] += ct * st;
+        rhs[t - 1] -= ct * st;
+      }
+    }
     for (let i = 0; i < N; i++) {
-      let s = w[i] * y[i * C + c];
+      let s = rhs[i];
       for (let k = 1; k <= bw && i - k >= 0; k++) s -= band[(i - k) * W + k] * x[i - k];
       x[i] = s;
     }
@@ -114,6 +136,34 @@ function solveWhittaker(
     }
   }
   return z;
+}
+
+/** Targets for frame-to-frame steps: `weight[t]` for the step t-1 → t (0 = none), `target` `[N × C]`. */
+export interface StepTargets {
+  weight: ArrayLike<number>;
+  target: ArrayLike<number>;
+}
+
+/**
+ * Whittaker smoothing with extra step constraints: minimises
+ * `Σ w_t |y_t - z_t|² + λ Σ |Δ^d z_t|² + Σ c_t |z_t - z_{t-1} - s_t|²` (no robust reweighting).
+ * Used for the root trajectory: absolute positions from the image, steps from planted feet.
+ */
+export function smoothWithSteps(
+  y: ArrayLike<number>,
+  N: number,
+  C: number,
+  weights: ArrayLike<number>,
+  steps: StepTargets,
+  opts: SmoothOptions,
+): Float64Array {
+  const d = opts.order ?? 2;
+  const lambda =
+    Number.isFinite(opts.cutoffHz) && opts.cutoffHz > 0 ? lambdaForCutoff(opts.cutoffHz, opts.fps, d) : 0;
+  const w = new Float64Array(N);
+  for (let i = 0; i < N; i++) w[i] = Math.max(1e-6, weights[i]);
+  const v = new Float64Array(Math.max(0, N - d)).fill(1);
+  return solveWhittaker(Float64Array.from(y), N, C, w, v, lambda, d, steps);
 }
 
 function medianOf(a: ArrayLike<number>): number {
