@@ -118,17 +118,22 @@ function printRow(label: string, r: Omit<Row, 'file' | 'convention'>): void {
   );
 }
 
-/** Frame-weighted means (jerk: ratio of summed jerks). */
+/** Frame-weighted means; foot sliding pooled over contact frames; jerk as the ratio of the means. */
 function total(rows: Row[]): Omit<Row, 'file' | 'convention'> {
   const frames = rows.reduce((a, r) => a + r.frames, 0);
   const mean = (g: (r: Row) => number) => rows.reduce((a, r) => a + g(r) * r.frames, 0) / frames;
+  const contacts = (pick: (r: Row) => synthetic.Metrics) =>
+    rows.reduce((a, r) => a + pick(r).contactFrames, 0);
   const agg = (pick: (r: Row) => synthetic.Metrics): synthetic.Metrics => ({
     frames,
+    contactFrames: contacts(pick),
     mpjpe: mean((r) => pick(r).mpjpe),
     rootError: mean((r) => pick(r).rootError),
     angleError: mean((r) => pick(r).angleError),
     boneStd: rows.reduce((a, r) => Math.max(a, pick(r).boneStd), 0),
-    footSliding: mean((r) => pick(r).footSliding),
+    // Pooled over all true-contact frames.
+    footSliding:
+      rows.reduce((a, r) => a + pick(r).footSliding * pick(r).contactFrames, 0) / Math.max(1, contacts(pick)),
     jerk: mean((r) => pick(r).jerk),
   });
   return {

@@ -512,6 +512,8 @@ export interface Metrics {
   boneStd: number;
   /** Mean horizontal motion of the planted foot point per frame during true contacts, mm. */
   footSliding: number;
+  /** Number of contact frame pairs the sliding figure averages. */
+  contactFrames: number;
   /** Mean jerk magnitude over landmarks, m/s³. */
   jerk: number;
 }
@@ -690,6 +692,7 @@ export function landmarkMetrics(est: Float64Array, truth: Truth, global: boolean
     angleError: ((ang / Math.max(1, angN)) * 180) / Math.PI,
     boneStd: bstd,
     footSliding: slideN ? (slide / slideN) * 1000 : 0,
+    contactFrames: slideN,
     jerk: jerkN ? jerk / jerkN : 0,
   };
 }

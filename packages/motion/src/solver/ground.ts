@@ -7,7 +7,9 @@
  * direction from the ankles to the hips in frames where both legs stand straight (legs are vertical when
  * standing), or else the camera's up (a level camera). Concretely, with C the covariance of the contact
  * points and u₀ the prior, up ∝ (C + αI)⁻¹ α u₀ (α = (12 cm)²): directions along which the contacts
- * spread much more than 12 cm are removed from the prior.
+ * spread much more than 12 cm are removed from the prior. The hips' travel counts as spread too: a
+ * subject who walks or runs more than half a metre in some direction moves horizontally (hip height bobs
+ * by centimetres), so that direction cannot be up (a tilted camera would otherwise tilt the whole path).
  *
  * Contacts: a foot is planted when its lowest point (heel or toe) is within `contactHeight` of the floor
  * and moves slower than `contactSpeed`, with short gaps filled and blips removed.
@@ -63,20 +65,29 @@ export function footPoints(model: BodyModel, pose: WorldPose, side: Side): { hee
 /**
  * Estimates the up direction from contact points and a prior (see the file header). Returns a unit vector.
  */
-export function estimateUp(points: Vec3[], weights: number[], prior: Vec3, alpha = 0.12 ** 2): Vec3 {
+export function estimateUp(
+  points: Vec3[],
+  weights: number[],
+  prior: Vec3,
+  alpha = 0.12 ** 2,
+  extraSpread?: ArrayLike<number>,
+): Vec3 {
   let ws = 0;
   let c: Vec3 = [0, 0, 0];
   points.forEach((p, i) => {
     ws += weights[i];
     c = add(c, [p[0] * weights[i], p[1] * weights[i], p[2] * weights[i]]);
   });
-  if (!(ws > 0) || points.length < 3) return normalize(prior);
-  c = [c[0] / ws, c[1] / ws, c[2] / ws];
   const cov = new Float64Array(9);
-  points.forEach((p, i) => {
-    const d = sub(p, c);
-    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) cov[a * 3 + b] += (weights[i] * d[a] * d[b]) / ws;
-  });
+  if (ws > 0 && points.length >= 3) {
+    c = [c[0] / ws, c[1] / ws, c[2] / ws];
+    points.forEach((p, i) => {
+      const d = sub(p, c);
+      for (let a = 0; a < 3; a++)
+        for (let b = 0; b < 3; b++) cov[a * 3 + b] += (weights[i] * d[a] * d[b]) / ws;
+    });
+  }
+  if (extraSpread) for (let i = 0; i < 9; i++) cov[i] += extraSpread[i];
   const { values, vectors } = symmetricEigen(cov, 3);
   let up: Vec3 = [0, 0, 0];
   for (let k = 0; k < 3; k++) {

@@ -36,6 +36,7 @@ import {
   readVec3,
   scale,
   sub,
+  symmetricEigen,
   type Vec3,
   writeQuat,
   writeVec3,
@@ -89,10 +90,21 @@ export interface SolveProgress {
   fraction: number;
 }
 
-/** Cut-off frequency (Hz) for a smoothing strength: 0 → none, then 12 Hz down to 1 Hz at 1 (log scale). */
+/**
+ * How `smoothing` (0..1) acts. Landmark tracks: 0 → no smoothing; otherwise each track's smoothing weight λ
+ * is the one generalised cross-validation finds best for that track (noise against lag), times
+ * `landmarkSmoothingScale(s)` = 2·10^(2(s-0.5)) (0.5 → 2×, 1 → 20×, 0.1 → 0.3×), kept between cut-offs of
+ * 8 Hz and 0.8 Hz. Other tracks (joint rotations, root, pole vectors) use fixed cut-offs derived from
+ * `smoothingCutoff(s)`: 16 Hz down to 1.5 Hz at 1 (log scale; 0.5 → 4.9 Hz). All are monotonic in s.
+ */
+export function landmarkSmoothingScale(smoothing: number): number {
+  return 2 * 10 ** (2 * (Math.max(0, Math.min(1, smoothing)) - 0.5));
+}
+
+/** Cut-off frequency (Hz) of the rotation/root/pole smoothing for a strength (see above). */
 export function smoothingCutoff(smoothing: number): number {
   const s = Math.max(0, Math.min(1, smoothing));
-  return s > 0 ? 12 * (1 / 12) ** s : Number.POSITIVE_INFINITY;
+  return s > 0 ? 16 * (1.5 / 16) ** s : Number.POSITIVE_INFINITY;
 }
 
 /** Robust per-axis noise of a set of tracks: MAD of second differences (white noise σ). */
@@ -189,10 +201,10 @@ export function solveDetailed(
       for (let a = 0; a < 3; a++) track[f * 3 + a] = fused[(f * NUM_LANDMARKS + i) * 3 + a];
     }
     const z = smoothSignal(track, N, 3, wts, {
-      cutoffHz: fc * Number(process.env.MOCAP_FCK ?? 1),
+      cutoffHz: Number.isFinite(fc) ? 8 : fc,
       fps,
-      order: Number(process.env.MOCAP_ORDER ?? 2) as 2 | 3,
-      hitThreshold: Number(process.env.MOCAP_HIT ?? 4),
+      order: 2,
+      auto: { scale: landmarkSmoothingScale(smoothing), minCutoffHz: 0.8 },
     });
     for (let f = 0; f < N; f++)
       for (let a = 0; a < 3; a++) points[(f * NUM_LANDMARKS + i) * 3 + a] = z[f * 3 + a];
@@ -415,20 +427,35 @@ function fuse(
   return out;
 }
 
-/** Pole vectors per frame: raw elbow/knee offsets plus a small default, temporally smoothed. */
+/**
+ * Pole vectors per frame: the raw elbow/knee offsets plus a default direction (see `defaultPoles`) of fixed
+ * size (2 cm for elbows, 3 cm for knees, scaled with the body), temporally smoothed. The default decides
+ * when the limb is nearly straight (its raw offset is then small and mostly noise). A knee cannot point
+ * backwards against its foot: that part of the raw offset (hyperextension or noise) is dropped, so a
+ * straight leg never spins its thigh around.
+ */
 function smoothPoles(points: Float64Array, N: number, fps: number, fc: number, height: number): Poles[] {
   const keys: (keyof Poles)[] = ['leftArm', 'rightArm', 'leftLeg', 'rightLeg'];
   const raw = Array.from({ length: N }, (_, f) => framePoles(points, f));
   const defs = Array.from({ length: N }, (_, f) => defaultPoles(points, f));
-  const eps = 0.01 * (height / 1.75);
+  const k = height / 1.75;
   const out: Poles[] = Array.from({ length: N }, () => ({}) as Poles);
   const buf = new Float64Array(N * 3);
-  for (const k of keys) {
-    for (let f = 0; f < N; f++) writeVec3(buf, f, add(raw[f][k], scale(defs[f][k], eps)));
+  for (const key of keys) {
+    const leg = key.endsWith('Leg');
+    for (let f = 0; f < N; f++) {
+      const d = defs[f][key];
+      let r = raw[f][key];
+      if (leg) {
+        const back = dot(r, d);
+        if (back < 0) r = sub(r, scale(d, back));
+      }
+      writeVec3(buf, f, add(r, scale(d, (leg ? 0.03 : 0.02) * k)));
+    }
     const z = Number.isFinite(fc)
       ? smoothSignal(buf, N, 3, null, { cutoffHz: fc * 0.5, fps, order: 2, robustIterations: 0 })
       : buf;
-    for (let f = 0; f < N; f++) out[f][k] = readVec3(z, f);
+    for (let f = 0; f < N; f++) out[f][key] = readVec3(z, f);
   }
   return out;
 }
@@ -491,7 +518,24 @@ function groundAndLock(
   // Camera-space foot points on the smoothed root, for the up/floor estimate.
   const footC = (s: number, f: number, which: 'heel' | 'toe'): Vec3 =>
     add(readVec3(rootCam.smoothed, f), relC[s][f][which]);
-  let up = prior;
+  // Directions of real travel of the hips (std > 0.5 m) are horizontal.
+  const travel = new Float64Array(9);
+  {
+    let c: Vec3 = [0, 0, 0];
+    for (let f = 0; f < N; f++) c = add(c, scale(readVec3(rootCam.smoothed, f), 1 / N));
+    const cov = new Float64Array(9);
+    for (let f = 0; f < N; f++) {
+      const d = sub(readVec3(rootCam.smoothed, f), c);
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) cov[a * 3 + b] += (d[a] * d[b]) / N;
+    }
+    const { values, vectors } = symmetricEigen(cov, 3);
+    for (let e = 0; e < 2; e++) {
+      if (!(values[e] > (0.5 * k) ** 2)) continue;
+      const v = vectors[e];
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) travel[a * 3 + b] += values[e] * v[a] * v[b];
+    }
+  }
+  let up = estimateUp([], [], prior, 0.12 ** 2, travel);
   let floor = 0;
   for (let pass = 0; pass < 2; pass++) {
     const pts: Vec3[] = [];
@@ -515,7 +559,7 @@ function groundAndLock(
       }
     }
     if (pts.length >= 3) {
-      up = estimateUp(pts, new Array(pts.length).fill(1), prior);
+      up = estimateUp(pts, new Array(pts.length).fill(1), prior, 0.12 ** 2, travel);
       floor = median(pts.map((p) => dot(p, up)));
     } else {
       floor = low5;

@@ -28,8 +28,14 @@ export interface SmoothOptions {
   robustIterations?: number;
   /** Keep sharp events: Huber threshold on |Δ^d z| in units of its median over the clip (default 4; ∞ = off). */
   hitThreshold?: number;
-  /** Tukey threshold on residuals in units of the robust noise scale (default 4.685 × 1.5; ∞ = off). */
+  /** Tukey threshold on residuals in units of the robust noise scale (default 7; ∞ = off). */
   outlierThreshold?: number;
+  /**
+   * Data-driven strength: when set, λ is chosen per signal by generalised cross-validation (the λ that best
+   * predicts left-out samples, i.e. balances noise against lag for this particular track), multiplied by
+   * `autoScale`, and kept between the cut-offs `cutoffHz` (upper bound) and `minCutoffHz`.
+   */
+  auto?: { scale: number; minCutoffHz: number };
 }
 
 /** λ for a cut-off frequency (half-power point) of a d-th order Whittaker smoother. */
@@ -37,6 +43,46 @@ export function lambdaForCutoff(cutoffHz: number, fps: number, order: number): n
   const f = Math.min(cutoffHz, fps / 2) / fps;
   const s = 2 * Math.sin(Math.PI * f);
   return s ** (-2 * order);
+}
+
+/**
+ * λ minimising the generalised cross-validation score `RSS / (1 - tr(H)/n)²` over a log grid in
+ * [lMin, lMax]. tr(H) uses the eigenvalues of the free-boundary difference penalty,
+ * `(2 sin(πk / 2n))^(2d)`, a close approximation for long signals.
+ */
+function gcvLambda(
+  y: Float64Array,
+  N: number,
+  C: number,
+  w: Float64Array,
+  n: number,
+  d: number,
+  lMin: number,
+  lMax: number,
+): number {
+  const v = new Float64Array(Math.max(0, N - d)).fill(1);
+  const eig = new Float64Array(n);
+  for (let k = 0; k < n; k++) eig[k] = (2 * Math.sin((Math.PI * k) / (2 * n))) ** (2 * d);
+  const steps = 14;
+  let best = lMin;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (let i = 0; i <= steps; i++) {
+    const lambda = lMin * (lMax / lMin) ** (i / steps);
+    const z = solveWhittaker(y, N, C, w, v, lambda, d);
+    let rss = 0;
+    for (let t = 0; t < N; t++) {
+      if (w[t] <= 1e-4) continue;
+      for (let c = 0; c < C; c++) rss += w[t] * (y[t * C + c] - z[t * C + c]) ** 2;
+    }
+    let tr = 0;
+    for (let k = 0; k < n; k++) tr += 1 / (1 + lambda * eig[k]);
+    const score = rss / n / (1 - tr / n) ** 2;
+    if (score < bestScore) {
+      bestScore = score;
+      best = lambda;
+    }
+  }
+  return best;
 }
 
 /** Binomial coefficients of Δ^d with alternating signs: d=2 → [1,-2,1], d=3 → [-1,3,-3,1]. */
@@ -209,7 +255,14 @@ export function smoothSignal(
     return weights ? yy : out;
   }
   const d = opts.order ?? 3;
-  const lambda = lambdaForCutoff(opts.cutoffHz, opts.fps, d);
+  let lambda = lambdaForCutoff(opts.cutoffHz, opts.fps, d);
+  if (opts.auto) {
+    const lMax = lambdaForCutoff(opts.auto.minCutoffHz, opts.fps, d);
+    lambda = Math.min(
+      lMax,
+      Math.max(lambda, gcvLambda(yy, N, C, w0, valid.length, d, lambda, lMax) * opts.auto.scale),
+    );
+  }
   const iters = opts.robustIterations ?? 2;
   const hit = opts.hitThreshold ?? 4;
   const outl = opts.outlierThreshold ?? 7;
