@@ -184,6 +184,45 @@ function solveWhittaker(
   return z;
 }
 
+/**
+ * Frames without data (weight ≤ 1e-6) get values by linear interpolation between their neighbours with data,
+ * or the nearest data at the ends, and a tiny weight (1e-4), so the smoothing system stays well posed and
+ * gaps are bridged sensibly (held, not extrapolated). Null when no frame has data.
+ */
+function fillGaps(
+  y: ArrayLike<number>,
+  N: number,
+  C: number,
+  weights: ArrayLike<number> | null,
+): { y: Float64Array; w: Float64Array; valid: number[] } | null {
+  const w0 = new Float64Array(N);
+  for (let i = 0; i < N; i++) w0[i] = weights ? Math.max(0, weights[i]) : 1;
+  const valid: number[] = [];
+  for (let i = 0; i < N; i++) if (w0[i] > 1e-6) valid.push(i);
+  if (valid.length === 0) return null;
+  const yy = Float64Array.from(y);
+  for (let i = 0, vi = 0; i < N; i++) {
+    if (w0[i] > 1e-6) continue;
+    while (vi < valid.length && valid[vi] < i) vi++;
+    const hi = valid[Math.min(vi, valid.length - 1)];
+    const lo = valid[Math.max(0, vi - 1)];
+    const a = hi > lo ? (i - lo) / (hi - lo) : 0;
+    const t = Math.max(0, Math.min(1, a));
+    for (let c = 0; c < C; c++) yy[i * C + c] = yy[lo * C + c] + (yy[hi * C + c] - yy[lo * C + c]) * t;
+    w0[i] = 1e-4;
+  }
+  return { y: yy, w: w0, valid };
+}
+
+/** Copies the first/last frame with data over the frames before/after it (no extrapolation at the ends). */
+function holdEnds(z: Float64Array, N: number, C: number, valid: number[]): Float64Array {
+  const first = valid[0];
+  const last = valid[valid.length - 1];
+  for (let i = 0; i < first; i++) for (let c = 0; c < C; c++) z[i * C + c] = z[first * C + c];
+  for (let i = last + 1; i < N; i++) for (let c = 0; c < C; c++) z[i * C + c] = z[last * C + c];
+  return z;
+}
+
 /** Targets for frame-to-frame steps: `weight[t]` for the step t-1 → t (0 = none), `target` `[N × C]`. */
 export interface StepTargets {
   weight: ArrayLike<number>;
@@ -206,10 +245,10 @@ export function smoothWithSteps(
   const d = opts.order ?? 2;
   const lambda =
     Number.isFinite(opts.cutoffHz) && opts.cutoffHz > 0 ? lambdaForCutoff(opts.cutoffHz, opts.fps, d) : 0;
-  const w = new Float64Array(N);
-  for (let i = 0; i < N; i++) w[i] = Math.max(1e-6, weights[i]);
+  const filled = fillGaps(y, N, C, weights);
+  if (!filled) return Float64Array.from(y);
   const v = new Float64Array(Math.max(0, N - d)).fill(1);
-  return solveWhittaker(Float64Array.from(y), N, C, w, v, lambda, d, steps);
+  return holdEnds(solveWhittaker(filled.y, N, C, filled.w, v, lambda, d, steps), N, C, filled.valid);
 }
 
 function medianOf(a: ArrayLike<number>): number {
@@ -233,24 +272,9 @@ export function smoothSignal(
 ): Float64Array {
   const out = Float64Array.from(y);
   if (N === 0) return out;
-  const w0 = new Float64Array(N);
-  for (let i = 0; i < N; i++) w0[i] = weights ? Math.max(0, weights[i]) : 1;
-  // Fill frames without data by linear interpolation (and holds at the ends) with a tiny weight, so the
-  // system stays well posed and long gaps bridge sensibly.
-  const valid: number[] = [];
-  for (let i = 0; i < N; i++) if (w0[i] > 1e-6) valid.push(i);
-  if (valid.length === 0) return out;
-  const yy = Float64Array.from(y);
-  for (let i = 0, vi = 0; i < N; i++) {
-    if (w0[i] > 1e-6) continue;
-    while (vi < valid.length && valid[vi] < i) vi++;
-    const hi = valid[Math.min(vi, valid.length - 1)];
-    const lo = valid[Math.max(0, vi - 1)];
-    const a = hi > lo ? (i - lo) / (hi - lo) : 0;
-    const t = Math.max(0, Math.min(1, a));
-    for (let c = 0; c < C; c++) yy[i * C + c] = yy[lo * C + c] + (yy[hi * C + c] - yy[lo * C + c]) * t;
-    w0[i] = 1e-4;
-  }
+  const filled = fillGaps(y, N, C, weights);
+  if (!filled) return out;
+  const { y: yy, w: w0, valid } = filled;
   if (!(opts.cutoffHz > 0) || !Number.isFinite(opts.cutoffHz) || N <= (opts.order ?? 3) + 1) {
     return weights ? yy : out;
   }
@@ -306,7 +330,7 @@ export function smoothSignal(
     }
     z = solveWhittaker(yy, N, C, w, v, lambda, d);
   }
-  return z;
+  return holdEnds(z, N, C, valid);
 }
 
 /**

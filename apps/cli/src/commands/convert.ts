@@ -1,0 +1,129 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, extname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { bvh, type MotionClip, motionJson, type SolveOptions, solve } from '@mocap/motion';
+import { TRACKS_FORMAT, type Tracks, trackVideo } from '@mocap/vision';
+import { ProgressBar } from '../progress.ts';
+import { parseEnum, parseNumber } from './track.ts';
+import { type Command, UsageError } from './types.ts';
+
+const USAGE = `mocap convert <video | tracks.json> -o <out.bvh | out.json> [options]
+
+Turns a video (tracked first) or a tracks file from \`mocap track\` into skeleton animation: a fixed-length
+skeleton fitted to the landmarks, smoothed, with root motion, a floor and foot contacts.
+Output by extension: .bvh (centimetres, Y up, ZXY rotation channels) or .json (mocap-motion: world joint
+positions and local rotations per frame, metres).
+
+Options:
+  -o, --output <file>                    .bvh or .json to write (required)
+  --smoothing <0..1>                     temporal smoothing strength (default 0.5, 0 = none)
+  --foot-lock auto|always|never|grounding
+                                         foot locking mode (default auto)
+  --root-at-origin                       keep the hips over the origin (vertical motion kept)
+  --height <metres>                      subject's height (scales the skeleton; default as tracked)
+  --fov <degrees>                        camera horizontal field of view (default: a 60° guess)
+  --focal <pixels>                       camera focal length in pixels (overrides --fov)
+  --model lite|full|heavy                body landmark model for a video (default heavy)
+  --hands                                track both hands (fingers) for a video
+  --face                                 track the face (ARKit blendshapes in .json) for a video
+  --backend ort|tfjs                     inference backend for a video (default ort)`;
+
+/** Reads and checks a tracks document. */
+async function readTracks(path: string): Promise<Tracks> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: not a JSON tracks file (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const t = doc as Partial<Tracks>;
+  if (t.format !== TRACKS_FORMAT || !Array.isArray(t.frames) || !t.video) {
+    throw new Error(`${path}: not a ${TRACKS_FORMAT} document`);
+  }
+  return t as Tracks;
+}
+
+export const convert: Command = {
+  summary: 'video or tracks.json → skeleton animation (.bvh, .json)',
+  usage: USAGE,
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        smoothing: { type: 'string' },
+        'foot-lock': { type: 'string' },
+        'root-at-origin': { type: 'boolean', default: false },
+        height: { type: 'string' },
+        fov: { type: 'string' },
+        focal: { type: 'string' },
+        model: { type: 'string' },
+        hands: { type: 'boolean', default: false },
+        face: { type: 'boolean', default: false },
+        backend: { type: 'string' },
+      },
+    });
+    if (positionals.length !== 1) throw new UsageError('give exactly one video or tracks.json file');
+    if (!values.output) throw new UsageError('-o/--output is required');
+    const input = positionals[0];
+    const output = values.output;
+    const format = extname(output).toLowerCase();
+    if (format !== '.bvh' && format !== '.json') throw new UsageError('-o must end in .bvh or .json');
+    const options: SolveOptions = {
+      smoothing: parseNumber('smoothing', values.smoothing, 0, 1) ?? 0.5,
+      footLock: parseEnum(
+        'foot-lock',
+        values['foot-lock'],
+        ['auto', 'always', 'never', 'grounding'] as const,
+        'auto',
+      ),
+      rootAtOrigin: values['root-at-origin'],
+      height: parseNumber('height', values.height, 0.5, 3),
+      fovDeg: parseNumber('fov', values.fov, 10, 170),
+      focalLengthPx: parseNumber('focal', values.focal, 1, 1e6),
+      hands: true,
+      face: true,
+    };
+    const isTracks = extname(input).toLowerCase() === '.json';
+    const model = parseEnum('model', values.model, ['lite', 'full', 'heavy'] as const, 'heavy');
+    const backend = parseEnum('backend', values.backend, ['ort', 'tfjs'] as const, 'ort');
+
+    // One bar over the whole path: tracking (a video's frames), then solving (as many units again).
+    const bar = new ProgressBar({ label: isTracks ? 'solving ' : 'tracking', unit: 'steps' });
+    let tracks: Tracks;
+    let trackTotal = 0;
+    if (isTracks) {
+      tracks = await readTracks(input);
+    } else {
+      tracks = await trackVideo(input, {
+        model,
+        hands: values.hands,
+        face: values.face,
+        backend,
+        onProgress: ({ done, total }) => {
+          trackTotal = total;
+          bar.update(done, 2 * total, 'tracking');
+        },
+      });
+    }
+    const n = Math.max(1, tracks.frames.length);
+    const base = isTracks ? 0 : trackTotal || n;
+    const total = base + n;
+    const clip: MotionClip = solve(tracks, options, ({ fraction }) => {
+      bar.update(base + Math.round(fraction * n), total, 'solving ');
+    });
+    const text = format === '.bvh' ? bvh.write(clip) : motionJson.write(clip);
+    await mkdir(dirname(output), { recursive: true });
+    await writeFile(output, text);
+    bar.update(total, total, 'done    ');
+    const m = clip.metadata;
+    process.stderr.write(
+      `${output}: ${clip.frameCount} frames at ${clip.fps.toFixed(3)} fps, ${clip.skeleton.names.length} joints, ` +
+        `height ${(m.height ?? 0).toFixed(2)} m, camera ${m.camera?.horizontalFovDeg.toFixed(0)}° (${m.camera?.source})` +
+        `${clip.blendshapes ? `, ${clip.blendshapes.supported.length} blendshapes` : ''}\n`,
+    );
+    for (const w of [...tracks.warnings, ...(m.warnings ?? [])]) process.stderr.write(`warning: ${w}\n`);
+    return 0;
+  },
+};
