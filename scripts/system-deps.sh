@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(ffmpeg)
 if [ "${1:-}" = "--test" ]; then
-  PKGS+=(chromium)
+  PKGS+=(chromium blender python3-numpy)
 fi
 missing=()
 for p in "${PKGS[@]}"; do
