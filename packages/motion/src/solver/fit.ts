@@ -78,7 +78,8 @@ export function limbPole(root: Vec3, middle: Vec3, end: Vec3): Vec3 {
 /**
  * Two-bone IK: positions of the middle joint and the reached end for a chain rooted at `root` with lengths
  * `l1`, `l2`, aiming at `target`, bending towards `pole` (any vector; its part perpendicular to the chain is
- * used). The reach is clamped to what the lengths allow.
+ * used). The reach is clamped to what the lengths allow; with `softness` > 0 (a fraction of the chain
+ * length) it approaches the maximum smoothly over that last stretch (soft IK).
  */
 export function twoBoneIK(
   root: Vec3,
@@ -86,12 +87,17 @@ export function twoBoneIK(
   l1: number,
   l2: number,
   pole: Vec3,
+  softness = 0,
 ): { middle: Vec3; end: Vec3; bendDir: Vec3 } {
   const toT = sub(target, root);
   let d = length(toT);
   const along = normalize(toT, [0, -1, 0]);
   const minD = Math.abs(l1 - l2) + 1e-4;
   const maxD = (l1 + l2) * 0.99999;
+  // Soft IK: near full extension the reach approaches its maximum exponentially instead of snapping
+  // straight (the knee/elbow angle changes infinitely fast at full extension otherwise).
+  const soft = (1 - softness) * (l1 + l2);
+  if (softness > 0 && d > soft) d = soft + (maxD - soft) * (1 - Math.exp(-(d - soft) / (maxD - soft)));
   d = Math.min(maxD, Math.max(minD, d));
   let bend = rejectFrom(pole, along);
   if (length(bend) < 1e-9) bend = rejectFrom(Math.abs(along[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0], along);
@@ -145,6 +151,7 @@ export function solveLimb(
   local: Float32Array | Float64Array,
   localBase: number,
   pose: WorldPose,
+  softness = 0,
 ): void {
   const sk = model.skeleton;
   const j = model.joint;
@@ -157,7 +164,7 @@ export function solveLimb(
   const root = add(worldPos(pose, parent), qRotate(parentW, readVec3(sk.offsets, upper)));
   const l1 = length(readVec3(sk.offsets, lower));
   const l2 = length(readVec3(sk.offsets, end));
-  const ik = twoBoneIK(root, target, l1, l2, pole);
+  const ik = twoBoneIK(root, target, l1, l2, pole, softness);
   const u = normalize(sub(ik.middle, root));
   const v = normalize(sub(ik.end, ik.middle));
   const theta = Math.min(160 * DEG, angleBetween(u, v));
@@ -410,7 +417,8 @@ export function framePoles(points: ArrayLike<number>, f: number): Poles {
 
 /**
  * Default pole directions, used with a small weight so a straight limb still gets a sensible bend plane:
- * knees point along the foot (heel → toe), elbows point backward and slightly down.
+ * knees point along the foot (heel → toe, plus a little of the body's forward for pointed toes), elbows point
+ * backward and slightly down.
  */
 export function defaultPoles(points: ArrayLike<number>, f: number): Poles {
   const p = (i: number): Vec3 => {
@@ -422,13 +430,18 @@ export function defaultPoles(points: ArrayLike<number>, f: number): Poles {
   const fwd = normalize(cross(x, up), [0, 0, 1]);
   const back = scale(fwd, -1);
   const elbow = normalize(addScaled(back, up, -0.3));
-  // A straight leg's knee points where the foot points (turned-out feet turn the knees out).
-  const foot = (heel: number, toe: number) => normalize(sub(p(toe), p(heel)), fwd);
+  // A straight leg's knee points where the foot points (turned-out feet turn the knees out); when the foot
+  // points along the leg (toes pointed), the body's forward decides.
+  const knee = (hip: number, ankle: number, heel: number, toe: number) => {
+    const axis = normalize(sub(p(ankle), p(hip)), [0, -1, 0]);
+    const foot = rejectFrom(normalize(sub(p(toe), p(heel)), fwd), axis);
+    return normalize(addScaled(foot, rejectFrom(fwd, axis), 0.3), fwd);
+  };
   return {
     leftArm: elbow,
     rightArm: elbow,
-    leftLeg: foot(LM.leftHeel, LM.leftFootIndex),
-    rightLeg: foot(LM.rightHeel, LM.rightFootIndex),
+    leftLeg: knee(LM.leftHip, LM.leftAnkle, LM.leftHeel, LM.leftFootIndex),
+    rightLeg: knee(LM.rightHip, LM.rightAnkle, LM.rightHeel, LM.rightFootIndex),
   };
 }
 

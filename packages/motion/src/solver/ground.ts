@@ -11,8 +11,10 @@
  * subject who walks or runs more than half a metre in some direction moves horizontally (hip height bobs
  * by centimetres), so that direction cannot be up (a tilted camera would otherwise tilt the whole path).
  *
- * Contacts: a foot is planted when its lowest point (heel or toe) is within `contactHeight` of the floor
- * and moves slower than `contactSpeed`, with short gaps filled and blips removed.
+ * Contacts: a foot is planted when its lowest point (heel or toe) is within 6 cm of the floor and moves
+ * slower than 0.45 m/s horizontally (both scaled with the body's height; twice that in `always` mode), judged
+ * on the hips' low-passed trajectory plus the foot's fitted position relative to the hips; gaps shorter than
+ * 0.06 s are filled and contacts shorter than 0.08 s dropped.
  *
  * Locking modes (DeepMotion's names):
  * - `auto`: detected contacts are pinned: the planted point (heel, or toe when the heel is up) stays where it
@@ -30,7 +32,6 @@ import { pointInJoint } from '../clip.ts';
 import {
   add,
   dot,
-  length,
   median,
   normalize,
   type Quat,
@@ -42,7 +43,6 @@ import {
   qRotate,
   qSlerp,
   readQuat,
-  readVec3,
   scale,
   sub,
   symmetricEigen,
@@ -307,21 +307,10 @@ export function lowestFootHeight(model: BodyModel, pose: WorldPose): number {
   return m;
 }
 
-/** Knee pole of a pose (the knee's offset from the hip–ankle line), for re-solving a leg with IK. */
+/**
+ * Knee pole of a pose, for re-solving a leg with IK: the thigh's local +Z axis in the world, which the fit
+ * aligned with the knee's bend direction (defined even when the leg is straight, unlike the knee's offset).
+ */
 export function currentLegPole(model: BodyModel, pose: WorldPose, side: Side): Vec3 {
-  const h = readVec3(pose.positions, model.joint[`${side}Thigh`]);
-  const k = readVec3(pose.positions, model.joint[`${side}Shin`]);
-  const a = readVec3(pose.positions, model.joint[`${side}Foot`]);
-  const axis = normalize(sub(a, h));
-  const off = sub(k, h);
-  const p = sub(off, [axis[0] * dot(off, axis), axis[1] * dot(off, axis), axis[2] * dot(off, axis)]);
-  if (length(p) > 1e-6) return p;
-  // Straight leg: the knee's forward axis.
-  const q: Quat = readQuat(pose.rotations, model.joint[`${side}Thigh`]);
-  const z: Vec3 = [
-    2 * (q[0] * q[2] + q[3] * q[1]),
-    2 * (q[1] * q[2] - q[3] * q[0]),
-    1 - 2 * (q[0] ** 2 + q[1] ** 2),
-  ];
-  return z;
+  return qRotate(readQuat(pose.rotations, model.joint[`${side}Thigh`]), [0, 0, 1]);
 }

@@ -95,6 +95,24 @@ function palmFrame(side: Side, pts: Vec3[]): Quat {
 }
 
 /**
+ * The palm frame of the canonical hand's rest pose (knuckles from `FINGER_GEOMETRY`): the tracked palm frame
+ * times its inverse is the hand joint's orientation (they differ by a couple of degrees).
+ */
+function restPalmFrame(side: Side): Quat {
+  const s = side === 'left' ? 1 : -1;
+  const pts: Vec3[] = new Array(21).fill([0, 0, 0]);
+  const base = (f: Finger): Vec3 => [
+    s * FINGER_GEOMETRY[f].base[0],
+    FINGER_GEOMETRY[f].base[1],
+    FINGER_GEOMETRY[f].base[2],
+  ];
+  pts[5] = base('Index');
+  pts[9] = base('Middle');
+  pts[17] = base('Pinky');
+  return palmFrame(side, pts);
+}
+
+/**
  * Writes finger rotations (and refined hand/forearm rotations) into `rotations` (`[N × n × 4]`, local).
  * `worldRotations` are the world rotations of the solved pose, `tilt` the camera → world rotation.
  */
@@ -117,6 +135,7 @@ export function solveFingers(
   for (const side of SIDES) {
     const s = side === 'left' ? 1 : -1;
     const tracked = new Float64Array(N);
+    const restPalm = restPalmFrame(side);
     const names = FINGERS.flatMap((f) => [1, 2, 3].map((k) => `${side}${f}${k}`));
     const idx = names.map((nm) => model.joint[nm]);
     const local = new Float64Array(N * names.length * 4);
@@ -128,16 +147,13 @@ export function solveFingers(
       }
       tracked[f] = 1;
       const pts = h.world.map(toBody);
-      const palmC = palmFrame(side, pts);
+      const palmC = qMul(palmFrame(side, pts), qConj(restPalm));
       // Re-solve the arm so the hand follows the tracked palm orientation.
       poseToWorld(sk, rotations, f * n * 4, readVec3(rootPositions, f), pose);
       const handJ = model.joint[`${side}Hand`];
       const wrist = readVec3(pose.positions, handJ);
-      const elbow = readVec3(pose.positions, model.joint[`${side}Forearm`]);
-      const shoulder = readVec3(pose.positions, model.joint[`${side}UpperArm`]);
-      const axis = normalize(sub(wrist, shoulder));
-      const off = sub(elbow, shoulder);
-      const pole = rejectFrom(off, axis);
+      // The elbow's bend direction is the upper arm's local -Z (see solveLimb), defined even when straight.
+      const pole = qRotate(readQuat(pose.rotations, model.joint[`${side}UpperArm`]), [0, 0, -1]);
       const handWorld = qMul(tilt, palmC);
       solveLimb(model, side, 'arm', wrist, pole, handWorld, rotations, f * n, pose);
       // Finger joints in the palm frame.

@@ -29,7 +29,10 @@ import {
   mid,
   normalize,
   type Quat,
+  qConj,
+  qExp,
   qFromUnitVectors,
+  qLog,
   qMul,
   qRotate,
   readQuat,
@@ -41,7 +44,7 @@ import {
   writeQuat,
   writeVec3,
 } from '../math.ts';
-import { hasFingers, SIDES, standingHeight } from '../skeleton.ts';
+import { hasFingers, SIDES, type Side, standingHeight } from '../skeleton.ts';
 import { type CameraModel, cameraModel, solveTranslation } from './camera.ts';
 import { solveFace } from './face.ts';
 import { defaultPoles, fitFrame, framePoles, type Poles, solveLimb } from './fit.ts';
@@ -226,12 +229,6 @@ export function solveDetailed(
 
   // 5. Calibration.
   let cal = calibrate({ N, points, weight: series.weight });
-  if (options.height && options.height > 0) {
-    const k = options.height / standingHeight(cal.proportions);
-    cal = scaleCalibration(cal, k);
-    for (let i = 0; i < points.length; i++) points[i] *= k;
-    for (let i = 0; i < T0.smoothed.length; i++) T0.smoothed[i] *= k;
-  }
   const handsOn =
     options.hands !== false && tracks.frames.some((fr) => fr.hands && (fr.hands.left || fr.hands.right));
   const fingerLengths = handsOn ? fingerLengthsFromTracks(tracks, cal.proportions.palm) : undefined;
@@ -267,6 +264,22 @@ export function solveDetailed(
       cal = { ...cal, proportions: { ...cal.proportions, neck: median(reach) } };
       model = buildModel(cal.proportions, templates, handsOn, fingerLengths);
     }
+  }
+  if (options.height && options.height > 0) {
+    // Exactly the requested height: scale the body and the data it is fitted to.
+    const k = options.height / standingHeight(cal.proportions);
+    cal = scaleCalibration(cal, k);
+    for (let i = 0; i < points.length; i++) points[i] *= k;
+    for (let i = 0; i < T0.smoothed.length; i++) T0.smoothed[i] *= k;
+    const scaledLengths = fingerLengths
+      ? Object.fromEntries(Object.entries(fingerLengths).map(([name, l]) => [name, l * k]))
+      : undefined;
+    model = buildModel(
+      cal.proportions,
+      { hand: cal.hand, face: cal.face, headFromEars: cal.headFromEars, footLateral: cal.footLateral },
+      handsOn,
+      scaledLengths,
+    );
   }
   const sk = model.skeleton;
   const n = sk.names.length;
@@ -460,6 +473,28 @@ function smoothPoles(points: Float64Array, N: number, fps: number, fc: number, h
   return out;
 }
 
+/** Moving maximum then moving average over ±w samples: a smooth curve never below `x`. */
+function envelope(x: Float64Array, w: number): Float64Array {
+  const N = x.length;
+  const mx = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    let m = 0;
+    for (let k = Math.max(0, i - w); k <= Math.min(N - 1, i + w); k++) m = Math.max(m, x[k]);
+    mx[i] = m;
+  }
+  const out = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    let s = 0;
+    let c = 0;
+    for (let k = i - w; k <= i + w; k++) {
+      s += k >= 0 && k < N ? mx[k] : 0;
+      c++;
+    }
+    out[i] = Math.max(x[i], s / c);
+  }
+  return out;
+}
+
 interface GroundResult {
   rootPositions: Float64Array;
   /** Camera (body space) → world rotation. */
@@ -584,7 +619,7 @@ function groundAndLock(
   // Contact detection on a calm root (the image depth jitters; hips move smoothly at walking scale).
   const calm = smoothSignal(rawW, N, 3, rootCam.weight, { cutoffHz: Math.min(1.5, fc), fps, order: 2 });
   const k2 = mode === 'always' ? 2 : 1;
-  const params = { height: 0.05 * k * k2, speed: 0.3 * k * k2 };
+  const params = { height: 0.06 * k * k2, speed: 0.45 * k * k2 };
   const detect = (root: Float64Array) =>
     SIDES.map((_, s) =>
       detectContacts(
@@ -665,8 +700,7 @@ function groundAndLock(
       footRotW[s].push(readQuat(pose.rotations, j[`${side}Foot`]));
     });
   }
-  const fade = Math.max(1, Math.round(0.1 * fps));
-  const locks: FootLock[][] = SIDES.map((side, s) => {
+  const planned: FootLock[][] = SIDES.map((side, s) => {
     if (mode === 'never' || mode === 'grounding') {
       return Array.from({ length: N }, () => ({ ankle: null, rotation: null }) as FootLock);
     }
@@ -676,15 +710,56 @@ function groundAndLock(
       model.foot[side],
       contacts[s].flags,
       contacts[s].heelDown,
-      fade,
+      0,
       !rootAtOrigin,
       0.015 * k,
     );
   });
+  // Ease the corrections in and out: the per-frame corrections (ankle offset, foot rotation) are smoothed
+  // over time (6 Hz), held during contacts (weight 20) and pulled back to zero outside them (weight 0.02),
+  // so legs never snap at a contact's start, end or heel/toe change.
+  const locks: FootLock[][] = planned.map((plan, s) => {
+    if (!plan.some((l) => l.ankle)) return plan;
+    const dA = new Float64Array(N * 3);
+    const wA = new Float64Array(N);
+    const dR = new Float64Array(N * 3);
+    const wR = new Float64Array(N);
+    for (let f = 0; f < N; f++) {
+      const l = plan[f];
+      wA[f] = l.ankle ? 20 : 0.02;
+      if (l.ankle) writeVec3(dA, f, sub(l.ankle, ankleW[s][f]));
+      wR[f] = l.rotation ? 20 : 0.02;
+      if (l.rotation) writeVec3(dR, f, qLog(qMul(l.rotation, qConj(footRotW[s][f]))));
+    }
+    const ease = { cutoffHz: 6, fps, order: 2 as const, robustIterations: 0 };
+    const sA = smoothSignal(dA, N, 3, wA, ease);
+    const sR = smoothSignal(dR, N, 3, wR, ease);
+    return Array.from({ length: N }, (_, f) => ({
+      ankle: add(ankleW[s][f], readVec3(sA, f)),
+      rotation: qMul(qExp(readVec3(sR, f)), footRotW[s][f]),
+    }));
+  });
+  // Floor: how far each foot must be lifted so no sole point sinks, as a smooth envelope (a moving maximum
+  // followed by a moving average over ±0.08 s is never below the need), so the lift eases in and out.
+  const lowestOf = (side: Side, target: Vec3, rot: Quat) =>
+    Math.min(
+      add(target, qRotate(rot, model.foot[side][0]))[1],
+      add(target, qRotate(rot, model.foot[side][1]))[1],
+    );
+  const lifts = SIDES.map((side, s) => {
+    const need = new Float64Array(N);
+    for (let f = 0; f < N; f++) {
+      const l = locks[s][f];
+      need[f] = Math.max(0, -lowestOf(side, l.ankle ?? ankleW[s][f], l.rotation ?? footRotW[s][f]));
+    }
+    return envelope(need, Math.max(1, Math.round(0.08 * fps)));
+  });
   // Apply locks, grounding and the floor constraint frame by frame.
-  let lifted = 0;
-  for (let f = 0; f < N; f++) {
-    let root = readVec3(rootW, f);
+  const footLow = (side: Side) => {
+    const { heel, toe } = footPoints(model, pose, side);
+    return Math.min(heel[1], toe[1]);
+  };
+  const applyFeet = (f: number, root: Vec3): void => {
     poseToWorld(sk, local, f * n * 4, root, pose);
     for (let s = 0; s < 2; s++) {
       const side = SIDES[s];
@@ -692,17 +767,29 @@ function groundAndLock(
       const lock = locks[s][f];
       let target = lock.ankle ?? readVec3(pose.positions, fj);
       const rot = lock.rotation ?? readQuat(pose.rotations, fj);
-      // Lowest sole point with this target: grounding pins it to the floor, otherwise it may not sink.
-      const lowest = Math.min(
-        add(target, qRotate(rot, model.foot[side][0]))[1],
-        add(target, qRotate(rot, model.foot[side][1]))[1],
-      );
-      if (mode === 'grounding' || lowest < 0) target = [target[0], target[1] - lowest, target[2]];
-      if (!lock.ankle && !lock.rotation && target === readVec3(pose.positions, fj)) continue;
-      const pole = currentLegPole(model, pose, side);
-      solveLimb(model, side, 'leg', target, pole, rot, local, f * n, pose);
+      // Grounding pins the lowest sole point to the floor; otherwise the (eased) lift keeps it above.
+      const lowest = lowestOf(side, target, rot);
+      const lift = mode === 'grounding' ? -lowest : Math.max(lifts[s][f], -lowest);
+      if (!lock.ankle && !lock.rotation && lift === 0) continue;
+      target = [target[0], target[1] + lift, target[2]];
+      const soft = mode === 'grounding' ? 0 : 0.02;
+      solveLimb(model, side, 'leg', target, currentLegPole(model, pose, side), rot, local, f * n, pose, soft);
     }
     poseToWorld(sk, local, f * n * 4, root, pose);
+  };
+  let lifted = 0;
+  for (let f = 0; f < N; f++) {
+    let root = readVec3(rootW, f);
+    applyFeet(f, root);
+    if (mode === 'grounding') {
+      // A foot the leg cannot bring down to the floor: lower the hips and solve both legs again.
+      const floating = Math.max(footLow('left'), footLow('right'));
+      if (floating > 5e-4) {
+        root = [root[0], root[1] - floating, root[2]];
+        writeVec3(rootW, f, root);
+        applyFeet(f, root);
+      }
+    }
     const low = lowestFootHeight(model, pose);
     if (low < -1e-4) {
       root = [root[0], root[1] - low, root[2]];
