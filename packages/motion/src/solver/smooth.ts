@@ -24,11 +24,12 @@ export interface SmoothOptions {
   fps: number;
   /** Difference order d (2 = acceleration, 3 = jerk). Default 3. */
   order?: 2 | 3;
-  /** Robust iterations (0 = plain quadratic smoothing). Default 2. */
+  /** Robust iterations (0 = plain quadratic smoothing). Default 6. */
   robustIterations?: number;
-  /** Keep sharp events: Huber threshold on |Δ^d z| in units of its median over the clip (default 4; ∞ = off). */
+  /** Keep sharp events: Huber threshold on |Δ^d z| in units of its median over the clip (default 3; ∞ = off). */
   hitThreshold?: number;
-  /** Tukey threshold on residuals in units of the robust noise scale (default 7; ∞ = off). */
+  /** Tukey threshold on residuals in units of the robust noise scale (default 12: only gross glitches, so the
+   *  samples at a sharp hit are not mistaken for outliers; ∞ = off). */
   outlierThreshold?: number;
   /**
    * Data-driven strength: when set, λ is chosen per signal by generalised cross-validation (the λ that best
@@ -287,9 +288,9 @@ export function smoothSignal(
       Math.max(lambda, gcvLambda(yy, N, C, w0, valid.length, d, lambda, lMax) * opts.auto.scale),
     );
   }
-  const iters = opts.robustIterations ?? 2;
-  const hit = opts.hitThreshold ?? 4;
-  const outl = opts.outlierThreshold ?? 7;
+  const iters = opts.robustIterations ?? 6;
+  const hit = opts.hitThreshold ?? 3;
+  const outl = opts.outlierThreshold ?? 12;
   const w = Float64Array.from(w0);
   const v = new Float64Array(Math.max(0, N - d)).fill(1);
   let z = solveWhittaker(yy, N, C, w, v, lambda, d);
@@ -324,8 +325,11 @@ export function smoothSignal(
       }
       const scaleD = medianOf(mags) + 1e-12;
       for (let r = 0; r < mags.length; r++) {
+        // Only where every frame of the difference has data: gaps are bridged smoothly, not by kinks.
+        let data = true;
+        for (let a = 0; a <= d; a++) if (w0[r + a] <= 1e-4) data = false;
         const u = mags[r] / (hit * scaleD);
-        v[r] = u > 1 ? 1 / u : 1;
+        v[r] = data && u > 1 ? 1 / u : 1;
       }
     }
     z = solveWhittaker(yy, N, C, w, v, lambda, d);
