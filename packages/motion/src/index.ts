@@ -11,6 +11,8 @@ export { DEFAULT_FOV_DEG } from './solver/camera.ts';
 export { SUPPORTED_BLENDSHAPES } from './solver/face.ts';
 export {
   type FootLockMode,
+  landmarkSmoothingScale,
+  type SolveDetails,
   type SolveOptions,
   type SolveProgress,
   smoothingCutoff,
