@@ -4,7 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh --test
 export ONNXRUNTIME_NODE_INSTALL=skip
-npm ci --no-audit --no-fund
+# npm 11 writes no lock entries for other platforms' optional packages and `npm ci` then refuses the
+# lock; `npm install` installs exactly the locked versions without that check.
+npm install --no-audit --no-fund
 npm run typecheck
 npm run lint
 npx vitest run
