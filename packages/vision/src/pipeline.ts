@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { convertCached } from './convert/cache.ts';
 import { FrameTracker, type FrameTrackerOptions, modelNames } from './frame-tracker.ts';
@@ -9,7 +8,7 @@ import { POSE_OUTPUTS } from './pose/landmarks.ts';
 import { hipCentre, type RangeRequest, type RangeResult, trackRange } from './range.ts';
 import type { Backend } from './runtime/index.ts';
 import { type ModelInfo, TRACKS_FORMAT, TRACKS_VERSION, type TrackFrame, type Tracks } from './tracks.ts';
-import { probeVideo, type VideoInfo } from './video/index.ts';
+import { probeVideo, toVideoMeta, type VideoInfo } from './video/index.ts';
 
 /**
  * `video → tracks`: probes the video, splits it into contiguous shares tracked in parallel by worker threads
@@ -119,17 +118,7 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
     format: TRACKS_FORMAT,
     version: TRACKS_VERSION,
     createdAt: new Date().toISOString(),
-    video: {
-      file: basename(info.path),
-      width: info.width,
-      height: info.height,
-      rotation: info.rotation,
-      duration: info.duration,
-      fps: info.fps,
-      vfr: info.vfr,
-      frameCount: frames.length,
-      codec: info.codec,
-    },
+    video: { ...toVideoMeta(info), frameCount: frames.length },
     backend: opts.backend,
     models: {
       detector: infoOf('detector'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterbox, NORM_0_1, NORM_MINUS1_1, type Rect, warpToTensor } from '../src/image/warp.ts';
-import type { ModelName } from '../src/models.ts';
+import { MODEL_NAMES, type ModelName } from '../src/models.ts';
 import { DETECTOR_SIZE, detectPeople } from '../src/pose/detector.ts';
 import { FACE_SIZE, faceRectFromPose, IRIS_SIZE } from '../src/pose/face.ts';
 import { HAND_OUTPUTS, HAND_SIZE, handRectFromPose } from '../src/pose/hands.ts';
@@ -69,17 +69,7 @@ describe('onnxruntime agrees with tfjs-wasm on real crops', () => {
     await Promise.all(sessions.map((s) => s.dispose()));
   });
 
-  const models: ModelName[] = [
-    'blazepose-detector',
-    'blazepose-lite',
-    'blazepose-full',
-    'blazepose-heavy',
-    'handlandmark-full',
-    'handlandmark-lite',
-    'facemesh',
-    'iris',
-  ];
-  it.each(models)('%s', async (model) => {
+  it.each(MODEL_NAMES)('%s', async (model) => {
     const a = await createSession(model, { backend: 'ort', outputs: outputs[model] });
     const b = await createSession(model, { backend: 'tfjs', outputs: outputs[model] });
     sessions.push(a, b);

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { bvh, type MotionClip, motionJson, type SolveOptions, solve } from '@mocap/motion';
 import { TRACKS_FORMAT, type Tracks, trackVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
-import { parseEnum, parseNumber } from './track.ts';
+import { parseEnum, parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
 import { type Command, UsageError } from './types.ts';
 
 const USAGE = `mocap convert <video | tracks.json> -o <out.bvh | out.json> [options]
@@ -58,10 +58,7 @@ export const convert: Command = {
         height: { type: 'string' },
         fov: { type: 'string' },
         focal: { type: 'string' },
-        model: { type: 'string' },
-        hands: { type: 'boolean', default: false },
-        face: { type: 'boolean', default: false },
-        backend: { type: 'string' },
+        ...TRACKING_FLAGS,
       },
     });
     if (positionals.length !== 1) throw new UsageError('give exactly one video or tracks.json file');
@@ -86,8 +83,7 @@ export const convert: Command = {
       face: true,
     };
     const isTracks = extname(input).toLowerCase() === '.json';
-    const model = parseEnum('model', values.model, ['lite', 'full', 'heavy'] as const, 'heavy');
-    const backend = parseEnum('backend', values.backend, ['ort', 'tfjs'] as const, 'ort');
+    const tracking = trackingOptions(values);
 
     // One bar over the whole path: tracking (a video's frames), then solving (as many units again).
     const bar = new ProgressBar({ label: isTracks ? 'solving ' : 'tracking', unit: 'steps' });
@@ -97,10 +93,7 @@ export const convert: Command = {
       tracks = await readTracks(input);
     } else {
       tracks = await trackVideo(input, {
-        model,
-        hands: values.hands,
-        face: values.face,
-        backend,
+        ...tracking,
         onProgress: ({ done, total }) => {
           trackTotal = total;
           bar.update(done, 2 * total, 'tracking');

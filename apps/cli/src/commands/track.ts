@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOverlayWriter, decodeFrames, probeVideo, type Tracks, trackProbedVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
+import { parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
 import { type Command, UsageError } from './types.ts';
 
 const USAGE = `mocap track <video> -o tracks.json [options]
@@ -20,31 +21,6 @@ Options:
   --workers <n>             parallel shares (default: one per core)
   --inference-width <px>    downscale wider frames before inference (default 960, 0 = never)`;
 
-export function parseEnum<T extends string>(
-  name: string,
-  value: string | undefined,
-  allowed: readonly T[],
-  dflt: T,
-): T {
-  if (value === undefined) return dflt;
-  if (!allowed.includes(value as T))
-    throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got '${value}')`);
-  return value as T;
-}
-
-export function parseNumber(
-  name: string,
-  value: string | undefined,
-  min: number,
-  max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max)
-    throw new UsageError(`--${name} must be a number from ${min} to ${max} (got '${value}')`);
-  return n;
-}
-
 export const track: Command = {
   summary: 'video → per-frame body (and hand/face) landmarks, tracks.json',
   usage: USAGE,
@@ -54,10 +30,7 @@ export const track: Command = {
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
-        model: { type: 'string' },
-        hands: { type: 'boolean', default: false },
-        face: { type: 'boolean', default: false },
-        backend: { type: 'string' },
+        ...TRACKING_FLAGS,
         overlay: { type: 'string' },
         workers: { type: 'string' },
         'inference-width': { type: 'string' },
@@ -68,10 +41,7 @@ export const track: Command = {
     const info = await probeVideo(positionals[0]);
     const bar = new ProgressBar({ label: 'tracking' });
     const tracks = await trackProbedVideo(info, {
-      model: parseEnum('model', values.model, ['lite', 'full', 'heavy'] as const, 'heavy'),
-      backend: parseEnum('backend', values.backend, ['ort', 'tfjs'] as const, 'ort'),
-      hands: values.hands,
-      face: values.face,
+      ...trackingOptions(values),
       workers: parseNumber('workers', values.workers, 1, 64),
       inferenceWidth: parseNumber('inference-width', values['inference-width'], 0, 16384),
       onProgress: ({ done, total }) => bar.update(done, total),
