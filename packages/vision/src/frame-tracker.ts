@@ -104,6 +104,42 @@ export class FrameTracker {
     this.body.seed(roi, index);
   }
 
+  /**
+   * Tracks frames that came before `seed` (the region the person was found in at the frame after the
+   * last of them), newest first, and stops at the first frame where the person is not recognised. Used to
+   * fill a gap backwards once the person has been re-acquired; the forward tracking state is kept.
+   * Returns the frames tracked, newest first.
+   */
+  async trackBackwards(frames: FrameInput[], seed: Roi, seedIndex: number, scale = 1): Promise<TrackFrame[]> {
+    const saved = {
+      body: this.body.snapshot(),
+      hands: this.hands && [this.hands.left.snapshot(), this.hands.right.snapshot()],
+      face: this.face?.snapshot(),
+    };
+    const out: TrackFrame[] = [];
+    try {
+      this.body.seed(seed, seedIndex);
+      this.hands?.left.reset();
+      this.hands?.right.reset();
+      this.face?.reset();
+      for (let k = frames.length - 1; k >= 0; k--) {
+        // Time runs backwards here: negate it so the region filters see it increase.
+        const f = frames[k];
+        const tf = await this.track({ ...f, time: -f.time }, scale, true);
+        if (tf.state === 'lost') break;
+        out.push({ ...tf, time: round(f.time, 6) });
+      }
+    } finally {
+      this.body.restore(saved.body);
+      if (this.hands && saved.hands) {
+        this.hands.left.restore(saved.hands[0]);
+        this.hands.right.restore(saved.hands[1]);
+      }
+      this.face?.restore(saved.face);
+    }
+    return out;
+  }
+
   /** Last region where the main person was seen, in the coordinates of the frames fed. */
   lastSeen(): { roi: Roi; index: number } | undefined {
     return this.body.state.last;
@@ -111,10 +147,11 @@ export class FrameTracker {
 
   /**
    * Tracks one frame. `scale` converts the frame's pixels to the video's full-resolution pixels
-   * (frames may be downscaled for inference); all outputs are in full-resolution pixels.
+   * (frames may be downscaled for inference); all outputs are in full-resolution pixels. `trackOnly`
+   * follows the current region without falling back to the detector.
    */
-  async track(frame: FrameInput, scale = 1): Promise<TrackFrame> {
-    const result = await this.body.process(frame, frame.index, frame.time);
+  async track(frame: FrameInput, scale = 1, trackOnly = false): Promise<TrackFrame> {
+    const result = await this.body.process(frame, frame.index, frame.time, trackOnly);
     const out: TrackFrame = { index: frame.index, time: round(frame.time, 6), state: result.state, score: 0 };
     const pose = result.pose;
     if (pose && result.roi) {

@@ -1,10 +1,12 @@
-import type { FrameTracker } from './frame-tracker.ts';
+import type { FrameInput, FrameTracker } from './frame-tracker.ts';
 import type { Roi, TrackFrame } from './tracks.ts';
 import { decodeFrames, type VideoInfo } from './video/index.ts';
 
 /**
  * Tracks a contiguous range of frames [start, end) of a video with one FrameTracker: the unit of work of
- * one thread. Regions crossing the API (seed, last seen) are in full-resolution pixels.
+ * one thread. Frames where the person is lost are held back (up to `maxPending`); when the person is found
+ * again, the gap is tracked backwards from there (the video is processed offline, so a person who is
+ * recognised later was usually there a few frames earlier too: after a blur, a jump, an occlusion). Regions crossing the API (seed, last seen) are in full-resolution pixels.
  */
 
 export interface RangeRequest {
@@ -32,6 +34,9 @@ export interface RangeResult {
   rejoined: boolean;
   warnings: string[];
 }
+
+/** Lost frames kept for a backward fill: up to 2 s at 30 fps and about 200 MB of pixels. */
+const maxPending = (f: { data: Uint8Array }) => Math.max(1, Math.min(60, Math.floor(200e6 / f.data.length)));
 
 export function hipCentre(f: TrackFrame): [number, number] | undefined {
   if (!f.image) return undefined;
@@ -62,6 +67,11 @@ export async function trackRange(
   let seeded = !req.seed;
   let agree = 0;
   let rejoined = false;
+  let pending: { frame: FrameInput; tf: TrackFrame }[] = [];
+  const emit = (tf: TrackFrame) => {
+    frames.push(tf);
+    onFrame?.(tf);
+  };
   for await (const frame of decodeFrames(info, {
     width,
     startFrame: req.start,
@@ -76,8 +86,29 @@ export async function trackRange(
       seeded = true;
     }
     const tf = await tracker.track(frame, scale);
-    frames.push(tf);
-    onFrame?.(tf);
+    if (tf.state === 'lost') {
+      // Held back until the person is found again, then filled backwards from there.
+      pending.push({ frame, tf });
+      if (pending.length > maxPending(frame)) emit(pending.shift()!.tf);
+      continue;
+    }
+    if (pending.length > 0) {
+      const seed = tracker.lastSeen();
+      if (seed) {
+        const back = await tracker.trackBackwards(
+          pending.map((p) => p.frame),
+          seed.roi,
+          seed.index,
+          scale,
+        );
+        back.forEach((b, k) => {
+          pending[pending.length - 1 - k].tf = b;
+        });
+      }
+      for (const p of pending) emit(p.tf);
+      pending = [];
+    }
+    emit(tf);
     if (req.compareTo) {
       const k = frame.index - req.start;
       const a = hipCentre(tf);
@@ -91,6 +122,7 @@ export async function trackRange(
       }
     }
   }
+  for (const p of pending) emit(p.tf);
   const last = tracker.lastSeen();
   return { frames, last: last && { roi: scaleRoi(last.roi, scale), index: last.index }, rejoined, warnings };
 }

@@ -151,6 +151,8 @@ export interface VideoMeta {
   vfr: boolean;
   frameCount: number;
   codec: string;
+  /** Focal length in pixels from the camera metadata, when the file states it (see `VideoInfo`). */
+  focalLengthPx?: number;
 }
 
 export interface ModelInfo {

@@ -172,6 +172,40 @@ describe('probeVideo: rotation metadata', () => {
   );
 });
 
+describe('probeVideo: camera focal length', () => {
+  it("reads a phone's 35 mm-equivalent focal length and converts it to pixels over the diagonal", async () => {
+    const file = path.join(dir, 'focal.mp4');
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=10',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      'use_metadata_tags',
+      '-metadata',
+      'com.apple.quicktime.camera.focal_length.35mm_equivalent=26',
+      '-y',
+      file,
+    ]);
+    const info = await probeVideo(file);
+    // 26 mm on the 43.27 mm diagonal of a 36 × 24 mm frame → 26 / 43.27 of the 734.4 px diagonal.
+    expect(info.focalLengthPx).toBeCloseTo((26 * Math.hypot(640, 360)) / Math.hypot(36, 24), 6);
+    expect(toVideoMeta(info).focalLengthPx).toBe(info.focalLengthPx);
+  });
+
+  it('leaves it undefined when the file does not state it', async () => {
+    const info = await probeVideo(CLIPS.taiji);
+    expect(info.focalLengthPx).toBeUndefined();
+    expect('focalLengthPx' in toVideoMeta(info)).toBe(false);
+  });
+});
+
 describe('probeVideo: frame timing', () => {
   it('detects a variable frame rate and returns the real, uneven frame times', async () => {
     const info = await probeVideo(await makeVfr(dir));

@@ -49,37 +49,53 @@ export function warpToTensor(
   const sx = mirror ? -1 : 1;
   const { scale, offset } = norm;
   const zero = offset; // an out-of-frame pixel has value 0 before normalisation
+  // The sample position is affine in j: step along a row by (dxj, dyj).
+  const du = sx / size;
+  const dxj = cos * du * rect.width;
+  const dyj = sin * du * rect.width;
+  const u0 = sx * (0.5 / size - 0.5);
+  const W3 = W * 3;
   let o = 0;
   for (let i = 0; i < size; i++) {
     const v = (i + 0.5) / size - 0.5;
-    for (let j = 0; j < size; j++) {
-      const u = sx * ((j + 0.5) / size - 0.5);
-      // Sample position in pixel-centre coordinates.
-      const X = rect.cx + (cos * u * rect.width - sin * v * rect.height) - 0.5;
-      const Y = rect.cy + (sin * u * rect.width + cos * v * rect.height) - 0.5;
+    // Sample position of (i, 0) in pixel-centre coordinates.
+    let X = rect.cx + (cos * u0 * rect.width - sin * v * rect.height) - 0.5;
+    let Y = rect.cy + (sin * u0 * rect.width + cos * v * rect.height) - 0.5;
+    for (let j = 0; j < size; j++, X += dxj, Y += dyj) {
       const x0 = Math.floor(X);
       const y0 = Math.floor(Y);
       const fx = X - x0;
       const fy = Y - y0;
       if (x0 >= 0 && y0 >= 0 && x0 + 1 < W && y0 + 1 < H) {
-        const p = (y0 * W + x0) * 3;
-        const q = p + W * 3;
-        for (let c = 0; c < 3; c++) {
-          const top = data[p + c] + (data[p + 3 + c] - data[p + c]) * fx;
-          const bot = data[q + c] + (data[q + 3 + c] - data[q + c]) * fx;
-          out[o++] = (top + (bot - top) * fy) * scale + offset;
-        }
+        const p = y0 * W3 + x0 * 3;
+        const q = p + W3;
+        const w00 = (1 - fx) * (1 - fy) * scale;
+        const w01 = fx * (1 - fy) * scale;
+        const w10 = (1 - fx) * fy * scale;
+        const w11 = fx * fy * scale;
+        out[o] = data[p] * w00 + data[p + 3] * w01 + data[q] * w10 + data[q + 3] * w11 + offset;
+        out[o + 1] = data[p + 1] * w00 + data[p + 4] * w01 + data[q + 1] * w10 + data[q + 4] * w11 + offset;
+        out[o + 2] = data[p + 2] * w00 + data[p + 5] * w01 + data[q + 2] * w10 + data[q + 5] * w11 + offset;
+        o += 3;
       } else if (x0 + 1 < 0 || y0 + 1 < 0 || x0 >= W || y0 >= H) {
         out[o++] = zero;
         out[o++] = zero;
         out[o++] = zero;
       } else {
-        // Border: treat outside samples as black.
+        // Border: outside samples are black.
+        const in00 = x0 >= 0 && y0 >= 0;
+        const in01 = x0 + 1 < W && y0 >= 0;
+        const in10 = x0 >= 0 && y0 + 1 < H;
+        const in11 = x0 + 1 < W && y0 + 1 < H;
+        const p = y0 * W3 + x0 * 3;
+        const q = p + W3;
         for (let c = 0; c < 3; c++) {
-          const s = (xx: number, yy: number) =>
-            xx >= 0 && yy >= 0 && xx < W && yy < H ? data[(yy * W + xx) * 3 + c] : 0;
-          const top = s(x0, y0) + (s(x0 + 1, y0) - s(x0, y0)) * fx;
-          const bot = s(x0, y0 + 1) + (s(x0 + 1, y0 + 1) - s(x0, y0 + 1)) * fx;
+          const a = in00 ? data[p + c] : 0;
+          const b = in01 ? data[p + 3 + c] : 0;
+          const d = in10 ? data[q + c] : 0;
+          const e = in11 ? data[q + 3 + c] : 0;
+          const top = a + (b - a) * fx;
+          const bot = d + (e - d) * fx;
           out[o++] = (top + (bot - top) * fy) * scale + offset;
         }
       }

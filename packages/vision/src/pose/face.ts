@@ -50,6 +50,13 @@ export class FaceTracker {
   reset(): void {
     this.rect = undefined;
   }
+  /** The tracking state (the region for the next frame), to put back with `restore`. */
+  snapshot(): Rect | undefined {
+    return this.rect;
+  }
+  restore(rect: Rect | undefined): void {
+    this.rect = rect;
+  }
   private readonly input = new Float32Array(FACE_SIZE * FACE_SIZE * 3);
   private readonly irisInput = new Float32Array(IRIS_SIZE * IRIS_SIZE * 3);
 

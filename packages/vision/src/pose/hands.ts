@@ -52,6 +52,13 @@ export class HandTracker {
   reset(): void {
     this.rect = undefined;
   }
+  /** The tracking state (the region for the next frame), to put back with `restore`. */
+  snapshot(): Rect | undefined {
+    return this.rect;
+  }
+  restore(rect: Rect | undefined): void {
+    this.rect = rect;
+  }
   private readonly input = new Float32Array(HAND_SIZE * HAND_SIZE * 3);
 
   constructor(private readonly session: ModelSession) {}

@@ -8,7 +8,8 @@ import { RelativeVelocityFilter } from './smoothing.ts';
 /**
  * Follows one person through consecutive frames: detector → ROI → landmark model, then the ROI for the
  * next frame comes from the landmarks (points 33/34). When the pose flag drops below 0.5 the detector runs
- * again on the same frame. The person to follow is the main one: at the first detection the largest, most
+ * again on the same frame, and for a few frames after a loss the last region the person was seen in is tried
+ * once more. The person to follow is the main one: at the first detection the largest, most
  * central, most confident person; after a loss, the detection closest to where the person was last seen,
  * so a second person in the background cannot steal the track.
  */
@@ -16,12 +17,16 @@ import { RelativeVelocityFilter } from './smoothing.ts';
 export const POSE_FLAG_THRESHOLD = 0.5;
 /** After this many frames without the person, any person may be picked again. */
 const MAX_GAP_FRAMES = 90;
+/** For this many frames after a loss, the last region the person was seen in is tried again. */
+const RETRY_LAST_FRAMES = 15;
 
 export interface TrackerState {
   /** Region to try on the next frame (tracking), in inference pixels. */
   roi?: Roi;
   /** Where the main person was last seen (inference pixels) and at which frame index. */
   last?: { roi: Roi; index: number };
+  /** Other people the detector saw while the main person was known elsewhere (not to be switched to). */
+  others?: { roi: Roi; index: number }[];
 }
 
 export interface BodyTrackResult {
@@ -46,16 +51,26 @@ export function pickMainPerson(
   height: number,
   last: TrackerState['last'],
   frameIndex: number,
+  others: TrackerState['others'] = [],
 ): PersonDetection | undefined {
   if (detections.length === 0) return undefined;
   if (last && frameIndex - last.index <= MAX_GAP_FRAMES) {
     // Continuity: nearest to the last known region, relative to its size; size must be comparable.
     let best: PersonDetection | undefined;
     let bestCost = Number.POSITIVE_INFINITY;
+    // Someone seen recently as another person, standing where this detection is, is not the main person
+    // (unless the detection is right where the main person was).
+    const isOther = (d: PersonDetection) =>
+      others.some(
+        (o) =>
+          frameIndex - o.index <= MAX_GAP_FRAMES &&
+          Math.hypot(d.roi.cx - o.roi.cx, d.roi.cy - o.roi.cy) < 0.5 * o.roi.size,
+      );
     for (const d of detections) {
       const dist = Math.hypot(d.roi.cx - last.roi.cx, d.roi.cy - last.roi.cy) / last.roi.size;
       const sizeRatio = Math.abs(Math.log(d.roi.size / last.roi.size));
       const cost = dist + 0.5 * sizeRatio;
+      if (cost > 0.5 && isOther(d)) continue;
       if (cost < bestCost) {
         bestCost = cost;
         best = d;
@@ -92,24 +107,60 @@ export class BodyTracker {
     this.auxFilters = [];
   }
 
+  /** The whole tracking state, to put back with `restore` (filters are replaced, never mutated, on reseed). */
+  snapshot(): { state: TrackerState; auxFilters: RelativeVelocityFilter[] } {
+    return { state: { ...this.state }, auxFilters: this.auxFilters };
+  }
+  restore(s: { state: TrackerState; auxFilters: RelativeVelocityFilter[] }): void {
+    this.state = { ...s.state };
+    this.auxFilters = s.auxFilters;
+  }
+
   /** Seeds the tracker with a region where the main person is expected (e.g. from a previous share). */
   seed(roi: Roi, index: number): void {
     this.state = { roi, last: { roi, index } };
     this.auxFilters = [];
   }
 
-  /** `time` in seconds drives the region smoothing. */
-  async process(image: RgbImage, index: number, time = index / 30): Promise<BodyTrackResult> {
+  /** `time` in seconds drives the region smoothing; `trackOnly` never runs the detector. */
+  async process(
+    image: RgbImage,
+    index: number,
+    time = index / 30,
+    trackOnly = false,
+  ): Promise<BodyTrackResult> {
     if (this.state.roi) {
       const pose = await estimatePose(this.landmarks, image, this.state.roi, this.landmarkInput);
       if (pose.flag >= POSE_FLAG_THRESHOLD) return this.accept(pose, this.state.roi, index, 'tracked', time);
     }
+    if (trackOnly) {
+      this.state.roi = undefined;
+      return { state: 'lost' };
+    }
     this.auxFilters = [];
     const detections = await detectPeople(this.detector, image, this.detectorInput);
-    const person = pickMainPerson(detections, image.width, image.height, this.state.last, index);
+    const person = pickMainPerson(
+      detections,
+      image.width,
+      image.height,
+      this.state.last,
+      index,
+      this.state.others,
+    );
     if (person) {
       const pose = await estimatePose(this.landmarks, image, person.roi, this.landmarkInput);
-      if (pose.flag >= POSE_FLAG_THRESHOLD) return this.accept(pose, person.roi, index, 'detected', time);
+      if (pose.flag >= POSE_FLAG_THRESHOLD) {
+        const others = detections.filter((d) => d !== person).map((d) => ({ roi: d.roi, index }));
+        if (others.length > 0) this.state.others = others;
+        return this.accept(pose, person.roi, index, 'detected', time);
+      }
+    }
+    // A short loss (motion blur, an occluding arm, a detector box that cuts the body) often ends where the
+    // person was last seen: the landmark model recognises them there although the detector's box fails.
+    const last = this.state.last;
+    if (last && last.roi !== this.state.roi && index - last.index <= RETRY_LAST_FRAMES) {
+      const pose = await estimatePose(this.landmarks, image, last.roi, this.landmarkInput);
+      if (pose.flag >= POSE_FLAG_THRESHOLD) return this.accept(pose, last.roi, index, 'detected', time);
     }
     this.state.roi = undefined;
     return { state: 'lost' };

@@ -59,6 +59,13 @@ export interface VideoInfo {
   sampleAspectRatio: number;
   /** File size in bytes. */
   sizeBytes: number;
+  /**
+   * Focal length in displayed pixels, from the camera metadata phones write (the 35 mm-equivalent focal
+   * length, e.g. QuickTime's `com.apple.quicktime.camera.focal_length.35mm_equivalent`), converted over the
+   * picture diagonal (35 mm-equivalent is defined on the 43.27 mm diagonal of a 36 × 24 mm frame).
+   * Undefined when the file does not say.
+   */
+  focalLengthPx?: number;
   /** Human-readable notes about the file (truncation, ignored metadata...). Empty for a clean file. */
   warnings: string[];
 }
@@ -81,6 +88,7 @@ export function toVideoMeta(info: VideoInfo): VideoMeta {
     vfr: info.vfr,
     frameCount: info.frameCount,
     codec: info.codec,
+    ...(info.focalLengthPx ? { focalLengthPx: info.focalLengthPx } : {}),
   };
 }
 
@@ -102,6 +110,7 @@ interface ProbeStream {
 
 interface ProbeFormat {
   format_name?: string;
+  tags?: Record<string, string>;
   start_time?: string;
   probe_score?: number;
 }
@@ -381,6 +390,8 @@ export async function probeVideo(filePath: string, opts: ProbeOptions = {}): Pro
   if (rotation === 90 || rotation === 270) [dispW, dispH] = [dispH, dispW];
 
   const containerStart = Number(format.start_time);
+  const focal35 = focalLength35mm({ ...format.tags, ...v.tags });
+  const focalLengthPx = focal35 ? (focal35 * Math.hypot(dispW, dispH)) / Math.hypot(36, 24) : undefined;
   return {
     file: path.basename(absPath),
     path: absPath,
@@ -404,6 +415,17 @@ export async function probeVideo(filePath: string, opts: ProbeOptions = {}): Pro
     streamIndex: v.index,
     sampleAspectRatio: sar,
     sizeBytes,
+    ...(focalLengthPx ? { focalLengthPx } : {}),
     warnings,
   };
+}
+
+/** The 35 mm-equivalent focal length (mm) a container's tags state, if any and plausible (8–600 mm). */
+export function focalLength35mm(tags: Record<string, string>): number | undefined {
+  for (const [key, value] of Object.entries(tags)) {
+    if (!/focal.?length.*35|35mm.?equiv/i.test(key)) continue;
+    const mm = Number.parseFloat(value);
+    if (Number.isFinite(mm) && mm >= 8 && mm <= 600) return mm;
+  }
+  return undefined;
 }
