@@ -612,3 +612,75 @@ export function levenbergMarquardt(
   }
   return x;
 }
+
+// Quaternions and vectors in flat arrays at an offset, written in place (no allocation: hot loops).
+
+/** out[o..o+4] = a[ao] · b[bo] */
+export function qMulFlat(
+  out: Float64Array,
+  o: number,
+  a: ArrayLike<number>,
+  ao: number,
+  b: ArrayLike<number>,
+  bo: number,
+) {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** out = conj(a) · b */
+export function qConjMulFlat(
+  out: Float64Array,
+  o: number,
+  a: ArrayLike<number>,
+  ao: number,
+  b: ArrayLike<number>,
+  bo: number,
+) {
+  const ax = -a[ao];
+  const ay = -a[ao + 1];
+  const az = -a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** out = rotate(q, v) (conj when `inverse`). */
+export function qRotateFlat(
+  out: Float64Array,
+  o: number,
+  q: ArrayLike<number>,
+  qo: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  inverse = false,
+) {
+  const s = inverse ? -1 : 1;
+  const qx = q[qo] * s;
+  const qy = q[qo + 1] * s;
+  const qz = q[qo + 2] * s;
+  const qw = q[qo + 3];
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  out[o] = vx + qw * tx + (qy * tz - qz * ty);
+  out[o + 1] = vy + qw * ty + (qz * tx - qx * tz);
+  out[o + 2] = vz + qw * tz + (qx * ty - qy * tx);
+}

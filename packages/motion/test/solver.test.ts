@@ -173,6 +173,18 @@ describe('solver on synthetic tracks from motion capture (three skeleton convent
     expect(m.mpjpe).toBeLessThan(25);
   });
 
+  it('takes the focal length the video file states, unless an option overrides it', () => {
+    const syn = syntheticFrom('cmu/cmu_002_01.bvh', { maxFrames: 100, fovDeg: 40 });
+    const stated = focal(syn).focalLengthPx;
+    const tracks = { ...syn.tracks, video: { ...syn.tracks.video, focalLengthPx: stated } };
+    const withMeta = solveDetailed(tracks);
+    expect(withMeta.clip.metadata.camera?.source).toBe('metadata');
+    expect(withMeta.clip.metadata.camera?.focalLengthPx).toBeCloseTo(stated, 6);
+    expect(withMeta.clip.metadata.warnings?.some((w) => /field of view/.test(w))).toBe(false);
+    // An explicit option still wins over the file.
+    expect(solveDetailed(tracks, { fovDeg: 70 }).clip.metadata.camera?.source).toBe('option');
+  });
+
   it('resamples variable-frame-rate tracks to a regular rate and bridges lost frames', () => {
     const syn = syntheticFrom('cmu/cmu_002_01.bvh', { maxFrames: 120, lost: false });
     const fps = syn.tracks.video.fps;

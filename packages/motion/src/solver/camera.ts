@@ -2,10 +2,11 @@
  * Camera model and root translation from the image.
  *
  * A pinhole camera with the principal point at the image centre and square pixels. The focal length comes
- * from, in order: `focalLengthPx` (e.g. read from the video's metadata by the caller), or a horizontal field
- * of view `fovDeg`, or the stated guess `DEFAULT_FOV_DEG` = 60° (between a phone's main camera in landscape,
- * about 65-70°, and a webcam, about 55-65°). A wrong guess mostly rescales depth: the body shape comes from
- * the world landmarks, and distance × focal is what the image fixes.
+ * from, in order: the `focalLengthPx` or `fovDeg` option, the focal length the video file states
+ * (`tracks.video.focalLengthPx`, from a phone's 35 mm-equivalent tag), or the stated guess
+ * `DEFAULT_FOV_DEG` = 60° horizontal (between a phone's main camera in landscape, about 65-70°, and a
+ * webcam, about 55-65°). A wrong guess mostly rescales depth: the body shape comes from the world
+ * landmarks, and distance × focal is what the image fixes.
  *
  * Coordinates: body space / camera space with Y up and Z towards the viewer (see `input.ts`): a point q in
  * front of the camera has q.z < 0 and projects to u = cx + f q.x / -q.z, v = cy + f q.y / q.z.

@@ -162,7 +162,12 @@ export function solveDetailed(
   const smoothing = Math.max(0, Math.min(1, options.smoothing ?? 0.5));
   const fc = smoothingCutoff(smoothing);
   const footLock: FootLockMode = options.footLock ?? 'auto';
-  const cam = cameraModel(series.width, series.height, options);
+  const fromFile = !options.focalLengthPx && !options.fovDeg ? tracks.video.focalLengthPx : undefined;
+  const cam = cameraModel(
+    series.width,
+    series.height,
+    fromFile ? { focalLengthPx: fromFile, focalFromMetadata: true } : options,
+  );
   if (cam.source === 'fov-guess') {
     warnings.push(
       `focal length unknown: assumed a ${cam.horizontalFovDeg.toFixed(0)}° horizontal field of view`,
