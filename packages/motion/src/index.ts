@@ -1,11 +1,53 @@
 /**
  * @mocap/motion: `tracks → solved MotionClip → retargeted clip → file bytes`. The package's single front door.
  */
+export {
+  CHARACTER_KINDS,
+  type CharacterKind,
+  type CharacterOptions,
+  characterTexture,
+  characterTextures,
+  makeCharacter,
+  makeCharacterGlb,
+  makeFaceMesh,
+} from './characters/index.ts';
 export * from './clip.ts';
+export {
+  BONE_TYPES,
+  type BoneType,
+  EXPORT_FORMATS,
+  type ExportedFile,
+  type ExportFormat,
+  type ExportOptions,
+  exportBoneType,
+  exportFormat,
+  isBoneType,
+} from './export/index.ts';
+export { BONE_TYPE_INFO, type BoneTypeInfo } from './export/readme.ts';
+export * as unityAnim from './formats/anim.ts';
 export * as bvh from './formats/bvh.ts';
+export * as csm from './formats/csm.ts';
+export * as faceCurves from './formats/face.ts';
+export * as fbx from './formats/fbx.ts';
+export * as gltf from './formats/gltf.ts';
 export * as motionJson from './formats/json.ts';
+export * as png from './formats/png.ts';
+export * as vmd from './formats/vmd.ts';
+export * as vrma from './formats/vrma.ts';
+export { crc32, type ZipEntry, zip } from './formats/zip.ts';
 export type { EulerOrder, Quat, Vec3 } from './math.ts';
 export * as math from './math.ts';
+export { canonicalWorld, retarget, rigWorldPositions } from './retarget/index.ts';
+export {
+  buildRig,
+  canonicalToRig,
+  RIG_IDS,
+  RIG_TEMPLATES,
+  type RigId,
+  type RigTemplate,
+  rigToCanonical,
+} from './rigs/index.ts';
+export * from './rigs/types.ts';
 export * from './skeleton.ts';
 export { DEFAULT_FOV_DEG } from './solver/camera.ts';
 export { SUPPORTED_BLENDSHAPES } from './solver/face.ts';

@@ -1,21 +1,42 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bvh, type MotionClip, motionJson, type SolveOptions, solve } from '@mocap/motion';
+import {
+  BONE_TYPES,
+  type BoneType,
+  bvh,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportBoneType,
+  exportFormat,
+  isBoneType,
+  type MotionClip,
+  motionJson,
+  type SolveOptions,
+  solve,
+} from '@mocap/motion';
 import { TRACKS_FORMAT, type Tracks, trackVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
 import { parseEnum, parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
 import { type Command, UsageError } from './types.ts';
 
-const USAGE = `mocap convert <video | tracks.json> -o <out.bvh | out.json> [options]
+const USAGE = `mocap convert <video | tracks.json> -o <out.bvh | out.json | out.zip | out.<format>> [options]
 
 Turns a video (tracked first) or a tracks file from \`mocap track\` into skeleton animation: a fixed-length
 skeleton fitted to the landmarks, smoothed, with root motion, a floor and foot contacts.
 Output by extension: .bvh (centimetres, Y up, ZXY rotation channels) or .json (mocap-motion: world joint
-positions and local rotations per frame, metres).
+positions and local rotations per frame, metres); with --bone-type, a zip of that bone type's files, textures and
+README.txt (or one file with --format).
 
 Options:
-  -o, --output <file>                    .bvh or .json to write (required)
+  -o, --output <file>                    file to write (required): .bvh, .json, .zip (with --bone-type) or
+                                         the --format's extension
+  --bone-type <name>                     export for a product bone type: ${BONE_TYPES.join(', ')}
+                                         (quote names with & or .; -o must end in .zip unless --format is given)
+  --format <fmt>                         write one file: ${EXPORT_FORMATS.join('|')} (with --bone-type: on that bone
+                                         type's rig; default rigs: fbx Mixamo, vmd MMD, anim Unity, others canonical)
+  --lower-body                           key only the hips and legs (the lower-body download)
+  --root-motion                          Unreal/CC rigs: move the root bone with the character
   --smoothing <0..1>                     temporal smoothing strength (default 0.5, 0 = none)
   --foot-lock auto|always|never|grounding
                                          foot locking mode (default auto)
@@ -43,6 +64,19 @@ async function readTracks(path: string): Promise<Tracks> {
   return t as Tracks;
 }
 
+/** The output bytes: a bone-type zip, one file of a format, or the plain .bvh/.json of the canonical clip. */
+function writeOutput(
+  clip: MotionClip,
+  ext: string,
+  single: ExportFormat | undefined,
+  boneType: BoneType | undefined,
+  options: { lowerBodyOnly: boolean; rootMotion: boolean; name: string },
+): Uint8Array | string {
+  if (single) return exportFormat(clip, single, { ...options, ...(boneType ? { boneType } : {}) }).bytes;
+  if (boneType) return exportBoneType(clip, boneType, options).bytes;
+  return ext === '.bvh' ? bvh.write(clip) : motionJson.write(clip);
+}
+
 export const convert: Command = {
   summary: 'video or tracks.json → skeleton animation (.bvh, .json)',
   usage: USAGE,
@@ -58,6 +92,10 @@ export const convert: Command = {
         height: { type: 'string' },
         fov: { type: 'string' },
         focal: { type: 'string' },
+        'bone-type': { type: 'string' },
+        format: { type: 'string' },
+        'lower-body': { type: 'boolean', default: false },
+        'root-motion': { type: 'boolean', default: false },
         ...TRACKING_FLAGS,
       },
     });
@@ -66,7 +104,23 @@ export const convert: Command = {
     const input = positionals[0];
     const output = values.output;
     const format = extname(output).toLowerCase();
-    if (format !== '.bvh' && format !== '.json') throw new UsageError('-o must end in .bvh or .json');
+    const boneType = values['bone-type'];
+    if (boneType !== undefined && !isBoneType(boneType))
+      throw new UsageError(`--bone-type must be one of ${BONE_TYPES.join(', ')} (got '${boneType}')`);
+    const single =
+      values.format === undefined ? undefined : parseEnum('format', values.format, EXPORT_FORMATS, 'fbx');
+    const expectedExt = single ? `.${single}` : boneType ? '.zip' : null;
+    if (expectedExt && format !== expectedExt)
+      throw new UsageError(
+        `-o must end in ${expectedExt} for ${single ? `--format ${single}` : '--bone-type'}`,
+      );
+    if (!expectedExt && format !== '.bvh' && format !== '.json')
+      throw new UsageError('-o must end in .bvh or .json (or use --bone-type / --format)');
+    const exportOptions = {
+      lowerBodyOnly: values['lower-body'],
+      rootMotion: values['root-motion'],
+      name: input.replace(/^.*[\\/]/, ''),
+    };
     const options: SolveOptions = {
       smoothing: parseNumber('smoothing', values.smoothing, 0, 1) ?? 0.5,
       footLock: parseEnum(
@@ -106,9 +160,9 @@ export const convert: Command = {
     const clip: MotionClip = solve(tracks, options, ({ fraction }) => {
       bar.update(base + Math.round(fraction * n), total, 'solving ');
     });
-    const text = format === '.bvh' ? bvh.write(clip) : motionJson.write(clip);
+    const bytes = writeOutput(clip, format, single, boneType as BoneType | undefined, exportOptions);
     await mkdir(dirname(output), { recursive: true });
-    await writeFile(output, text);
+    await writeFile(output, bytes);
     bar.update(total, total, 'done    ');
     const m = clip.metadata;
     process.stderr.write(

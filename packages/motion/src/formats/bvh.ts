@@ -21,6 +21,13 @@
  * translation other than the root, scale, face blendshapes, foot contacts, and variable frame timing. Euler
  * angles are unwrapped frame to frame (no ±180° jumps) where the order allows.
  *
+ * Per-rig BVH, `writeRig(rigClip, options)`: the rig's bone names and hierarchy from its hips bone down (a ground
+ * root and IK bones are left out: BVH has one root carrying the travel), offsets from the rig's T-pose in the
+ * canonical axes (Y up, facing +Z; BVH has no rest orientation, so the rest pose is the T-pose with all rotations
+ * zero), rotations = each bone's world rotation relative to its T-pose orientation, made local. A bone whose
+ * translation is keyed in the rig (Biped thighs and clavicles) is re-parented in the BVH to the bone of the
+ * canonical joint it hangs from, so every joint stays rigid and positions stay exact in every reader.
+ *
  * Reader, `read(text) → BvhDocument`: any channel order and any joint with 3 or 6 channels (positions on a
  * non-root joint replace its offset, as Blender does), End Sites, `Frames:` and `Frame Time:`. `bvhWorld`
  * evaluates a frame's world joint transforms; `toClip` turns a document into a MotionClip.
@@ -33,13 +40,18 @@ import {
   type Quat,
   qFromEuler,
   qMul,
+  qMulFlat,
   qRotate,
+  qRotateFlat,
   qToEuler,
   readQuat,
   readVec3,
   type Vec3,
   writeQuat,
 } from '../math.ts';
+import { rigInternals } from '../rigs/build.ts';
+import type { RigClip } from '../rigs/types.ts';
+import { formatFixed } from './bytes.ts';
 
 export interface BvhWriteOptions {
   /** Length unit of offsets and root positions (default `'cm'`). */
@@ -51,11 +63,77 @@ export interface BvhWriteOptions {
   lengthDecimals?: number;
 }
 
-const fmt = (x: number, d: number): string => {
-  const s = x.toFixed(d);
-  // Avoid "-0.0000".
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
-};
+const fmt = formatFixed;
+
+const AXIS_INDEX: Record<string, number> = { X: 0, Y: 1, Z: 2 };
+
+/**
+ * Allocation-free `qToEuler` (same formulas, same results) writing the angles for order (i, j, k) into out[o..o+3].
+ */
+function eulerInto(
+  qx: number,
+  qy: number,
+  qz: number,
+  qw: number,
+  i: number,
+  j: number,
+  k: number,
+  out: Float64Array,
+  o: number,
+): void {
+  const xx = qx * qx;
+  const yy = qy * qy;
+  const zz = qz * qz;
+  const xy = qx * qy;
+  const xz = qx * qz;
+  const yz = qy * qz;
+  const wx = qw * qx;
+  const wy = qw * qy;
+  const wz = qw * qz;
+  M[0] = 1 - 2 * (yy + zz);
+  M[1] = 2 * (xy - wz);
+  M[2] = 2 * (xz + wy);
+  M[3] = 2 * (xy + wz);
+  M[4] = 1 - 2 * (xx + zz);
+  M[5] = 2 * (yz - wx);
+  M[6] = 2 * (xz - wy);
+  M[7] = 2 * (yz + wx);
+  M[8] = 1 - 2 * (xx + yy);
+  const sign = (j - i + 3) % 3 === 1 ? 1 : -1;
+  const sb = Math.max(-1, Math.min(1, sign * M[i * 3 + k]));
+  const b = Math.asin(sb);
+  if (Math.abs(sb) < 0.9999999) {
+    out[o] = Math.atan2(-sign * M[j * 3 + k], M[k * 3 + k]);
+    out[o + 2] = Math.atan2(-sign * M[i * 3 + j], M[i * 3 + i]);
+  } else {
+    out[o] = Math.atan2(sign * M[k * 3 + j], M[j * 3 + j]);
+    out[o + 2] = 0;
+  }
+  out[o + 1] = b;
+}
+const M = new Float64Array(9);
+
+/** In place: unwraps the Euler triple at o against the one at p (of the two Euler triples giving the same rotation, (a0, a1, a2) and (a0 + π, π − a1, a2 + π), each angle
+ * unwrapped, the one nearest the previous frame). */
+function unwrapInto(e: Float64Array, o: number, p: number): void {
+  const a0 = e[p] + wrapPi(e[o] - e[p]);
+  const a1 = e[p + 1] + wrapPi(e[o + 1] - e[p + 1]);
+  const a2 = e[p + 2] + wrapPi(e[o + 2] - e[p + 2]);
+  const b0 = e[p] + wrapPi(e[o] + Math.PI - e[p]);
+  const b1 = e[p + 1] + wrapPi(Math.PI - e[o + 1] - e[p + 1]);
+  const b2 = e[p + 2] + wrapPi(e[o + 2] + Math.PI - e[p + 2]);
+  const da = Math.abs(a0 - e[p]) + Math.abs(a1 - e[p + 1]) + Math.abs(a2 - e[p + 2]);
+  const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
+  if (db < da) {
+    e[o] = b0;
+    e[o + 1] = b1;
+    e[o + 2] = b2;
+  } else {
+    e[o] = a0;
+    e[o + 1] = a1;
+    e[o + 2] = a2;
+  }
+}
 
 /** Serialises a clip as BVH text (see the file header for the conventions). */
 export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
@@ -96,19 +174,28 @@ export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
   };
   writeJoint(0, 0);
   lines.push('MOTION', `Frames: ${clip.frameCount}`, `Frame Time: ${(1 / clip.fps).toFixed(10)}`);
-  // Euler angles per joint, unwrapped against the previous frame.
-  const prev: [number, number, number][] = sk.names.map(() => [0, 0, 0]);
-  const row: string[] = [];
+  // Euler angles per joint, unwrapped against the previous frame (two rows of angles, no per-value allocation).
+  const ai = AXIS_INDEX[order[0]];
+  const aj = AXIS_INDEX[order[1]];
+  const ak = AXIS_INDEX[order[2]];
+  const cur = new Float64Array(6 * n); // [prev frame | this frame] per joint
+  const row: string[] = new Array(3 + 3 * n);
+  const rot = clip.rotations;
   for (let f = 0; f < clip.frameCount; f++) {
-    row.length = 0;
-    const rp = readVec3(clip.rootPositions, f);
-    for (const v of rp) row.push(fmt(v * unitScale, ld));
+    row[0] = fmt(clip.rootPositions[3 * f] * unitScale, ld);
+    row[1] = fmt(clip.rootPositions[3 * f + 1] * unitScale, ld);
+    row[2] = fmt(clip.rootPositions[3 * f + 2] * unitScale, ld);
     for (let j = 0; j < n; j++) {
-      const q = readQuat(clip.rotations, f * n + j);
-      let e = qToEuler(q, order);
-      if (f > 0) e = unwrapEuler(e, prev[j]);
-      prev[j] = e;
-      for (const a of e) row.push(fmt(a / DEG, ad));
+      const q = (f * n + j) * 4;
+      const o = 6 * j + 3;
+      eulerInto(rot[q], rot[q + 1], rot[q + 2], rot[q + 3], ai, aj, ak, cur, o);
+      if (f > 0) unwrapInto(cur, o, 6 * j);
+      cur[6 * j] = cur[o];
+      cur[6 * j + 1] = cur[o + 1];
+      cur[6 * j + 2] = cur[o + 2];
+      row[3 + 3 * j] = fmt(cur[o] / DEG, ad);
+      row[4 + 3 * j] = fmt(cur[o + 1] / DEG, ad);
+      row[5 + 3 * j] = fmt(cur[o + 2] / DEG, ad);
     }
     lines.push(row.join(' '));
   }
@@ -117,19 +204,160 @@ export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
 
 const wrapPi = (a: number): number => a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 
-/** Of the two Euler triples that give the same rotation, the one nearest `prev` (each angle unwrapped). */
-function unwrapEuler(e: [number, number, number], prev: [number, number, number]): [number, number, number] {
-  const near = (a: number, p: number) => p + wrapPi(a - p);
-  const a: [number, number, number] = [near(e[0], prev[0]), near(e[1], prev[1]), near(e[2], prev[2])];
-  // Equivalent solution: (a0 + π, π - a1, a2 + π).
-  const b: [number, number, number] = [
-    near(e[0] + Math.PI, prev[0]),
-    near(Math.PI - e[1], prev[1]),
-    near(e[2] + Math.PI, prev[2]),
-  ];
-  const d = (x: [number, number, number]) =>
-    Math.abs(x[0] - prev[0]) + Math.abs(x[1] - prev[1]) + Math.abs(x[2] - prev[2]);
-  return d(b) < d(a) ? b : a;
+/** Serialises a retargeted clip as BVH with the rig's bone names (see the file header). */
+export function writeRig(rc: RigClip, options: BvhWriteOptions = {}): string {
+  return write(rigClipToBvhClip(rc), options);
+}
+
+/** The MotionClip that `writeRig` serialises: rig names, T-pose offsets (metres, canonical axes), BVH rotations. */
+export function rigClipToBvhClip(rc: RigClip): MotionClip {
+  const rig = rc.rig;
+  const I = rigInternals(rig);
+  const bones = rig.bones;
+  const nb = bones.length;
+  const hips = bones.findIndex((b) => b.name === rig.hipsBone);
+  // Bones kept: the hips and its descendants, without IK bones.
+  const keep = new Uint8Array(nb);
+  keep[hips] = 1;
+  for (let b = 0; b < nb; b++) {
+    const p = I.parent[b];
+    if (p >= 0 && keep[p] && bones[b].role !== 'ik') keep[b] = 1;
+  }
+  // BVH parent: the rig parent, or for translated bones the bone mapped to the carrier's canonical parent.
+  const canonParents = I.canonParents;
+  const bySource = new Map<number, number>();
+  for (let b = 0; b < nb; b++)
+    if (keep[b] && I.source[b] >= 0 && !bySource.has(I.source[b])) bySource.set(I.source[b], b);
+  const bvhParent = new Int32Array(nb).fill(-1);
+  for (let b = 0; b < nb; b++) {
+    if (!keep[b] || b === hips) continue;
+    bvhParent[b] = I.parent[b];
+    if (rc.translated[b] && I.carrier[b] >= 0) {
+      let c = canonParents[I.carrier[b]];
+      while (c >= 0 && !bySource.has(c)) c = canonParents[c];
+      if (c >= 0) bvhParent[b] = bySource.get(c) as number;
+    }
+  }
+  // Order: depth-first from the hips so parents come first.
+  const order: number[] = [];
+  const kids: number[][] = bones.map(() => []);
+  for (let b = 0; b < nb; b++) if (keep[b] && b !== hips) kids[bvhParent[b]].push(b);
+  const visit = (b: number) => {
+    order.push(b);
+    for (const k of kids[b]) visit(k);
+  };
+  visit(hips);
+  const index = new Int32Array(nb).fill(-1);
+  order.forEach((b, i) => {
+    index[b] = i;
+  });
+  const n = order.length;
+  // T-pose world positions (canonical, metres) by FK of the T-equivalent local rotations.
+  const tPos = I.tPosePositions;
+  const offsets = new Float32Array(3 * n);
+  order.forEach((b, i) => {
+    const p = bvhParent[b];
+    if (p < 0) offsets.set([tPos[3 * b], tPos[3 * b + 1], tPos[3 * b + 2]], 3 * i);
+    else
+      offsets.set(
+        [tPos[3 * b] - tPos[3 * p], tPos[3 * b + 1] - tPos[3 * p + 1], tPos[3 * b + 2] - tPos[3 * p + 2]],
+        3 * i,
+      );
+  });
+  const restRotations = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) restRotations[4 * i + 3] = 1;
+  // Namespaces ("mixamorig:Hips") are dropped: BVH readers such as three.js cannot bind names with ':'.
+  const skeleton: Skeleton = {
+    names: order.map((b) => bones[b].name.replace(/^[^:]*:/, '')),
+    parents: order.map((b) => (bvhParent[b] < 0 ? -1 : index[bvhParent[b]])),
+    offsets,
+    restRotations,
+    tips: new Float32Array(3 * n),
+  };
+  const F = rc.frameCount;
+  const rotations = new Float32Array(F * n * 4);
+  const rootPositions = new Float32Array(F * 3);
+  const bq = I.basisQuat;
+  const B = rig.basis;
+  const u = rig.unitsPerMetre;
+  // Per frame: rig world rotations (Wr) and positions (Pr), then D = bq⁻¹ · Wr · bq · T⁻¹ (world rotation
+  // relative to the T-pose, canonical axes); BVH local = D[parent]⁻¹ · D. Flat arrays, no per-bone allocation.
+  const Wr = new Float64Array(4 * nb);
+  const Pr = new Float64Array(3 * nb);
+  const Dq = new Float64Array(4 * nb);
+  const tmp = new Float64Array(4);
+  const tmp2 = new Float64Array(4);
+  const tInv = new Float64Array(4 * nb);
+  for (let b = 0; b < nb; b++) {
+    tInv[4 * b] = -I.tWorld[4 * b];
+    tInv[4 * b + 1] = -I.tWorld[4 * b + 1];
+    tInv[4 * b + 2] = -I.tWorld[4 * b + 2];
+    tInv[4 * b + 3] = I.tWorld[4 * b + 3];
+  }
+  const bqc = new Float64Array([-bq[0], -bq[1], -bq[2], bq[3]]);
+  const bqa = new Float64Array(bq);
+  const R = rc.rotations;
+  const T = rc.translations;
+  for (let f = 0; f < F; f++) {
+    for (let b = 0; b < nb; b++) {
+      const ro = (f * nb + b) * 4;
+      const to = (f * nb + b) * 3;
+      const p = I.parent[b];
+      if (p < 0) {
+        Wr[4 * b] = R[ro];
+        Wr[4 * b + 1] = R[ro + 1];
+        Wr[4 * b + 2] = R[ro + 2];
+        Wr[4 * b + 3] = R[ro + 3];
+        Pr[3 * b] = T[to];
+        Pr[3 * b + 1] = T[to + 1];
+        Pr[3 * b + 2] = T[to + 2];
+      } else {
+        qMulFlat(Wr, 4 * b, Wr, 4 * p, R, ro);
+        qRotateFlat(tmp, 0, Wr, 4 * p, T[to], T[to + 1], T[to + 2]);
+        Pr[3 * b] = Pr[3 * p] + tmp[0];
+        Pr[3 * b + 1] = Pr[3 * p + 1] + tmp[1];
+        Pr[3 * b + 2] = Pr[3 * p + 2] + tmp[2];
+      }
+      qMulFlat(tmp, 0, bqc, 0, Wr, 4 * b);
+      qMulFlat(tmp2, 0, tmp, 0, bqa, 0);
+      qMulFlat(Dq, 4 * b, tmp2, 0, tInv, 4 * b);
+    }
+    for (let i = 0; i < n; i++) {
+      const b = order[i];
+      const p = bvhParent[b];
+      const o = (f * n + i) * 4;
+      if (p < 0) {
+        rotations[o] = Dq[4 * b];
+        rotations[o + 1] = Dq[4 * b + 1];
+        rotations[o + 2] = Dq[4 * b + 2];
+        rotations[o + 3] = Dq[4 * b + 3];
+      } else {
+        tmp[0] = -Dq[4 * p];
+        tmp[1] = -Dq[4 * p + 1];
+        tmp[2] = -Dq[4 * p + 2];
+        tmp[3] = Dq[4 * p + 3];
+        qMulFlat(tmp2, 0, tmp, 0, Dq, 4 * b);
+        rotations[o] = tmp2[0];
+        rotations[o + 1] = tmp2[1];
+        rotations[o + 2] = tmp2[2];
+        rotations[o + 3] = tmp2[3];
+      }
+    }
+    const hx = Pr[3 * hips];
+    const hy = Pr[3 * hips + 1];
+    const hz = Pr[3 * hips + 2];
+    rootPositions[3 * f] = (B[0] * hx + B[3] * hy + B[6] * hz) / u;
+    rootPositions[3 * f + 1] = (B[1] * hx + B[4] * hy + B[7] * hz) / u;
+    rootPositions[3 * f + 2] = (B[2] * hx + B[5] * hy + B[8] * hz) / u;
+  }
+  return {
+    skeleton,
+    fps: rc.fps,
+    frameCount: F,
+    rotations,
+    rootPositions,
+    metadata: { generator: `@mocap/motion bvh.writeRig (${rig.id})` },
+  };
 }
 
 // ---------------------------------------------------------------- reader

@@ -1,0 +1,294 @@
+/**
+ * Bone-type packaging: the last stage of the capture path, `MotionClip → retargeted clip → file bytes → zip`.
+ *
+ * `BONE_TYPES` are the product's display names (used as-is in the UI, API and CLI). `exportBoneType` retargets
+ * the clip to the bone type's rig, writes its files and zips them with a README.txt (rig, fps, units, axes,
+ * import steps) and, for character bone types, the texture set. `exportFormat` writes one file of one format
+ * (the CLI's `--format`). Everything here is pure (no fs): bytes in, bytes out.
+ */
+
+import { characterTextures, makeCharacter, makeFaceMesh } from '../characters/index.ts';
+import type { MotionClip } from '../clip.ts';
+import * as anim from '../formats/anim.ts';
+import * as bvh from '../formats/bvh.ts';
+import * as csm from '../formats/csm.ts';
+import * as face from '../formats/face.ts';
+import * as fbx from '../formats/fbx.ts';
+import * as gltf from '../formats/gltf.ts';
+import * as motionJson from '../formats/json.ts';
+import * as vmd from '../formats/vmd.ts';
+import * as vrma from '../formats/vrma.ts';
+import { type ZipEntry, zip } from '../formats/zip.ts';
+import { retarget } from '../retarget/index.ts';
+import { buildRig, type RigId } from '../rigs/index.ts';
+import type { Rig, RigClip } from '../rigs/types.ts';
+import { BONE_TYPE_INFO, type BoneTypeInfo, readme } from './readme.ts';
+
+/** The bone types the product sells, by display name. */
+export const BONE_TYPES = [
+  'Unreal4',
+  'Unreal5.5',
+  'Unreal5.6',
+  'Mixamo',
+  'C4D',
+  'CC&iClone',
+  'RobloxR15',
+  'BIP',
+  'bvh',
+  'VMD-TDA',
+  'OnlyFace',
+  'UnityAnim',
+  'BoyFBX',
+  'GirlFBX',
+  'CS',
+] as const;
+export type BoneType = (typeof BONE_TYPES)[number];
+
+/** Single-file formats (`mocap convert --format`). */
+export const EXPORT_FORMATS = ['fbx', 'bvh', 'vmd', 'anim', 'glb', 'vrma', 'csm', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export function isBoneType(s: string): s is BoneType {
+  return (BONE_TYPES as readonly string[]).includes(s);
+}
+
+export interface ExportOptions {
+  /** Key only the hips and legs (the spec's lowerBodyDownload). */
+  lowerBodyOnly?: boolean;
+  /** Base name of the files (default: the clip's source name, else `motion`). */
+  name?: string;
+  /** For ground-root rigs (Unreal, CC): move the root bone with the character instead of the hips. */
+  rootMotion?: boolean;
+}
+
+export interface ExportedFile {
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+/** A file-name-safe base name. */
+export function safeBaseName(s: string): string {
+  const base = s
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[^\p{L}\p{N}_-]+/gu, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 60);
+  return base || 'motion';
+}
+
+const boneTypeSlug = (b: BoneType) => b.replace(/&/g, '_').replace(/\./g, '_');
+
+function baseNameOf(clip: MotionClip, options: ExportOptions): string {
+  return safeBaseName(options.name ?? clip.metadata.source ?? 'motion');
+}
+
+const RC_CACHE = new WeakMap<MotionClip, Map<string, RigClip>>();
+const FILE_CACHE = new WeakMap<RigClip, Map<string, Uint8Array | string>>();
+
+/** The clip retargeted to a rig (cached per clip: bone types sharing a rig retarget once). */
+function rigClipFor(clip: MotionClip, id: RigId, options: ExportOptions, name: string): RigClip {
+  const key = `${id}|${options.lowerBodyOnly === true}|${options.rootMotion === true}|${name}`;
+  let m = RC_CACHE.get(clip);
+  if (!m) {
+    m = new Map();
+    RC_CACHE.set(clip, m);
+  }
+  let rc = m.get(key);
+  if (!rc) {
+    const rig: Rig = buildRig(id, clip.skeleton);
+    rc = {
+      ...retarget(clip, rig, { lowerBodyOnly: options.lowerBodyOnly, rootMotion: options.rootMotion }),
+      name,
+    };
+    m.set(key, rc);
+  }
+  return rc;
+}
+
+/** A file written from a RigClip, cached per RigClip (Mixamo, C4D and UnityAnim share the same FBX and BVH). */
+function cachedFile<T extends Uint8Array | string>(rc: RigClip, key: string, make: () => T): T {
+  let m = FILE_CACHE.get(rc);
+  if (!m) {
+    m = new Map();
+    FILE_CACHE.set(rc, m);
+  }
+  let v = m.get(key) as T | undefined;
+  if (v === undefined) {
+    v = make();
+    m.set(key, v);
+  }
+  return v;
+}
+
+const TEXTURES = 'textures/';
+
+/** Texture set entries of a kind, under textures/ (PNG: stored, not deflated). */
+function textureEntries(kind: 'boy' | 'girl' | 'roblox' | 'ue4' | 'ue5'): ZipEntry[] {
+  return characterTextures(kind).map((t) => ({ name: `${TEXTURES}${t.fileName}`, data: t.png, store: true }));
+}
+
+/** Files of one bone type (without the README), in zip order. */
+function boneTypeFiles(
+  clip: MotionClip,
+  boneType: BoneType,
+  info: BoneTypeInfo,
+  options: ExportOptions,
+): ZipEntry[] {
+  const name = baseNameOf(clip, options);
+  const rc = info.rig ? rigClipFor(clip, info.rig, options, name) : null;
+  const out: ZipEntry[] = [];
+  // Inside a zip the FBX keeps its arrays raw: the zip's deflate also removes the key-time arrays every curve
+  // repeats, which per-array compression cannot.
+  const fbxOptions: fbx.FbxWriteOptions = { takeName: name, texturePath: TEXTURES, compressArrays: false };
+  const pushFbx = (data: Uint8Array) => out.push({ name: `${name}.fbx`, data });
+  switch (boneType) {
+    case 'bvh':
+      out.push({ name: `${name}.bvh`, data: bvh.write(clip) });
+      break;
+    case 'OnlyFace': {
+      if (!clip.blendshapes)
+        throw new Error('OnlyFace: the clip has no face curves (capture with face tracking on)');
+      // A face mesh with the ARKit morph targets on a Mixamo-named head/neck, animated by DeformPercent only.
+      const frc = rigClipFor(clip, 'mixamo', options, name);
+      const faceMesh = makeFaceMesh({ rig: frc.rig, skeleton: clip.skeleton });
+      pushFbx(fbx.write(frc, { ...fbxOptions, meshes: [faceMesh], boneAnimation: false }));
+      out.push({ name: `${name}_face.vmd`, data: vmd.writeMorphs(clip) });
+      out.push({ name: `${name}_face.csv`, data: face.writeCsv(clip) });
+      out.push({ name: `${name}_face.json`, data: face.writeJson(clip) });
+      for (const t of faceMesh.materials.flatMap((m) => (m.texture ? [m.texture] : [])))
+        out.push({ name: `${TEXTURES}${t.fileName}`, data: t.png, store: true });
+      break;
+    }
+    case 'CS':
+      out.push({
+        name: `${name}.csm`,
+        data: csm.write(clip, { lowerBodyOnly: options.lowerBodyOnly, fileName: `${name}.csm` }),
+      });
+      break;
+    default: {
+      if (!rc) throw new Error(`bone type ${boneType}: no rig`);
+      const character = info.character === 'boy' || info.character === 'girl' ? info.character : null;
+      for (const f of info.files) {
+        if (f === 'fbx') {
+          // FBX scenes are right-handed: left-handed rigs (Unity) ship a Mixamo-named FBX for Humanoid import.
+          const frc = rc.rig.axes.handedness === 'right' ? rc : rigClipFor(clip, 'mixamo', options, name);
+          const meshes = character ? makeCharacter(character, frc.rig, clip.skeleton).meshes : undefined;
+          pushFbx(
+            meshes
+              ? fbx.write(frc, { ...fbxOptions, meshes })
+              : cachedFile(frc, 'fbx', () => fbx.write(frc, fbxOptions)),
+          );
+        } else if (f === 'bvh')
+          out.push({
+            name: `${name}.bvh`,
+            // Bytes (not a string) so the zip writer can reuse the deflated body across bone types.
+            data: cachedFile(rc, 'bvh', () => new TextEncoder().encode(bvh.writeRig(rc))),
+          });
+        else if (f === 'glb') out.push({ name: `${name}.glb`, data: gltf.write(rc) });
+        else if (f === 'vmd') out.push({ name: `${name}.vmd`, data: vmd.write(rc) });
+        else if (f === 'anim') out.push({ name: `${name}.anim`, data: anim.write(rc, { name }) });
+      }
+      if (out.length === 0) throw new Error(`bone type ${boneType}: no files`);
+      const kind = info.character;
+      if (kind && kind !== 'face') out.push(...textureEntries(kind));
+    }
+  }
+  return out;
+}
+
+/**
+ * Exports a clip as one bone type: a zip holding the animation file(s), the texture set where the bone type has
+ * one, and README.txt. `fileName` is `<name>_<BoneType>.zip` (file-name-safe).
+ */
+export function exportBoneType(
+  clip: MotionClip,
+  boneType: BoneType,
+  options: ExportOptions = {},
+): ExportedFile {
+  if (!isBoneType(boneType))
+    throw new Error(`unknown bone type ${JSON.stringify(boneType)} (known: ${BONE_TYPES.join(', ')})`);
+  if (clip.frameCount < 1) throw new Error('the clip has no frames');
+  const info = BONE_TYPE_INFO[boneType];
+  const name = baseNameOf(clip, options);
+  const entries = boneTypeFiles(clip, boneType, info, options);
+  const rig = info.rig ? buildRig(info.rig, clip.skeleton) : null;
+  entries.push({
+    name: 'README.txt',
+    data: readme(boneType, info, {
+      clip,
+      rig,
+      files: entries.map((e) => e.name),
+      lowerBodyOnly: options.lowerBodyOnly === true,
+      rootMotion: options.rootMotion === true,
+    }),
+  });
+  return { fileName: `${name}_${boneTypeSlug(boneType)}.zip`, bytes: zip(entries) };
+}
+
+/** Rig used for a single-format export when none is given. */
+const FORMAT_DEFAULT_RIG: Record<ExportFormat, RigId | null> = {
+  fbx: 'mixamo',
+  bvh: 'canonical',
+  vmd: 'mmd',
+  anim: 'unity',
+  glb: 'canonical',
+  vrma: null,
+  csm: null,
+  json: null,
+};
+
+/** Writes one file of one format (optionally for a bone type's rig). */
+export function exportFormat(
+  clip: MotionClip,
+  format: ExportFormat,
+  options: ExportOptions & { boneType?: BoneType } = {},
+): ExportedFile {
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new Error(`unknown format ${JSON.stringify(format)} (known: ${EXPORT_FORMATS.join(', ')})`);
+  const name = baseNameOf(clip, options);
+  const rigId = options.boneType ? BONE_TYPE_INFO[options.boneType].rig : FORMAT_DEFAULT_RIG[format];
+  const rc = () => rigClipFor(clip, rigId ?? 'canonical', options, name);
+  switch (format) {
+    case 'fbx': {
+      const r = rc();
+      if (r.rig.axes.handedness !== 'right')
+        throw new Error(
+          `--format fbx: the ${options.boneType} rig is left-handed; FBX needs a right-handed rig`,
+        );
+      const kind = options.boneType ? BONE_TYPE_INFO[options.boneType].character : undefined;
+      const meshes =
+        kind === 'boy' || kind === 'girl' ? makeCharacter(kind, r.rig, clip.skeleton).meshes : undefined;
+      return {
+        fileName: `${name}.fbx`,
+        bytes: fbx.write(r, { takeName: name, ...(meshes ? { meshes } : {}) }),
+      };
+    }
+    case 'bvh':
+      return {
+        fileName: `${name}.bvh`,
+        bytes: new TextEncoder().encode(
+          rigId && rigId !== 'canonical' ? bvh.writeRig(rc()) : bvh.write(clip),
+        ),
+      };
+    case 'glb':
+      return { fileName: `${name}.glb`, bytes: gltf.write(rigId && rigId !== 'canonical' ? rc() : clip) };
+    case 'vmd':
+      return { fileName: `${name}.vmd`, bytes: vmd.write(rigClipFor(clip, 'mmd', options, name)) };
+    case 'vrma':
+      return { fileName: `${name}.vrma`, bytes: vrma.write(clip) };
+    case 'csm':
+      return {
+        fileName: `${name}.csm`,
+        bytes: new TextEncoder().encode(csm.write(clip, { lowerBodyOnly: options.lowerBodyOnly })),
+      };
+    case 'json':
+      return { fileName: `${name}.json`, bytes: new TextEncoder().encode(motionJson.write(clip)) };
+    case 'anim':
+      return {
+        fileName: `${name}.anim`,
+        bytes: new TextEncoder().encode(anim.write(rigClipFor(clip, 'unity', options, name), { name })),
+      };
+    default:
+      throw new Error(`format ${format} is not supported`);
+  }
+}

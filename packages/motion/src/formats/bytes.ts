@@ -1,0 +1,135 @@
+/**
+ * A small little-endian byte writer over a growable buffer (doubling), shared by the binary writers (FBX, zip).
+ * Everything is written in place: no per-value allocations. `patchU32`/`patchU64` fill in sizes and offsets
+ * known only after a nested block is written.
+ */
+
+const utf8 = new TextEncoder();
+
+export class ByteWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  /** Bytes written so far (the current offset). */
+  length = 0;
+
+  constructor(initialCapacity = 1 << 16) {
+    this.buf = new Uint8Array(Math.max(16, initialCapacity));
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    const need = this.length + n;
+    if (need <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < need) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  u8(v: number): void {
+    this.ensure(1);
+    this.buf[this.length++] = v;
+  }
+  i16(v: number): void {
+    this.ensure(2);
+    this.view.setInt16(this.length, v, true);
+    this.length += 2;
+  }
+  u16(v: number): void {
+    this.ensure(2);
+    this.view.setUint16(this.length, v, true);
+    this.length += 2;
+  }
+  u32(v: number): void {
+    this.ensure(4);
+    this.view.setUint32(this.length, v, true);
+    this.length += 4;
+  }
+  i32(v: number): void {
+    this.ensure(4);
+    this.view.setInt32(this.length, v, true);
+    this.length += 4;
+  }
+  /** 64-bit signed integer from a number (exact up to 2^53) or a bigint. */
+  i64(v: number | bigint): void {
+    this.ensure(8);
+    this.view.setBigInt64(this.length, typeof v === 'bigint' ? v : BigInt(Math.round(v)), true);
+    this.length += 8;
+  }
+  u64(v: number | bigint): void {
+    this.ensure(8);
+    this.view.setBigUint64(this.length, typeof v === 'bigint' ? v : BigInt(Math.round(v)), true);
+    this.length += 8;
+  }
+  f32(v: number): void {
+    this.ensure(4);
+    this.view.setFloat32(this.length, v, true);
+    this.length += 4;
+  }
+  f64(v: number): void {
+    this.ensure(8);
+    this.view.setFloat64(this.length, v, true);
+    this.length += 8;
+  }
+  bytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+  /** Writes `n` zero bytes. */
+  zeros(n: number): void {
+    this.ensure(n);
+    this.buf.fill(0, this.length, this.length + n);
+    this.length += n;
+  }
+  /** UTF-8 bytes of a string (no length prefix, no terminator); returns the byte count. */
+  utf8(s: string): number {
+    const b = utf8.encode(s);
+    this.bytes(b);
+    return b.length;
+  }
+  patchU32(offset: number, v: number): void {
+    this.view.setUint32(offset, v, true);
+  }
+  patchU64(offset: number, v: number): void {
+    this.view.setBigUint64(offset, BigInt(v), true);
+  }
+  /** A view of the bytes written so far (shares memory with the writer until the next write). */
+  view8(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+  /** A copy of the bytes written so far. */
+  toBytes(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+/** UTF-8 encoding of a string. */
+export const encodeUtf8 = (s: string): Uint8Array => utf8.encode(s);
+
+const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
+const ZEROS = ['', '0', '00', '000', '0000', '00000', '000000', '0000000', '00000000'];
+
+/**
+ * `x.toFixed(d)` without "-0.0000", through integer arithmetic (several times faster than toFixed on the hot
+ * path; halves round away from zero). Falls back to toFixed for d > 8 or huge values.
+ */
+export const formatFixed = (x: number, d: number): string => {
+  if (d > 8 || !(Math.abs(x) < 1e9)) {
+    const s = x.toFixed(d);
+    return s.charCodeAt(0) === 45 && +s === 0 ? s.slice(1) : s;
+  }
+  const p = POW10[d];
+  let v = Math.round(Math.abs(x) * p);
+  if (v === 0) return d === 0 ? '0' : `0.${ZEROS[d]}`;
+  const neg = x < 0;
+  const int = Math.floor(v / p);
+  v -= int * p;
+  if (d === 0) return neg ? `-${int}` : `${int}`;
+  const frac = `${v}`;
+  const body = `${int}.${ZEROS[d - frac.length]}${frac}`;
+  return neg ? `-${body}` : body;
+};

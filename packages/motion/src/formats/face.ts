@@ -1,0 +1,169 @@
+/**
+ * Face outputs (OnlyFace): ARKit blendshape weights per frame as CSV and JSON, and the mapping from ARKit shapes
+ * to the expression sets other tools use (VRM 1.0 expression presets for VRMA, MMD morphs for VMD).
+ *
+ * CSV (`writeCsv`): one header line `frame,time,<52 ARKit names in Apple's order>`, then one line per frame:
+ * the frame index, its time in seconds (6 decimals), and 52 weights 0..1 (4 decimals). Comma separated, `\n`
+ * line ends, no quoting needed (names are identifiers). This is the column layout of Live Link Face / ARKit
+ * recorders (camelCase names, time column), which spreadsheet and DCC import scripts expect.
+ *
+ * JSON (`writeJson`): `{ format: "mocap-arkit-blendshapes", version: 1, fps, frameCount, names, supported,
+ * frames: number[][] }` with one 52-weight array per frame (4 decimals).
+ *
+ * Limits: weights are written as the solver estimated them; shapes it does not estimate (see
+ * `solver/face.ts`, `supported` in the file) are constant 0. A clip without face curves is an error.
+ *
+ * Viseme/expression mapping (`expressionCurves`), per frame, every value clamped to 0..1. ARKit names are the
+ * subject's sides; `avg(x)` averages the Left and Right shapes:
+ * - `aa` = jawOpen − ½(mouthFunnel + mouthPucker) − ½·avg(mouthStretch)   (open "a")
+ * - `ih` = (avg(mouthStretch) + ½·avg(mouthSmile)) · (1 − jawOpen)        (spread, nearly closed "i")
+ * - `ou` = mouthPucker                                                     (rounded, closed "u")
+ * - `ee` = 2·avg(mouthStretch) · min(1, 2·jawOpen)                         (spread and half open "e")
+ * - `oh` = mouthFunnel · min(1, 2·jawOpen + 0.3)                           (rounded and open "o")
+ * - `blinkLeft`/`blinkRight` = eyeBlinkLeft/Right; `blink` = min of the two (both eyes closed) — a player uses
+ *   either `blink` or the one-eye pair, never both, so `blinkLeft/Right` are written as the part above `blink`.
+ * - `happy` = avg(mouthSmile); `sad` = avg(mouthFrown); `angry` = avg(browDown);
+ *   `surprised` = min(browInnerUp, avg(eyeWide) + ½·jawOpen).
+ */
+
+import { ARKIT_BLENDSHAPES, type ArkitBlendshape, type BlendshapeCurves } from '../clip.ts';
+
+/** A clip-like source of face curves. */
+export interface FaceSource {
+  readonly fps: number;
+  readonly frameCount: number;
+  readonly blendshapes?: BlendshapeCurves;
+}
+
+function curvesOf(src: FaceSource): BlendshapeCurves {
+  const bs = src.blendshapes;
+  if (!bs) throw new Error('the clip has no face blendshape curves (no face was tracked): nothing to export');
+  if (bs.weights.length !== src.frameCount * bs.names.length)
+    throw new Error('face curves: weights length does not match frameCount × names');
+  return bs;
+}
+
+/** Weights in ARKit order, `[f * 52 + k]`, whatever order the source uses. */
+export function arkitWeights(src: FaceSource): Float32Array {
+  const bs = curvesOf(src);
+  const K = bs.names.length;
+  const out = new Float32Array(src.frameCount * 52);
+  ARKIT_BLENDSHAPES.forEach((name, k) => {
+    const s = bs.names.indexOf(name);
+    if (s < 0) return;
+    for (let f = 0; f < src.frameCount; f++) out[f * 52 + k] = bs.weights[f * K + s];
+  });
+  return out;
+}
+
+const r4 = (v: number) => {
+  const x = Math.round(Math.min(1, Math.max(0, v)) * 10000) / 10000;
+  return x === 0 ? '0' : String(x);
+};
+
+/** ARKit weights as CSV text. */
+export function writeCsv(src: FaceSource): string {
+  const w = arkitWeights(src);
+  const lines: string[] = [`frame,time,${ARKIT_BLENDSHAPES.join(',')}`];
+  const row = new Array<string>(54);
+  for (let f = 0; f < src.frameCount; f++) {
+    row[0] = String(f);
+    row[1] = (f / src.fps).toFixed(6);
+    for (let k = 0; k < 52; k++) row[k + 2] = r4(w[f * 52 + k]);
+    lines.push(row.join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** ARKit weights as JSON text. */
+export function writeJson(src: FaceSource): string {
+  const w = arkitWeights(src);
+  const frames: number[][] = [];
+  for (let f = 0; f < src.frameCount; f++) {
+    const a = new Array<number>(52);
+    for (let k = 0; k < 52; k++) a[k] = Math.round(Math.min(1, Math.max(0, w[f * 52 + k])) * 10000) / 10000;
+    frames.push(a);
+  }
+  return JSON.stringify({
+    format: 'mocap-arkit-blendshapes',
+    version: 1,
+    fps: src.fps,
+    frameCount: src.frameCount,
+    names: ARKIT_BLENDSHAPES,
+    supported: src.blendshapes?.supported ?? [],
+    frames,
+  });
+}
+
+/** Reads the CSV written by `writeCsv` (for tests and round trips). */
+export function readCsv(text: string): { names: string[]; times: number[]; weights: Float32Array } {
+  const lines = text.trim().split('\n');
+  const header = lines[0].split(',');
+  if (header[0] !== 'frame' || header[1] !== 'time') throw new Error('face CSV: bad header');
+  const names = header.slice(2);
+  const weights = new Float32Array((lines.length - 1) * names.length);
+  const times: number[] = [];
+  lines.slice(1).forEach((l, f) => {
+    const cells = l.split(',');
+    if (cells.length !== names.length + 2)
+      throw new Error(`face CSV: line ${f + 2} has ${cells.length} cells`);
+    times.push(Number(cells[1]));
+    for (let k = 0; k < names.length; k++) weights[f * names.length + k] = Number(cells[k + 2]);
+  });
+  return { names, times, weights };
+}
+
+export const EXPRESSIONS = [
+  'aa',
+  'ih',
+  'ou',
+  'ee',
+  'oh',
+  'blink',
+  'blinkLeft',
+  'blinkRight',
+  'happy',
+  'sad',
+  'angry',
+  'surprised',
+] as const;
+export type Expression = (typeof EXPRESSIONS)[number];
+
+const c01 = (v: number) => Math.min(1, Math.max(0, v));
+
+/** Expression curves (VRM preset names) per frame, from the ARKit curves (formulas in the file header). */
+export function expressionCurves(src: FaceSource): Record<Expression, Float32Array> {
+  const w = arkitWeights(src);
+  const F = src.frameCount;
+  const idx = (n: ArkitBlendshape) => ARKIT_BLENDSHAPES.indexOf(n);
+  const g = (f: number, n: ArkitBlendshape) => w[f * 52 + idx(n)];
+  const avg = (f: number, base: string) =>
+    0.5 * (g(f, `${base}Left` as ArkitBlendshape) + g(f, `${base}Right` as ArkitBlendshape));
+  const out = Object.fromEntries(EXPRESSIONS.map((e) => [e, new Float32Array(F)])) as Record<
+    Expression,
+    Float32Array
+  >;
+  for (let f = 0; f < F; f++) {
+    const jaw = g(f, 'jawOpen');
+    const funnel = g(f, 'mouthFunnel');
+    const pucker = g(f, 'mouthPucker');
+    const stretch = avg(f, 'mouthStretch');
+    const smile = avg(f, 'mouthSmile');
+    out.aa[f] = c01(jaw - 0.5 * (funnel + pucker) - 0.5 * stretch);
+    out.ih[f] = c01((stretch + 0.5 * smile) * (1 - jaw));
+    out.ou[f] = c01(pucker);
+    out.ee[f] = c01(2 * stretch * Math.min(1, 2 * jaw));
+    out.oh[f] = c01(funnel * Math.min(1, 2 * jaw + 0.3));
+    const bl = c01(g(f, 'eyeBlinkLeft'));
+    const br = c01(g(f, 'eyeBlinkRight'));
+    const both = Math.min(bl, br);
+    out.blink[f] = both;
+    out.blinkLeft[f] = bl - both;
+    out.blinkRight[f] = br - both;
+    out.happy[f] = c01(smile);
+    out.sad[f] = c01(avg(f, 'mouthFrown'));
+    out.angry[f] = c01(avg(f, 'browDown'));
+    out.surprised[f] = c01(Math.min(g(f, 'browInnerUp'), avg(f, 'eyeWide') + 0.5 * jaw));
+  }
+  return out;
+}

@@ -1,0 +1,1132 @@
+/**
+ * Binary FBX 7.4 writer: a rig's skeleton with its animation, optionally skinned textured meshes with morph
+ * targets (characters) and face morph animation.
+ *
+ * Written (order and conventions of Blender's exporter, formats.md §b):
+ * - header `Kaydara FBX Binary  \0\x1a\0` + version 7400; 32-bit records; 13-byte NULL records closing every nested
+ *   list, every node without properties, and always `AnimationStack`/`AnimationLayer` (assimp drops animations
+ *   otherwise); Blender's fixed FileId / CreationTime / footer code so FBX-SDK tools accept the file; the footer
+ *   (padding to 16, version, 120 zeros, magic) that three.js needs to find the end;
+ * - `GlobalSettings` with the rig's axis system (Y up: Up Y, Front +Z, Coord +X; Z up: Up Z, Front −Y, Coord +X),
+ *   `UnitScaleFactor` = centimetres per rig unit, `TimeMode` from the fps (custom rate otherwise), time span;
+ * - one `Model` (`LimbNode`) + `NodeAttribute` (`Skeleton`) per rig bone, hierarchy by `OO` connections, the rest pose
+ *   in `Lcl Translation` / `Lcl Rotation` (Euler XYZ degrees, `RotationOrder` 0, `RotationActive` 1, no
+ *   Pre/PostRotation: the bone orientation is baked in the local rotation, the most portable choice);
+ * - one `AnimationStack` (named after the take) + `BaseLayer`; per keyed bone an `R` curve node (3 linear Euler
+ *   curves, unwrapped frame to frame so there are no ±360° jumps) and, for bones whose translation moves, a `T`
+ *   curve node; key times in KTime ticks (46 186 158 000 per second) on every frame;
+ * - meshes (`SkinnedMesh`): `Geometry` (vertices in rig units and axes, polygon indices, per-polygon-vertex normals
+ *   and UVs, material layer), a `Mesh` model, `Material` (Phong, diffuse colour) + `Texture` + `Video` with the PNG
+ *   embedded (`Content`) and referenced by relative file name (the zip carries the PNG next to the FBX), a `Skin`
+ *   deformer with one `Cluster` per influencing bone (`Transform` = mesh bind matrix, `TransformLink` = bone bind
+ *   matrix), a `BindPose`; morph targets as `BlendShape` / `BlendShapeChannel` deformers with `Shape` geometries
+ *   (sparse indices + deltas), animated through `DeformPercent` (0–100) from the clip's ARKit curves.
+ *
+ * Limits: FBX 7.4 binary only (no ASCII, no 7.5 64-bit records); right-handed rigs only (FBX scenes are
+ * right-handed: left-handed rigs such as MMD and Unity are rejected with an error); linear keys on every frame (no
+ * key reduction, no tangents); one take; up to 4 influences per vertex; one UV set; materials are Phong with a
+ * diffuse texture (no PBR extensions); no cameras or lights; arrays are zlib-compressed above 4 KiB (unless
+ * `compressArrays: false`, used inside zips).
+ */
+
+import { deflateSync } from 'node:zlib';
+import type { Rig, RigClip, SkinnedMesh } from '../rigs/types.ts';
+import { ByteWriter, encodeUtf8 } from './bytes.ts';
+
+// ------------------------------------------------------------------ low-level node writer
+
+type Prop =
+  | { t: 'I'; v: number }
+  | { t: 'D'; v: number }
+  | { t: 'L'; v: number | bigint }
+  | { t: 'S'; v: string | Uint8Array }
+  | { t: 'C'; v: boolean }
+  | { t: 'F'; v: number }
+  | { t: 'R'; v: Uint8Array }
+  | { t: 'd'; v: ArrayLike<number> }
+  | { t: 'f'; v: ArrayLike<number> }
+  | { t: 'i'; v: ArrayLike<number> }
+  | { t: 'l'; v: ArrayLike<number> | BigInt64Array }
+  | { t: 'raw'; code: string; bytes: Uint8Array };
+
+const I = (v: number): Prop => ({ t: 'I', v });
+const D = (v: number): Prop => ({ t: 'D', v });
+const L = (v: number | bigint): Prop => ({ t: 'L', v });
+const S = (v: string | Uint8Array): Prop => ({ t: 'S', v });
+const C = (v: boolean): Prop => ({ t: 'C', v });
+const Rw = (v: Uint8Array): Prop => ({ t: 'R', v });
+const Ad = (v: ArrayLike<number>): Prop => ({ t: 'd', v });
+const Af = (v: ArrayLike<number>): Prop => ({ t: 'f', v });
+const Ai = (v: ArrayLike<number>): Prop => ({ t: 'i', v });
+
+/** Object name as stored in binary FBX: `Name\0\x01Class`. */
+const objName = (name: string, cls: string): Uint8Array => {
+  const a = encodeUtf8(name);
+  const b = encodeUtf8(cls);
+  const out = new Uint8Array(a.length + 2 + b.length);
+  out.set(a, 0);
+  out[a.length] = 0;
+  out[a.length + 1] = 1;
+  out.set(b, a.length + 2);
+  return out;
+};
+
+const COMPRESS_ABOVE = 4096;
+
+/** Whether arrays above COMPRESS_ABOVE bytes are zlib-compressed (set per write() call). */
+let compressArrays = true;
+
+/** Encodes a typed array property payload (`ArrayLength, Encoding, CompressedLength, data`). */
+function arrayPayload(code: 'd' | 'f' | 'i' | 'l', v: ArrayLike<number> | BigInt64Array): Uint8Array {
+  const n = v.length;
+  let raw: Uint8Array;
+  if (code === 'd') raw = new Uint8Array(Float64Array.from(v as ArrayLike<number>).buffer);
+  else if (code === 'f') raw = new Uint8Array(Float32Array.from(v as ArrayLike<number>).buffer);
+  else if (code === 'i') raw = new Uint8Array(Int32Array.from(v as ArrayLike<number>).buffer);
+  else {
+    const a =
+      v instanceof BigInt64Array
+        ? v
+        : BigInt64Array.from(Array.from(v as ArrayLike<number>, (x) => BigInt(x)));
+    raw = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  }
+  let enc = 0;
+  let data = raw;
+  if (compressArrays && raw.length > COMPRESS_ABOVE) {
+    const z = deflateSync(raw, { level: 1 });
+    enc = 1;
+    data = new Uint8Array(z.buffer, z.byteOffset, z.length);
+  }
+  const out = new Uint8Array(12 + data.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, n, true);
+  dv.setUint32(4, enc, true);
+  dv.setUint32(8, data.length, true);
+  out.set(data, 12);
+  return out;
+}
+
+class NodeWriter {
+  readonly w = new ByteWriter(1 << 20);
+  private readonly stack: { start: number; children: boolean; forceNull: boolean; noProps: boolean }[] = [];
+
+  begin(name: string, props: Prop[] = [], forceNull = false): void {
+    if (this.stack.length) this.stack[this.stack.length - 1].children = true;
+    const w = this.w;
+    const start = w.length;
+    w.u32(0); // end offset
+    w.u32(props.length);
+    w.u32(0); // property list length
+    const nb = encodeUtf8(name);
+    w.u8(nb.length);
+    w.bytes(nb);
+    const propStart = w.length;
+    for (const p of props) this.prop(p);
+    w.patchU32(start + 8, w.length - propStart);
+    this.stack.push({ start, children: false, forceNull, noProps: props.length === 0 });
+  }
+
+  end(): void {
+    const top = this.stack.pop();
+    if (!top) throw new Error('FBX writer: end() without begin()');
+    if (top.children || top.forceNull || top.noProps) this.w.zeros(13);
+    this.w.patchU32(top.start, this.w.length);
+  }
+
+  /** A node with properties and no children. */
+  leaf(name: string, ...props: Prop[]): void {
+    this.begin(name, props);
+    this.end();
+  }
+
+  private prop(p: Prop): void {
+    const w = this.w;
+    switch (p.t) {
+      case 'I':
+        w.u8(0x49);
+        w.i32(p.v);
+        break;
+      case 'D':
+        w.u8(0x44);
+        w.f64(p.v);
+        break;
+      case 'L':
+        w.u8(0x4c);
+        w.i64(p.v);
+        break;
+      case 'F':
+        w.u8(0x46);
+        w.f32(p.v);
+        break;
+      case 'C':
+        w.u8(0x43);
+        w.u8(p.v ? 1 : 0);
+        break;
+      case 'S': {
+        const b = typeof p.v === 'string' ? encodeUtf8(p.v) : p.v;
+        w.u8(0x53);
+        w.u32(b.length);
+        w.bytes(b);
+        break;
+      }
+      case 'R':
+        w.u8(0x52);
+        w.u32(p.v.length);
+        w.bytes(p.v);
+        break;
+      case 'raw':
+        w.u8(p.code.charCodeAt(0));
+        w.bytes(p.bytes);
+        break;
+      default:
+        w.u8(p.t.charCodeAt(0));
+        w.bytes(arrayPayload(p.t, p.v));
+    }
+  }
+
+  /** `Properties70` with `P` records. */
+  props70(records: [string, string, string, string, ...Prop[]][]): void {
+    this.begin('Properties70');
+    for (const [name, type, label, flags, ...vals] of records)
+      this.leaf('P', S(name), S(type), S(label), S(flags), ...vals);
+    this.end();
+  }
+}
+
+// ------------------------------------------------------------------ constants
+
+export const FBX_VERSION = 7400;
+/** KTime ticks per second (FBX ≤ 7.7). */
+export const KTIME_PER_SECOND = 46186158000;
+const FILE_ID = Uint8Array.from([
+  0x28, 0xb3, 0x2a, 0xeb, 0xb6, 0x24, 0xcc, 0xc2, 0xbf, 0xc8, 0xb0, 0x2a, 0xa9, 0x2b, 0xfc, 0xf1,
+]);
+const FOOTER_CODE = Uint8Array.from([
+  0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8, 0xd4, 0x66, 0xb1, 0x76, 0xfb, 0x83, 0x1c, 0xf7, 0x26, 0x7e,
+]);
+const FOOTER_MAGIC = Uint8Array.from([
+  0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5, 0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3, 0x75, 0x8f, 0x29, 0x0b,
+]);
+const CREATION_TIME = '1970-01-01 10:00:00:000';
+
+const TIME_MODES: [number, number][] = [
+  [120, 1],
+  [100, 2],
+  [60, 3],
+  [50, 4],
+  [48, 5],
+  [30, 6],
+  [25, 10],
+  [24, 11],
+  [1000, 12],
+  [96, 15],
+  [72, 16],
+];
+
+/** FBX TimeMode for a frame rate (14 = custom). */
+export function timeModeOf(fps: number): number {
+  for (const [r, m] of TIME_MODES) if (Math.abs(fps - r) < 1e-6) return m;
+  return 14;
+}
+
+/** KTime of frame f at fps. */
+export const ktimeOf = (f: number, fps: number): number => Math.round((f * KTIME_PER_SECOND) / fps);
+
+// ------------------------------------------------------------------ maths helpers
+
+const RAD2DEG = 180 / Math.PI;
+
+/**
+ * FBX eEulerXYZ angles (degrees) of a quaternion: R = Rz(c) · Ry(b) · Rx(a) (X applied first).
+ * Writes [a, b, c] to out at o.
+ */
+function quatToFbxEuler(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
+  // Rotation matrix entries.
+  const m20 = 2 * (x * z - w * y);
+  const m21 = 2 * (y * z + w * x);
+  const m22 = 1 - 2 * (x * x + y * y);
+  const m10 = 2 * (x * y + w * z);
+  const m00 = 1 - 2 * (y * y + z * z);
+  const sb = Math.max(-1, Math.min(1, -m20));
+  const b = Math.asin(sb);
+  let a: number;
+  let c: number;
+  if (Math.abs(sb) < 0.9999999) {
+    a = Math.atan2(m21, m22);
+    c = Math.atan2(m10, m00);
+  } else {
+    // Gimbal lock (b = ±90°): R = Ry(b) · Rx(a) with c = 0, and m01 = sin(b) · sin(a), m11 = cos(a).
+    const m01 = 2 * (x * y - w * z);
+    const m11 = 1 - 2 * (x * x + z * z);
+    a = Math.atan2(m01 * Math.sign(sb), m11);
+    c = 0;
+  }
+  out[o] = a * RAD2DEG;
+  out[o + 1] = b * RAD2DEG;
+  out[o + 2] = c * RAD2DEG;
+}
+
+const wrap180 = (d: number) => d - 360 * Math.round(d / 360);
+
+/** Unwraps Euler degrees at o against the previous triple at p (both in `e`), choosing the closer equivalent. */
+function unwrapEuler(e: Float64Array, o: number, p: number): void {
+  const a0 = e[p] + wrap180(e[o] - e[p]);
+  const a1 = e[p + 1] + wrap180(e[o + 1] - e[p + 1]);
+  const a2 = e[p + 2] + wrap180(e[o + 2] - e[p + 2]);
+  const b0 = e[p] + wrap180(e[o] + 180 - e[p]);
+  const b1 = e[p + 1] + wrap180(180 - e[o + 1] - e[p + 1]);
+  const b2 = e[p + 2] + wrap180(e[o + 2] + 180 - e[p + 2]);
+  const da = Math.abs(a0 - e[p]) + Math.abs(a1 - e[p + 1]) + Math.abs(a2 - e[p + 2]);
+  const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
+  if (db < da) {
+    e[o] = b0;
+    e[o + 1] = b1;
+    e[o + 2] = b2;
+  } else {
+    e[o] = a0;
+    e[o + 1] = a1;
+    e[o + 2] = a2;
+  }
+}
+
+/** Column-major 4×4 (FBX matrices: translation in elements 12..14) from a quaternion, translation, uniform scale. */
+function matrixTRS(q: ArrayLike<number>, t: ArrayLike<number>, s = 1): number[] {
+  const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
+  return [
+    (1 - 2 * (y * y + z * z)) * s,
+    2 * (x * y + w * z) * s,
+    2 * (x * z - w * y) * s,
+    0,
+    2 * (x * y - w * z) * s,
+    (1 - 2 * (x * x + z * z)) * s,
+    2 * (y * z + w * x) * s,
+    0,
+    2 * (x * z + w * y) * s,
+    2 * (y * z - w * x) * s,
+    (1 - 2 * (x * x + y * y)) * s,
+    0,
+    t[0],
+    t[1],
+    t[2],
+    1,
+  ];
+}
+
+function qmul(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+function qrot(q: ArrayLike<number>, v: ArrayLike<number>): number[] {
+  const [qx, qy, qz, qw] = [q[0], q[1], q[2], q[3]];
+  const tx = 2 * (qy * v[2] - qz * v[1]);
+  const ty = 2 * (qz * v[0] - qx * v[2]);
+  const tz = 2 * (qx * v[1] - qy * v[0]);
+  return [
+    v[0] + qw * tx + (qy * tz - qz * ty),
+    v[1] + qw * ty + (qz * tx - qx * tz),
+    v[2] + qw * tz + (qx * ty - qy * tx),
+  ];
+}
+
+/** Rest world rotation and position of every bone (rig space). */
+export function restWorld(rig: Rig): { rot: number[][]; pos: number[][] } {
+  const rot: number[][] = [];
+  const pos: number[][] = [];
+  const idx = new Map(rig.bones.map((b, i) => [b.name, i]));
+  rig.bones.forEach((b, i) => {
+    const p = b.parent === null ? -1 : (idx.get(b.parent) as number);
+    if (p < 0) {
+      rot[i] = [...b.restRotation];
+      pos[i] = [...b.restTranslation];
+    } else {
+      rot[i] = qmul(rot[p], b.restRotation);
+      const o = qrot(rot[p], b.restTranslation);
+      pos[i] = [pos[p][0] + o[0], pos[p][1] + o[1], pos[p][2] + o[2]];
+    }
+  });
+  return { rot, pos };
+}
+
+// ------------------------------------------------------------------ the writer
+
+export interface FbxWriteOptions {
+  /** Name of the take / AnimationStack (default: the clip's name). */
+  takeName?: string;
+  /** Skinned meshes bound to the rig (characters, a face mesh). */
+  meshes?: readonly SkinnedMesh[];
+  /** Write the skeleton and meshes without animation (a bind-pose file). */
+  noAnimation?: boolean;
+  /** Key the bones (default true); false keeps only the morph (blendshape) animation, e.g. a face-only file. */
+  boneAnimation?: boolean;
+  /** Folder prefix of texture file names as referenced by the FBX (e.g. `textures/`; the PNGs are also embedded). */
+  texturePath?: string;
+  /** Application name written in the header (default `@mocap/motion`). */
+  creator?: string;
+  /**
+   * zlib-compress arrays above 4 KiB (default true). Turn it off when the file goes into a deflated zip: the zip
+   * then finds the repeated key-time arrays itself, which per-array compression hides (about 2.5× smaller zips).
+   */
+  compressArrays?: boolean;
+}
+
+/** Canonical metres → rig space and units, for mesh data. */
+function meshToRig(rig: Rig, v: Float32Array, scaleUnits: boolean): Float64Array {
+  const B = rig.basis;
+  const u = scaleUnits ? rig.unitsPerMetre : 1;
+  const out = new Float64Array(v.length);
+  for (let i = 0; i < v.length; i += 3) {
+    out[i] = (B[0] * v[i] + B[1] * v[i + 1] + B[2] * v[i + 2]) * u;
+    out[i + 1] = (B[3] * v[i] + B[4] * v[i + 1] + B[5] * v[i + 2]) * u;
+    out[i + 2] = (B[6] * v[i] + B[7] * v[i + 1] + B[8] * v[i + 2]) * u;
+  }
+  return out;
+}
+
+/** Serialises a retargeted clip (and optional meshes) as a binary FBX 7.4 file. */
+export function write(rc: RigClip, options: FbxWriteOptions = {}): Uint8Array {
+  const rig = rc.rig;
+  if (rig.axes.handedness !== 'right')
+    throw new Error(
+      `FBX: rig ${rig.id} is left-handed; FBX scenes are right-handed (export its VMD/.anim instead)`,
+    );
+  compressArrays = options.compressArrays !== false;
+  try {
+    return writeFbx(rc, options);
+  } finally {
+    compressArrays = true;
+  }
+}
+
+function writeFbx(rc: RigClip, options: FbxWriteOptions): Uint8Array {
+  const rig = rc.rig;
+  const nw = new NodeWriter();
+  const w = nw.w;
+  const F = rc.frameCount;
+  const fps = rc.fps;
+  const nb = rig.bones.length;
+  const take = options.takeName ?? rc.name ?? 'Take 001';
+  const stop = ktimeOf(Math.max(0, F - 1), fps);
+  const meshes = options.meshes ?? [];
+  const animate = !options.noAnimation && F > 0;
+
+  // Header.
+  w.bytes(encodeUtf8('Kaydara FBX Binary  '));
+  w.u8(0);
+  w.u8(0x1a);
+  w.u8(0);
+  w.u32(FBX_VERSION);
+
+  // FBXHeaderExtension.
+  nw.begin('FBXHeaderExtension');
+  nw.leaf('FBXHeaderVersion', I(1003));
+  nw.leaf('FBXVersion', I(FBX_VERSION));
+  nw.leaf('EncryptionType', I(0));
+  nw.begin('CreationTimeStamp');
+  nw.leaf('Version', I(1000));
+  for (const [k, v] of [
+    ['Year', 1970],
+    ['Month', 1],
+    ['Day', 1],
+    ['Hour', 10],
+    ['Minute', 0],
+    ['Second', 0],
+    ['Millisecond', 0],
+  ] as const)
+    nw.leaf(k, I(v));
+  nw.end();
+  nw.leaf('Creator', S(options.creator ?? '@mocap/motion FBX writer'));
+  nw.begin('SceneInfo', [S(objName('GlobalInfo', 'SceneInfo')), S('UserData')]);
+  nw.leaf('Type', S('UserData'));
+  nw.leaf('Version', I(100));
+  nw.begin('MetaData');
+  nw.leaf('Version', I(100));
+  nw.leaf('Title', S(take));
+  nw.leaf('Subject', S(''));
+  nw.leaf('Author', S(''));
+  nw.leaf('Keywords', S(''));
+  nw.leaf('Revision', S(''));
+  nw.leaf('Comment', S(`rig ${rig.displayName}`));
+  nw.end();
+  nw.props70([
+    ['DocumentUrl', 'KString', 'Url', '', S(`${take}.fbx`)],
+    ['SrcDocumentUrl', 'KString', 'Url', '', S(`${take}.fbx`)],
+    ['Original', 'Compound', '', ''],
+    ['Original|ApplicationVendor', 'KString', '', '', S('mocap')],
+    ['Original|ApplicationName', 'KString', '', '', S('@mocap/motion')],
+    ['Original|ApplicationVersion', 'KString', '', '', S('1.0')],
+    ['Original|DateTime_GMT', 'DateTime', '', '', S('01/01/1970 00:00:00.000')],
+    ['Original|FileName', 'KString', '', '', S(`${take}.fbx`)],
+  ]);
+  nw.end();
+  nw.end();
+  nw.leaf('FileId', Rw(FILE_ID));
+  nw.leaf('CreationTime', S(CREATION_TIME));
+  nw.leaf('Creator', S(options.creator ?? '@mocap/motion FBX writer'));
+
+  // GlobalSettings: the rig's axis system and unit.
+  const zUp = rig.axes.up === '+Z';
+  if (!(rig.axes.up === '+Y' && rig.axes.front === '+Z') && !(zUp && rig.axes.front === '-Y'))
+    throw new Error(`FBX: unsupported axis system for rig ${rig.id} (Y up/+Z front or Z up/−Y front)`);
+  const timeMode = timeModeOf(fps);
+  nw.begin('GlobalSettings');
+  nw.leaf('Version', I(1000));
+  nw.props70([
+    ['UpAxis', 'int', 'Integer', '', I(zUp ? 2 : 1)],
+    ['UpAxisSign', 'int', 'Integer', '', I(1)],
+    ['FrontAxis', 'int', 'Integer', '', I(zUp ? 1 : 2)],
+    ['FrontAxisSign', 'int', 'Integer', '', I(zUp ? -1 : 1)],
+    ['CoordAxis', 'int', 'Integer', '', I(0)],
+    ['CoordAxisSign', 'int', 'Integer', '', I(1)],
+    ['OriginalUpAxis', 'int', 'Integer', '', I(zUp ? 2 : 1)],
+    ['OriginalUpAxisSign', 'int', 'Integer', '', I(1)],
+    ['UnitScaleFactor', 'double', 'Number', '', D(100 / rig.unitsPerMetre)],
+    ['OriginalUnitScaleFactor', 'double', 'Number', '', D(100 / rig.unitsPerMetre)],
+    ['AmbientColor', 'ColorRGB', 'Color', '', D(0), D(0), D(0)],
+    ['DefaultCamera', 'KString', '', '', S('Producer Perspective')],
+    ['TimeMode', 'enum', '', '', I(timeMode)],
+    ['TimeProtocol', 'enum', '', '', I(2)],
+    ['SnapOnFrameMode', 'enum', '', '', I(0)],
+    ['TimeSpanStart', 'KTime', 'Time', '', L(0)],
+    ['TimeSpanStop', 'KTime', 'Time', '', L(stop)],
+    ['CustomFrameRate', 'double', 'Number', '', D(fps)],
+    ['TimeMarker', 'Compound', '', ''],
+    ['CurrentTimeMarker', 'int', 'Integer', '', I(-1)],
+  ]);
+  nw.end();
+
+  // Object ids.
+  let nextId = 1000000;
+  const newId = () => nextId++;
+  const docId = newId();
+  const boneIds = rig.bones.map(() => newId());
+  const attrIds = rig.bones.map(() => newId());
+  const boneIndex = new Map(rig.bones.map((b, i) => [b.name, i]));
+  const connections: Prop[][] = [];
+  const oo = (child: number, parent: number) => connections.push([S('OO'), L(child), L(parent)]);
+  const op = (child: number, parent: number, prop: string) =>
+    connections.push([S('OP'), L(child), L(parent), S(prop)]);
+
+  // Documents / References.
+  nw.begin('Documents');
+  nw.leaf('Count', I(1));
+  nw.begin('Document', [L(docId), S(''), S('Scene')]);
+  nw.props70([
+    ['SourceObject', 'object', '', ''],
+    ['ActiveAnimStackName', 'KString', '', '', S(take)],
+  ]);
+  nw.leaf('RootNode', L(0));
+  nw.end();
+  nw.end();
+  nw.begin('References');
+  nw.end();
+
+  // Mesh-related counts for Definitions.
+  const meshData = meshes.map((m) => prepareMesh(rig, m, boneIndex));
+  const materialCount = meshes.reduce((s, m) => s + m.materials.length, 0);
+  const textureCount = meshes.reduce((s, m) => s + m.materials.filter((x) => x.texture).length, 0);
+  const clusterCount = meshData.reduce((s, m) => s + m.clusters.length, 0);
+  const morphCount = meshes.reduce((s, m) => s + (m.morphTargets?.length ?? 0), 0);
+  const deformerCount =
+    meshes.length + clusterCount + meshes.filter((m) => m.morphTargets?.length).length + morphCount;
+
+  // Animation plan: which bones get R / T curves, and which morph channels get curves.
+  const rotKeyed: number[] = [];
+  const posKeyed: number[] = [];
+  if (animate && options.boneAnimation !== false)
+    for (let b = 0; b < nb; b++) {
+      if (rc.keyed[b]) rotKeyed.push(b);
+      if (rc.keyed[b] && rc.translated[b]) posKeyed.push(b);
+    }
+  const morphAnim = animate && rc.blendshapes ? meshes.some((m) => m.morphTargets?.length) : false;
+  const morphChannelsAnimated = morphAnim
+    ? meshes.reduce(
+        (s, m) =>
+          s + (m.morphTargets ?? []).filter((t) => rc.blendshapes?.names.includes(t.name as never)).length,
+        0,
+      )
+    : 0;
+  const curveNodeCount = rotKeyed.length + posKeyed.length + morphChannelsAnimated;
+  const curveCount = 3 * (rotKeyed.length + posKeyed.length) + morphChannelsAnimated;
+
+  // Definitions.
+  const defs: [string, number, string | null][] = [
+    ['GlobalSettings', 1, null],
+    ['Model', nb + meshes.length, 'FbxNode'],
+    ['NodeAttribute', nb, 'FbxSkeleton'],
+  ];
+  if (meshes.length) {
+    defs.push(['Geometry', meshes.length + morphCount, 'FbxMesh']);
+    defs.push(['Material', materialCount, 'FbxSurfacePhong']);
+    if (textureCount) {
+      defs.push(['Texture', textureCount, 'FbxFileTexture']);
+      defs.push(['Video', textureCount, 'FbxVideo']);
+    }
+    defs.push(['Deformer', deformerCount, null]);
+    defs.push(['Pose', 1, null]);
+  }
+  if (animate) {
+    defs.push(['AnimationStack', 1, 'FbxAnimStack']);
+    defs.push(['AnimationLayer', 1, 'FbxAnimLayer']);
+    if (curveNodeCount) {
+      defs.push(['AnimationCurveNode', curveNodeCount, 'FbxAnimCurveNode']);
+      defs.push(['AnimationCurve', curveCount, null]);
+    }
+  }
+  nw.begin('Definitions');
+  nw.leaf('Version', I(100));
+  nw.leaf('Count', I(defs.reduce((s, d) => s + d[1], 0)));
+  for (const [type, count, template] of defs) {
+    nw.begin('ObjectType', [S(type)]);
+    nw.leaf('Count', I(count));
+    if (template) {
+      nw.begin('PropertyTemplate', [S(template)]);
+      nw.props70(templateProps(template));
+      nw.end();
+    }
+    nw.end();
+  }
+  nw.end();
+
+  // Objects.
+  nw.begin('Objects');
+  const rest = restWorld(rig);
+  rig.bones.forEach((b, i) => {
+    nw.begin('NodeAttribute', [L(attrIds[i]), S(objName(b.name, 'NodeAttribute')), S('LimbNode')]);
+    nw.props70([['Size', 'double', 'Number', '', D(b.role === 'end' ? 1 : 3)]]);
+    nw.leaf('TypeFlags', S('Skeleton'));
+    nw.end();
+    const e = new Float64Array(3);
+    const q = b.restRotation;
+    quatToFbxEuler(q[0], q[1], q[2], q[3], e, 0);
+    nw.begin('Model', [L(boneIds[i]), S(objName(b.name, 'Model')), S('LimbNode')]);
+    nw.leaf('Version', I(232));
+    nw.props70([
+      ['RotationActive', 'bool', '', '', I(1)],
+      ['InheritType', 'enum', '', '', I(1)],
+      ['ScalingMax', 'Vector3D', 'Vector', '', D(0), D(0), D(0)],
+      ['DefaultAttributeIndex', 'int', 'Integer', '', I(0)],
+      [
+        'Lcl Translation',
+        'Lcl Translation',
+        '',
+        'A',
+        D(b.restTranslation[0]),
+        D(b.restTranslation[1]),
+        D(b.restTranslation[2]),
+      ],
+      ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(e[0]), D(e[1]), D(e[2])],
+      ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+    ]);
+    nw.leaf('MultiLayer', I(0));
+    nw.leaf('MultiTake', I(0));
+    nw.leaf('Shading', C(true));
+    nw.leaf('Culling', S('CullingOff'));
+    nw.end();
+    oo(attrIds[i], boneIds[i]);
+    const p = b.parent === null ? -1 : (boneIndex.get(b.parent) as number);
+    oo(boneIds[i], p < 0 ? 0 : boneIds[p]);
+  });
+
+  // Meshes.
+  const meshModelIds: number[] = [];
+  const channelTargets: { channelId: number; shape: string }[] = [];
+  meshData.forEach((md, mi) => {
+    const m = meshes[mi];
+    const geomId = newId();
+    const modelId = newId();
+    meshModelIds.push(modelId);
+    writeGeometry(nw, geomId, m.name, md);
+    nw.begin('Model', [L(modelId), S(objName(m.name, 'Model')), S('Mesh')]);
+    nw.leaf('Version', I(232));
+    nw.props70([
+      ['RotationActive', 'bool', '', '', I(1)],
+      ['InheritType', 'enum', '', '', I(1)],
+      ['DefaultAttributeIndex', 'int', 'Integer', '', I(0)],
+      ['Lcl Translation', 'Lcl Translation', '', 'A', D(0), D(0), D(0)],
+      ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(0), D(0), D(0)],
+      ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+    ]);
+    nw.leaf('MultiLayer', I(0));
+    nw.leaf('MultiTake', I(0));
+    nw.leaf('Shading', C(true));
+    nw.leaf('Culling', S('CullingOff'));
+    nw.end();
+    oo(geomId, modelId);
+    oo(modelId, 0);
+    // Materials and textures.
+    m.materials.forEach((mat) => {
+      const matId = newId();
+      nw.begin('Material', [L(matId), S(objName(mat.name, 'Material')), S('')]);
+      nw.leaf('Version', I(102));
+      nw.leaf('ShadingModel', S('phong'));
+      nw.leaf('MultiLayer', I(0));
+      const [r, g, bl, a] = mat.baseColor;
+      nw.props70([
+        ['DiffuseColor', 'Color', '', 'A', D(r), D(g), D(bl)],
+        ['DiffuseFactor', 'Number', '', 'A', D(1)],
+        ['TransparencyFactor', 'Number', '', 'A', D(1 - a)],
+        ['SpecularColor', 'Color', '', 'A', D(0.2), D(0.2), D(0.2)],
+        ['SpecularFactor', 'Number', '', 'A', D(0.25)],
+        ['ShininessExponent', 'Number', '', 'A', D(20)],
+        ['Emissive', 'Vector3D', 'Vector', '', D(0), D(0), D(0)],
+        ['Ambient', 'Vector3D', 'Vector', '', D(0), D(0), D(0)],
+        ['Diffuse', 'Vector3D', 'Vector', '', D(r), D(g), D(bl)],
+        ['Opacity', 'double', 'Number', '', D(a)],
+      ]);
+      nw.end();
+      oo(matId, modelId);
+      if (mat.texture) {
+        const texId = newId();
+        const vidId = newId();
+        const file = `${options.texturePath ?? ''}${mat.texture.fileName}`;
+        nw.begin('Video', [L(vidId), S(objName(file, 'Video')), S('Clip')]);
+        nw.leaf('Type', S('Clip'));
+        nw.props70([['Path', 'KString', 'XRefUrl', '', S(file)]]);
+        nw.leaf('UseMipMap', I(0));
+        nw.leaf('Filename', S(file));
+        nw.leaf('RelativeFilename', S(file));
+        nw.leaf('Content', Rw(mat.texture.png));
+        nw.end();
+        nw.begin('Texture', [L(texId), S(objName(file, 'Texture')), S('')]);
+        nw.leaf('Type', S('TextureVideoClip'));
+        nw.leaf('Version', I(202));
+        nw.leaf('TextureName', S(objName(file, 'Texture')));
+        nw.props70([
+          ['UVSet', 'KString', '', '', S('UVMap')],
+          ['UseMaterial', 'bool', '', '', I(1)],
+        ]);
+        nw.leaf('Media', S(objName(file, 'Video')));
+        nw.leaf('FileName', S(file));
+        nw.leaf('RelativeFilename', S(file));
+        nw.leaf('ModelUVTranslation', D(0), D(0));
+        nw.leaf('ModelUVScaling', D(1), D(1));
+        nw.leaf('Texture_Alpha_Source', S('None'));
+        nw.leaf('Cropping', I(0), I(0), I(0), I(0));
+        nw.end();
+        oo(vidId, texId);
+        op(texId, matId, 'DiffuseColor');
+      }
+    });
+    // Skin.
+    const skinId = newId();
+    nw.begin('Deformer', [L(skinId), S(objName(m.name, 'Deformer')), S('Skin')]);
+    nw.leaf('Version', I(101));
+    nw.leaf('Link_DeformAcuracy', D(50));
+    nw.end();
+    oo(skinId, geomId);
+    for (const cl of md.clusters) {
+      const clId = newId();
+      const bi = cl.bone;
+      const link = matrixTRS(rest.rot[bi], rest.pos[bi]);
+      nw.begin('Deformer', [L(clId), S(objName(rig.bones[bi].name, 'SubDeformer')), S('Cluster')]);
+      nw.leaf('Version', I(100));
+      nw.leaf('UserData', S(''), S(''));
+      nw.leaf('Indexes', Ai(cl.indexes));
+      nw.leaf('Weights', Ad(cl.weights));
+      nw.leaf('Transform', Ad(invertRigid(link)));
+      nw.leaf('TransformLink', Ad(link));
+      nw.end();
+      oo(clId, skinId);
+      oo(boneIds[bi], clId);
+    }
+    // Morph targets.
+    if (m.morphTargets?.length) {
+      const bsId = newId();
+      nw.begin('Deformer', [L(bsId), S(objName(m.name, 'Deformer')), S('BlendShape')]);
+      nw.leaf('Version', I(100));
+      nw.end();
+      oo(bsId, geomId);
+      md.shapes.forEach((sh) => {
+        const chId = newId();
+        const shapeId = newId();
+        nw.begin('Deformer', [L(chId), S(objName(sh.name, 'SubDeformer')), S('BlendShapeChannel')]);
+        nw.leaf('Version', I(100));
+        nw.leaf('DeformPercent', D(0));
+        nw.leaf('FullWeights', Ad([100]));
+        nw.props70([['DeformPercent', 'Number', '', 'A', D(0)]]);
+        nw.end();
+        nw.begin('Geometry', [L(shapeId), S(objName(sh.name, 'Geometry')), S('Shape')]);
+        nw.leaf('Version', I(100));
+        nw.leaf('Indexes', Ai(sh.indexes));
+        nw.leaf('Vertices', Ad(sh.vertices));
+        nw.leaf('Normals', Ad(sh.normals));
+        nw.end();
+        oo(chId, bsId);
+        oo(shapeId, chId);
+        channelTargets.push({ channelId: chId, shape: sh.name });
+      });
+    }
+  });
+  if (meshes.length) {
+    const poseId = newId();
+    nw.begin('Pose', [L(poseId), S(objName('BindPose', 'Pose')), S('BindPose')]);
+    nw.leaf('Type', S('BindPose'));
+    nw.leaf('Version', I(100));
+    nw.leaf('NbPoseNodes', I(nb + meshes.length));
+    for (const id of meshModelIds) {
+      nw.begin('PoseNode');
+      nw.leaf('Node', L(id));
+      nw.leaf('Matrix', Ad(matrixTRS([0, 0, 0, 1], [0, 0, 0])));
+      nw.end();
+    }
+    rig.bones.forEach((_, i) => {
+      nw.begin('PoseNode');
+      nw.leaf('Node', L(boneIds[i]));
+      nw.leaf('Matrix', Ad(matrixTRS(rest.rot[i], rest.pos[i])));
+      nw.end();
+    });
+    nw.end();
+  }
+
+  // Animation.
+  if (animate) {
+    const stackId = newId();
+    const layerId = newId();
+    nw.begin('AnimationStack', [L(stackId), S(objName(take, 'AnimStack')), S('')], true);
+    nw.props70([
+      ['LocalStart', 'KTime', 'Time', '', L(0)],
+      ['LocalStop', 'KTime', 'Time', '', L(stop)],
+      ['ReferenceStart', 'KTime', 'Time', '', L(0)],
+      ['ReferenceStop', 'KTime', 'Time', '', L(stop)],
+    ]);
+    nw.end();
+    nw.begin('AnimationLayer', [L(layerId), S(objName('BaseLayer', 'AnimLayer')), S('')], true);
+    nw.end();
+    oo(layerId, stackId);
+    // Shared key data: times and attribute arrays, encoded once.
+    const times = new BigInt64Array(F);
+    for (let f = 0; f < F; f++) times[f] = BigInt(ktimeOf(f, fps));
+    const timesProp: Prop = { t: 'raw', code: 'l', bytes: arrayPayload('l', times) };
+    const flagsProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [0x4]) };
+    const dataProp: Prop = { t: 'raw', code: 'f', bytes: arrayPayload('f', [0, 0, 0, 0]) };
+    const refProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [F]) };
+    const values = new Float32Array(F);
+    const curve = (id: number, vals: Float32Array) => {
+      nw.begin('AnimationCurve', [L(id), S(objName('', 'AnimCurve')), S('')]);
+      nw.leaf('Default', D(vals[0] ?? 0));
+      nw.leaf('KeyVer', I(4008));
+      nw.leaf('KeyTime', timesProp);
+      nw.leaf('KeyValueFloat', Af(vals));
+      nw.leaf('KeyAttrFlags', flagsProp);
+      nw.leaf('KeyAttrDataFloat', dataProp);
+      nw.leaf('KeyAttrRefCount', refProp);
+      nw.end();
+    };
+    const euler = new Float64Array(3 * F);
+    for (const b of rotKeyed) {
+      for (let f = 0; f < F; f++) {
+        const o = (f * nb + b) * 4;
+        quatToFbxEuler(
+          rc.rotations[o],
+          rc.rotations[o + 1],
+          rc.rotations[o + 2],
+          rc.rotations[o + 3],
+          euler,
+          3 * f,
+        );
+        if (f > 0) unwrapEuler(euler, 3 * f, 3 * f - 3);
+      }
+      const cnId = newId();
+      nw.begin('AnimationCurveNode', [L(cnId), S(objName('R', 'AnimCurveNode')), S('')]);
+      nw.props70([
+        ['d|X', 'Number', '', 'A', D(euler[0])],
+        ['d|Y', 'Number', '', 'A', D(euler[1])],
+        ['d|Z', 'Number', '', 'A', D(euler[2])],
+      ]);
+      nw.end();
+      oo(cnId, layerId);
+      op(cnId, boneIds[b], 'Lcl Rotation');
+      for (let k = 0; k < 3; k++) {
+        for (let f = 0; f < F; f++) values[f] = euler[3 * f + k];
+        const cid = newId();
+        curve(cid, values);
+        op(cid, cnId, `d|${'XYZ'[k]}`);
+      }
+    }
+    for (const b of posKeyed) {
+      const cnId = newId();
+      const o0 = b * 3;
+      nw.begin('AnimationCurveNode', [L(cnId), S(objName('T', 'AnimCurveNode')), S('')]);
+      nw.props70([
+        ['d|X', 'Number', '', 'A', D(rc.translations[o0])],
+        ['d|Y', 'Number', '', 'A', D(rc.translations[o0 + 1])],
+        ['d|Z', 'Number', '', 'A', D(rc.translations[o0 + 2])],
+      ]);
+      nw.end();
+      oo(cnId, layerId);
+      op(cnId, boneIds[b], 'Lcl Translation');
+      for (let k = 0; k < 3; k++) {
+        for (let f = 0; f < F; f++) values[f] = rc.translations[(f * nb + b) * 3 + k];
+        const cid = newId();
+        curve(cid, values);
+        op(cid, cnId, `d|${'XYZ'[k]}`);
+      }
+    }
+    if (morphAnim && rc.blendshapes) {
+      const bs = rc.blendshapes;
+      const K = bs.names.length;
+      for (const { channelId, shape } of channelTargets) {
+        const k = bs.names.indexOf(shape as never);
+        if (k < 0) continue;
+        for (let f = 0; f < F; f++) values[f] = Math.min(1, Math.max(0, bs.weights[f * K + k])) * 100;
+        const cnId = newId();
+        nw.begin('AnimationCurveNode', [L(cnId), S(objName('DeformPercent', 'AnimCurveNode')), S('')]);
+        nw.props70([['d|DeformPercent', 'Number', '', 'A', D(values[0])]]);
+        nw.end();
+        oo(cnId, layerId);
+        op(cnId, channelId, 'DeformPercent');
+        const cid = newId();
+        curve(cid, values);
+        op(cid, cnId, 'd|DeformPercent');
+      }
+    }
+  }
+  nw.end(); // Objects
+
+  // Connections.
+  nw.begin('Connections');
+  for (const c of connections) nw.leaf('C', ...c);
+  nw.end();
+
+  // Takes.
+  if (animate) {
+    nw.begin('Takes');
+    nw.leaf('Current', S(take));
+    nw.begin('Take', [S(take)]);
+    nw.leaf('FileName', S(`${take.replace(/[^\w-]+/g, '_')}.tak`));
+    nw.leaf('LocalTime', L(0), L(stop));
+    nw.leaf('ReferenceTime', L(0), L(stop));
+    nw.end();
+    nw.end();
+  }
+
+  // Top-level NULL record and footer.
+  w.zeros(13);
+  w.bytes(FOOTER_CODE);
+  w.zeros(4);
+  const pad = (16 - (w.length % 16)) % 16;
+  w.zeros(pad === 0 ? 16 : pad);
+  w.u32(FBX_VERSION);
+  w.zeros(120);
+  w.bytes(FOOTER_MAGIC);
+  return w.toBytes();
+}
+
+/** Inverse of a rigid column-major 4×4 (rotation + translation, possibly uniform scale 1). */
+function invertRigid(m: number[]): number[] {
+  // R^T and -R^T t
+  const r = [m[0], m[4], m[8], 0, m[1], m[5], m[9], 0, m[2], m[6], m[10], 0];
+  const t = [m[12], m[13], m[14]];
+  return [
+    r[0],
+    r[1],
+    r[2],
+    0,
+    r[4],
+    r[5],
+    r[6],
+    0,
+    r[8],
+    r[9],
+    r[10],
+    0,
+    -(r[0] * t[0] + r[4] * t[1] + r[8] * t[2]),
+    -(r[1] * t[0] + r[5] * t[1] + r[9] * t[2]),
+    -(r[2] * t[0] + r[6] * t[1] + r[10] * t[2]),
+    1,
+  ];
+}
+
+function templateProps(template: string): [string, string, string, string, ...Prop[]][] {
+  switch (template) {
+    case 'FbxNode':
+      return [
+        ['RotationOrder', 'enum', '', '', I(0)],
+        ['RotationActive', 'bool', '', '', I(0)],
+        ['InheritType', 'enum', '', '', I(0)],
+        ['Lcl Translation', 'Lcl Translation', '', 'A', D(0), D(0), D(0)],
+        ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(0), D(0), D(0)],
+        ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+        ['Visibility', 'Visibility', '', 'A', D(1)],
+      ];
+    case 'FbxSkeleton':
+      return [
+        ['Color', 'ColorRGB', 'Color', '', D(0.8), D(0.8), D(0.8)],
+        ['Size', 'double', 'Number', '', D(100)],
+        ['LimbLength', 'double', 'Number', 'H', D(1)],
+      ];
+    case 'FbxAnimStack':
+      return [
+        ['Description', 'KString', '', '', S('')],
+        ['LocalStart', 'KTime', 'Time', '', L(0)],
+        ['LocalStop', 'KTime', 'Time', '', L(0)],
+        ['ReferenceStart', 'KTime', 'Time', '', L(0)],
+        ['ReferenceStop', 'KTime', 'Time', '', L(0)],
+      ];
+    case 'FbxAnimLayer':
+      return [
+        ['Weight', 'Number', '', 'A', D(100)],
+        ['Mute', 'bool', '', '', I(0)],
+        ['Solo', 'bool', '', '', I(0)],
+        ['Lock', 'bool', '', '', I(0)],
+      ];
+    case 'FbxAnimCurveNode':
+      return [['d', 'Compound', '', '']];
+    case 'FbxMesh':
+      return [
+        ['Color', 'ColorRGB', 'Color', '', D(0.8), D(0.8), D(0.8)],
+        ['Primary Visibility', 'bool', '', '', I(1)],
+        ['Casts Shadows', 'bool', '', '', I(1)],
+        ['Receive Shadows', 'bool', '', '', I(1)],
+      ];
+    case 'FbxSurfacePhong':
+      return [
+        ['ShadingModel', 'KString', '', '', S('Phong')],
+        ['DiffuseColor', 'Color', '', 'A', D(0.8), D(0.8), D(0.8)],
+        ['DiffuseFactor', 'Number', '', 'A', D(1)],
+      ];
+    case 'FbxFileTexture':
+      return [
+        ['TextureTypeUse', 'enum', '', '', I(0)],
+        ['AlphaSource', 'enum', '', '', I(2)],
+        ['UVSet', 'KString', '', '', S('default')],
+        ['UseMaterial', 'bool', '', '', I(0)],
+      ];
+    case 'FbxVideo':
+      return [
+        ['Path', 'KString', 'XRefUrl', '', S('')],
+        ['UseMipMap', 'bool', '', '', I(0)],
+      ];
+    default:
+      return [];
+  }
+}
+
+// ------------------------------------------------------------------ meshes
+
+interface PreparedMesh {
+  vertices: Float64Array;
+  polygonIndex: Int32Array;
+  normals: Float64Array;
+  uvs: Float64Array;
+  uvIndex: Int32Array;
+  materials: Int32Array;
+  clusters: { bone: number; indexes: Int32Array; weights: Float64Array }[];
+  shapes: { name: string; indexes: Int32Array; vertices: Float64Array; normals: Float64Array }[];
+}
+
+function prepareMesh(rig: Rig, m: SkinnedMesh, boneIndex: Map<string, number>): PreparedMesh {
+  const nv = m.positions.length / 3;
+  if (
+    m.normals.length !== 3 * nv ||
+    m.uvs.length !== 2 * nv ||
+    m.joints.length !== 4 * nv ||
+    m.weights.length !== 4 * nv
+  )
+    throw new Error(`FBX: mesh ${m.name}: attribute lengths do not match ${nv} vertices`);
+  if (m.indices.length % 3 !== 0) throw new Error(`FBX: mesh ${m.name}: index count is not a multiple of 3`);
+  const vertices = meshToRig(rig, m.positions, true);
+  const vnormals = meshToRig(rig, m.normals, false);
+  const nt = m.indices.length / 3;
+  const polygonIndex = new Int32Array(m.indices.length);
+  const normals = new Float64Array(m.indices.length * 3);
+  for (let t = 0; t < nt; t++) {
+    for (let k = 0; k < 3; k++) {
+      const v = m.indices[3 * t + k];
+      if (v >= nv) throw new Error(`FBX: mesh ${m.name}: index ${v} out of range`);
+      polygonIndex[3 * t + k] = k === 2 ? -(v + 1) : v;
+      normals.set(vnormals.subarray(3 * v, 3 * v + 3), 9 * t + 3 * k);
+    }
+  }
+  // UVs: FBX has v up from the bottom of the image; SkinnedMesh uses glTF's v down.
+  const uvs = new Float64Array(2 * nv);
+  for (let i = 0; i < nv; i++) {
+    uvs[2 * i] = m.uvs[2 * i];
+    uvs[2 * i + 1] = 1 - m.uvs[2 * i + 1];
+  }
+  const uvIndex = Int32Array.from(m.indices);
+  const materials = new Int32Array(nt);
+  for (const g of m.groups)
+    for (let t = g.start / 3; t < (g.start + g.count) / 3; t++) materials[t] = g.material;
+  // Clusters: one per bone with weight.
+  const perBone = new Map<number, { idx: number[]; w: number[] }>();
+  for (let v = 0; v < nv; v++) {
+    for (let k = 0; k < 4; k++) {
+      const wgt = m.weights[4 * v + k];
+      if (!(wgt > 0)) continue;
+      const name = m.jointNames[m.joints[4 * v + k]];
+      const bi = boneIndex.get(name);
+      if (bi === undefined)
+        throw new Error(`FBX: mesh ${m.name} is weighted to ${name}, which rig ${rig.id} lacks`);
+      let e = perBone.get(bi);
+      if (!e) {
+        e = { idx: [], w: [] };
+        perBone.set(bi, e);
+      }
+      e.idx.push(v);
+      e.w.push(wgt);
+    }
+  }
+  const clusters = [...perBone.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([bone, e]) => ({ bone, indexes: Int32Array.from(e.idx), weights: Float64Array.from(e.w) }));
+  const shapes = (m.morphTargets ?? []).map((t) => {
+    const d = meshToRig(rig, t.positions, true);
+    const dn = t.normals ? meshToRig(rig, t.normals, false) : null;
+    const idx: number[] = [];
+    for (let v = 0; v < nv; v++)
+      if (Math.abs(d[3 * v]) + Math.abs(d[3 * v + 1]) + Math.abs(d[3 * v + 2]) > 1e-7) idx.push(v);
+    if (idx.length === 0) idx.push(0);
+    const vertices = new Float64Array(3 * idx.length);
+    const normals = new Float64Array(3 * idx.length);
+    idx.forEach((v, i) => {
+      vertices.set(d.subarray(3 * v, 3 * v + 3), 3 * i);
+      if (dn) normals.set(dn.subarray(3 * v, 3 * v + 3), 3 * i);
+    });
+    return { name: t.name, indexes: Int32Array.from(idx), vertices, normals };
+  });
+  return { vertices, polygonIndex, normals, uvs, uvIndex, materials, clusters, shapes };
+}
+
+function writeGeometry(nw: NodeWriter, id: number, name: string, md: PreparedMesh): void {
+  nw.begin('Geometry', [L(id), S(objName(name, 'Geometry')), S('Mesh')]);
+  nw.leaf('GeometryVersion', I(124));
+  nw.leaf('Vertices', Ad(md.vertices));
+  nw.leaf('PolygonVertexIndex', Ai(md.polygonIndex));
+  nw.begin('LayerElementNormal', [I(0)]);
+  nw.leaf('Version', I(101));
+  nw.leaf('Name', S(''));
+  nw.leaf('MappingInformationType', S('ByPolygonVertex'));
+  nw.leaf('ReferenceInformationType', S('Direct'));
+  nw.leaf('Normals', Ad(md.normals));
+  nw.end();
+  nw.begin('LayerElementUV', [I(0)]);
+  nw.leaf('Version', I(101));
+  nw.leaf('Name', S('UVMap'));
+  nw.leaf('MappingInformationType', S('ByPolygonVertex'));
+  nw.leaf('ReferenceInformationType', S('IndexToDirect'));
+  nw.leaf('UV', Ad(md.uvs));
+  nw.leaf('UVIndex', Ai(md.uvIndex));
+  nw.end();
+  nw.begin('LayerElementMaterial', [I(0)]);
+  nw.leaf('Version', I(101));
+  nw.leaf('Name', S(''));
+  nw.leaf('MappingInformationType', S('ByPolygon'));
+  nw.leaf('ReferenceInformationType', S('IndexToDirect'));
+  nw.leaf('Materials', Ai(md.materials));
+  nw.end();
+  nw.begin('Layer', [I(0)]);
+  nw.leaf('Version', I(100));
+  for (const [type] of [['LayerElementNormal'], ['LayerElementUV'], ['LayerElementMaterial']]) {
+    nw.begin('LayerElement');
+    nw.leaf('Type', S(type));
+    nw.leaf('TypedIndex', I(0));
+    nw.end();
+  }
+  nw.end();
+  nw.end();
+}

@@ -1,0 +1,337 @@
+/**
+ * Retargeting: canonical MotionClip → a rig's local bone transforms (`RigClip`).
+ *
+ * Method (world-space delta transfer, exact for the mapped joints' positions):
+ * - canonical FK gives every canonical joint's world rotation Wc and position Pc per frame;
+ * - a bone driven by canonical joint s gets the world rotation `Wc[s] · Wc_rest[s]⁻¹ · T[b]`, where `T[b]` is the
+ *   bone's rest world rotation with the arms raised back to the T-pose (so A-pose rigs get the right arm angles:
+ *   rest-pose differences are absorbed here, bone-local axes are carried by `T[b]`);
+ * - a bone's world position is the point it is attached to on its carrier joint (`Pc[c] + Wc[c] · d`), so every
+ *   mapped joint lands exactly where the canonical joint is. A local translation that differs from the rest
+ *   translation (hips, ground root, Biped thighs under the spine) is keyed (`translated`);
+ * - undriven bones (twist helpers, extra spine links, end markers) stay rigid at their rest local rotation;
+ * - IK bones (Unreal `ik_foot_l`...) copy the world transform of the bone they follow;
+ * - root motion per the rig's convention: hips carry the travel, or a ground root follows the hips over the floor
+ *   (`rootMotion: true`), or horizontal travel is muted (Roblox);
+ * - finally local values are changed to the rig's axes (basis conjugation) and units.
+ *
+ * `lowerBodyOnly` keeps the hips and legs; bones carried by the spine and above stay at their bind (rest) local
+ * rotation and are not keyed.
+ */
+
+import type { MotionClip } from '../clip.ts';
+import { qConjMulFlat, qMulFlat, qRotateFlat } from '../math.ts';
+import { rigInternals } from '../rigs/build.ts';
+import type { RetargetOptions, Rig, RigClip } from '../rigs/types.ts';
+
+// ------------------------------------------------------------------ canonical FK cache
+
+interface CanonicalWorld {
+  /** `[f][j][4]` world rotations relative to the rest world rotation (Wc · Wc_rest⁻¹ is applied later). */
+  rot: Float64Array;
+  pos: Float64Array;
+  restInv: Float64Array;
+}
+
+const FK_CACHE = new WeakMap<MotionClip, CanonicalWorld>();
+
+/** World rotations and positions of every canonical joint at every frame (cached per clip). */
+export function canonicalWorld(clip: MotionClip): CanonicalWorld {
+  const hit = FK_CACHE.get(clip);
+  if (hit) return hit;
+  const sk = clip.skeleton;
+  const n = sk.names.length;
+  const F = clip.frameCount;
+  const rot = new Float64Array(F * n * 4);
+  const pos = new Float64Array(F * n * 3);
+  const parents = sk.parents;
+  const off = sk.offsets;
+  const tmp = new Float64Array(3);
+  for (let f = 0; f < F; f++) {
+    const rb = f * n * 4;
+    const pb = f * n * 3;
+    for (let j = 0; j < n; j++) {
+      const p = parents[j];
+      if (p < 0) {
+        rot[rb + 4 * j] = clip.rotations[rb + 4 * j];
+        rot[rb + 4 * j + 1] = clip.rotations[rb + 4 * j + 1];
+        rot[rb + 4 * j + 2] = clip.rotations[rb + 4 * j + 2];
+        rot[rb + 4 * j + 3] = clip.rotations[rb + 4 * j + 3];
+        pos[pb + 3 * j] = clip.rootPositions[3 * f];
+        pos[pb + 3 * j + 1] = clip.rootPositions[3 * f + 1];
+        pos[pb + 3 * j + 2] = clip.rootPositions[3 * f + 2];
+      } else {
+        qMulFlat(rot, rb + 4 * j, rot, rb + 4 * p, clip.rotations, rb + 4 * j);
+        qRotateFlat(tmp, 0, rot, rb + 4 * p, off[3 * j], off[3 * j + 1], off[3 * j + 2]);
+        pos[pb + 3 * j] = pos[pb + 3 * p] + tmp[0];
+        pos[pb + 3 * j + 1] = pos[pb + 3 * p + 1] + tmp[1];
+        pos[pb + 3 * j + 2] = pos[pb + 3 * p + 2] + tmp[2];
+      }
+    }
+  }
+  // Inverse rest world rotations.
+  const restW = new Float64Array(4 * n);
+  const restInv = new Float64Array(4 * n);
+  for (let j = 0; j < n; j++) {
+    const p = parents[j];
+    if (p < 0) restW.set(sk.restRotations.subarray(4 * j, 4 * j + 4), 4 * j);
+    else qMulFlat(restW, 4 * j, restW, 4 * p, sk.restRotations, 4 * j);
+    restInv[4 * j] = -restW[4 * j];
+    restInv[4 * j + 1] = -restW[4 * j + 1];
+    restInv[4 * j + 2] = -restW[4 * j + 2];
+    restInv[4 * j + 3] = restW[4 * j + 3];
+  }
+  const out = { rot, pos, restInv };
+  FK_CACHE.set(clip, out);
+  return out;
+}
+
+/** Retargets a canonical clip onto a rig built for the clip's skeleton (`buildRig(id, clip.skeleton)`). */
+export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = {}): RigClip {
+  const I = rigInternals(rig);
+  const bones = rig.bones;
+  const nb = bones.length;
+  const sk = clip.skeleton;
+  const nj = sk.names.length;
+  if (
+    I.canonNames !== sk.names &&
+    (I.canonNames.length !== nj || I.canonNames.some((n, j) => n !== sk.names[j]))
+  )
+    throw new Error(
+      `retarget: rig ${rig.id} was built for another skeleton (joints differ); build it with buildRig(id, clip.skeleton)`,
+    );
+  const F = clip.frameCount;
+  const cw = canonicalWorld(clip);
+  const lower = options.lowerBodyOnly === true;
+  const hipsIdx = bones.findIndex((b) => b.name === rig.hipsBone);
+  const rootJoint = 0; // the canonical root joint (hips) is always joint 0
+  const u = rig.unitsPerMetre;
+  const B = rig.basis;
+  const bq = I.basisQuat;
+  const bqConj = [-bq[0], -bq[1], -bq[2], bq[3]];
+
+  // Rest data in canonical space: T-equivalent local rotations and bind local rotations/translations.
+  const tLocal = new Float64Array(4 * nb);
+  const bindLocal = new Float64Array(4 * nb);
+  const restT = new Float64Array(3 * nb); // canonical-space local rest translation, metres
+  const tmpQ = new Float64Array(4);
+  const tmpV = new Float64Array(3);
+  for (let b = 0; b < nb; b++) {
+    const p = I.parent[b];
+    if (p < 0) tLocal.set(I.tWorld.subarray(4 * b, 4 * b + 4), 4 * b);
+    else qConjMulFlat(tLocal, 4 * b, I.tWorld, 4 * p, I.tWorld, 4 * b);
+    // bind local: rig-space rest rotation back to canonical: bq⁻¹ · q · bq
+    qMulFlat(tmpQ, 0, bqConj, 0, bones[b].restRotation, 0);
+    qMulFlat(bindLocal, 4 * b, tmpQ, 0, bq, 0);
+    const rt = bones[b].restTranslation;
+    // B^T · t / u
+    restT[3 * b] = (B[0] * rt[0] + B[3] * rt[1] + B[6] * rt[2]) / u;
+    restT[3 * b + 1] = (B[1] * rt[0] + B[4] * rt[1] + B[7] * rt[2]) / u;
+    restT[3 * b + 2] = (B[2] * rt[0] + B[5] * rt[1] + B[8] * rt[2]) / u;
+  }
+  const muted = new Uint8Array(nb);
+  if (lower) for (let b = 0; b < nb; b++) muted[b] = b !== hipsIdx && I.upper[b] ? 1 : 0;
+
+  const rotations = new Float32Array(F * nb * 4);
+  const translations = new Float32Array(F * nb * 3);
+  const W = new Float64Array(4 * nb);
+  const P = new Float64Array(3 * nb);
+  const L = new Float64Array(4);
+  const T = new Float64Array(3);
+  const rootHoriz0x = cw.pos[3 * rootJoint];
+  const rootHoriz0z = cw.pos[3 * rootJoint + 2];
+  const restHips = I.carrierPoint; // for top bones without a carrier: world rest point
+
+  const q = new Float64Array(4);
+  const writeLocal = (f: number, b: number) => {
+    // Change of basis and units, then store.
+    const ro = (f * nb + b) * 4;
+    qMulFlat(tmpQ, 0, bq, 0, L, 0);
+    qMulFlat(q, 0, tmpQ, 0, bqConj, 0);
+    rotations[ro] = q[0];
+    rotations[ro + 1] = q[1];
+    rotations[ro + 2] = q[2];
+    rotations[ro + 3] = q[3];
+    const to = (f * nb + b) * 3;
+    translations[to] = (B[0] * T[0] + B[1] * T[1] + B[2] * T[2]) * u;
+    translations[to + 1] = (B[3] * T[0] + B[4] * T[1] + B[5] * T[2]) * u;
+    translations[to + 2] = (B[6] * T[0] + B[7] * T[1] + B[8] * T[2]) * u;
+  };
+
+  const local = (b: number) => {
+    const p = I.parent[b];
+    if (p < 0) {
+      L[0] = W[4 * b];
+      L[1] = W[4 * b + 1];
+      L[2] = W[4 * b + 2];
+      L[3] = W[4 * b + 3];
+      T[0] = P[3 * b];
+      T[1] = P[3 * b + 1];
+      T[2] = P[3 * b + 2];
+    } else {
+      qConjMulFlat(L, 0, W, 4 * p, W, 4 * b);
+      qRotateFlat(
+        T,
+        0,
+        W,
+        4 * p,
+        P[3 * b] - P[3 * p],
+        P[3 * b + 1] - P[3 * p + 1],
+        P[3 * b + 2] - P[3 * p + 2],
+        true,
+      );
+    }
+  };
+
+  for (let f = 0; f < F; f++) {
+    const rb = f * nj * 4;
+    const pb = f * nj * 3;
+    const dx = cw.pos[pb + 3 * rootJoint] - rootHoriz0x;
+    const dz = cw.pos[pb + 3 * rootJoint + 2] - rootHoriz0z;
+    // In-place rigs: the whole body is shifted back by the hips' horizontal travel.
+    const shiftX = rig.rootMotion === 'inPlace' ? dx : 0;
+    const shiftZ = rig.rootMotion === 'inPlace' ? dz : 0;
+    for (let b = 0; b < nb; b++) {
+      if (I.follows[b] >= 0) continue;
+      const p = I.parent[b];
+      const role = bones[b].role;
+      const s = I.source[b];
+      // Rotation.
+      if (s >= 0 && !muted[b]) {
+        qMulFlat(tmpQ, 0, cw.rot, rb + 4 * s, cw.restInv, 4 * s);
+        qMulFlat(W, 4 * b, tmpQ, 0, I.tWorld, 4 * b);
+      } else if (p < 0) {
+        W[4 * b] = I.tWorld[4 * b];
+        W[4 * b + 1] = I.tWorld[4 * b + 1];
+        W[4 * b + 2] = I.tWorld[4 * b + 2];
+        W[4 * b + 3] = I.tWorld[4 * b + 3];
+      } else {
+        qMulFlat(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
+      }
+      // Position.
+      if (b === hipsIdx) {
+        P[3 * b] = cw.pos[pb + 3 * rootJoint];
+        P[3 * b + 1] = cw.pos[pb + 3 * rootJoint + 1];
+        P[3 * b + 2] = cw.pos[pb + 3 * rootJoint + 2];
+        if (rig.rootMotion === 'inPlace') {
+          P[3 * b] -= dx;
+          P[3 * b + 2] -= dz;
+        }
+      } else if (role === 'root' && p < 0) {
+        P[3 * b] = 0;
+        P[3 * b + 1] = 0;
+        P[3 * b + 2] = 0;
+        if (options.rootMotion && rig.rootMotion === 'groundRoot') {
+          P[3 * b] = cw.pos[pb + 3 * rootJoint];
+          P[3 * b + 2] = cw.pos[pb + 3 * rootJoint + 2];
+        }
+      } else if (p < 0) {
+        P[3 * b] = restHips[3 * b];
+        P[3 * b + 1] = restHips[3 * b + 1];
+        P[3 * b + 2] = restHips[3 * b + 2];
+      } else {
+        const c = I.carrier[b];
+        if (c >= 0 && !muted[b] && role !== 'helper' && role !== 'end') {
+          qRotateFlat(
+            tmpV,
+            0,
+            cw.rot,
+            rb + 4 * c,
+            I.carrierPoint[3 * b],
+            I.carrierPoint[3 * b + 1],
+            I.carrierPoint[3 * b + 2],
+          );
+          P[3 * b] = cw.pos[pb + 3 * c] + tmpV[0] - shiftX;
+          P[3 * b + 1] = cw.pos[pb + 3 * c + 1] + tmpV[1];
+          P[3 * b + 2] = cw.pos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
+        } else {
+          qRotateFlat(tmpV, 0, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2]);
+          P[3 * b] = P[3 * p] + tmpV[0];
+          P[3 * b + 1] = P[3 * p + 1] + tmpV[1];
+          P[3 * b + 2] = P[3 * p + 2] + tmpV[2];
+        }
+      }
+      local(b);
+      writeLocal(f, b);
+    }
+    // IK / follower bones, in bone order.
+    for (let b = 0; b < nb; b++) {
+      const t = I.follows[b];
+      if (t < 0) continue;
+      for (let k = 0; k < 4; k++) W[4 * b + k] = W[4 * t + k];
+      for (let k = 0; k < 3; k++) P[3 * b + k] = P[3 * t + k];
+      local(b);
+      writeLocal(f, b);
+    }
+  }
+
+  // Which bones move their translation, and which are keyed.
+  const keyed = new Uint8Array(nb);
+  const translated = new Uint8Array(nb);
+  for (let b = 0; b < nb; b++) {
+    const rt = bones[b].restTranslation;
+    let maxDev = 0;
+    for (let f = 0; f < F; f++) {
+      const o = (f * nb + b) * 3;
+      maxDev = Math.max(
+        maxDev,
+        Math.abs(translations[o] - rt[0]),
+        Math.abs(translations[o + 1] - rt[1]),
+        Math.abs(translations[o + 2] - rt[2]),
+      );
+    }
+    const role = bones[b].role;
+    // Keyed when it moves by more than 0.01 mm (float noise stays below).
+    translated[b] = maxDev > 1e-5 * u && !muted[b] ? 1 : 0;
+    keyed[b] = role !== 'end' && role !== 'helper' && !muted[b] ? 1 : 0;
+  }
+  return {
+    rig,
+    fps: clip.fps,
+    frameCount: F,
+    rotations,
+    translations,
+    keyed,
+    translated,
+    ...(clip.blendshapes ? { blendshapes: clip.blendshapes } : {}),
+    name: clip.metadata.source ? clip.metadata.source.replace(/\.[^.]*$/, '') : 'Take 001',
+  };
+}
+
+/**
+ * World positions of every bone of a RigClip at a frame, in rig space and units (`[3 × boneCount]`), by plain FK of
+ * the local rotations and translations.
+ */
+export function rigWorldPositions(clip: RigClip, frame: number): Float64Array {
+  const nb = clip.rig.bones.length;
+  const parentIdx = clip.rig.bones.map((b) =>
+    b.parent === null ? -1 : clip.rig.bones.findIndex((x) => x.name === b.parent),
+  );
+  const W = new Float64Array(4 * nb);
+  const P = new Float64Array(3 * nb);
+  const v = new Float64Array(3);
+  for (let b = 0; b < nb; b++) {
+    const ro = (frame * nb + b) * 4;
+    const to = (frame * nb + b) * 3;
+    const p = parentIdx[b];
+    if (p < 0) {
+      W.set(clip.rotations.subarray(ro, ro + 4), 4 * b);
+      P.set(clip.translations.subarray(to, to + 3), 3 * b);
+    } else {
+      qMulFlat(W, 4 * b, W, 4 * p, clip.rotations, ro);
+      qRotateFlat(
+        v,
+        0,
+        W,
+        4 * p,
+        clip.translations[to],
+        clip.translations[to + 1],
+        clip.translations[to + 2],
+      );
+      P[3 * b] = P[3 * p] + v[0];
+      P[3 * b + 1] = P[3 * p + 1] + v[1];
+      P[3 * b + 2] = P[3 * p + 2] + v[2];
+    }
+  }
+  return P;
+}
