@@ -1,0 +1,155 @@
+/**
+ * `npm run bench -- quality [--quick] [--clips id,id] [--no-real] [--model heavy|full|lite] [--out file.json]
+ *  [--compare previous.json]`
+ *
+ * Renders (or reuses from `bench/out/quality/renders/`) characters with known motion (see
+ * `packages/quality/src/scenes.ts`), runs the capture path on each video (`trackVideo` → `solve`, the render's
+ * true focal length given to the solver) and on the real clips of ../shared/testdata/videos (default 60° FOV
+ * guess), and prints per clip a markdown table (raw BlazePose world landmarks vs solved output vs truth),
+ * then the summary. Results go to `bench/out/quality/report.json` (or `--out`); `--compare` flags summary
+ * metrics more than 5 % worse than a previous report. Tracks are cached by video content and model.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_FOV_DEG, solveDetailed } from '@mocap/motion';
+import {
+  CAMERAS,
+  CHARACTERS,
+  CLIPS,
+  type ClipResult,
+  clipMarkdown,
+  compareSummaries,
+  ensureRendered,
+  evaluateReal,
+  evaluateRendered,
+  pageSpec,
+  Renderer,
+  type Summary,
+  summarize,
+  summaryMarkdown,
+} from '@mocap/quality';
+import { type PoseModel, type Tracks, trackVideo } from '@mocap/vision';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const DATA = join(here, '..', '..', 'shared', 'testdata');
+const OUT = join(here, 'out', 'quality');
+
+function arg(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function tracked(
+  video: string,
+  name: string,
+  model: PoseModel,
+): Promise<{ tracks: Tracks; cached: boolean }> {
+  const sha = createHash('sha256').update(readFileSync(video)).digest('hex').slice(0, 16);
+  const file = join(OUT, 'tracks', `${name}-${model}-${sha}.json`);
+  if (existsSync(file)) return { tracks: JSON.parse(readFileSync(file, 'utf8')), cached: true };
+  const tracks = await trackVideo(video, { model });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(tracks));
+  return { tracks, cached: false };
+}
+
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+export default async function bench(args: string[]): Promise<void> {
+  const quick = args.includes('--quick');
+  const model = (arg(args, '--model') ?? 'heavy') as PoseModel;
+  const only = arg(args, '--clips')?.split(',');
+  const outFile = arg(args, '--out') ?? join(OUT, quick ? 'report-quick.json' : 'report.json');
+  const comparePath = arg(args, '--compare');
+  const t0 = performance.now();
+  let clips = CLIPS.map((c) => ({ def: c, id: c.id, seconds: c.seconds }));
+  if (quick) clips = clips.slice(0, 3).map((c) => ({ ...c, id: `${c.id}-quick`, seconds: 2 }));
+  if (only) clips = clips.filter((c) => only.includes(c.id) || only.includes(c.def.id));
+  let renderer: Renderer | undefined;
+  const results: ClipResult[] = [];
+  let renderSeconds = 0;
+  let trackSeconds = 0;
+  try {
+    for (const c of clips) {
+      const spec = pageSpec(c.def, c.seconds);
+      const r = await ensureRendered(c.id, spec, join(OUT, 'renders'), async () => {
+        renderer ??= await Renderer.open(DATA);
+        return renderer;
+      });
+      renderSeconds += r.renderSeconds;
+      log(
+        `${c.id}: ${r.cached ? 'cached render' : `rendered in ${r.renderSeconds.toFixed(0)} s`} (${r.video})`,
+      );
+      const t1 = performance.now();
+      const { tracks, cached } = await tracked(r.video, c.id, model);
+      if (!cached) trackSeconds += (performance.now() - t1) / 1000;
+      const details = solveDetailed(tracks, { focalLengthPx: r.gt.intrinsics.fx });
+      const res = evaluateRendered(r.gt, tracks, details, {
+        motion: c.def.motion.kind,
+        character: basename(CHARACTERS[c.def.character].file),
+        camera: CAMERAS[c.def.camera].name,
+      });
+      results.push(res);
+      console.log(`${clipMarkdown(res)}\n`);
+    }
+  } finally {
+    await (renderer as Renderer | undefined)?.close();
+  }
+  if (!args.includes('--no-real')) {
+    const dir = join(DATA, 'videos');
+    let videos = readdirSync(dir)
+      .filter((f) => f.endsWith('.mp4'))
+      .sort();
+    if (quick) videos = videos.filter((v) => v.startsWith('dme_treadmill'));
+    if (only) videos = videos.filter((v) => only.includes(v.replace(/\.mp4$/, '')));
+    for (const v of videos) {
+      const name = v.replace(/\.mp4$/, '');
+      const t1 = performance.now();
+      const { tracks, cached } = await tracked(join(dir, v), name, model);
+      if (!cached) trackSeconds += (performance.now() - t1) / 1000;
+      const details = solveDetailed(tracks);
+      // The solver's default guess (no focal length known for these clips).
+      const { width, height } = tracks.video;
+      const f = width / 2 / Math.tan((DEFAULT_FOV_DEG * Math.PI) / 360);
+      const res = evaluateReal(name, tracks, details, { fx: f, fy: f, cx: width / 2, cy: height / 2 });
+      results.push(res);
+      console.log(`${clipMarkdown(res)}\n`);
+    }
+  }
+  const summary = summarize(results);
+  console.log('## Summary\n');
+  console.log(summaryMarkdown(summary));
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(
+    `\nmodel ${model}; ${results.length} clips; rendering ${renderSeconds.toFixed(0)} s, tracking ${trackSeconds.toFixed(0)} s, total ${seconds.toFixed(0)} s`,
+  );
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(
+    outFile,
+    JSON.stringify(
+      {
+        format: 'mocap-quality-report',
+        version: 1,
+        model,
+        quick,
+        createdAt: new Date().toISOString(),
+        summary,
+        clips: results,
+      },
+      null,
+      1,
+    ),
+  );
+  console.log(`report: ${outFile}`);
+  if (comparePath) {
+    const prev = JSON.parse(readFileSync(comparePath, 'utf8')) as { summary: Summary };
+    const worse = compareSummaries(prev.summary, summary);
+    console.log(
+      worse.length
+        ? `\n**Worse than ${comparePath} by more than 5 %:**\n${worse.map((w) => `- ${w}`).join('\n')}`
+        : `\nnothing worse than ${comparePath} by more than 5 %`,
+    );
+  }
+}

@@ -1,0 +1,509 @@
+/**
+ * Evaluation of one clip (rendered with ground truth, or real without) into raw and solved rows, the
+ * summaries, markdown tables and the comparison with a previous JSON report.
+ */
+import type { MotionClip } from '@mocap/motion';
+import type { Tracks } from '@mocap/vision';
+import { EVAL_JOINTS, JOINT_LABEL, jointIndexOf, type RecordedJoint } from './correspondence.ts';
+import { cameraToWorld, rawFromTracks, solvedJoints, solvedToCamera } from './estimates.ts';
+import type { GroundTruth } from './gt.ts';
+import {
+  accelerationError,
+  alignRigid,
+  boneLengthStd,
+  type Contacts,
+  coverage,
+  type Frames,
+  footSliding,
+  groundPenetration,
+  type Intrinsics,
+  jitter,
+  jointAngleError,
+  poseErrors,
+  project,
+  reprojectionError,
+  rootTrajectoryError,
+} from './metrics.ts';
+
+export const METRICS = {
+  mpjpe: { label: 'MPJPE mm', higherIsBetter: false },
+  paMpjpe: { label: 'PA-MPJPE mm', higherIsBetter: false },
+  angle: { label: 'angle °', higherIsBetter: false },
+  accel: { label: 'accel mm/f²', higherIsBetter: false },
+  jitter: { label: 'jitter m/s³', higherIsBetter: false },
+  sliding: { label: 'slide mm', higherIsBetter: false },
+  penetration: { label: 'penetr. mm', higherIsBetter: false },
+  rootErr: { label: 'root mm', higherIsBetter: false },
+  rte: { label: 'RTE %', higherIsBetter: false },
+  boneStd: { label: 'bone std mm', higherIsBetter: false },
+  coverage: { label: 'coverage %', higherIsBetter: true },
+  reproj: { label: 'reproj px', higherIsBetter: false },
+} as const;
+export type MetricKey = keyof typeof METRICS;
+export type MetricRow = Partial<Record<MetricKey, number>>;
+
+export const GT_METRICS: MetricKey[] = [
+  'mpjpe',
+  'paMpjpe',
+  'angle',
+  'accel',
+  'jitter',
+  'sliding',
+  'penetration',
+  'rootErr',
+  'rte',
+  'boneStd',
+  'coverage',
+  'reproj',
+];
+export const NO_GT_METRICS: MetricKey[] = ['coverage', 'jitter', 'sliding', 'boneStd', 'reproj'];
+
+export interface ClipResult {
+  id: string;
+  kind: 'rendered' | 'real';
+  motion?: string;
+  character?: string;
+  camera?: string;
+  frames: number;
+  fps: number;
+  raw: MetricRow;
+  solved: MetricRow;
+  /** The truth's own jitter and sliding (reference values). */
+  truth?: { jitter: number; sliding: number };
+  /** Contact frame pairs behind the sliding figures. */
+  contactPairs: number;
+  /** Distance the truth's pelvis travels, m. */
+  travelM?: number;
+  /** PA-MPJPE per joint. */
+  perJoint?: { raw: Record<string, number>; solved: Record<string, number> };
+  perAngle?: { raw: Record<string, number>; solved: Record<string, number> };
+  /** Median height of the subject in the picture (head joint to lowest foot point, projected truth), px. */
+  subjectPx?: number;
+  /** Camera distance actually used (grown when the subject would leave the picture), m. */
+  cameraDistance?: number;
+  /** Mean 2D distance of the tracked image landmarks to the projected true joints, px (detection quality). */
+  detection2d?: number;
+  notes: string[];
+}
+
+/** Projected ground-truth joints per frame (`[J × 2]`). */
+function projectFrames(frames: Frames, k: Intrinsics): (number[] | null)[] {
+  return frames.map((fr) => {
+    if (!fr) return null;
+    const out: number[] = [];
+    for (let j = 0; j < fr.length / 3; j++)
+      out.push(...project(k, [fr[j * 3], fr[j * 3 + 1], fr[j * 3 + 2]]));
+    return out;
+  });
+}
+
+function twoDError(a: (number[] | null)[], b: (number[] | null)[]): number {
+  let s = 0;
+  let n = 0;
+  const evalIdx = EVAL_JOINTS.map((_, i) => i);
+  for (let f = 0; f < Math.min(a.length, b.length); f++) {
+    const x = a[f];
+    const y = b[f];
+    if (!x || !y) continue;
+    for (const j of evalIdx) {
+      s += Math.hypot(x[j * 2] - y[j * 2], x[j * 2 + 1] - y[j * 2 + 1]);
+      n++;
+    }
+  }
+  return n ? s / n : Number.NaN;
+}
+
+export interface SolvedInput {
+  clip: MotionClip;
+  rootCamera: ArrayLike<number>;
+}
+
+/** A rendered clip against its ground truth. */
+export function evaluateRendered(
+  gt: GroundTruth,
+  tracks: Tracks,
+  solved: SolvedInput,
+  meta: { motion: string; character: string; camera: string },
+): ClipResult {
+  const k = gt.intrinsics;
+  const truth: Frames = gt.world;
+  const raw = rawFromTracks(tracks, k);
+  const notes: string[] = [];
+  const N = Math.min(gt.frames, raw.camera.length, solved.clip.frameCount);
+  if (raw.camera.length !== gt.frames || solved.clip.frameCount !== gt.frames) {
+    notes.push(
+      `frame counts differ: truth ${gt.frames}, tracks ${raw.camera.length}, solved ${solved.clip.frameCount}`,
+    );
+  }
+  const cut = <T>(x: T[]) => x.slice(0, N);
+  const rawWorld = alignRigid(cut(cameraToWorld(raw.camera, gt.extrinsics)), cut(truth)).aligned;
+  const solvedWorldOwn = solvedJoints(solved.clip);
+  const solvedWorld = alignRigid(cut(solvedWorldOwn), cut(truth)).aligned;
+  const solvedCam = solvedToCamera(solvedWorldOwn, raw.camera, solved.rootCamera);
+  const contacts: Contacts = gt.contacts;
+  const row = (est: Frames, cam: Frames): MetricRow => {
+    const pe = poseErrors(est, cut(truth));
+    const rt = rootTrajectoryError(est, cut(truth), gt.fps);
+    return {
+      mpjpe: pe.mpjpe,
+      paMpjpe: pe.paMpjpe,
+      angle: jointAngleError(est, cut(truth)).mean,
+      accel: accelerationError(est, cut(truth)),
+      jitter: jitter(est, gt.fps),
+      sliding: footSliding(est, contacts).mm,
+      penetration: groundPenetration(est, cut(truth)).meanMm,
+      rootErr: rt.meanMm,
+      rte: rt.rtePct,
+      boneStd: boneLengthStd(est),
+      coverage: coverage(est) * 100,
+      reproj: reprojectionError(cam, raw.image, k),
+    };
+  };
+  const rawRow = row(rawWorld, raw.camera);
+  const solvedRow = row(solvedWorld, solvedCam);
+  const perJoint = {
+    raw: poseErrors(rawWorld, cut(truth)).perJointPa,
+    solved: poseErrors(solvedWorld, cut(truth)).perJointPa,
+  };
+  const perAngle = {
+    raw: jointAngleError(rawWorld, cut(truth)).perAngle,
+    solved: jointAngleError(solvedWorld, cut(truth)).perAngle,
+  };
+  const projected = projectFrames(gt.camera, k);
+  const detection2d = twoDError(raw.image, projected);
+  const heights = projected
+    .map((p) => {
+      if (!p) return Number.NaN;
+      const v = (name: RecordedJoint) => p[jointIndexOf(name) * 2 + 1];
+      return Math.max(v('leftFoot'), v('rightFoot'), v('leftToes'), v('rightToes')) - v('head');
+    })
+    .sort((a, b) => a - b);
+  const subjectPx = heights[heights.length >> 1];
+  const cov = rawRow.coverage ?? 0;
+  if (cov < 90) notes.push(`BlazePose found the body in only ${cov.toFixed(0)} % of frames`);
+  return {
+    id: gt.id,
+    kind: 'rendered',
+    ...meta,
+    frames: N,
+    fps: gt.fps,
+    raw: rawRow,
+    solved: solvedRow,
+    truth: { jitter: jitter(truth, gt.fps), sliding: footSliding(truth, contacts).mm },
+    contactPairs: footSliding(truth, contacts).pairs,
+    travelM: rootTrajectoryError(cut(truth), cut(truth), gt.fps).travelM,
+    perJoint,
+    perAngle,
+    detection2d,
+    subjectPx,
+    cameraDistance: gt.setup.distance,
+    notes,
+  };
+}
+
+/** A real clip without ground truth (contacts: the solver's detected ones, for both rows). */
+export function evaluateReal(id: string, tracks: Tracks, solved: SolvedInput, k: Intrinsics): ClipResult {
+  const raw = rawFromTracks(tracks, k);
+  const solvedWorld = solvedJoints(solved.clip);
+  const solvedCam = solvedToCamera(solvedWorld, raw.camera, solved.rootCamera);
+  const fps = solved.clip.fps;
+  const c = solved.clip.contacts;
+  const contacts: Contacts = c
+    ? { left: Array.from(c.left, (x) => (x ? 3 : 0)), right: Array.from(c.right, (x) => (x ? 3 : 0)) }
+    : { left: [], right: [] };
+  const notes: string[] = [];
+  if (Math.abs(tracks.frames.length - solved.clip.frameCount) > 0) {
+    notes.push(
+      `variable frame rate: ${tracks.frames.length} tracked frames resampled to ${solved.clip.frameCount}`,
+    );
+  }
+  const row = (est: Frames, cam: Frames, rate: number): MetricRow => ({
+    coverage: coverage(est) * 100,
+    jitter: jitter(est, rate),
+    sliding: footSliding(est, contacts).mm,
+    boneStd: boneLengthStd(est),
+    reproj: reprojectionError(cam, raw.image, k),
+  });
+  const sameRate = tracks.frames.length === solved.clip.frameCount;
+  const rawRow = row(raw.camera, raw.camera, tracks.video.fps);
+  if (!sameRate) rawRow.sliding = Number.NaN; // contact flags are on the solver's resampled frames
+  return {
+    id,
+    kind: 'real',
+    frames: tracks.frames.length,
+    fps: tracks.video.fps,
+    raw: rawRow,
+    solved: {
+      ...row(solvedWorld, sameRate ? solvedCam : [], fps),
+      ...(sameRate ? {} : { reproj: Number.NaN }),
+    },
+    contactPairs: footSliding(solvedWorld, contacts).pairs,
+    notes,
+  };
+}
+
+// ---------------------------------------------------------------- summaries
+
+const fin = (x: number | undefined): x is number => x !== undefined && Number.isFinite(x);
+
+/** Frame-weighted mean of each metric over clips (sliding weighted by contact pairs; RTE over clips with travel). */
+export function aggregate(results: ClipResult[], pick: (r: ClipResult) => MetricRow): MetricRow {
+  const out: MetricRow = {};
+  for (const key of Object.keys(METRICS) as MetricKey[]) {
+    let s = 0;
+    let w = 0;
+    for (const r of results) {
+      const v = pick(r)[key];
+      if (!fin(v)) continue;
+      const wt = key === 'sliding' ? r.contactPairs : key === 'rte' ? 1 : r.frames;
+      s += v * wt;
+      w += wt;
+    }
+    if (w > 0) out[key] = s / w;
+  }
+  return out;
+}
+
+const fmt = (x: number | undefined, key?: MetricKey) =>
+  !fin(x) ? '–' : key === 'jitter' || key === 'coverage' ? x.toFixed(0) : x.toFixed(Math.abs(x) < 10 ? 2 : 1);
+
+/** A markdown table with one column per metric and one row per labelled metric row. */
+export function metricTable(rows: [string, MetricRow][], keys: MetricKey[]): string {
+  const head = `| | ${keys.map((k) => METRICS[k].label).join(' | ')} |`;
+  const sep = `|---|${keys.map(() => '---:').join('|')}|`;
+  return [
+    head,
+    sep,
+    ...rows.map(([label, r]) => `| ${label} | ${keys.map((k) => fmt(r[k], k)).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function clipMarkdown(r: ClipResult): string {
+  const lines: string[] = [];
+  if (r.kind === 'rendered') {
+    lines.push(
+      `### ${r.id} — ${r.motion}, ${r.character}, camera ${r.camera} (actual distance ${r.cameraDistance?.toFixed(1)} m; ${r.frames} frames, travels ${r.travelM?.toFixed(1)} m, subject ~${r.subjectPx?.toFixed(0)} px tall)`,
+    );
+    lines.push('');
+    lines.push(
+      metricTable(
+        [
+          ['raw BlazePose', r.raw],
+          ['solved', r.solved],
+          ['truth', { jitter: r.truth?.jitter, sliding: r.truth?.sliding }],
+        ],
+        GT_METRICS,
+      ),
+    );
+    if (r.perJoint) {
+      const worst = Object.entries(r.perJoint.solved)
+        .filter(([j]) => j !== 'hips')
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([j, v]) => `${JOINT_LABEL[j as keyof typeof JOINT_LABEL]} ${v.toFixed(0)}`)
+        .join(', ');
+      lines.push('');
+      lines.push(
+        `worst joints (solved PA-MPJPE mm): ${worst}; 2D landmark error vs projected truth: ${fmt(r.detection2d)} px`,
+      );
+    }
+  } else {
+    lines.push(`### ${r.id} (real, ${r.frames} frames @ ${r.fps.toFixed(2)} fps, no ground truth)`);
+    lines.push('');
+    lines.push(
+      metricTable(
+        [
+          ['raw BlazePose', r.raw],
+          ['solved', r.solved],
+        ],
+        NO_GT_METRICS,
+      ),
+    );
+  }
+  for (const n of r.notes) lines.push(`\nnote: ${n}`);
+  return lines.join('\n');
+}
+
+export interface Summary {
+  rendered: { raw: MetricRow; solved: MetricRow; clips: number; frames: number };
+  real: { raw: MetricRow; solved: MetricRow; clips: number; frames: number };
+  byMotion: Record<string, { raw: MetricRow; solved: MetricRow; clips: number }>;
+  /** Per character: detection (coverage, 2D landmark error against the projected truth) and PA-MPJPE. */
+  byCharacter: Record<string, { raw: MetricRow; solved: MetricRow; clips: number; detection2d: number }>;
+  perJoint: { raw: Record<string, number>; solved: Record<string, number> };
+}
+
+export function summarize(results: ClipResult[]): Summary {
+  const ren = results.filter((r) => r.kind === 'rendered');
+  const real = results.filter((r) => r.kind === 'real');
+  const byMotion: Summary['byMotion'] = {};
+  for (const m of [...new Set(ren.map((r) => r.motion ?? '?'))]) {
+    const rs = ren.filter((r) => r.motion === m);
+    byMotion[m] = {
+      raw: aggregate(rs, (r) => r.raw),
+      solved: aggregate(rs, (r) => r.solved),
+      clips: rs.length,
+    };
+  }
+  const byCharacter: Summary['byCharacter'] = {};
+  for (const c of [...new Set(ren.map((r) => r.character ?? '?'))]) {
+    const rs = ren.filter((r) => r.character === c);
+    const fr = rs.reduce((a, r) => a + r.frames, 0);
+    byCharacter[c] = {
+      raw: aggregate(rs, (r) => r.raw),
+      solved: aggregate(rs, (r) => r.solved),
+      clips: rs.length,
+      detection2d:
+        rs.reduce((a, r) => a + (fin(r.detection2d) ? r.detection2d * r.frames : 0), 0) / Math.max(1, fr),
+    };
+  }
+  const perJoint = { raw: {} as Record<string, number>, solved: {} as Record<string, number> };
+  const frames = ren.reduce((a, r) => a + r.frames, 0);
+  for (const j of EVAL_JOINTS) {
+    for (const side of ['raw', 'solved'] as const) {
+      perJoint[side][j] =
+        ren.reduce((a, r) => a + (r.perJoint?.[side][j] ?? 0) * r.frames, 0) / Math.max(1, frames);
+    }
+  }
+  return {
+    rendered: {
+      raw: aggregate(ren, (r) => r.raw),
+      solved: aggregate(ren, (r) => r.solved),
+      clips: ren.length,
+      frames,
+    },
+    real: {
+      raw: aggregate(real, (r) => r.raw),
+      solved: aggregate(real, (r) => r.solved),
+      clips: real.length,
+      frames: real.reduce((a, r) => a + r.frames, 0),
+    },
+    byMotion,
+    byCharacter,
+    perJoint,
+  };
+}
+
+/** The issue's targets for the solved rendered rows, each with its margin. */
+export function targetLines(s: Summary): string[] {
+  const sol = s.rendered.solved;
+  const raw = s.rendered.raw;
+  const line = (ok: boolean, text: string) => `- ${ok ? 'met' : '**missed**'}: ${text}`;
+  const out: string[] = [];
+  if (fin(sol.paMpjpe)) {
+    out.push(
+      line(
+        sol.paMpjpe <= 45,
+        `PA-MPJPE ≤ 45 mm: ${fmt(sol.paMpjpe)} mm (${fmt(sol.paMpjpe - 45)} mm from the target)`,
+      ),
+    );
+  }
+  if (fin(sol.paMpjpe) && fin(raw.paMpjpe)) {
+    const gain = (1 - sol.paMpjpe / raw.paMpjpe) * 100;
+    out.push(
+      line(
+        gain >= 25,
+        `PA-MPJPE ≥ 25 % lower than raw: ${gain.toFixed(1)} % lower (raw ${fmt(raw.paMpjpe)} mm)`,
+      ),
+    );
+  }
+  if (fin(sol.sliding)) out.push(line(sol.sliding <= 2, `foot sliding ≤ 2 mm: ${fmt(sol.sliding)} mm`));
+  if (fin(sol.rte)) out.push(line(sol.rte <= 2, `RTE ≤ 2 %: ${fmt(sol.rte)} %`));
+  return out;
+}
+
+export function summaryMarkdown(s: Summary): string {
+  const out: string[] = [];
+  out.push(`**Rendered clips** (${s.rendered.clips} clips, ${s.rendered.frames} frames, with ground truth)`);
+  out.push('');
+  out.push(
+    metricTable(
+      [
+        ['raw BlazePose', s.rendered.raw],
+        ['solved', s.rendered.solved],
+      ],
+      GT_METRICS,
+    ),
+  );
+  out.push('');
+  out.push(`**Real clips** (${s.real.clips} clips, ${s.real.frames} frames, no ground truth)`);
+  out.push('');
+  out.push(
+    metricTable(
+      [
+        ['raw BlazePose', s.real.raw],
+        ['solved', s.real.solved],
+      ],
+      NO_GT_METRICS,
+    ),
+  );
+  out.push('');
+  out.push('**By motion** (rendered; raw → solved)');
+  out.push('');
+  out.push('| motion | clips | PA-MPJPE mm | MPJPE mm | slide mm | RTE % | angle ° |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const [m, v] of Object.entries(s.byMotion)) {
+    const pair = (k: MetricKey) => `${fmt(v.raw[k], k)} → ${fmt(v.solved[k], k)}`;
+    out.push(
+      `| ${m} | ${v.clips} | ${pair('paMpjpe')} | ${pair('mpjpe')} | ${pair('sliding')} | ${pair('rte')} | ${pair('angle')} |`,
+    );
+  }
+  out.push('');
+  out.push(
+    '**By character** (rendered; detection = BlazePose coverage and 2D landmark error against the projected truth)',
+  );
+  out.push('');
+  out.push('| character | clips | coverage % | 2D error px | PA-MPJPE mm raw → solved |');
+  out.push('|---|---:|---:|---:|---:|');
+  for (const [c, v] of Object.entries(s.byCharacter)) {
+    out.push(
+      `| ${c} | ${v.clips} | ${fmt(v.raw.coverage, 'coverage')} | ${fmt(v.detection2d)} | ${fmt(v.raw.paMpjpe)} → ${fmt(v.solved.paMpjpe)} |`,
+    );
+  }
+  out.push('');
+  out.push('**PA-MPJPE by joint** (rendered, mm; raw → solved)');
+  out.push('');
+  out.push(
+    `| ${EVAL_JOINTS.filter((j) => j !== 'hips')
+      .map((j) => JOINT_LABEL[j])
+      .join(' | ')} |`,
+  );
+  out.push(
+    `|${EVAL_JOINTS.filter((j) => j !== 'hips')
+      .map(() => '---:')
+      .join('|')}|`,
+  );
+  out.push(
+    `| ${EVAL_JOINTS.filter((j) => j !== 'hips')
+      .map((j) => `${s.perJoint.raw[j].toFixed(0)} → ${s.perJoint.solved[j].toFixed(0)}`)
+      .join(' | ')} |`,
+  );
+  out.push('');
+  out.push('**Targets** (solved rows, rendered clips)');
+  out.push('');
+  out.push(...targetLines(s));
+  return out.join('\n');
+}
+
+/** Metrics that got worse by more than `tolerance` (relative) between two reports' summaries. */
+export function compareSummaries(prev: Summary, cur: Summary, tolerance = 0.05): string[] {
+  const worse: string[] = [];
+  for (const group of ['rendered', 'real'] as const) {
+    for (const side of ['raw', 'solved'] as const) {
+      const a = prev[group]?.[side] ?? {};
+      const b = cur[group][side];
+      for (const key of Object.keys(METRICS) as MetricKey[]) {
+        const x = a[key];
+        const y = b[key];
+        if (!fin(x) || !fin(y)) continue;
+        const change = METRICS[key].higherIsBetter ? (x - y) / Math.abs(x || 1) : (y - x) / Math.abs(x || 1);
+        if (change > tolerance) {
+          worse.push(
+            `${group} ${side} ${METRICS[key].label}: ${fmt(x, key)} → ${fmt(y, key)} (${(change * 100).toFixed(1)} % worse)`,
+          );
+        }
+      }
+    }
+  }
+  return worse;
+}
