@@ -1,0 +1,150 @@
+/**
+ * `buildApp(deps)`: the Fastify application — zod validation and serialisation, the OpenAPI document with
+ * interactive docs at `/product/docs`, the envelope error handler, the API modules under `/product`, and (when
+ * built) the web app under `/capture` with history fallback.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { AppContext } from './http/context.ts';
+import { installErrorHandling } from './http/errors.ts';
+import type { Infra } from './infra/index.ts';
+import { apiModules } from './modules/index.ts';
+import type { Services } from './services/index.ts';
+
+export const API_PREFIX = '/product';
+export const WEB_PREFIX = '/capture';
+
+export interface AppDeps {
+  config: Config;
+  infra: Infra;
+  services: Services;
+  /** Fastify logger option (default: pino at config.LOG_LEVEL; `false` in tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the built web app (default config.WEB_DIST or apps/web/dist). */
+  webDist?: string | null;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.body.password', 'req.body.oldPassword', 'req.body.code'],
+    },
+    trustProxy: config.TRUST_PROXY,
+    // One access-log line per request (below) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 120_000,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const ctx: AppContext = { config, infra: deps.infra, services: deps.services };
+  app.decorate('ctx', ctx);
+  app.decorateRequest('auth', null);
+  installErrorHandling(app);
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    req.log[level](
+      {
+        method: req.method,
+        // The route pattern, not the URL: path parameters may carry secrets (e.g. a reset code a client put there).
+        route: req.routeOptions?.url ?? '(no route)',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'mocap API',
+        description:
+          'Video to 3D motion capture. Every answer is the envelope `{code, message, data}`; code 0 is success, other codes follow spec §8 (401/407/408/421 log out, 400 parameter error, 300/307/411/1047 show the message). Log in with the password RSA-OAEP(SHA-256)-encrypted against `GET /product/auth/publicKey`, then send `Authorization: Bearer <token>`.',
+        version: '1.0.0',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+
+  await app.register(
+    async (api) => {
+      for (const mod of apiModules) await api.register(mod);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const webDist = deps.webDist === undefined ? (config.WEB_DIST ?? defaultWebDist()) : deps.webDist;
+  if (webDist && existsSync(join(webDist, 'index.html'))) await serveWeb(app, webDist);
+  else
+    app.get(WEB_PREFIX, { schema: { hide: true } }, async (_req, reply) =>
+      reply
+        .type('text/plain; charset=utf-8')
+        .status(503)
+        .send(
+          'The web app is not built: npm run build -w @mocap/web (the API is under /product, docs at /product/docs).',
+        ),
+    );
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(`${WEB_PREFIX}/`));
+  return app;
+}
+
+function defaultWebDist(): string {
+  return join(import.meta.dirname, '..', '..', 'web', 'dist');
+}
+
+/** The built SPA under /capture with history fallback: unknown /capture/* paths get index.html. */
+async function serveWeb(app: FastifyInstance, dist: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: dist,
+    prefix: `${WEB_PREFIX}/`,
+    wildcard: false,
+    index: ['index.html'],
+    decorateReply: true,
+    cacheControl: false,
+    setHeaders(reply, path) {
+      reply.header(
+        'Cache-Control',
+        /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  const sendIndex = async (
+    _req: unknown,
+    reply: { header: (k: string, v: string) => unknown; sendFile: (f: string) => unknown },
+  ) => {
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  };
+  app.get(WEB_PREFIX, { schema: { hide: true } }, async (_req, reply) => reply.redirect(`${WEB_PREFIX}/`));
+  app.get(`${WEB_PREFIX}/*`, { schema: { hide: true } }, async (req, reply) => {
+    const rel = (req.params as { '*': string })['*'] ?? '';
+    // Real files (assets, images) are served as they are; anything else is a client route.
+    if (rel && !rel.includes('..') && existsSync(join(dist, rel)) && !rel.endsWith('/'))
+      return reply.sendFile(rel);
+    return sendIndex(req, reply);
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * Server configuration: read from the environment once at boot and validated with zod. Every adapter choice
+ * (SQLite or PostgreSQL, in-process queue or BullMQ, local disk or S3, outbox or SMTP) follows from here.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .optional();
+
+const bool = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    /** Folder for the SQLite database, local files and the mail outbox. */
+    DATA_DIR: z.string().default('./data'),
+    /** `postgres://...` for PostgreSQL; `sqlite:<path>` or unset for SQLite in DATA_DIR. */
+    DATABASE_URL: optionalString.refine(
+      (u) => u === undefined || /^(postgres(ql)?:\/\/|sqlite:)/.test(u),
+      'DATABASE_URL must start with postgres://, postgresql:// or sqlite:',
+    ),
+    /** PostgreSQL schema to use (tests give each file its own). */
+    DATABASE_SCHEMA: optionalString,
+    /** Unset: in-process queue and worker. Set: BullMQ on Redis, separate workers. */
+    REDIS_URL: optionalString.refine(
+      (u) => u === undefined || /^rediss?:\/\//.test(u),
+      'REDIS_URL must start with redis:// or rediss://',
+    ),
+    S3_ENDPOINT: optionalString,
+    S3_REGION: z.string().default('us-east-1'),
+    S3_BUCKET: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: bool.default(true),
+    SMTP_HOST: optionalString,
+    SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+    SMTP_SECURE: bool.default(false),
+    SMTP_USER: optionalString,
+    SMTP_PASS: optionalString,
+    SMTP_FROM: z.string().default('mocap <no-reply@localhost>'),
+    /** Public base address of the service (links in mails, signed URLs). */
+    PUBLIC_URL: z
+      .url()
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** PEM of the RSA private key for password transport; generated and kept in the database when unset. */
+    RSA_PRIVATE_KEY: optionalString,
+    /** Secret for signed download URLs; generated and kept in the database when unset. */
+    URL_SIGNING_SECRET: optionalString.refine((s) => s === undefined || s.length >= 32, {
+      message: 'URL_SIGNING_SECRET must be at least 32 characters',
+    }),
+    /** Shared key of worker processes for the machine heartbeat API; generated and kept in the database when unset. */
+    WORKER_TOKEN: optionalString,
+    /** Body landmark model of captures (lite is ~4x faster than heavy on CPU). */
+    CAPTURE_MODEL: z.enum(['lite', 'full', 'heavy']).default('heavy'),
+    /** Capture jobs a worker runs at once (tracking already uses every core). */
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+    /** Lease of a running job: a worker silent this long is presumed dead and its job retried. */
+    QUEUE_LOCK_MS: z.coerce.number().int().min(200).default(30_000),
+    /** Attempts per capture job (first run included) and the base retry delay. */
+    JOB_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(5000),
+    /** Trust X-Forwarded-* from a reverse proxy (client IPs for rate limits). */
+    TRUST_PROXY: bool.default(false),
+    TOKEN_TTL_HOURS: z.coerce
+      .number()
+      .positive()
+      .default(24 * 7),
+    /** First-start administrator; a random password is generated (and printed) when unset. */
+    ADMIN_EMAIL: z.email().default('admin@mocap.local'),
+    ADMIN_PASSWORD: optionalString,
+    /** Built web app served under /capture. */
+    WEB_DIST: optionalString,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Login attempts per (ip, account) per 15 minutes. */
+    LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+    /** Seconds between two verification mails to one address (请勿重复发送!). */
+    CODE_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
+    /** Verification mails per IP per hour. */
+    CODE_IP_LIMIT: z.coerce.number().int().positive().default(20),
+  })
+  .superRefine((c, ctx) => {
+    const s3 = [c.S3_BUCKET, c.S3_ACCESS_KEY_ID, c.S3_SECRET_ACCESS_KEY];
+    if (s3.some(Boolean) && !s3.every(Boolean))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together',
+      });
+    if (c.SMTP_USER && !c.SMTP_PASS)
+      ctx.addIssue({ code: 'custom', path: ['SMTP_PASS'], message: 'SMTP_USER is set but SMTP_PASS is not' });
+  });
+
+export type RawConfig = z.output<typeof ConfigSchema>;
+
+export interface Config extends RawConfig {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  queue: { kind: 'memory' } | { kind: 'redis'; url: string };
+  storage:
+    | { kind: 'local'; root: string }
+    | {
+        kind: 's3';
+        endpoint?: string;
+        region: string;
+        bucket: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      };
+  mail:
+    | { kind: 'outbox'; dir: string; from: string }
+    | {
+        kind: 'smtp';
+        host: string;
+        port: number;
+        secure: boolean;
+        user?: string;
+        pass?: string;
+        from: string;
+      };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates `env` (default `process.env`) and derives the adapter choices. Throws ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success)
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  const c = parsed.data;
+  const dataDir = resolve(c.DATA_DIR);
+  const url = c.DATABASE_URL;
+  const database: Config['database'] =
+    url && !url.startsWith('sqlite:')
+      ? { kind: 'postgres', url, schema: c.DATABASE_SCHEMA }
+      : { kind: 'sqlite', file: sqliteFile(dataDir, url) };
+  return {
+    ...c,
+    dataDir,
+    database,
+    queue: c.REDIS_URL ? { kind: 'redis', url: c.REDIS_URL } : { kind: 'memory' },
+    storage: c.S3_BUCKET
+      ? {
+          kind: 's3',
+          endpoint: c.S3_ENDPOINT,
+          region: c.S3_REGION,
+          bucket: c.S3_BUCKET,
+          accessKeyId: c.S3_ACCESS_KEY_ID!,
+          secretAccessKey: c.S3_SECRET_ACCESS_KEY!,
+          forcePathStyle: c.S3_FORCE_PATH_STYLE,
+        }
+      : { kind: 'local', root: resolve(dataDir, 'files') },
+    mail: c.SMTP_HOST
+      ? {
+          kind: 'smtp',
+          host: c.SMTP_HOST,
+          port: c.SMTP_PORT,
+          secure: c.SMTP_SECURE,
+          user: c.SMTP_USER,
+          pass: c.SMTP_PASS,
+          from: c.SMTP_FROM,
+        }
+      : { kind: 'outbox', dir: resolve(dataDir, 'outbox'), from: c.SMTP_FROM },
+  };
+}
+
+function sqliteFile(dataDir: string, url: string | undefined): string {
+  if (!url) return resolve(dataDir, 'mocap.db');
+  const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
+  return path === ':memory:' ? ':memory:' : resolve(dataDir, path);
+}

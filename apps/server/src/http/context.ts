@@ -1,0 +1,79 @@
+/**
+ * What route plugins see: `app.ctx` (config, infra, services) and `request.auth` after a guard ran.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { AppError, Codes } from '../errors.ts';
+import type { Infra } from '../infra/index.ts';
+import type { AuthContext } from '../services/auth.ts';
+import { isAdmin } from '../services/auth.ts';
+import type { Services } from '../services/index.ts';
+import { ACCOUNT_COMPANY, type UserRecord } from '../services/ports.ts';
+
+export interface AppContext {
+  config: Config;
+  infra: Infra;
+  services: Services;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** The bearer token of a request: `Authorization: Bearer <t>`; `?token=` only where a route allows it (SSE). */
+export function bearerToken(req: FastifyRequest, allowQuery = false): string | undefined {
+  const h = req.headers.authorization;
+  if (h) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+    if (!m) throw new AppError(Codes.HEADER_ERROR, 'Authorization header must be "Bearer <token>"');
+    return m[1];
+  }
+  if (allowQuery) {
+    const q = (req.query as Record<string, unknown> | undefined)?.token;
+    if (typeof q === 'string' && q) return q;
+  }
+  return undefined;
+}
+
+export const meta = (req: FastifyRequest) => ({
+  ip: req.ip ?? null,
+  userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
+});
+
+export type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Any logged-in account. */
+export const requireUser: Guard = async (req) => {
+  req.auth = await req.server.ctx.services.auth.authenticate(bearerToken(req));
+};
+
+/** Same as requireUser, but the token may come as `?token=` (EventSource cannot send headers). */
+export const requireUserOrQueryToken: Guard = async (req) => {
+  req.auth = await req.server.ctx.services.auth.authenticate(bearerToken(req, true));
+};
+
+/** Administrators only: a normal user gets 406 insufficient permission. */
+export const requireAdmin: Guard = async (req, reply) => {
+  await requireUser(req, reply);
+  if (!isAdmin(req.auth!.user)) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+};
+
+/** Company accounts only (type 2). */
+export const requireCompany: Guard = async (req, reply) => {
+  await requireUser(req, reply);
+  if (req.auth!.user.type !== ACCOUNT_COMPANY) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+};
+
+/** The logged-in user (after a guard). */
+export function userOf(req: FastifyRequest): UserRecord {
+  if (!req.auth) throw new AppError(Codes.UNAUTHENTICATED);
+  return req.auth.user;
+}
+
+/** OpenAPI security requirement for guarded routes. */
+export const bearerSecurity = [{ bearer: [] as string[] }];

@@ -1,0 +1,104 @@
+/**
+ * The database adapter: Kysely over SQLite (better-sqlite3, the embedded default) or PostgreSQL (pg), chosen
+ * from validated config. Only repositories and migrations use the Kysely instance.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config.ts';
+import type { DB } from './schema.ts';
+
+export { listMigrations, migrateToLatest } from './migrate.ts';
+export type { DB } from './schema.ts';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /** PostgreSQL schema in use (undefined for SQLite or the default search path). */
+  schema?: string;
+  destroy(): Promise<void>;
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+export async function createDatabase(cfg: Config['database']): Promise<Database> {
+  if (cfg.kind === 'sqlite') {
+    if (cfg.file !== ':memory:') mkdirSync(dirname(cfg.file), { recursive: true });
+    const native = new SqliteDatabase(cfg.file);
+    native.pragma('journal_mode = WAL');
+    native.pragma('synchronous = NORMAL');
+    native.pragma('foreign_keys = ON');
+    native.pragma('busy_timeout = 5000');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(native) }) });
+    return { db, kind: 'sqlite', destroy: () => db.destroy() };
+  }
+  const schema = cfg.schema;
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid DATABASE_SCHEMA ${schema}`);
+  if (schema) {
+    // Create the schema before the pool pins its search path to it.
+    const client = new pg.Client({ connectionString: cfg.url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } catch (e) {
+      // Two processes creating it at the same moment: the loser sees a unique violation; the schema exists.
+      const code = (e as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') throw e;
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: cfg.url,
+    max: 10,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: string) => {
+        if (oid === PG_INT8 || oid === PG_NUMERIC) return (v: string) => (v === null ? null : Number(v));
+        return pg.types.getTypeParser(oid, format as 'text');
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Fail at boot, not at the first request, when the server is unreachable.
+  await sql`select 1`.execute(db);
+  return { db, kind: 'postgres', schema, destroy: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing is a large share of a small query's cost in better-sqlite3, and
+ * the same few hundred SQL texts repeat. Prepared statements are kept (LRU, 500). Streaming queries
+ * (`iterate`) get a fresh statement, since a statement being iterated cannot run another query.
+ */
+function withStatementCache(native: SqliteDatabase.Database, max = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      native.close();
+    },
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (stmt) {
+        cache.delete(sqlText);
+        cache.set(sqlText, stmt);
+      } else {
+        stmt = native.prepare(sqlText);
+        cache.set(sqlText, stmt);
+        if (cache.size > max) cache.delete(cache.keys().next().value as string);
+      }
+      const cached = stmt;
+      return {
+        reader: cached.reader,
+        all: (params: ReadonlyArray<unknown>) => cached.all(...params),
+        run: (params: ReadonlyArray<unknown>) => cached.run(...params),
+        iterate: (params: ReadonlyArray<unknown>) => native.prepare(sqlText).iterate(...params),
+      };
+    },
+  };
+}

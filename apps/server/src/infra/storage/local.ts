@@ -1,0 +1,253 @@
+/**
+ * Local-disk object storage under a root folder (DATA_DIR/files by default). Objects are plain files at
+ * `root/<key>`; writes go to `root/.tmp/<random>` first and are renamed into place, so a failed or oversized
+ * upload leaves nothing behind. Signed URLs point at routes of this server (`/product/files?token=` to
+ * download, `/product/cos/upload?token=` to upload) whose tokens carry an HMAC and an expiry
+ * (`signing.ts`); `modules/cos` serves them.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sign, TokenError, verify } from './signing.ts';
+import {
+  checkKey,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+  type SignedUrlOptions,
+  StorageGrantError,
+  StorageNotFoundError,
+  StorageTooLargeError,
+  type UploadCredentials,
+  type UploadGrant,
+  type UploadGrantOptions,
+} from './types.ts';
+
+export interface LocalStorageOptions {
+  root: string;
+  /** HMAC secret for signed URLs and upload grants. */
+  secret: string;
+  /** Public base URL of the server (e.g. `http://localhost:8080`); empty → URLs are root-relative. */
+  publicUrl?: string;
+  /** API base path (default `/product`). */
+  basePath?: string;
+}
+
+export const DOWNLOAD_PURPOSE = 'storage-download';
+export const UPLOAD_PURPOSE = 'storage-upload';
+
+export interface DownloadTokenPayload {
+  k: string;
+  exp: number;
+  fn?: string;
+  ct?: string;
+}
+
+/** Counts bytes and fails once `max` is exceeded. */
+export function byteLimiter(max: number | undefined, onTooLarge: () => Error): Transform & { bytes: number } {
+  let n = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      n += chunk.length;
+      (t as Transform & { bytes: number }).bytes = n;
+      if (max !== undefined && n > max) cb(onTooLarge());
+      else cb(null, chunk);
+    },
+  }) as Transform & { bytes: number };
+  t.bytes = 0;
+  return t;
+}
+
+export class LocalStorage implements ObjectStorage {
+  readonly kind = 'local' as const;
+  private readonly tmp: string;
+  private readonly base: string;
+
+  constructor(private readonly opts: LocalStorageOptions) {
+    this.tmp = join(opts.root, '.tmp');
+    this.base = `${(opts.publicUrl ?? '').replace(/\/+$/, '')}${opts.basePath ?? '/product'}`;
+  }
+
+  private path(key: string): string {
+    return join(this.opts.root, checkKey(key));
+  }
+
+  async put(
+    key: string,
+    body: Uint8Array | Readable | string,
+    options: PutOptions = {},
+  ): Promise<ObjectInfo> {
+    const dest = this.path(key);
+    await mkdir(this.tmp, { recursive: true });
+    const tmp = join(this.tmp, randomUUID());
+    const source =
+      typeof body === 'string' || body instanceof Uint8Array ? Readable.from([Buffer.from(body)]) : body;
+    const limiter = byteLimiter(options.maxBytes, () => new StorageTooLargeError(key, options.maxBytes!));
+    try {
+      await pipeline(source, limiter, createWriteStream(tmp));
+      await mkdir(dirname(dest), { recursive: true });
+      await rename(tmp, dest);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: limiter.bytes, contentType: options.contentType };
+  }
+
+  async putFile(key: string, path: string, options: PutOptions = {}): Promise<ObjectInfo> {
+    const st = await stat(path);
+    if (options.maxBytes !== undefined && st.size > options.maxBytes) {
+      throw new StorageTooLargeError(key, options.maxBytes);
+    }
+    const dest = this.path(key);
+    await mkdir(this.tmp, { recursive: true });
+    const tmp = join(this.tmp, randomUUID());
+    try {
+      await copyFile(path, tmp);
+      await mkdir(dirname(dest), { recursive: true });
+      await rename(tmp, dest);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: st.size, contentType: options.contentType };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const p = this.path(key);
+    try {
+      const st = await stat(p);
+      if (!st.isFile()) throw new StorageNotFoundError(key);
+    } catch (err) {
+      if (err instanceof StorageNotFoundError) throw err;
+      throw new StorageNotFoundError(key);
+    }
+    return createReadStream(p);
+  }
+
+  async getBytes(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async download(key: string, path: string): Promise<void> {
+    const src = await this.get(key);
+    await mkdir(dirname(path), { recursive: true });
+    await pipeline(src, createWriteStream(path));
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    try {
+      const st = await stat(this.path(key));
+      return st.isFile() ? { size: st.size, modifiedAt: st.mtime } : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await unlink(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const dir = this.path(prefix.replace(/\/+$/, ''));
+    let n = 0;
+    const walk = async (d: string): Promise<void> => {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await readdir(d, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      for (const e of entries) {
+        if (e.isDirectory()) await walk(join(d, e.name));
+        else n++;
+      }
+    };
+    await walk(dir);
+    await rm(dir, { recursive: true, force: true });
+    return n;
+  }
+
+  async signedUrl(key: string, options: SignedUrlOptions = {}): Promise<string> {
+    checkKey(key);
+    const payload: DownloadTokenPayload = {
+      k: key,
+      exp: Math.floor(Date.now() / 1000) + (options.expiresInS ?? 300),
+    };
+    if (options.fileName) payload.fn = options.fileName;
+    if (options.contentType) payload.ct = options.contentType;
+    return `${this.base}/files?token=${sign(this.opts.secret, DOWNLOAD_PURPOSE, { ...payload })}`;
+  }
+
+  /** Checks a download token from `signedUrl` (throws `TokenError`). */
+  verifyDownloadToken(token: string): DownloadTokenPayload {
+    const p = verify<DownloadTokenPayload>(this.opts.secret, DOWNLOAD_PURPOSE, token);
+    checkKey(p.k);
+    return p;
+  }
+
+  async uploadCredentials(o: UploadGrantOptions): Promise<UploadCredentials> {
+    checkKey(o.key);
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + (o.expiresInS ?? 1800);
+    const id = randomUUID();
+    const token = sign(this.opts.secret, UPLOAD_PURPOSE, {
+      id,
+      k: o.key,
+      o: String(o.owner),
+      m: o.maxBytes,
+      ct: o.contentType,
+      exp,
+    });
+    return {
+      credentials: {
+        tmpSecretId: id,
+        tmpSecretKey: randomBytes(18).toString('base64url'),
+        sessionToken: token,
+      },
+      startTime: now,
+      expiredTime: exp,
+      key: o.key,
+      bucket: 'local',
+      region: 'local',
+      uploadUrl: `${this.base}/cos/upload?token=${token}`,
+      method: 'PUT',
+      headers: { 'Content-Type': o.contentType ?? 'application/octet-stream' },
+      maxBytes: o.maxBytes,
+    };
+  }
+
+  verifyUploadGrant(sessionToken: string): UploadGrant {
+    try {
+      const p = verify<{ id: string; k: string; o: string; m: number; ct?: string; exp: number }>(
+        this.opts.secret,
+        UPLOAD_PURPOSE,
+        sessionToken,
+      );
+      return { id: p.id, key: checkKey(p.k), owner: p.o, maxBytes: p.m, contentType: p.ct, expiresAt: p.exp };
+    } catch (err) {
+      if (err instanceof TokenError) throw new StorageGrantError(err.message);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {}
+}

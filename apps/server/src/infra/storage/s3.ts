@@ -1,0 +1,277 @@
+/**
+ * S3-compatible object storage (AWS S3, MinIO, Ceph RGW, R2, COS's S3 API...) through `@aws-sdk/client-s3`.
+ * Streams are uploaded with `@aws-sdk/lib-storage` (multipart above 8 MiB, aborted on failure so nothing is
+ * half-stored); a size limit is enforced while streaming. Downloads and direct uploads use pre-signed URLs
+ * (SigV4 query signing, `@aws-sdk/s3-request-presigner`); upload grants are additionally signed by this
+ * server (`signing.ts`) so the confirm call can trust the key and owner.
+ *
+ * Checksums: `requestChecksumCalculation: 'WHEN_REQUIRED'` so uploads are plain PUTs that every
+ * S3-compatible server accepts (no aws-chunked trailers).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { byteLimiter, UPLOAD_PURPOSE } from './local.ts';
+import { sign, TokenError, verify } from './signing.ts';
+import {
+  checkKey,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+  type SignedUrlOptions,
+  StorageGrantError,
+  StorageNotFoundError,
+  StorageTooLargeError,
+  type UploadCredentials,
+  type UploadGrant,
+  type UploadGrantOptions,
+} from './types.ts';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** Endpoint of an S3-compatible server (e.g. `http://127.0.0.1:9000`); omit for AWS. */
+  endpoint?: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Path-style addressing (`endpoint/bucket/key`), needed by most self-hosted servers. Default true. */
+  forcePathStyle?: boolean;
+  /** Key prefix inside the bucket (e.g. `mocap/`). */
+  prefix?: string;
+  /** HMAC secret for upload grants. */
+  secret: string;
+}
+
+function isNotFound(err: unknown): boolean {
+  if (err instanceof S3ServiceException) {
+    return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
+  }
+  return (err as { name?: string })?.name === 'NoSuchKey';
+}
+
+export class S3Storage implements ObjectStorage {
+  readonly kind = 's3' as const;
+  readonly client: S3Client;
+  private readonly prefix: string;
+
+  constructor(private readonly opts: S3StorageOptions) {
+    this.client = new S3Client({
+      region: opts.region,
+      endpoint: opts.endpoint,
+      forcePathStyle: opts.forcePathStyle ?? true,
+      credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    this.prefix = (opts.prefix ?? '').replace(/^\/+/, '');
+  }
+
+  private k(key: string): string {
+    return this.prefix + checkKey(key);
+  }
+
+  async put(
+    key: string,
+    body: Uint8Array | Readable | string,
+    options: PutOptions = {},
+  ): Promise<ObjectInfo> {
+    const Key = this.k(key);
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      const bytes = Buffer.from(body);
+      if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
+        throw new StorageTooLargeError(key, options.maxBytes);
+      }
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.opts.bucket,
+          Key,
+          Body: bytes,
+          ContentLength: bytes.length,
+          ContentType: options.contentType,
+        }),
+      );
+      return { size: bytes.length, contentType: options.contentType };
+    }
+    const limiter = byteLimiter(options.maxBytes, () => new StorageTooLargeError(key, options.maxBytes!));
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.opts.bucket, Key, Body: limiter, ContentType: options.contentType },
+      leavePartsOnError: false,
+    });
+    body.on('error', (e) => limiter.destroy(e));
+    body.pipe(limiter);
+    try {
+      await upload.done();
+    } catch (err) {
+      await upload.abort().catch(() => {});
+      // A single-part upload may have completed before the limiter failed: remove it.
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key })).catch(() => {});
+      throw limiter.errored ?? err;
+    }
+    return { size: limiter.bytes, contentType: options.contentType };
+  }
+
+  async putFile(key: string, path: string, options: PutOptions = {}): Promise<ObjectInfo> {
+    const st = await stat(path);
+    if (options.maxBytes !== undefined && st.size > options.maxBytes) {
+      throw new StorageTooLargeError(key, options.maxBytes);
+    }
+    if (st.size <= 8 * 1024 * 1024) {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: this.k(key),
+          Body: createReadStream(path),
+          ContentLength: st.size,
+          ContentType: options.contentType,
+        }),
+      );
+      return { size: st.size, contentType: options.contentType };
+    }
+    return this.put(key, createReadStream(path), options);
+  }
+
+  async get(key: string): Promise<Readable> {
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.k(key) }));
+      if (!r.Body) throw new StorageNotFoundError(key);
+      return r.Body as Readable;
+    } catch (err) {
+      if (isNotFound(err)) throw new StorageNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async getBytes(key: string): Promise<Buffer> {
+    const s = await this.get(key);
+    const chunks: Buffer[] = [];
+    for await (const c of s) chunks.push(Buffer.from(c as Buffer));
+    return Buffer.concat(chunks);
+  }
+
+  async download(key: string, path: string): Promise<void> {
+    const s = await this.get(key);
+    await mkdir(dirname(path), { recursive: true });
+    await pipeline(s, createWriteStream(path));
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    try {
+      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: this.k(key) }));
+      return { size: Number(r.ContentLength ?? 0), contentType: r.ContentType, modifiedAt: r.LastModified };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: this.k(key) }));
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const Prefix = `${this.k(prefix.replace(/\/+$/, ''))}/`;
+    let n = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.opts.bucket, Prefix, ContinuationToken: token }),
+      );
+      const keys = (page.Contents ?? []).map((c) => ({ Key: c.Key! }));
+      if (keys.length > 0) {
+        await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
+        n += keys.length;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return n;
+  }
+
+  async signedUrl(key: string, options: SignedUrlOptions = {}): Promise<string> {
+    const cmd = new GetObjectCommand({
+      Bucket: this.opts.bucket,
+      Key: this.k(key),
+      ResponseContentDisposition: options.fileName
+        ? `attachment; filename*=UTF-8''${encodeURIComponent(options.fileName)}`
+        : undefined,
+      ResponseContentType: options.contentType,
+    });
+    return getSignedUrl(this.client, cmd, { expiresIn: options.expiresInS ?? 300 });
+  }
+
+  async uploadCredentials(o: UploadGrantOptions): Promise<UploadCredentials> {
+    const now = Math.floor(Date.now() / 1000);
+    const expiresIn = o.expiresInS ?? 1800;
+    const exp = now + expiresIn;
+    const id = randomUUID();
+    const contentType = o.contentType ?? 'application/octet-stream';
+    const uploadUrl = await getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.k(o.key), ContentType: contentType }),
+      { expiresIn, signableHeaders: new Set(['content-type']) },
+    );
+    const token = sign(this.opts.secret, UPLOAD_PURPOSE, {
+      id,
+      k: checkKey(o.key),
+      o: String(o.owner),
+      m: o.maxBytes,
+      ct: o.contentType,
+      exp,
+    });
+    return {
+      credentials: {
+        tmpSecretId: id,
+        tmpSecretKey: randomBytes(18).toString('base64url'),
+        sessionToken: token,
+      },
+      startTime: now,
+      expiredTime: exp,
+      key: o.key,
+      bucket: this.opts.bucket,
+      region: this.opts.region,
+      uploadUrl,
+      method: 'PUT',
+      headers: { 'Content-Type': contentType },
+      maxBytes: o.maxBytes,
+    };
+  }
+
+  verifyUploadGrant(sessionToken: string): UploadGrant {
+    try {
+      const p = verify<{ id: string; k: string; o: string; m: number; ct?: string; exp: number }>(
+        this.opts.secret,
+        UPLOAD_PURPOSE,
+        sessionToken,
+      );
+      return { id: p.id, key: checkKey(p.k), owner: p.o, maxBytes: p.m, contentType: p.ct, expiresAt: p.exp };
+    } catch (err) {
+      if (err instanceof TokenError) throw new StorageGrantError(err.message);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

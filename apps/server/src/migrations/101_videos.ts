@@ -1,0 +1,87 @@
+/**
+ * 101: videos and what hangs off them — downloads (history, counts), collects (favourites), feedback.
+ * Times are epoch milliseconds; booleans 0/1. Status: 0 not made, 1 in progress, 2 made, 3 failed.
+ */
+import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+
+export async function up(db: Db, ctx: MigrationContext): Promise<void> {
+  await withId(db.schema.createTable('videos'), ctx)
+    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('name', 'varchar(64)', (c) => c.notNull())
+    .addColumn('title_in_square', 'varchar(64)')
+    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .addColumn('storage_prefix', 'varchar(191)', (c) => c.notNull())
+    .addColumn('md5', 'varchar(32)', (c) => c.notNull())
+    .addColumn('size_bytes', BIGINT, (c) => c.notNull())
+    .addColumn('duration_ms', BIGINT, (c) => c.notNull())
+    .addColumn('width', 'integer', (c) => c.notNull())
+    .addColumn('height', 'integer', (c) => c.notNull())
+    .addColumn('fps', 'double precision', (c) => c.notNull())
+    .addColumn('capture_type', 'varchar(16)', (c) => c.notNull().defaultTo('body'))
+    .addColumn('bone_type', 'varchar(32)', (c) => c.notNull())
+    .addColumn('model_type', 'varchar(16)', (c) => c.notNull().defaultTo('heavy'))
+    .addColumn('serial_no', 'varchar(40)', (c) => c.notNull().unique())
+    .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('error', 'text')
+    .addColumn('priority', 'varchar(8)', (c) => c.notNull().defaultTo('normal'))
+    .addColumn('job_id', 'varchar(200)')
+    .addColumn('job_seq', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('in_square', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('square_at', BIGINT)
+    .addColumn('repair_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('download_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('collect_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('remake_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('free_remakes', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('regen_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('category_id', BIGINT)
+    .addColumn('tags', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .addColumn('currency', 'varchar(4)', (c) => c.notNull().defaultTo('V'))
+    .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
+    .addColumn('charge_ref', 'varchar(191)')
+    .addColumn('refunded', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('outputs', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('feedback', 'text')
+    .addColumn('feedback_status', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('feedback_at', BIGINT)
+    .addColumn('started_at', BIGINT)
+    .addColumn('finished_at', BIGINT)
+    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('videos_user').on('videos').columns(['user_id', 'created_at']).execute();
+  await db.schema.createIndex('videos_user_status').on('videos').columns(['user_id', 'status']).execute();
+  await db.schema.createIndex('videos_square').on('videos').columns(['in_square', 'square_at']).execute();
+  await db.schema.createIndex('videos_user_md5').on('videos').columns(['user_id', 'md5']).execute();
+
+  await withId(db.schema.createTable('video_downloads'), ctx)
+    .addColumn('video_id', BIGINT, (c) => c.notNull().references('videos.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('bone_type', 'varchar(32)', (c) => c.notNull())
+    .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+    .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('video_downloads_user')
+    .on('video_downloads')
+    .columns(['user_id', 'video_id'])
+    .execute();
+
+  await db.schema
+    .createTable('video_collects')
+    .addColumn('video_id', BIGINT, (c) => c.notNull().references('videos.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addPrimaryKeyConstraint('video_collects_pk', ['video_id', 'user_id'])
+    .execute();
+}
+
+export async function down(db: Db): Promise<void> {
+  await db.schema.dropTable('video_collects').ifExists().execute();
+  await db.schema.dropTable('video_downloads').ifExists().execute();
+  await db.schema.dropTable('videos').ifExists().execute();
+}

@@ -1,0 +1,222 @@
+/**
+ * Storage routes: temporary upload credentials (`GET /cos/sts/upload`, spec §3 "Cloud credentials"), download
+ * credentials (`GET /cos/sts/download`), and — for local-disk storage — the two URLs the signed tokens point
+ * at: `PUT /cos/upload?token=` (a direct upload, size-limited by its grant) and `GET /files?token=` (a signed,
+ * expiring download). With S3 the clients talk to the bucket through pre-signed URLs instead.
+ */
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, Codes } from '../../errors.ts';
+import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
+import { envelope, ok } from '../../http/envelope.ts';
+import { LocalStorage } from '../../infra/storage/local.ts';
+import { sign, verify } from '../../infra/storage/signing.ts';
+import { StorageGrantError, StorageNotFoundError, StorageTooLargeError } from '../../infra/storage/types.ts';
+import { UploadMessages } from '../video/limits.ts';
+
+const tags = ['storage'];
+const Credentials = z.object({
+  credentials: z.object({ tmpSecretId: z.string(), tmpSecretKey: z.string(), sessionToken: z.string() }),
+  startTime: z.number().int().describe('unix seconds'),
+  expiredTime: z.number().int().describe('unix seconds'),
+});
+
+const READ_PURPOSE = 'storage-read';
+
+const routes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { videos } = app.ctx.services;
+  const storage = app.ctx.infra.storage;
+  const secret = app.ctx.infra.secrets.urlSigning;
+
+  app.get(
+    '/cos/sts/upload',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Temporary credentials to upload one MP4 directly to storage',
+        description:
+          'PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s.',
+        security: bearerSecurity,
+        querystring: z.object({
+          fileName: z.string().max(255).optional(),
+          size: z.coerce.number().int().min(0).optional(),
+        }),
+        response: {
+          200: envelope(
+            Credentials.extend({
+              key: z.string(),
+              bucket: z.string(),
+              region: z.string(),
+              uploadUrl: z.string(),
+              method: z.literal('PUT'),
+              headers: z.record(z.string(), z.string()),
+              maxBytes: z.number().int(),
+            }),
+          ),
+        },
+      },
+    },
+    async (req) => ok(await videos.uploadGrant(userOf(req), req.query)),
+  );
+
+  app.get(
+    '/cos/sts/download',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Temporary read credentials for my own files (300 s; the client refreshes after 290 s)',
+        description:
+          'The sessionToken reads objects under my prefix: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage). Downloads of results use the signed URLs of /motion/*.',
+        security: bearerSecurity,
+        response: { 200: envelope(Credentials.extend({ prefix: z.string() })) },
+      },
+    },
+    async (req) => {
+      const u = userOf(req);
+      const now = Math.floor(Date.now() / 1000);
+      const prefix = `videos/u${u.id}/`;
+      const token = sign(secret, READ_PURPOSE, { p: prefix, u: u.id, exp: now + 300 });
+      return ok({
+        credentials: {
+          tmpSecretId: `read-${u.id}`,
+          tmpSecretKey: token.split('.')[1]!.slice(0, 16),
+          sessionToken: token,
+        },
+        startTime: now,
+        expiredTime: now + 300,
+        prefix,
+      });
+    },
+  );
+
+  // Raw bodies for direct uploads (local storage).
+  app.addContentTypeParser(['video/mp4', 'application/octet-stream'], (_req, payload, done) =>
+    done(null, payload),
+  );
+
+  app.put(
+    '/cos/upload',
+    {
+      bodyLimit: 1024 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Direct upload target of local storage (the uploadUrl of /cos/sts/upload)',
+        querystring: z.object({ token: z.string() }),
+        response: { 200: envelope(z.object({ key: z.string(), size: z.number().int() })) },
+      },
+    },
+    async (req) => {
+      if (!(storage instanceof LocalStorage)) throw new AppError(Codes.NOT_FOUND);
+      let grant: ReturnType<typeof storage.verifyUploadGrant>;
+      try {
+        grant = storage.verifyUploadGrant(req.query.token);
+      } catch (err) {
+        if (err instanceof StorageGrantError)
+          throw new AppError(Codes.AUTH_FAILED, `upload refused: ${err.message}`);
+        throw err;
+      }
+      const body = req.body as Readable | undefined;
+      if (!body || typeof (body as Readable).pipe !== 'function') {
+        throw new AppError(
+          Codes.PARAMETER_ERROR,
+          'send the file bytes as video/mp4 or application/octet-stream',
+        );
+      }
+      try {
+        const info = await storage.put(grant.key, body, {
+          maxBytes: grant.maxBytes,
+          contentType: grant.contentType,
+        });
+        return ok({ key: grant.key, size: info.size });
+      } catch (err) {
+        if (err instanceof StorageTooLargeError) {
+          throw new AppError(
+            Codes.REFUSED,
+            UploadMessages.tooLarge(Math.round(grant.maxBytes / 1024 / 1024)),
+          );
+        }
+        throw err;
+      }
+    },
+  );
+
+  const sendObject = async (
+    key: string,
+    reply: import('fastify').FastifyReply,
+    fileName?: string,
+    contentType?: string,
+  ) => {
+    const st = await storage.stat(key);
+    if (!st) throw new AppError(Codes.NOT_FOUND, 'file not found');
+    const stream = await storage.get(key).catch((err) => {
+      if (err instanceof StorageNotFoundError) throw new AppError(Codes.NOT_FOUND, 'file not found');
+      throw err;
+    });
+    reply.header('content-type', contentType ?? guessType(key));
+    reply.header('content-length', String(st.size));
+    reply.header('cache-control', 'private, max-age=300');
+    if (fileName)
+      reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+    return reply.send(stream);
+  };
+
+  app.get(
+    '/files',
+    {
+      schema: {
+        tags,
+        summary: 'Signed, expiring download of a stored file (local storage; tokens come from the API)',
+        querystring: z.object({ token: z.string() }),
+      },
+    },
+    async (req, reply) => {
+      if (!(storage instanceof LocalStorage)) throw new AppError(Codes.NOT_FOUND);
+      let p: ReturnType<typeof storage.verifyDownloadToken>;
+      try {
+        p = storage.verifyDownloadToken(req.query.token);
+      } catch (err) {
+        throw new AppError(Codes.AUTH_FAILED, `download refused: ${(err as Error).message}`);
+      }
+      return sendObject(p.k, reply, p.fn, p.ct);
+    },
+  );
+
+  app.get(
+    '/cos/object',
+    {
+      schema: {
+        tags,
+        summary: 'Read one of my files with the sessionToken of /cos/sts/download (local storage)',
+        querystring: z.object({ key: z.string().max(512), token: z.string() }),
+      },
+    },
+    async (req, reply) => {
+      if (!(storage instanceof LocalStorage)) throw new AppError(Codes.NOT_FOUND);
+      let p: { p: string; exp: number };
+      try {
+        p = verify<{ p: string; exp: number }>(secret, READ_PURPOSE, req.query.token);
+      } catch (err) {
+        throw new AppError(Codes.AUTH_FAILED, `read refused: ${(err as Error).message}`);
+      }
+      if (!req.query.key.startsWith(p.p) || req.query.key.includes('..')) {
+        throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+      }
+      return sendObject(req.query.key, reply);
+    },
+  );
+};
+
+function guessType(key: string): string {
+  if (key.endsWith('.zip')) return 'application/zip';
+  if (key.endsWith('.json')) return 'application/json';
+  if (key.endsWith('.jpg')) return 'image/jpeg';
+  if (key.endsWith('.mp4')) return 'video/mp4';
+  return 'application/octet-stream';
+}
+
+export default routes;

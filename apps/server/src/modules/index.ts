@@ -1,0 +1,24 @@
+/**
+ * Every API module, registered under /product in this order. A module is a Fastify plugin (its routes with
+ * zod schemas); add a line to register a new one.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import adminRoutes from './admin/routes.ts';
+import authRoutes from './auth/routes.ts';
+import catalogRoutes from './catalog/routes.ts';
+import cosRoutes from './cos/routes.ts';
+import motionRoutes from './motion/routes.ts';
+import systemRoutes from './system/routes.ts';
+import userRoutes from './user/routes.ts';
+import videoRoutes from './video/routes.ts';
+
+export const apiModules: FastifyPluginAsync[] = [
+  authRoutes,
+  userRoutes,
+  adminRoutes,
+  catalogRoutes,
+  systemRoutes,
+  videoRoutes,
+  motionRoutes,
+  cosRoutes,
+];

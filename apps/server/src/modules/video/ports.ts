@@ -1,0 +1,201 @@
+/**
+ * Video domain types and the repository interface (implemented in `repo.ts`, the only place with video SQL).
+ */
+import type { Page } from '../../services/ports.ts';
+
+/** Spec §3: not made, in progress, made, failed. */
+export const VideoStatus = { NOT_MADE: 0, IN_PROGRESS: 1, MADE: 2, FAILED: 3 } as const;
+export type VideoStatusCode = (typeof VideoStatus)[keyof typeof VideoStatus];
+export const STATUS_NAMES: Record<number, string> = {
+  0: 'not made',
+  1: 'in progress',
+  2: 'made',
+  3: 'failed',
+};
+
+export type CaptureType = 'body' | 'hands' | 'face' | 'full';
+export const CAPTURE_TYPES: readonly CaptureType[] = ['body', 'hands', 'face', 'full'];
+
+export interface StoredZip {
+  key: string;
+  fileName: string;
+  size: number;
+}
+
+/** Where a made video's results are in storage. */
+export interface VideoOutputs {
+  tracksKey?: string;
+  clipKey?: string;
+  thumbKey?: string;
+  zips?: Record<string, StoredZip>;
+  /** Lower-body variants made on demand, by bone type. */
+  lower?: Record<string, StoredZip>;
+  frameCount?: number;
+  fps?: number;
+  warnings?: string[];
+}
+
+export interface VideoRecord {
+  id: number;
+  userId: number;
+  name: string;
+  titleInSquare: string | null;
+  description: string;
+  fileName: string;
+  storagePrefix: string;
+  md5: string;
+  sizeBytes: number;
+  durationMs: number;
+  width: number;
+  height: number;
+  fps: number;
+  captureType: CaptureType;
+  boneType: string;
+  modelType: string;
+  serialNo: string;
+  status: VideoStatusCode;
+  progress: number;
+  error: string | null;
+  priority: 'low' | 'normal' | 'high';
+  jobId: string | null;
+  jobSeq: number;
+  attempts: number;
+  inSquare: boolean;
+  squareAt: number | null;
+  repairCount: number;
+  downloadCount: number;
+  collectCount: number;
+  remakeCount: number;
+  freeRemakes: number;
+  regenCount: number;
+  categoryId: number | null;
+  tags: string[];
+  currency: 'V' | 'CV';
+  charged: number;
+  chargeRef: string | null;
+  refunded: boolean;
+  outputs: VideoOutputs;
+  feedback: string | null;
+  feedbackStatus: number;
+  feedbackAt: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type NewVideo = Omit<
+  VideoRecord,
+  | 'id'
+  | 'status'
+  | 'progress'
+  | 'error'
+  | 'jobId'
+  | 'jobSeq'
+  | 'attempts'
+  | 'inSquare'
+  | 'squareAt'
+  | 'repairCount'
+  | 'downloadCount'
+  | 'collectCount'
+  | 'remakeCount'
+  | 'regenCount'
+  | 'refunded'
+  | 'outputs'
+  | 'feedback'
+  | 'feedbackStatus'
+  | 'feedbackAt'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'updatedAt'
+>;
+
+export type VideoPatch = Partial<
+  Pick<
+    VideoRecord,
+    | 'name'
+    | 'titleInSquare'
+    | 'description'
+    | 'boneType'
+    | 'status'
+    | 'progress'
+    | 'error'
+    | 'jobId'
+    | 'jobSeq'
+    | 'attempts'
+    | 'inSquare'
+    | 'squareAt'
+    | 'categoryId'
+    | 'tags'
+    | 'refunded'
+    | 'outputs'
+    | 'feedback'
+    | 'feedbackStatus'
+    | 'feedbackAt'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'remakeCount'
+    | 'freeRemakes'
+    | 'regenCount'
+    | 'repairCount'
+    | 'priority'
+    | 'modelType'
+    | 'captureType'
+  >
+>;
+
+export interface VideoQuery {
+  userId?: number;
+  inSquare?: boolean;
+  status?: number[];
+  keyword?: string;
+  categoryId?: number;
+  tag?: string;
+  from?: number;
+  to?: number;
+  /** Only videos collected by this user. */
+  collectedBy?: number;
+  sort?: 'new' | 'old' | 'downloads' | 'collects';
+  page: number;
+  size: number;
+}
+
+export interface VideoListItem extends VideoRecord {
+  creatorName: string;
+}
+
+export interface DownloadRecord {
+  id: number;
+  videoId: number;
+  userId: number;
+  boneType: string;
+  kind: 'own' | 'square' | 'lower' | 'bulk';
+  charged: number;
+  createdAt: number;
+}
+
+export interface VideoRepo {
+  create(v: NewVideo): Promise<VideoRecord>;
+  findById(id: number): Promise<VideoRecord | undefined>;
+  findWithCreator(id: number): Promise<VideoListItem | undefined>;
+  update(id: number, patch: VideoPatch, now: number): Promise<void>;
+  /** Conditional update (status guard); false when the video is not in one of `fromStatus`. */
+  updateIfStatus(id: number, fromStatus: number[], patch: VideoPatch, now: number): Promise<boolean>;
+  delete(id: number): Promise<boolean>;
+  list(q: VideoQuery): Promise<Page<VideoListItem>>;
+  /** Videos of the user in the given statuses (the queue limit counts not made + in progress). */
+  countByStatus(userId: number, statuses: number[]): Promise<number>;
+  findByMd5(userId: number, md5: string): Promise<VideoRecord | undefined>;
+  /** The user's most recent video. */
+  latest(userId: number): Promise<VideoRecord | undefined>;
+  /** Videos waiting or running whose job is unknown or finished (for reconciliation). */
+  unfinished(limit: number): Promise<VideoRecord[]>;
+  incrementDownloads(id: number): Promise<void>;
+  addDownload(d: Omit<DownloadRecord, 'id'>): Promise<void>;
+  downloadsOf(userId: number, videoId: number): Promise<DownloadRecord[]>;
+  /** Toggles a collect; returns the new state. */
+  toggleCollect(videoId: number, userId: number, now: number): Promise<boolean>;
+  isCollected(videoId: number, userId: number): Promise<boolean>;
+  /** The next serial number of the day (`MC` + yyyymmdd + sequence). */
+  nextSerial(now: number): Promise<string>;
+}

@@ -1,0 +1,457 @@
+/**
+ * Video repository over Kysely (SQLite or PostgreSQL): videos, downloads, collects. Table types live here
+ * (migration `101_videos`); the instance may be a connection or a transaction.
+ */
+import { randomBytes } from 'node:crypto';
+import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
+import type { DB } from '../../infra/db/schema.ts';
+import type { Page } from '../../services/ports.ts';
+import type {
+  DownloadRecord,
+  NewVideo,
+  VideoListItem,
+  VideoPatch,
+  VideoQuery,
+  VideoRecord,
+  VideoRepo,
+  VideoStatusCode,
+} from './ports.ts';
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface VideosTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  title_in_square: string | null;
+  description: Defaulted<string>;
+  file_name: Defaulted<string>;
+  storage_prefix: string;
+  md5: string;
+  size_bytes: number;
+  duration_ms: number;
+  width: number;
+  height: number;
+  fps: number;
+  capture_type: Defaulted<string>;
+  bone_type: string;
+  model_type: Defaulted<string>;
+  serial_no: string;
+  status: Defaulted<number>;
+  progress: Defaulted<number>;
+  error: string | null;
+  priority: Defaulted<string>;
+  job_id: string | null;
+  job_seq: Defaulted<number>;
+  attempts: Defaulted<number>;
+  in_square: Defaulted<number>;
+  square_at: number | null;
+  repair_count: Defaulted<number>;
+  download_count: Defaulted<number>;
+  collect_count: Defaulted<number>;
+  remake_count: Defaulted<number>;
+  free_remakes: Defaulted<number>;
+  regen_count: Defaulted<number>;
+  category_id: number | null;
+  tags: Defaulted<string>;
+  currency: Defaulted<string>;
+  charged: Defaulted<number>;
+  charge_ref: string | null;
+  refunded: Defaulted<number>;
+  outputs: Defaulted<string>;
+  feedback: string | null;
+  feedback_status: Defaulted<number>;
+  feedback_at: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VideoDownloadsTable {
+  id: Generated<number>;
+  video_id: number;
+  user_id: number;
+  bone_type: string;
+  kind: string;
+  charged: Defaulted<number>;
+  created_at: number;
+}
+
+export interface VideoCollectsTable {
+  video_id: number;
+  user_id: number;
+  created_at: number;
+}
+
+export interface VideoDB extends DB {
+  videos: VideosTable;
+  video_downloads: VideoDownloadsTable;
+  video_collects: VideoCollectsTable;
+}
+
+const n = (v: unknown): number => Number(v);
+const nn = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export function toVideo(r: Selectable<VideosTable>): VideoRecord {
+  return {
+    id: n(r.id),
+    userId: n(r.user_id),
+    name: r.name,
+    titleInSquare: r.title_in_square,
+    description: r.description,
+    fileName: r.file_name,
+    storagePrefix: r.storage_prefix,
+    md5: r.md5,
+    sizeBytes: n(r.size_bytes),
+    durationMs: n(r.duration_ms),
+    width: r.width,
+    height: r.height,
+    fps: Number(r.fps),
+    captureType: r.capture_type as VideoRecord['captureType'],
+    boneType: r.bone_type,
+    modelType: r.model_type,
+    serialNo: r.serial_no,
+    status: r.status as VideoStatusCode,
+    progress: r.progress,
+    error: r.error,
+    priority: r.priority as VideoRecord['priority'],
+    jobId: r.job_id,
+    jobSeq: r.job_seq,
+    attempts: r.attempts,
+    inSquare: r.in_square === 1,
+    squareAt: nn(r.square_at),
+    repairCount: r.repair_count,
+    downloadCount: r.download_count,
+    collectCount: r.collect_count,
+    remakeCount: r.remake_count,
+    freeRemakes: r.free_remakes,
+    regenCount: r.regen_count,
+    categoryId: nn(r.category_id),
+    tags: r.tags ? r.tags.split(',') : [],
+    currency: r.currency as 'V' | 'CV',
+    charged: n(r.charged),
+    chargeRef: r.charge_ref,
+    refunded: r.refunded === 1,
+    outputs: JSON.parse(r.outputs || '{}'),
+    feedback: r.feedback,
+    feedbackStatus: r.feedback_status,
+    feedbackAt: nn(r.feedback_at),
+    startedAt: nn(r.started_at),
+    finishedAt: nn(r.finished_at),
+    createdAt: n(r.created_at),
+    updatedAt: n(r.updated_at),
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: column values are checked by the VideoPatch type.
+function toRow(p: VideoPatch): Record<string, any> {
+  // biome-ignore lint/suspicious/noExplicitAny: see above.
+  const out: Record<string, any> = {};
+  const map: Record<string, keyof VideosTable> = {
+    name: 'name',
+    titleInSquare: 'title_in_square',
+    description: 'description',
+    boneType: 'bone_type',
+    status: 'status',
+    progress: 'progress',
+    error: 'error',
+    jobId: 'job_id',
+    jobSeq: 'job_seq',
+    attempts: 'attempts',
+    squareAt: 'square_at',
+    categoryId: 'category_id',
+    feedback: 'feedback',
+    feedbackStatus: 'feedback_status',
+    feedbackAt: 'feedback_at',
+    startedAt: 'started_at',
+    finishedAt: 'finished_at',
+    remakeCount: 'remake_count',
+    freeRemakes: 'free_remakes',
+    regenCount: 'regen_count',
+    repairCount: 'repair_count',
+    priority: 'priority',
+    modelType: 'model_type',
+    captureType: 'capture_type',
+  };
+  for (const [k, v] of Object.entries(p)) {
+    if (v === undefined) continue;
+    if (k === 'inSquare') out.in_square = v ? 1 : 0;
+    else if (k === 'refunded') out.refunded = v ? 1 : 0;
+    else if (k === 'tags') out.tags = (v as string[]).join(',');
+    else if (k === 'outputs') out.outputs = JSON.stringify(v);
+    else if (map[k]) out[map[k]] = v;
+  }
+  return out;
+}
+
+export class KyselyVideoRepo implements VideoRepo {
+  private readonly db: Kysely<VideoDB>;
+  constructor(
+    db: Kysely<DB>,
+    private readonly kind: 'sqlite' | 'postgres',
+  ) {
+    this.db = db as unknown as Kysely<VideoDB>;
+  }
+
+  async create(v: NewVideo): Promise<VideoRecord> {
+    const row = await this.db
+      .insertInto('videos')
+      .values({
+        user_id: v.userId,
+        name: v.name,
+        title_in_square: v.titleInSquare,
+        description: v.description,
+        file_name: v.fileName,
+        storage_prefix: v.storagePrefix,
+        md5: v.md5,
+        size_bytes: v.sizeBytes,
+        duration_ms: v.durationMs,
+        width: v.width,
+        height: v.height,
+        fps: v.fps,
+        capture_type: v.captureType,
+        bone_type: v.boneType,
+        model_type: v.modelType,
+        serial_no: v.serialNo,
+        priority: v.priority,
+        free_remakes: v.freeRemakes,
+        category_id: v.categoryId,
+        tags: v.tags.join(','),
+        currency: v.currency,
+        charged: v.charged,
+        charge_ref: v.chargeRef,
+        created_at: v.createdAt,
+        updated_at: v.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toVideo(row);
+  }
+
+  async findById(id: number): Promise<VideoRecord | undefined> {
+    const r = await this.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toVideo(r) : undefined;
+  }
+
+  async findWithCreator(id: number): Promise<VideoListItem | undefined> {
+    const r = await this.db
+      .selectFrom('videos')
+      .innerJoin('users', 'users.id', 'videos.user_id')
+      .selectAll('videos')
+      .select('users.username as creator_name')
+      .where('videos.id', '=', id)
+      .executeTakeFirst();
+    return r ? { ...toVideo(r), creatorName: r.creator_name } : undefined;
+  }
+
+  async update(id: number, patch: VideoPatch, now: number): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ ...toRow(patch), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async updateIfStatus(id: number, fromStatus: number[], patch: VideoPatch, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('videos')
+      .set({ ...toRow(patch), updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', fromStatus)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const r = await this.db.deleteFrom('videos').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async list(q: VideoQuery): Promise<Page<VideoListItem>> {
+    let base = this.db.selectFrom('videos').innerJoin('users', 'users.id', 'videos.user_id');
+    if (q.collectedBy !== undefined) {
+      base = base
+        .innerJoin('video_collects', 'video_collects.video_id', 'videos.id')
+        .where('video_collects.user_id', '=', q.collectedBy);
+    }
+    if (q.userId !== undefined) base = base.where('videos.user_id', '=', q.userId);
+    if (q.inSquare !== undefined) base = base.where('videos.in_square', '=', q.inSquare ? 1 : 0);
+    if (q.status?.length) base = base.where('videos.status', 'in', q.status);
+    if (q.categoryId !== undefined) base = base.where('videos.category_id', '=', q.categoryId);
+    if (q.from !== undefined) base = base.where('videos.created_at', '>=', q.from);
+    if (q.to !== undefined) base = base.where('videos.created_at', '<=', q.to);
+    if (q.keyword) {
+      const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const op = this.kind === 'postgres' ? 'ilike' : 'like';
+      base = base.where((eb) =>
+        eb.or([
+          eb(sql`videos.name`, op, sql`${like} escape '\\'`),
+          eb(sql`coalesce(videos.title_in_square, '')`, op, sql`${like} escape '\\'`),
+          eb(sql`videos.tags`, op, sql`${like} escape '\\'`),
+          eb('videos.serial_no', '=', q.keyword ?? ''),
+        ]),
+      );
+    }
+    if (q.tag) {
+      // Tags are stored comma-joined (a tag never holds a comma).
+      base = base.where(
+        sql<boolean>`(',' || videos.tags || ',') like ${`%,${q.tag.replace(/[\\%_]/g, (c) => `\\${c}`)},%`} escape '\\'`,
+      );
+    }
+    const totalRow = await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+    let rows = base.selectAll('videos').select('users.username as creator_name');
+    switch (q.sort) {
+      case 'old':
+        rows = rows.orderBy('videos.created_at', 'asc');
+        break;
+      case 'downloads':
+        rows = rows.orderBy('videos.download_count', 'desc');
+        break;
+      case 'collects':
+        rows = rows.orderBy('videos.collect_count', 'desc');
+        break;
+      default:
+        rows = q.inSquare
+          ? rows.orderBy('videos.square_at', 'desc')
+          : rows.orderBy('videos.created_at', 'desc');
+    }
+    const list = await rows
+      .orderBy('videos.id', 'desc')
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute();
+    return {
+      list: list.map((r) => ({ ...toVideo(r), creatorName: r.creator_name })),
+      total: Number(totalRow?.n ?? 0),
+      page: q.page,
+      size: q.size,
+    };
+  }
+
+  async countByStatus(userId: number, statuses: number[]): Promise<number> {
+    const r = await this.db
+      .selectFrom('videos')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', statuses)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  async findByMd5(userId: number, md5: string): Promise<VideoRecord | undefined> {
+    const r = await this.db
+      .selectFrom('videos')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('md5', '=', md5)
+      .executeTakeFirst();
+    return r ? toVideo(r) : undefined;
+  }
+
+  async latest(userId: number): Promise<VideoRecord | undefined> {
+    const r = await this.db
+      .selectFrom('videos')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return r ? toVideo(r) : undefined;
+  }
+
+  async unfinished(limit: number): Promise<VideoRecord[]> {
+    const rows = await this.db
+      .selectFrom('videos')
+      .selectAll()
+      .where('status', 'in', [0, 1])
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toVideo);
+  }
+
+  async incrementDownloads(id: number): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ download_count: sql`download_count + 1` })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async addDownload(d: Omit<DownloadRecord, 'id'>): Promise<void> {
+    await this.db
+      .insertInto('video_downloads')
+      .values({
+        video_id: d.videoId,
+        user_id: d.userId,
+        bone_type: d.boneType,
+        kind: d.kind,
+        charged: d.charged,
+        created_at: d.createdAt,
+      })
+      .execute();
+  }
+
+  async downloadsOf(userId: number, videoId: number): Promise<DownloadRecord[]> {
+    const rows = await this.db
+      .selectFrom('video_downloads')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('video_id', '=', videoId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      id: n(r.id),
+      videoId: n(r.video_id),
+      userId: n(r.user_id),
+      boneType: r.bone_type,
+      kind: r.kind as DownloadRecord['kind'],
+      charged: n(r.charged),
+      createdAt: n(r.created_at),
+    }));
+  }
+
+  async toggleCollect(videoId: number, userId: number, now: number): Promise<boolean> {
+    const del = await this.db
+      .deleteFrom('video_collects')
+      .where('video_id', '=', videoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (Number(del.numDeletedRows) > 0) {
+      await this.db
+        .updateTable('videos')
+        .set({ collect_count: sql`case when collect_count > 0 then collect_count - 1 else 0 end` })
+        .where('id', '=', videoId)
+        .execute();
+      return false;
+    }
+    await this.db
+      .insertInto('video_collects')
+      .values({ video_id: videoId, user_id: userId, created_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await this.db
+      .updateTable('videos')
+      .set({ collect_count: sql`collect_count + 1` })
+      .where('id', '=', videoId)
+      .execute();
+    return true;
+  }
+
+  async isCollected(videoId: number, userId: number): Promise<boolean> {
+    const r = await this.db
+      .selectFrom('video_collects')
+      .select('video_id')
+      .where('video_id', '=', videoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async nextSerial(now: number): Promise<string> {
+    const day = new Date(now).toISOString().slice(0, 10).replace(/-/g, '');
+    return `MC${day}${randomBytes(4).toString('hex').toUpperCase()}`;
+  }
+}

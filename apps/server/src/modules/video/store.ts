@@ -1,0 +1,32 @@
+/**
+ * The store the video, motion and job services use: S1's repositories plus the video repository, bound to one
+ * connection or one transaction (so a coin charge and a video row commit together).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/db/index.ts';
+import type { DB } from '../../infra/db/schema.ts';
+import { createRepos } from '../../repos/index.ts';
+import type { Repos } from '../../services/ports.ts';
+import type { VideoRepo } from './ports.ts';
+import { KyselyVideoRepo } from './repo.ts';
+
+export type VideoRepos = Repos & { videos: VideoRepo };
+
+export interface VideoStore {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly repos: VideoRepos;
+  transaction<T>(fn: (repos: VideoRepos) => Promise<T>): Promise<T>;
+}
+
+function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): VideoRepos {
+  return { ...createRepos(db, kind), videos: new KyselyVideoRepo(db, kind) };
+}
+
+export function createVideoStore(database: Pick<Database, 'db' | 'kind'>): VideoStore {
+  const { db, kind } = database;
+  return {
+    kind,
+    repos: reposOf(db, kind),
+    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
+  };
+}

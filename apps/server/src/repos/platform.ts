@@ -1,0 +1,275 @@
+/** Repositories of the platform: category/tag tree, notices, system configuration, machines, secrets. */
+import type { Kysely, Selectable } from 'kysely';
+import type { CategoriesTable, DB, MachinesTable, NoticesTable } from '../infra/db/schema.ts';
+import type {
+  Category,
+  CategoryKind,
+  CategoryRepo,
+  Machine,
+  MachineRepo,
+  Notice,
+  NoticeInput,
+  NoticeRepo,
+  SecretRepo,
+  SysConfigRepo,
+} from '../services/ports.ts';
+
+const toCategory = (r: Selectable<CategoriesTable>): Category => ({
+  id: Number(r.id),
+  parentId: r.parent_id === null ? null : Number(r.parent_id),
+  kind: r.kind as CategoryKind,
+  name: r.name,
+  sort: r.sort,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export class KyselyCategoryRepo implements CategoryRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async list(kind: CategoryKind) {
+    const rows = await this.db
+      .selectFrom('categories')
+      .selectAll()
+      .where('kind', '=', kind)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
+    return rows.map(toCategory);
+  }
+
+  async findById(id: number) {
+    const r = await this.db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toCategory(r);
+  }
+
+  async children(id: number) {
+    const rows = await this.db
+      .selectFrom('categories')
+      .selectAll()
+      .where('parent_id', '=', id)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
+    return rows.map(toCategory);
+  }
+
+  async findByName(kind: CategoryKind, name: string, parentId: number | null) {
+    let q = this.db.selectFrom('categories').selectAll().where('kind', '=', kind).where('name', '=', name);
+    q = parentId === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parentId);
+    const r = await q.executeTakeFirst();
+    return r && toCategory(r);
+  }
+
+  async create(c: Parameters<CategoryRepo['create']>[0]) {
+    const r = await this.db
+      .insertInto('categories')
+      .values({
+        parent_id: c.parentId,
+        kind: c.kind,
+        name: c.name,
+        sort: c.sort,
+        created_at: c.now,
+        updated_at: c.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toCategory(r);
+  }
+
+  async update(id: number, p: Partial<Pick<Category, 'parentId' | 'name' | 'sort'>>, now: number) {
+    const v: Record<string, unknown> = { updated_at: now };
+    if (p.parentId !== undefined) v.parent_id = p.parentId;
+    if (p.name !== undefined) v.name = p.name;
+    if (p.sort !== undefined) v.sort = p.sort;
+    await this.db.updateTable('categories').set(v).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    await this.db.deleteFrom('categories').where('id', '=', id).execute();
+  }
+}
+
+const toNotice = (r: Selectable<NoticesTable>): Notice => ({
+  id: Number(r.id),
+  page: r.page,
+  jumpTo: r.jump_to,
+  button: r.button,
+  url: r.url,
+  type: r.type,
+  title: r.title,
+  content: r.content,
+  enabled: r.enabled === 1,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+function noticeValues(n: Partial<NoticeInput>): Record<string, unknown> {
+  const v: Record<string, unknown> = {};
+  if (n.page !== undefined) v.page = n.page;
+  if (n.jumpTo !== undefined) v.jump_to = n.jumpTo;
+  if (n.button !== undefined) v.button = n.button;
+  if (n.url !== undefined) v.url = n.url;
+  if (n.type !== undefined) v.type = n.type;
+  if (n.title !== undefined) v.title = n.title;
+  if (n.content !== undefined) v.content = n.content;
+  if (n.enabled !== undefined) v.enabled = n.enabled ? 1 : 0;
+  return v;
+}
+
+export class KyselyNoticeRepo implements NoticeRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async list(opts: { enabledOnly: boolean; updatedAfter?: number }) {
+    let q = this.db.selectFrom('notices').selectAll();
+    if (opts.enabledOnly) q = q.where('enabled', '=', 1);
+    if (opts.updatedAfter !== undefined) q = q.where('updated_at', '>', opts.updatedAfter);
+    const rows = await q.orderBy('page').orderBy('id').execute();
+    return rows.map(toNotice);
+  }
+
+  async findById(id: number) {
+    const r = await this.db.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toNotice(r);
+  }
+
+  async create(n: NoticeInput, now: number) {
+    const r = await this.db
+      .insertInto('notices')
+      .values({ ...noticeValues(n), created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toNotice(r);
+  }
+
+  async update(id: number, patch: Partial<NoticeInput>, now: number) {
+    await this.db
+      .updateTable('notices')
+      .set({ ...noticeValues(patch), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: number) {
+    const r = await this.db.deleteFrom('notices').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+}
+
+export class KyselySysConfigRepo implements SysConfigRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async get(key: string) {
+    const r = await this.db
+      .selectFrom('sys_config')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return r?.value;
+  }
+
+  async set(key: string, value: string, now: number) {
+    await this.db
+      .insertInto('sys_config')
+      .values({ key, value, updated_at: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
+      .execute();
+  }
+}
+
+const toMachine = (r: Selectable<MachinesTable>): Machine => ({
+  id: Number(r.id),
+  name: r.name,
+  host: r.host,
+  kind: r.kind,
+  status: r.status,
+  capacity: r.capacity,
+  running: r.running,
+  version: r.version,
+  enabled: r.enabled === 1,
+  remark: r.remark,
+  meta: safeJson(r.meta),
+  lastHeartbeatAt: r.last_heartbeat_at === null ? null : Number(r.last_heartbeat_at),
+  startedAt: r.started_at === null ? null : Number(r.started_at),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+function safeJson(s: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(s);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function machineValues(m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>): Record<string, unknown> {
+  const v: Record<string, unknown> = {};
+  for (const k of ['name', 'host', 'kind', 'status', 'capacity', 'running', 'version', 'remark'] as const)
+    if (m[k] !== undefined) v[k] = m[k];
+  if (m.enabled !== undefined) v.enabled = m.enabled ? 1 : 0;
+  if (m.meta !== undefined) v.meta = JSON.stringify(m.meta);
+  if (m.lastHeartbeatAt !== undefined) v.last_heartbeat_at = m.lastHeartbeatAt;
+  if (m.startedAt !== undefined) v.started_at = m.startedAt;
+  return v;
+}
+
+export class KyselyMachineRepo implements MachineRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async list() {
+    const rows = await this.db.selectFrom('machines').selectAll().orderBy('id').execute();
+    return rows.map(toMachine);
+  }
+
+  async findById(id: number) {
+    const r = await this.db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toMachine(r);
+  }
+
+  async findByName(name: string) {
+    const r = await this.db.selectFrom('machines').selectAll().where('name', '=', name).executeTakeFirst();
+    return r && toMachine(r);
+  }
+
+  async create(m: Parameters<MachineRepo['create']>[0], now: number) {
+    const r = await this.db
+      .insertInto('machines')
+      .values({ ...machineValues(m), name: m.name, created_at: now, updated_at: now } as never)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toMachine(r);
+  }
+
+  async update(id: number, patch: Parameters<MachineRepo['update']>[1], now: number) {
+    await this.db
+      .updateTable('machines')
+      .set({ ...machineValues(patch), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: number) {
+    const r = await this.db.deleteFrom('machines').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+}
+
+export class KyselySecretRepo implements SecretRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async getOrCreate(key: string, make: () => string, now: number) {
+    await this.db
+      .insertInto('secrets')
+      .values({ key, value: make(), created_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    const r = await this.db
+      .selectFrom('secrets')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    return r.value;
+  }
+}

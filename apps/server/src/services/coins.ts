@@ -1,0 +1,237 @@
+/**
+ * Coins: every change of a balance is one ledger row (reason, amount, balance after, reference) written in the
+ * same transaction as the balance. Balances never go negative (a conditional update, and a CHECK constraint
+ * underneath). A reference key can be used once, ever: retrying a change with the same ref returns the first
+ * result instead of charging twice.
+ */
+import { AppError, Codes, Messages } from '../errors.ts';
+import type { Clock, Currency, LedgerEntry, LedgerQuery, Page, Repos, Store } from './ports.ts';
+
+/** Why coins moved; stored in the ledger and shown in records. */
+export const Reasons = {
+  SIGNUP: 'signup',
+  MONTHLY_TOPUP: 'monthly_topup',
+  UPLOAD: 'upload',
+  REMAKE: 'remake',
+  SQUARE_DOWNLOAD: 'square_download',
+  SQUARE_INCOME: 'square_income',
+  COMPANY_UPLOAD: 'company_upload',
+  REFUND: 'refund',
+  REFERRAL_INVITER: 'referral_inviter',
+  REFERRAL_INVITEE: 'referral_invitee',
+  ADMIN: 'admin',
+  PURCHASE: 'purchase',
+} as const;
+export type Reason = (typeof Reasons)[keyof typeof Reasons] | (string & {});
+
+/** Spec §1/§9 prices. */
+export const Prices = {
+  /** V coins per second of uploaded video (rounded up to whole seconds). */
+  uploadPerSecond: 1,
+  /** V coins per second to download someone else's square video. */
+  squareDownloadPerSecond: 1,
+  /** CV coins per second of a company upload. */
+  companyUploadPerSecond: 1,
+  freeMonthlyCoins: 50,
+  referralInvitee: 20,
+} as const;
+
+const wholeSeconds = (durationSeconds: number): number => {
+  if (!Number.isFinite(durationSeconds) || durationSeconds < 0) throw new RangeError('duration must be ≥ 0');
+  // 10.0000001 s is 10 s: guard against float noise from probing before rounding up.
+  return Math.max(1, Math.ceil(durationSeconds - 1e-6));
+};
+
+/** Upload: 1 V per second, partial seconds round up, at least 1. */
+export const uploadCost = (durationSeconds: number): number =>
+  wholeSeconds(durationSeconds) * Prices.uploadPerSecond;
+/** Square download: 1 V per second. */
+export const squareDownloadCost = (durationSeconds: number): number =>
+  wholeSeconds(durationSeconds) * Prices.squareDownloadPerSecond;
+/** Remake: 1 V per 2 s, the duration rounded up to a multiple of 2 s (5 s → 6 s → 3 V). */
+export const remakeCost = (durationSeconds: number): number => Math.ceil(wholeSeconds(durationSeconds) / 2);
+/** Company upload: 1 CV per second. */
+export const companyUploadCost = (durationSeconds: number): number =>
+  wholeSeconds(durationSeconds) * Prices.companyUploadPerSecond;
+
+/** Referral reward for the inviter of the `rank`-th invitee (1-based): 1–5 → 10, 6–10 → 15, 11+ → 20. */
+export function referralReward(rank: number): number {
+  if (!Number.isInteger(rank) || rank < 1) throw new RangeError('rank must be a positive integer');
+  return rank <= 5 ? 10 : rank <= 10 ? 15 : 20;
+}
+
+export interface ChangeResult {
+  entry: LedgerEntry;
+  balance: number;
+  /** True when `ref` had already been applied: nothing changed now. */
+  duplicate: boolean;
+}
+
+export interface ChangeOptions {
+  currency?: Currency;
+  note?: string | null;
+  /** Error message when the balance is insufficient (defaults to the spec's V-coin message). */
+  insufficientMessage?: string;
+}
+
+/** A month key `YYYY-MM` in UTC. */
+export const monthKey = (t: number): string => new Date(t).toISOString().slice(0, 7);
+
+export class CoinService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Adds `amount` (negative to spend) to the user's balance with a ledger row, in one transaction.
+   * Throws AppError(307, 你的V币余额不足...) when the balance would go negative. Idempotent by `ref`.
+   */
+  async change(
+    userId: number,
+    amount: number,
+    reason: Reason,
+    ref: string,
+    opts: ChangeOptions = {},
+  ): Promise<ChangeResult> {
+    return this.store.transaction((repos) => this.changeIn(repos, userId, amount, reason, ref, opts));
+  }
+
+  /** `change` inside a transaction the caller already holds (so other writes commit or roll back with it). */
+  async changeIn(
+    repos: Repos,
+    userId: number,
+    amount: number,
+    reason: Reason,
+    ref: string,
+    opts: ChangeOptions = {},
+  ): Promise<ChangeResult> {
+    if (!Number.isSafeInteger(amount)) throw new AppError(Codes.PARAMETER_ERROR, 'amount must be an integer');
+    if (!ref || ref.length > 191)
+      throw new AppError(Codes.PARAMETER_ERROR, 'a reference key (≤191 chars) is required');
+    const currency = opts.currency ?? 'V';
+    const now = this.clock.now();
+    // Lock the account row first (FOR NO KEY UPDATE on PostgreSQL): concurrent changes of one account queue here
+    // in one order, so they cannot deadlock, and the balance read is the one the update will see.
+    const before = await repos.users.balanceForUpdate(userId, currency);
+    if (before === undefined) throw new AppError(Codes.NOT_FOUND, 'user not found');
+    const id = await repos.ledger.claim({
+      userId,
+      currency,
+      amount,
+      balanceAfter: 0,
+      reason,
+      ref,
+      note: opts.note ?? null,
+      createdAt: now,
+    });
+    if (id === undefined) {
+      const existing = await repos.ledger.findByRef(ref);
+      if (!existing) throw new AppError(Codes.BUSY);
+      if (existing.userId !== userId || existing.amount !== amount || existing.currency !== currency)
+        throw new AppError(Codes.PARAMETER_ERROR, `reference ${ref} was already used for another change`);
+      return { entry: existing, balance: before, duplicate: true };
+    }
+    const insufficient = () =>
+      new AppError(Codes.REFUSED, opts.insufficientMessage ?? Messages.INSUFFICIENT_V, {
+        balance: before,
+        required: -amount,
+      });
+    // Throwing rolls the claimed ledger row back with the transaction.
+    if (before + amount < 0) throw insufficient();
+    const balance = await repos.users.addToBalance(userId, currency, amount);
+    if (balance === undefined) throw insufficient();
+    await repos.ledger.setBalanceAfter(id, balance);
+    return {
+      entry: {
+        id,
+        userId,
+        currency,
+        amount,
+        balanceAfter: balance,
+        reason,
+        ref,
+        note: opts.note ?? null,
+        createdAt: now,
+      },
+      balance,
+      duplicate: false,
+    };
+  }
+
+  /**
+   * Raises the balance to `target` if it is below, with a ledger row; nothing when already at or above.
+   * Returns the amount added (0 when none).
+   */
+  async topUpToIn(
+    repos: Repos,
+    userId: number,
+    target: number,
+    reason: Reason,
+    ref: string,
+    currency: Currency = 'V',
+  ): Promise<number> {
+    const balance = await repos.users.balanceForUpdate(userId, currency);
+    if (balance === undefined || balance >= target) return 0;
+    const r = await this.changeIn(repos, userId, target - balance, reason, ref, { currency });
+    return r.duplicate ? 0 : r.entry.amount;
+  }
+
+  /** Refunds a previous charge (by its ref) once; a refund of an unknown or already refunded charge does nothing. */
+  async refund(chargeRef: string, note?: string): Promise<ChangeResult | undefined> {
+    return this.store.transaction(async (repos) => {
+      const charge = await repos.ledger.findByRef(chargeRef);
+      if (!charge || charge.amount >= 0) return undefined;
+      return this.changeIn(repos, charge.userId, -charge.amount, Reasons.REFUND, `refund:${chargeRef}`, {
+        currency: charge.currency,
+        note: note ?? `refund of ${charge.reason}`,
+      });
+    });
+  }
+
+  async balance(userId: number, currency: Currency = 'V'): Promise<number> {
+    const u = await this.store.repos.users.findById(userId);
+    if (!u) throw new AppError(Codes.NOT_FOUND, 'user not found');
+    return currency === 'V' ? u.surplus : u.cvCoin;
+  }
+
+  records(q: LedgerQuery): Promise<Page<LedgerEntry>> {
+    return this.store.repos.ledger.list(q);
+  }
+
+  /** The sum of the user's ledger rows (equals the balance when every change went through the ledger). */
+  ledgerSum(userId: number, currency: Currency = 'V'): Promise<number> {
+    return this.store.repos.ledger.sum(userId, currency);
+  }
+
+  /**
+   * The monthly top-up (spec §1): every free individual account below 50 V is raised to 50, once per month per
+   * user (a grant marker is written with the top-up, so re-running the job in the same month does nothing even if
+   * the user spent meanwhile). Returns how many accounts were topped up.
+   */
+  async monthlyTopUp(
+    at: number = this.clock.now(),
+  ): Promise<{ period: string; toppedUp: number; coins: number }> {
+    const period = monthKey(at);
+    const target = Prices.freeMonthlyCoins;
+    let afterId = 0;
+    let toppedUp = 0;
+    let coins = 0;
+    for (;;) {
+      const batch = await this.store.repos.users.freeUsersBelow(target, afterId, 500);
+      if (batch.length === 0) break;
+      for (const u of batch) {
+        afterId = u.id;
+        const added = await this.store.transaction(async (repos) => {
+          if (!(await repos.grants.claim(Reasons.MONTHLY_TOPUP, period, u.id, this.clock.now()))) return 0;
+          return this.topUpToIn(repos, u.id, target, Reasons.MONTHLY_TOPUP, `monthly:${period}:${u.id}`);
+        });
+        if (added > 0) {
+          toppedUp++;
+          coins += added;
+        }
+      }
+    }
+    return { period, toppedUp, coins };
+  }
+}

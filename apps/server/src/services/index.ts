@@ -1,0 +1,106 @@
+/**
+ * The service container: every service built once from the infrastructure. S2 adds its services here.
+ */
+
+import { join } from 'node:path';
+import type { Infra } from '../infra/index.ts';
+import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
+import { MotionService } from '../modules/motion/service.ts';
+import { createFilePort } from '../modules/video/files.ts';
+import { VideoService } from '../modules/video/service.ts';
+import { createVideoStore } from '../modules/video/store.ts';
+import { AccountService, createDevOAuthProvider } from './accounts.ts';
+import { AuthService } from './auth.ts';
+import { CoinService } from './coins.ts';
+import { CatalogService, MachineService, NoticeService, SystemConfigService } from './platform.ts';
+import type { OAuthProvider } from './ports.ts';
+import { Scheduler } from './scheduler.ts';
+
+export interface Services {
+  auth: AuthService;
+  accounts: AccountService;
+  coins: CoinService;
+  catalog: CatalogService;
+  notices: NoticeService;
+  system: SystemConfigService;
+  machines: MachineService;
+  scheduler: Scheduler;
+  videos: VideoService;
+  motion: MotionService;
+  captureJobs: CaptureJobs;
+}
+
+export interface ServiceOptions {
+  /** Third-party login providers besides `dev` (which is on outside production). */
+  oauthProviders?: OAuthProvider[];
+}
+
+export function createServices(infra: Infra, opts: ServiceOptions = {}): Services {
+  const { store, clock, config } = infra;
+  const auth = new AuthService(store, infra.hasher, infra.transport, infra.limiter, clock, {
+    tokenTtlMs: config.TOKEN_TTL_HOURS * 3_600_000,
+    loginLimit: config.LOGIN_RATE_LIMIT,
+    loginWindowMs: 15 * 60_000,
+  });
+  const coins = new CoinService(store, clock);
+  const providers = new Map<string, OAuthProvider>();
+  if (config.NODE_ENV !== 'production') providers.set('dev', createDevOAuthProvider());
+  for (const p of opts.oauthProviders ?? []) providers.set(p.name, p);
+  const accounts = new AccountService(
+    store,
+    auth,
+    coins,
+    infra.hasher,
+    infra.mailer,
+    infra.limiter,
+    clock,
+    {
+      codeTtlMs: 10 * 60_000,
+      codeResendMs: config.CODE_RESEND_SECONDS * 1000,
+      codeMaxAttempts: 5,
+      codeIpLimitPerHour: config.CODE_IP_LIMIT,
+      codeEmailLimitPerDay: 10,
+      codeSecret: infra.secrets.codes,
+      productName: 'mocap',
+    },
+    providers,
+  );
+  const videoStore = createVideoStore(infra.database);
+  const captureJobs = createCaptureJobs(infra, coins, {
+    attempts: config.JOB_ATTEMPTS,
+    backoffMs: config.JOB_BACKOFF_MS,
+  });
+  const videos = new VideoService({
+    store: videoStore,
+    coins,
+    jobs: captureJobs,
+    storage: infra.storage,
+    files: createFilePort(join(config.dataDir, 'tmp')),
+    clock,
+    defaultModel: config.CAPTURE_MODEL,
+  });
+  const motion = new MotionService({ store: videoStore, coins, storage: infra.storage, videos, clock });
+  return {
+    videos,
+    motion,
+    captureJobs,
+    auth,
+    accounts,
+    coins,
+    catalog: new CatalogService(store, clock),
+    notices: new NoticeService(store, clock),
+    system: new SystemConfigService(store, clock),
+    machines: new MachineService(store, clock),
+    scheduler: new Scheduler(store, clock, accounts, coins),
+  };
+}
+
+export {
+  AccountService,
+  AuthService,
+  CatalogService,
+  CoinService,
+  MachineService,
+  NoticeService,
+  SystemConfigService,
+};

@@ -1,0 +1,243 @@
+/**
+ * The app shell: the web app under /capture with history fallback, the root redirect, security of secrets in
+ * logs; and `npm start` (main.ts) as a process: honours PORT and DATA_DIR, migrates, prints the administrator.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createServices } from '../src/services/index.ts';
+import { CI, createTestInfra, PG_URL, pgAvailable } from './harness.ts';
+
+describe('web app under /capture', () => {
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let cleanup: () => Promise<void>;
+  const dist = mkdtempSync(join(tmpdir(), 'mocap-dist-'));
+
+  beforeAll(async () => {
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>mocap</title><div id="app"></div>');
+    writeFileSync(join(dist, 'assets', 'app-123.js'), 'console.log(1)');
+    writeFileSync(join(dist, 'favicon.svg'), '<svg/>');
+    const t = await createTestInfra('sqlite');
+    cleanup = t.cleanup;
+    app = await buildApp({
+      config: t.config,
+      infra: t.infra,
+      services: createServices(t.infra),
+      logger: false,
+      webDist: dist,
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await cleanup?.();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves index.html for client routes (history fallback) and real files as they are', async () => {
+    for (const url of [
+      '/capture/',
+      '/capture/index/myPro',
+      '/capture/userCenter',
+      '/capture/asPay/index?payStatus=1',
+    ]) {
+      const r = await app.inject({ method: 'GET', url });
+      expect({ url, status: r.statusCode }).toEqual({ url, status: 200 });
+      expect(r.body).toContain('<div id="app">');
+      expect(r.headers['cache-control']).toBe('no-cache');
+    }
+    const js = await app.inject({ method: 'GET', url: '/capture/assets/app-123.js' });
+    expect(js.statusCode).toBe(200);
+    expect(js.body).toBe('console.log(1)');
+    expect(js.headers['cache-control']).toContain('immutable');
+    expect((await app.inject({ method: 'GET', url: '/capture/favicon.svg' })).body).toBe('<svg/>');
+    // Path traversal does not escape the folder.
+    const evil = await app.inject({ method: 'GET', url: '/capture/../../etc/passwd' });
+    expect(evil.body).not.toContain('root:');
+  });
+
+  it('access logs name the route pattern, never path parameters or bodies', async () => {
+    const lines: string[] = [];
+    const t = await createTestInfra('sqlite');
+    const logged = await buildApp({
+      config: t.config,
+      infra: t.infra,
+      services: createServices(t.infra),
+      logger: { level: 'info', stream: { write: (l: string) => lines.push(l) } } as never,
+      webDist: null,
+    });
+    try {
+      await logged.inject({
+        method: 'PUT',
+        url: '/product/user/reset/someone@example.com/4321/2',
+        payload: { code: '8765', password: 'c2VjcmV0' },
+      });
+      const all = lines.join('\n');
+      expect(all).toContain('/user/reset/:a/:b/:c');
+      for (const secret of ['4321', '8765', 'c2VjcmV0', 'someone@example.com'])
+        expect(all).not.toContain(secret);
+    } finally {
+      await logged.close();
+      await t.cleanup();
+    }
+  });
+
+  it('redirects / and /capture to the app, and keeps unknown API paths as 404 envelopes', async () => {
+    expect((await app.inject({ method: 'GET', url: '/' })).headers.location).toBe('/capture/');
+    expect((await app.inject({ method: 'GET', url: '/capture' })).headers.location).toBe('/capture/');
+    const api = await app.inject({ method: 'GET', url: '/product/nothing' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 404 });
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('npm start (main.ts)', () => {
+  it('honours PORT and DATA_DIR, runs migrations, prints the administrator once, stops on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mocap-main-'));
+    const port = await freePort();
+    const run = async () => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
+        {
+          env: {
+            ...process.env,
+            DATA_DIR: dataDir,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'warn',
+            REDIS_URL: '',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
+      await new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (out.includes('mocap is running')) resolve();
+          else if (child.exitCode !== null) reject(new Error(`exited ${child.exitCode}: ${out}`));
+          else setTimeout(check, 100);
+        };
+        check();
+      });
+      const r = await fetch(`http://127.0.0.1:${port}/product/sysConfig/maintainInfo`);
+      const body = (await r.json()) as { code: number };
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((res) => child.once('exit', res));
+      return { out, body, code };
+    };
+    try {
+      const first = await run();
+      expect(first.body.code).toBe(0);
+      expect(first.out).toMatch(
+        /Administrator account created:\s+e-mail:\s+admin@mocap\.local\s+password:\s+\S{12,}/,
+      );
+      expect(existsSync(join(dataDir, 'mocap.db'))).toBe(true);
+      expect(first.code).toBe(0);
+      const second = await run();
+      expect(second.body.code).toBe(0);
+      expect(second.out).not.toContain('Administrator account created');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!pgAvailable && !CI)(
+    'boots in scale-out mode on PostgreSQL and Redis without an in-process worker',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'mocap-main-'));
+      const port = await freePort();
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
+        {
+          env: {
+            ...process.env,
+            DATA_DIR: dataDir,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'info',
+            DATABASE_URL: PG_URL,
+            DATABASE_SCHEMA: schema,
+            REDIS_URL: 'redis://127.0.0.1:6379',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const check = () => {
+            if (out.includes('mocap is running')) resolve();
+            else if (child.exitCode !== null) reject(new Error(`exited ${child.exitCode}: ${out}`));
+            else setTimeout(check, 100);
+          };
+          check();
+        });
+        expect(out).toContain('postgres, Redis queue');
+        expect(out).not.toContain('in-process worker started');
+        const h = (await (await fetch(`http://127.0.0.1:${port}/product/health`)).json()) as {
+          data: { database: string };
+        };
+        expect(h.data.database).toBe('postgres');
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((res) => (child.exitCode !== null ? res(null) : child.once('exit', res)));
+        const c = new pg.Client({ connectionString: PG_URL });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await c.end();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('refuses an invalid configuration with the problems listed', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
+      {
+        env: { ...process.env, PORT: 'abc', DATABASE_URL: 'mysql://nope' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    const code = await new Promise<number | null>((res) => child.once('exit', res));
+    expect(code).toBe(2);
+    expect(err).toContain('PORT');
+    expect(err).toContain('DATABASE_URL');
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Object storage: the same tests on local disk and on the S3 adapter (against an in-test S3-compatible stub,
+ * `storage-s3-stub.ts`; no real S3 server exists on this machine), plus signed-token specifics.
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  LocalStorage,
+  type ObjectStorage,
+  S3Storage,
+  StorageGrantError,
+  StorageNotFoundError,
+  StorageTooLargeError,
+  sign,
+  TokenError,
+  verify,
+} from '../src/infra/storage/index.ts';
+import { type S3Stub, startS3Stub } from './storage-s3-stub.ts';
+
+const SECRET = 'x'.repeat(40);
+let dir: string;
+let stub: S3Stub;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mocap-st-'));
+  stub = await startS3Stub();
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await stub.close();
+});
+
+const impls: { name: string; make: () => ObjectStorage }[] = [
+  {
+    name: 'local disk',
+    make: () =>
+      new LocalStorage({ root: join(dir, 'files'), secret: SECRET, publicUrl: 'http://127.0.0.1:9' }),
+  },
+  {
+    name: 'S3 (stub server)',
+    make: () =>
+      new S3Storage({
+        bucket: stub.bucket,
+        region: 'us-east-1',
+        endpoint: stub.url,
+        accessKeyId: 'AKIDTEST',
+        secretAccessKey: 'secret-test-key',
+        prefix: 'pfx/',
+        secret: SECRET,
+      }),
+  },
+];
+
+for (const impl of impls) {
+  describe(impl.name, () => {
+    let s: ObjectStorage;
+    beforeAll(() => {
+      s = impl.make();
+    });
+
+    it('stores bytes, strings, streams and files, and reads them back', async () => {
+      expect((await s.put('a/one.bin', new Uint8Array([1, 2, 3]))).size).toBe(3);
+      await s.put('a/two.txt', 'héllo', { contentType: 'text/plain' });
+      await s.put('a/three.bin', Readable.from([Buffer.from('ab'), Buffer.from('cd')]));
+      const f = join(dir, 'src.bin');
+      writeFileSync(f, Buffer.alloc(1000, 7));
+      await s.putFile('b/file.bin', f);
+      expect([...(await s.getBytes('a/one.bin'))]).toEqual([1, 2, 3]);
+      expect((await s.getBytes('a/two.txt')).toString('utf8')).toBe('héllo');
+      expect((await s.getBytes('a/three.bin')).toString()).toBe('abcd');
+      const chunks: Buffer[] = [];
+      for await (const c of await s.get('b/file.bin')) chunks.push(c as Buffer);
+      expect(Buffer.concat(chunks).equals(Buffer.alloc(1000, 7))).toBe(true);
+      expect((await s.stat('b/file.bin'))?.size).toBe(1000);
+      const out = join(dir, 'dl', impl.name.replace(/\W/g, ''), 'x.bin');
+      await s.download('a/three.bin', out);
+      expect(readdirSync(join(out, '..'))).toContain('x.bin');
+    });
+
+    it('reports absent objects and deletes single objects and prefixes', async () => {
+      await s.put('del/1', 'a');
+      await s.put('del/sub/2', 'b');
+      await s.put('keep/3', 'c');
+      expect(await s.exists('del/1')).toBe(true);
+      expect(await s.stat('missing/x')).toBeNull();
+      await expect(s.getBytes('missing/x')).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(s.get('missing/x')).rejects.toBeInstanceOf(StorageNotFoundError);
+      await s.delete('del/1');
+      await s.delete('del/1'); // absent is fine
+      expect(await s.exists('del/1')).toBe(false);
+      expect(await s.deletePrefix('del')).toBe(1);
+      expect(await s.exists('del/sub/2')).toBe(false);
+      expect(await s.exists('keep/3')).toBe(true);
+    });
+
+    it('refuses unsafe keys', async () => {
+      for (const k of ['../etc/passwd', 'a/../b', '/abs', 'a//b', 'sp ace', '', 'a/./b']) {
+        await expect(s.put(k, 'x'), k).rejects.toThrow(/bad storage key/);
+      }
+    });
+
+    it('stores nothing when a body is over the size limit', async () => {
+      await expect(s.put('big/bytes', Buffer.alloc(11), { maxBytes: 10 })).rejects.toBeInstanceOf(
+        StorageTooLargeError,
+      );
+      const stream = Readable.from([Buffer.alloc(6), Buffer.alloc(6)]);
+      await expect(s.put('big/stream', stream, { maxBytes: 10 })).rejects.toBeInstanceOf(
+        StorageTooLargeError,
+      );
+      expect(await s.exists('big/bytes')).toBe(false);
+      expect(await s.exists('big/stream')).toBe(false);
+      if (s instanceof LocalStorage) expect(readdirSync(join(dir, 'files', '.tmp'))).toEqual([]);
+    });
+
+    it('issues upload credentials shaped as the spec describes, bound to key and owner', async () => {
+      const c = await s.uploadCredentials({
+        key: 'up/v.mp4',
+        owner: 42,
+        maxBytes: 1000,
+        contentType: 'video/mp4',
+      });
+      expect(Object.keys(c.credentials).sort()).toEqual(['sessionToken', 'tmpSecretId', 'tmpSecretKey']);
+      expect(c.expiredTime - c.startTime).toBe(1800);
+      expect(c.key).toBe('up/v.mp4');
+      expect(c.method).toBe('PUT');
+      const g = s.verifyUploadGrant(c.credentials.sessionToken);
+      expect(g).toMatchObject({ key: 'up/v.mp4', owner: '42', maxBytes: 1000, contentType: 'video/mp4' });
+      const forged = `${Buffer.from(JSON.stringify({ id: 'x', k: 'up/other', o: '1', m: 1e9, exp: 9e9 })).toString('base64url')}.${c.credentials.sessionToken.split('.')[1]}`;
+      expect(() => s.verifyUploadGrant(forged)).toThrow(StorageGrantError);
+      if (s instanceof S3Storage) {
+        // The pre-signed PUT stores the object directly in the bucket.
+        const r = await fetch(c.uploadUrl, { method: 'PUT', headers: c.headers, body: Buffer.from('mp4!') });
+        expect(r.status).toBe(200);
+        expect((await s.getBytes('up/v.mp4')).toString()).toBe('mp4!');
+      }
+    });
+  });
+}
+
+describe('signed URLs', () => {
+  it('local: tokens carry key, name and expiry; tampering and expiry are refused', async () => {
+    const s = new LocalStorage({
+      root: join(dir, 'files2'),
+      secret: SECRET,
+      publicUrl: 'https://mocap.example',
+    });
+    const url = await s.signedUrl('videos/1/Mixamo.zip', { expiresInS: 60, fileName: 'walk Mixamo.zip' });
+    expect(url.startsWith('https://mocap.example/product/files?token=')).toBe(true);
+    const token = new URL(url).searchParams.get('token')!;
+    const p = s.verifyDownloadToken(token);
+    expect(p.k).toBe('videos/1/Mixamo.zip');
+    expect(p.fn).toBe('walk Mixamo.zip');
+    expect(p.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(55);
+    const [body, mac] = token.split('.');
+    const other = Buffer.from(JSON.stringify({ ...p, k: 'videos/2/Mixamo.zip' })).toString('base64url');
+    expect(() => s.verifyDownloadToken(`${other}.${mac}`)).toThrow(TokenError);
+    expect(() => s.verifyDownloadToken(`${body}.${mac}x`)).toThrow(TokenError);
+    const expired = sign(SECRET, 'storage-download', { k: 'a', exp: Math.floor(Date.now() / 1000) - 1 });
+    expect(() => s.verifyDownloadToken(expired)).toThrow(/expired/);
+    // A token for one purpose is not valid for another.
+    const t = sign(SECRET, 'storage-upload', { k: 'a', exp: 9e9 });
+    expect(() => verify(SECRET, 'storage-download', t)).toThrow(TokenError);
+  });
+
+  it('S3: pre-signed GET URLs download the object, with the file name, until they expire', async () => {
+    const s = new S3Storage({
+      bucket: stub.bucket,
+      region: 'us-east-1',
+      endpoint: stub.url,
+      accessKeyId: 'AKIDTEST',
+      secretAccessKey: 'secret-test-key',
+      secret: SECRET,
+    });
+    await s.put('z/m.zip', 'zipbytes');
+    const url = await s.signedUrl('z/m.zip', { expiresInS: 60, fileName: 'walk Mixamo.zip' });
+    expect(url).toContain('X-Amz-Signature=');
+    expect(url).toContain('X-Amz-Expires=60');
+    const r = await fetch(url);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('zipbytes');
+    expect(r.headers.get('content-disposition')).toContain("filename*=UTF-8''walk%20Mixamo.zip");
+    const old = await s.signedUrl('z/m.zip', { expiresInS: 1 });
+    const stale = old.replace(/X-Amz-Date=\d{8}T\d{6}Z/, 'X-Amz-Date=20200101T000000Z');
+    expect((await fetch(stale)).status).toBe(403);
+    expect(stub.requests.every((q) => q.signed !== 'none')).toBe(true);
+    await s.close();
+  });
+});

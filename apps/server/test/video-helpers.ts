@@ -1,0 +1,266 @@
+/**
+ * Helpers of the video, motion, jobs and e2e tests: test clips made with ffmpeg into a temp folder (the real
+ * test videos are read from ../shared/testdata, never copied into the repo), multipart bodies for
+ * `app.inject`, a zip reader, and a way to mark a video made without running the capture path.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { createSkeleton, exportBoneType, motionJson, restClip } from '@mocap/motion';
+import {
+  type CaptureJobData,
+  createVideoStore,
+  type Infra,
+  type Services,
+  type VideoOutputs,
+} from '../src/index.ts';
+
+export const TESTDATA = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'testdata');
+/** 3.3 s, 12 fps, one person: the shortest real clip (tracked with the lite model in tests). */
+export const PERSON_CLIP = join(TESTDATA, 'videos', 'mmhuman3d_single_person_basketball_outdoor.mp4');
+
+function ffmpeg(args: string[]): void {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'pipe' });
+}
+
+export interface Fixtures {
+  dir: string;
+  person: string;
+  /** The same clip cut to 2 s and scaled to 360×640 (cheaper captures where the content does not matter). */
+  personSmall: string;
+  /** Tiny synthetic clips (no person in them), distinct bytes each. */
+  synthetic(i: number, seconds?: number): string;
+  textAsMp4: string;
+  empty: string;
+  truncated: string;
+  huge: string;
+  audioOnly: string;
+  long31s: string;
+  mov: string;
+}
+
+export function makeFixtures(): Fixtures {
+  const dir = mkdtempSync(join(tmpdir(), 'mocap-vid-'));
+  const person = join(dir, 'person.mp4');
+  copyFileSync(PERSON_CLIP, person);
+  const personSmall = join(dir, 'person-small.mp4');
+  ffmpeg([
+    '-i',
+    PERSON_CLIP,
+    '-t',
+    '2',
+    '-vf',
+    'scale=360:640',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    personSmall,
+  ]);
+  const made = new Map<string, string>();
+  const synthetic = (i: number, seconds = 1) => {
+    const key = `${i}-${seconds}`;
+    const have = made.get(key);
+    if (have) return have;
+    const out = join(dir, `synthetic-${key}.mp4`);
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=96x64:rate=10:duration=${seconds}`,
+      '-vf',
+      `hue=h=${(i * 37) % 360}`,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ]);
+    made.set(key, out);
+    return out;
+  };
+  const textAsMp4 = join(dir, 'notes.mp4');
+  writeFileSync(textAsMp4, 'this is a text file, not a video\n'.repeat(50));
+  const empty = join(dir, 'empty.mp4');
+  writeFileSync(empty, '');
+  // moov at the end (ffmpeg's default): cutting the file loses the index.
+  const truncated = join(dir, 'truncated.mp4');
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120:rate=10:duration=2',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    truncated,
+  ]);
+  truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
+  const huge = join(dir, 'huge.mp4');
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=gray:size=4200x64:rate=5:duration=0.4',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    huge,
+  ]);
+  const audioOnly = join(dir, 'audio.mp4');
+  ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'aac', audioOnly]);
+  const long31s = join(dir, 'long.mp4');
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48:rate=2:duration=31',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    long31s,
+  ]);
+  const mov = join(dir, 'quicktime.mp4');
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48:rate=5:duration=1',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-f',
+    'mov',
+    mov,
+  ]);
+  return { dir, person, personSmall, synthetic, textAsMp4, empty, truncated, huge, audioOnly, long31s, mov };
+}
+
+export interface Part {
+  name: string;
+  value?: string;
+  file?: { filename: string; data: Buffer; type?: string };
+}
+
+/** A multipart/form-data body for `app.inject`. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----mocap${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`));
+    if (p.file) {
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name}"; filename="${p.file.filename}"\r\nContent-Type: ${p.file.type ?? 'video/mp4'}\r\n\r\n`,
+        ),
+      );
+      chunks.push(p.file.data, Buffer.from('\r\n'));
+    } else {
+      chunks.push(
+        Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value ?? ''}\r\n`),
+      );
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** The usual upload form: one file and the fields. */
+export function uploadForm(
+  file: string | { filename: string; data: Buffer },
+  fields: Record<string, string | string[]> = {},
+): { payload: Buffer; headers: Record<string, string> } {
+  const f = typeof file === 'string' ? { filename: file.split('/').pop()!, data: readFileSync(file) } : file;
+  const all: Record<string, string | string[]> = {
+    name: 'walk',
+    boneType: 'Mixamo',
+    tags: 'dance',
+    ...fields,
+  };
+  const parts: Part[] = [];
+  for (const [k, v] of Object.entries(all)) {
+    for (const one of Array.isArray(v) ? v : [v]) parts.push({ name: k, value: one });
+  }
+  parts.push({ name: 'file', file: f });
+  return multipart(parts);
+}
+
+/** Reads the entries of a zip (stored or deflated, no zip64). */
+export function unzip(buf: Uint8Array): Map<string, Buffer> {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  let eocd = -1;
+  for (let i = b.length - 22; i >= 0; i--) {
+    if (b.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('not a zip');
+  const count = b.readUInt16LE(eocd + 10);
+  let p = b.readUInt32LE(eocd + 16);
+  const out = new Map<string, Buffer>();
+  for (let i = 0; i < count; i++) {
+    const method = b.readUInt16LE(p + 10);
+    const csize = b.readUInt32LE(p + 20);
+    const nlen = b.readUInt16LE(p + 28);
+    const xlen = b.readUInt16LE(p + 30);
+    const clen = b.readUInt16LE(p + 32);
+    const lho = b.readUInt32LE(p + 42);
+    const name = b.toString('utf8', p + 46, p + 46 + nlen);
+    const start = lho + 30 + b.readUInt16LE(lho + 26) + b.readUInt16LE(lho + 28);
+    const body = b.subarray(start, start + csize);
+    out.set(name, method === 0 ? Buffer.from(body) : inflateRawSync(body));
+    p += 46 + nlen + xlen + clen;
+  }
+  return out;
+}
+
+/**
+ * Marks a waiting video made with real zips of a short rest-pose clip for the given bone types, through the
+ * same hooks a worker calls (no tracking: for tests of downloads and the square).
+ */
+export async function markMade(
+  infra: Infra,
+  services: Services,
+  videoId: number,
+  boneTypes: string[] = ['Mixamo', 'Unreal4', 'bvh'],
+): Promise<void> {
+  const v = await createVideoStore(infra.database).repos.videos.findById(videoId);
+  if (!v) throw new Error(`no video ${videoId}`);
+  const data: CaptureJobData = {
+    videoId,
+    userId: v.userId,
+    mode: 'capture',
+    seq: v.jobSeq,
+    chargeRef: v.chargeRef,
+  };
+  const jv = await services.captureJobs.started(data, 1);
+  if (!jv) throw new Error(`video ${videoId} cannot start`);
+  const clip = restClip(createSkeleton(), 10, 30);
+  const outputs: VideoOutputs = { zips: {}, frameCount: 10, fps: 30 };
+  for (const bt of boneTypes) {
+    const out = exportBoneType(clip, bt as never, { name: v.name });
+    const key = `${jv.prefix}/zips/${bt.replace(/[^A-Za-z0-9.-]+/g, '_')}.zip`;
+    await infra.storage.put(key, out.bytes);
+    outputs.zips![bt] = { key, fileName: out.fileName, size: out.bytes.byteLength };
+  }
+  outputs.clipKey = `${jv.prefix}/clip.json`;
+  await infra.storage.put(outputs.clipKey, motionJson.write(clip));
+  outputs.tracksKey = `${jv.prefix}/tracks.json`;
+  await infra.storage.put(
+    outputs.tracksKey,
+    JSON.stringify({ format: 'mocap-tracks', version: 1, frames: [] }),
+  );
+  await services.captureJobs.completed(data, outputs);
+  await services.captureJobs.queue.remove(`capture-${videoId}-${v.jobSeq}`);
+}

@@ -1,0 +1,22 @@
+/**
+ * @mocap/worker — capture jobs: the capture path as a pure function of files (`capture.ts`) and the job runner
+ * (`runner.ts`, `startWorker`) used in-process by the server and by `src/main.ts` (`npm run worker`).
+ */
+export {
+  boneTypeSlug,
+  type CaptureOptions,
+  type CaptureResult,
+  type CaptureStage,
+  capture,
+  exportFromClip,
+  makeThumbnail,
+  packageBoneType,
+  solveAndExport,
+} from './capture.ts';
+export {
+  type RunningWorker,
+  runWorker,
+  startWorker,
+  type WorkerInfra,
+  type WorkerOptions,
+} from './runner.ts';

@@ -1,0 +1,47 @@
+/**
+ * `npm run worker`: a capture worker as a process of its own (scale-out). Configured like the server
+ * (DATABASE_URL, REDIS_URL, S3_*, DATA_DIR...; see apps/server/src/config.ts) plus WORKER_NAME (default
+ * `<host>-<pid>`). It registers as a machine with a heartbeat, takes capture jobs until SIGTERM/SIGINT (then
+ * finishes the running job and stops), and logs one line per job event.
+ */
+import { ConfigError, createInfra, createServices, loadConfig } from '@mocap/server';
+import { startWorker } from './runner.ts';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const infra = await createInfra(config);
+  const services = createServices(infra);
+  const log = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`);
+  const worker = startWorker(
+    { infra, services, config },
+    { name: process.env.WORKER_NAME || undefined, kind: 'process', log },
+  );
+  log(
+    `worker ${worker.name} started (${config.queue.kind === 'redis' ? 'Redis queue' : 'database queue'}, model ${config.CAPTURE_MODEL})`,
+  );
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: finishing the running job, then stopping`);
+    await worker.close();
+    await infra.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,244 @@
+/**
+ * `startWorker(infra)`: consumes capture jobs. Used in-process by the server's `npm start` (embedded mode) and
+ * by `src/main.ts` as a process of its own (scale-out: any number, on any machine sharing the database, the
+ * storage and — with BullMQ — Redis).
+ *
+ * A job: hooks.started → fetch inputs from storage into a temp folder → run the capture path (`capture.ts`),
+ * reporting progress through the queue and onto the video → store tracks, clip, thumbnail and zips under the
+ * video's storage prefix → hooks.completed. A failure is retried by the queue; after the last attempt
+ * hooks.failedForGood refunds. Failures that a retry cannot fix (unreadable video, nobody in it) are
+ * permanent. The worker registers itself as a machine and sends a heartbeat every `heartbeatMs`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  CaptureJobData,
+  CaptureJobs,
+  Config,
+  Infra,
+  JobQueue,
+  MachineService,
+  ObjectStorage,
+  Services,
+  VideoOutputs,
+} from '@mocap/server';
+import { PermanentJobError } from '@mocap/server';
+import { isVideoError, type PoseModel } from '@mocap/vision';
+import { boneTypeSlug, type CaptureResult, capture, exportFromClip, solveAndExport } from './capture.ts';
+
+export interface WorkerInfra {
+  queue: JobQueue<CaptureJobData>;
+  storage: ObjectStorage;
+  jobs: Pick<CaptureJobs, 'started' | 'progress' | 'completed' | 'failedForGood'> &
+    Partial<Pick<CaptureJobs, 'reconcile'>>;
+  machines?: Pick<MachineService, 'heartbeat'>;
+}
+
+export interface WorkerOptions {
+  /** Machine name (default `<host>-<pid>`). */
+  name?: string;
+  /** Jobs at once (default 1: tracking already uses every core). */
+  concurrency?: number;
+  /** Body model (default heavy). */
+  model?: PoseModel;
+  /** Tracking threads per job (default: one per core). */
+  trackingWorkers?: number;
+  /** Temp folder for job files (default the OS temp dir). */
+  tmpDir?: string;
+  heartbeatMs?: number;
+  /** How often lost or unfinished jobs are reconciled (default 60 s; 0 = never). */
+  reconcileMs?: number;
+  /** 'embedded' (inside the server) or 'process'. */
+  kind?: string;
+  log?: (msg: string) => void;
+}
+
+export interface RunningWorker {
+  name: string;
+  close(options?: { abandon?: boolean }): Promise<void>;
+}
+
+const VERSION = '0.1.0';
+
+function permanent(err: unknown): boolean {
+  if (isVideoError(err) && err.code !== 'timeout') return true;
+  const m = err instanceof Error ? err.message : '';
+  return /no frame (has a|with a tracked) body|nobody|no person|unknown bone type|clip has no frames/i.test(
+    m,
+  );
+}
+
+async function storeOutputs(
+  storage: ObjectStorage,
+  prefix: string,
+  r: Partial<
+    Pick<CaptureResult, 'tracksPath' | 'clipPath' | 'thumbnailPath' | 'frameCount' | 'fps' | 'warnings'>
+  > &
+    Pick<CaptureResult, 'zips'>,
+): Promise<VideoOutputs> {
+  const out: VideoOutputs = { zips: {} };
+  if (r.tracksPath) {
+    out.tracksKey = `${prefix}/tracks.json`;
+    await storage.putFile(out.tracksKey, r.tracksPath, { contentType: 'application/json' });
+  }
+  if (r.clipPath) {
+    out.clipKey = `${prefix}/clip.json`;
+    await storage.putFile(out.clipKey, r.clipPath, { contentType: 'application/json' });
+  }
+  if (r.thumbnailPath) {
+    out.thumbKey = `${prefix}/thumbnail.jpg`;
+    await storage.putFile(out.thumbKey, r.thumbnailPath, { contentType: 'image/jpeg' });
+  }
+  for (const z of r.zips) {
+    const key = `${prefix}/zips/${boneTypeSlug(z.boneType)}.zip`;
+    await storage.putFile(key, z.path, { contentType: 'application/zip' });
+    out.zips![z.boneType] = { key, fileName: z.fileName, size: z.size };
+  }
+  if (r.frameCount !== undefined) out.frameCount = r.frameCount;
+  if (r.fps !== undefined) out.fps = r.fps;
+  if (r.warnings) out.warnings = r.warnings.slice(0, 20);
+  return out;
+}
+
+/**
+ * Starts a worker over the app's infrastructure and services — the contract of the server's `npm start`
+ * (in-process worker) and of `main.ts`.
+ */
+export function startWorker(
+  app: { infra: Infra; services: Services; config: Config },
+  options: WorkerOptions = {},
+): RunningWorker {
+  const { infra, services, config } = app;
+  return runWorker(
+    {
+      queue: services.captureJobs.queue,
+      storage: infra.storage,
+      jobs: services.captureJobs,
+      machines: services.machines,
+    },
+    {
+      model: config.CAPTURE_MODEL,
+      concurrency: config.WORKER_CONCURRENCY,
+      tmpDir: join(config.dataDir, 'tmp'),
+      kind: 'embedded',
+      ...options,
+    },
+  );
+}
+
+/** Runs capture jobs from `infra.queue` until closed. */
+export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): RunningWorker {
+  const name = options.name ?? `${hostname()}-${process.pid}`;
+  const log = options.log ?? (() => {});
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  let running = 0;
+
+  const worker = infra.queue.process(
+    async (job) => {
+      const data = job.data;
+      const jv = await infra.jobs.started(data, job.attempt);
+      if (!jv) return { skipped: true };
+      running++;
+      const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), `mocap-job-${data.videoId}-`));
+      log(`job ${job.id} (${data.mode}) attempt ${job.attempt}/${job.maxAttempts}: video ${data.videoId}`);
+      let lastWrite = 0;
+      let lastPct = -1;
+      const onProgress = (pct: number) => {
+        const now = Date.now();
+        if (pct === lastPct || (now - lastWrite < 500 && pct < 99)) return;
+        lastPct = pct;
+        lastWrite = now;
+        job.progress(pct).catch(() => {});
+        infra.jobs.progress(data, pct).catch(() => {});
+      };
+      const v = jv.video;
+      const opts = {
+        model: (['lite', 'full', 'heavy'].includes(v.modelType)
+          ? v.modelType
+          : (options.model ?? 'heavy')) as PoseModel,
+        hands: v.captureType === 'hands' || v.captureType === 'full',
+        face: v.captureType === 'face' || v.captureType === 'full',
+        baseName: v.name,
+        workers: options.trackingWorkers,
+        signal: job.signal,
+        onProgress,
+      };
+      try {
+        let outputs: VideoOutputs;
+        if (data.mode === 'capture') {
+          const src = join(dir, 'source.mp4');
+          await infra.storage.download(jv.sourceKey, src);
+          const r = await capture(src, join(dir, 'out'), opts);
+          outputs = await storeOutputs(infra.storage, jv.prefix, r);
+        } else if (data.mode === 'resolve') {
+          if (!v.outputs.tracksKey) throw new PermanentJobError('no tracks to solve from');
+          const tracksPath = join(dir, 'tracks.json');
+          await infra.storage.download(v.outputs.tracksKey, tracksPath);
+          const r = await solveAndExport(tracksPath, join(dir, 'out'), opts);
+          outputs = await storeOutputs(infra.storage, jv.prefix, r);
+          outputs.tracksKey = v.outputs.tracksKey;
+        } else {
+          if (!v.outputs.clipKey) throw new PermanentJobError('no clip to export from');
+          const clipPath = join(dir, 'clip.json');
+          await infra.storage.download(v.outputs.clipKey, clipPath);
+          const zips = await exportFromClip(clipPath, join(dir, 'out'), opts);
+          outputs = await storeOutputs(infra.storage, jv.prefix, { zips });
+        }
+        await infra.jobs.completed(data, outputs);
+        log(`job ${job.id} done`);
+        return { zips: Object.keys(outputs.zips ?? {}).length };
+      } catch (err) {
+        log(`job ${job.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+        if (permanent(err)) throw new PermanentJobError(err instanceof Error ? err.message : String(err));
+        throw err;
+      } finally {
+        running--;
+        await rm(dir, { recursive: true, force: true }).catch(() => {});
+      }
+    },
+    {
+      concurrency,
+      workerId: name,
+      onFailed: async (info, error) => {
+        log(`job ${info.id} failed for good: ${error}`);
+        await infra.jobs.failedForGood(info.data, error);
+      },
+    },
+  );
+
+  const beat = (status: 'online' | 'busy' | 'offline') =>
+    infra.machines
+      ?.heartbeat({
+        name,
+        host: hostname(),
+        kind: options.kind ?? 'process',
+        capacity: concurrency,
+        running,
+        version: VERSION,
+        status: status === 'online' && running > 0 ? 'busy' : status,
+        meta: { pid: process.pid, queue: infra.queue.kind },
+      })
+      .catch(() => undefined);
+  void beat('online');
+  const timer = setInterval(() => void beat('online'), options.heartbeatMs ?? 10_000);
+  timer.unref();
+  const reconcileMs = options.reconcileMs ?? 60_000;
+  const reconciler =
+    reconcileMs > 0 && infra.jobs.reconcile
+      ? setInterval(() => {
+          infra.jobs.reconcile?.().catch((e: unknown) => log(`reconcile failed: ${String(e)}`));
+        }, reconcileMs)
+      : undefined;
+  reconciler?.unref();
+
+  return {
+    name,
+    async close(closeOptions = {}) {
+      clearInterval(timer);
+      if (reconciler) clearInterval(reconciler);
+      await worker.close(closeOptions);
+      await beat('offline');
+    },
+  };
+}
