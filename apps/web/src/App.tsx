@@ -1,0 +1,89 @@
+/** Routes (spec §2) under the /capture base, history mode; the guard wraps them all. */
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router-dom';
+import { Guard } from './components/Guard.tsx';
+import { DeviceRedirect, Layout } from './components/Layout.tsx';
+import { Messages } from './components/Messages.tsx';
+import { isPhone } from './lib/device.ts';
+import { blockBrowserZoom, designScale } from './lib/scale.ts';
+import { SessionProvider } from './lib/session.tsx';
+import { LoginPage, RegisterPage } from './pages/Auth.tsx';
+import { HomePage, NotFoundPage } from './pages/Home.tsx';
+import { MyProPage } from './pages/MyPro.tsx';
+import { SquarePage } from './pages/Square.tsx';
+import { UploadPage } from './pages/Upload.tsx';
+import { UserCenterPage } from './pages/UserCenter.tsx';
+
+/** PC pages keep the 1920×952 design and scale with the window; phones get their own pages, unscaled. */
+function Scaled() {
+  const phone = isPhone();
+  const [scale, setScale] = useState(() => designScale(window.innerWidth, window.innerHeight));
+  useEffect(() => blockBrowserZoom(), []);
+  useLayoutEffect(() => {
+    const on = () => setScale(designScale(window.innerWidth, window.innerHeight));
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  if (phone)
+    return (
+      <div className="app app-phone">
+        <Guard>
+          <Outlet />
+        </Guard>
+        <Messages />
+      </div>
+    );
+  return (
+    <div
+      className="app app-pc"
+      style={{ zoom: scale, width: `${100 / scale}vw`, height: `${100 / scale}vh` } as React.CSSProperties}
+      data-scale={scale}
+    >
+      <Guard>
+        <Outlet />
+      </Guard>
+      <Messages />
+    </div>
+  );
+}
+
+export const routes = [
+  {
+    element: <Scaled />,
+    children: [
+      { path: '/', element: <Navigate to="/index/myPro" replace /> },
+      { path: '/home', element: <HomePage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/register', element: <RegisterPage /> },
+      {
+        path: '/index',
+        element: <Layout />,
+        children: [
+          { index: true, element: <Navigate to="/index/myPro" replace /> },
+          { path: 'myPro', element: <DeviceRedirect pc="/index/myProPc" mobile="/index/myPromobile" /> },
+          { path: 'myProPc', element: <MyProPage /> },
+          { path: 'myPromobile', element: <MyProPage mobile /> },
+          { path: 'upload', element: <DeviceRedirect pc="/index/uploadPc" mobile="/index/uploadMobile" /> },
+          { path: 'uploadPc', element: <UploadPage /> },
+          { path: 'uploadMobile', element: <UploadPage mobile /> },
+          { path: 'square', element: <SquarePage /> },
+          { path: '*', element: <Navigate to="/404" replace /> },
+        ],
+      },
+      { path: '/userCenter', element: <UserCenterPage /> },
+      { path: '/404', element: <NotFoundPage /> },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+];
+
+export const BASENAME = '/capture';
+
+export function App({ basename = BASENAME }: { basename?: string }) {
+  const [router] = useState(() => createBrowserRouter(routes, { basename }));
+  return (
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,99 @@
+import { type ReactNode, useEffect } from 'react';
+import { t } from '../lib/i18n.ts';
+import { Icon } from './Icon.tsx';
+
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  footer,
+  width = 520,
+  className,
+}: {
+  open: boolean;
+  title?: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  width?: number | string;
+  className?: string;
+}) {
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, onClose]);
+  if (!open) return null;
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes (Escape does too)
+    <div
+      className="modal-mask"
+      role="presentation"
+      onMouseDown={(e) => e.target === e.currentTarget && onClose()}
+    >
+      <div className={`modal ${className ?? ''}`} role="dialog" aria-modal="true" style={{ width }}>
+        {title !== undefined && (
+          <div className="modal-head">
+            <div className="modal-title">{title}</div>
+            <button type="button" className="icon-btn" aria-label={t('common.close')} onClick={onClose}>
+              <Icon name="close" />
+            </button>
+          </div>
+        )}
+        <div className="modal-body">{children}</div>
+        {footer && <div className="modal-foot">{footer}</div>}
+      </div>
+    </div>
+  );
+}
+
+/** A yes/no confirmation. */
+export function Confirm({
+  open,
+  title,
+  text,
+  okText,
+  danger,
+  busy,
+  onOk,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  text: ReactNode;
+  okText?: string;
+  danger?: boolean;
+  busy?: boolean;
+  onOk: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onClose={onCancel}
+      width={440}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onCancel}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+            disabled={busy}
+            onClick={onOk}
+          >
+            {okText ?? t('common.ok')}
+          </button>
+        </>
+      }
+    >
+      <div className="confirm-text">{text}</div>
+    </Modal>
+  );
+}

@@ -1,0 +1,146 @@
+import { useLocation, useNavigate } from 'react-router-dom';
+import { APP_VERSION, COMMUNITY, DIGITAL_HUMAN_URL, TUTORIAL_URL } from '../lib/config.ts';
+import { t } from '../lib/i18n.ts';
+import { isMenuItemActive, type MenuItem, menuFor, menuItemForPath } from '../lib/menu.ts';
+import { toast } from '../lib/messages.ts';
+import { useSession } from '../lib/session.tsx';
+import { Icon } from './Icon.tsx';
+
+/** Route names built so far; entries for pages of later issues are not shown. */
+export const BUILT_ROUTES = new Set(['MyPro', 'Upload', 'Square']);
+
+export function visibleMenu(phone: boolean, company: boolean): readonly MenuItem[] {
+  return menuFor({ phone, company }).filter((i) => BUILT_ROUTES.has(i.name));
+}
+
+/** Follows a menu entry, or warns 请先上传视频 when it is inactive. */
+export function useMenuClick() {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  return (item: MenuItem) => {
+    const active = isMenuItemActive(item, {
+      hasUploaded: (user?.uploadCount ?? 0) > 0,
+      company: !!user?.company,
+    });
+    if (!active) {
+      toast.warning(t('menu.uploadFirst'));
+      return;
+    }
+    navigate(item.path);
+  };
+}
+
+export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
+  const { user } = useSession();
+  const { pathname } = useLocation();
+  const items = visibleMenu(false, !!user?.company);
+  const current = menuItemForPath(items, pathname);
+  const click = useMenuClick();
+  const hasUploaded = (user?.uploadCount ?? 0) > 0;
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <span className="brand-logo">
+          <Icon name="human" size={22} />
+        </span>
+        <span className="brand-name">{t('app.name')}</span>
+      </div>
+      <nav className="menu" aria-label={t('menu.label')}>
+        {items.map((item) => {
+          const active = isMenuItemActive(item, { hasUploaded, company: !!user?.company });
+          const on = current?.value === item.value;
+          return (
+            <button
+              type="button"
+              key={item.value}
+              data-menu-value={item.value}
+              className={`menu-item${on ? ' on' : ''}${active ? '' : ' inactive'}`}
+              aria-disabled={!active}
+              aria-current={on ? 'page' : undefined}
+              onClick={() => click(item)}
+            >
+              <Icon name={on ? item.iconOn : item.icon} size={20} />
+              <span>{t(item.label)}</span>
+            </button>
+          );
+        })}
+      </nav>
+      <div className="sidebar-bottom">
+        {DIGITAL_HUMAN_URL && !user?.company && (
+          <a
+            className={`digital-human${tomoMaintain ? ' disabled' : ''}`}
+            href={tomoMaintain ? undefined : DIGITAL_HUMAN_URL}
+            target="_blank"
+            rel="noreferrer"
+            title={tomoMaintain ? t('sidebar.digitalHumanMaintain') : undefined}
+          >
+            <Icon name="human" />
+            {tomoMaintain ? t('sidebar.digitalHumanMaintain') : t('sidebar.digitalHuman')}
+          </a>
+        )}
+        <div className="community">
+          <div className="community-title">{t('community.title')}</div>
+          {COMMUNITY.length > 0 && (
+            <div className="community-links">
+              {COMMUNITY.map((c) => (
+                <a key={c.key} href={c.url} target="_blank" rel="noreferrer">
+                  {t(c.key)}
+                </a>
+              ))}
+            </div>
+          )}
+          {TUTORIAL_URL && (
+            <a className="community-link" href={TUTORIAL_URL} target="_blank" rel="noreferrer">
+              {t('community.tutorial')}
+            </a>
+          )}
+          <div className="community-browser">
+            <Icon name="globe" size={14} />
+            {t('community.browser')}
+          </div>
+        </div>
+        <div className="version-label">{t('sidebar.version', { v: APP_VERSION })}</div>
+      </div>
+    </aside>
+  );
+}
+
+/** Phones: the menu as a bottom tab bar. */
+export function MobileTabBar() {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const items = visibleMenu(true, !!user?.company);
+  const current = menuItemForPath(items, pathname);
+  const click = useMenuClick();
+  const hasUploaded = (user?.uploadCount ?? 0) > 0;
+  return (
+    <nav className="tabbar" aria-label={t('menu.label')}>
+      {items.map((item) => {
+        const on = current?.value === item.value;
+        const active = isMenuItemActive(item, { hasUploaded, company: !!user?.company });
+        return (
+          <button
+            type="button"
+            key={item.value}
+            data-menu-value={item.value}
+            className={`tab${on ? ' on' : ''}${active ? '' : ' inactive'}`}
+            aria-disabled={!active}
+            onClick={() => click(item)}
+          >
+            <Icon name={on ? item.iconOn : item.icon} size={22} />
+            <span>{t(item.label)}</span>
+          </button>
+        );
+      })}
+      <button
+        type="button"
+        className={`tab${pathname.startsWith('/userCenter') ? ' on' : ''}`}
+        onClick={() => navigate('/userCenter?tab=1')}
+      >
+        <Icon name="user" size={22} />
+        <span>{t('menu.me')}</span>
+      </button>
+    </nav>
+  );
+}

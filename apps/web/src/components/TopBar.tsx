@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { forceLogout } from '../lib/api.ts';
+import { logout } from '../lib/endpoints.ts';
+import { getLang, type Lang, switchLang, t } from '../lib/i18n.ts';
+import type { Plan } from '../lib/plans.ts';
+import { useSession } from '../lib/session.tsx';
+import type { MaintainInfo } from '../lib/types.ts';
+import { Icon } from './Icon.tsx';
+
+export function PlanBadge({ plan }: { plan: Plan }) {
+  return <span className={`plan-badge plan-${plan}`}>{t(`plan.${plan}`)}</span>;
+}
+
+export function LangSwitch() {
+  const lang = getLang();
+  const other: Lang = lang === 'en' ? 'zh' : 'en';
+  return (
+    <button
+      type="button"
+      className="lang-switch"
+      data-testid="lang-switch"
+      title={t('lang.switch')}
+      onClick={() => switchLang(other)}
+    >
+      <Icon name="globe" size={16} />
+      {other === 'zh' ? '中文' : 'English'}
+    </button>
+  );
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await logout();
+  } catch {
+    /* the token is dropped either way */
+  }
+  forceLogout();
+}
+
+export function UserMenu() {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+  if (!user) return null;
+  return (
+    <div className="user-menu" ref={ref}>
+      <button
+        type="button"
+        className="user-menu-btn"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="avatar">{(user.username || user.email).slice(0, 1).toUpperCase()}</span>
+        <span className="user-email" data-testid="user-email">
+          {user.email}
+        </span>
+        <Icon name="chevron" size={14} />
+      </button>
+      {open && (
+        <div className="dropdown" role="menu">
+          <button type="button" role="menuitem" onClick={() => navigate('/userCenter?tab=1')}>
+            <Icon name="settings" size={16} />
+            {t('userMenu.settings')}
+          </button>
+          <button type="button" role="menuitem" onClick={() => void signOut()}>
+            <Icon name="logout" size={16} />
+            {t('userMenu.logout')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function MaintainTip({ info }: { info: MaintainInfo | null }) {
+  if (!info?.maintainBtn || !info.maintainText) return null;
+  return (
+    <button
+      type="button"
+      className="maintain-tip"
+      data-testid="maintain-tip"
+      aria-describedby="maintain-text"
+    >
+      <Icon name="wrench" size={16} />
+      <span>{t('maintain.label')}</span>
+      <span className="tooltip" role="tooltip" id="maintain-text">
+        {info.maintainText}
+      </span>
+    </button>
+  );
+}
+
+export function TopBar({ title, maintain }: { title: string; maintain: MaintainInfo | null }) {
+  const { user } = useSession();
+  return (
+    <header className="topbar">
+      <div className="topbar-title">{title}</div>
+      <MaintainTip info={maintain} />
+      <div className="topbar-right">
+        {user && (
+          <span className="coins" title={t('coins.balance')} data-testid="coins">
+            <Icon name="coin" size={16} />
+            {user.company ? `${user.cvCoin} CV` : `${user.surplus} V`}
+          </span>
+        )}
+        {user && !user.company && <PlanBadge plan={user.plan} />}
+        <LangSwitch />
+        <UserMenu />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,256 @@
+/** Edit, remake and feedback dialogs of a video card. */
+import { useEffect, useState } from 'react';
+import { editVideo, remakeVideo, sendFeedback } from '../lib/endpoints.ts';
+import { ApiError } from '../lib/envelope.ts';
+import { t } from '../lib/i18n.ts';
+import { toast } from '../lib/messages.ts';
+import { remakeCost, TITLE_MAX } from '../lib/plans.ts';
+import { useSession } from '../lib/session.tsx';
+import type { Video } from '../lib/types.ts';
+import { checkCategoryTag, checkTitle } from '../lib/uploadValidation.ts';
+import { Icon } from './Icon.tsx';
+import { Modal } from './Modal.tsx';
+import { BoneTypePicker, CategoryTagPicker } from './Pickers.tsx';
+
+export function EditDialog({
+  video,
+  onClose,
+  onSaved,
+}: {
+  video: Video | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [category, setCategory] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!video) return;
+    setName(video.name);
+    setDescription(video.description);
+    setCategory(video.category);
+    setTags(video.tags);
+    setError(null);
+  }, [video]);
+  if (!video) return null;
+  const save = async () => {
+    const p = checkTitle(name) ?? checkCategoryTag(category, tags);
+    if (p) {
+      setError(t(p.key, p.vars));
+      return;
+    }
+    setBusy(true);
+    try {
+      await editVideo({ id: video.id, name: name.trim(), description, category, tags });
+      toast.success(t('common.saved'));
+      onSaved();
+      onClose();
+    } catch {
+      /* shown */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('project.edit')}
+      onClose={onClose}
+      width={560}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={save}>
+            {t('common.save')}
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        <span className="field-label">
+          {t('upload.title')}
+          <span className="counter">
+            {[...name].length}/{TITLE_MAX}
+          </span>
+        </span>
+        <input name="title" value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <CategoryTagPicker category={category} tags={tags} onCategory={setCategory} onTags={setTags} />
+      <label className="field">
+        <span className="field-label">{t('upload.description')}</span>
+        <textarea
+          rows={3}
+          maxLength={200}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </label>
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+export function RemakeDialog({
+  video,
+  onClose,
+  onDone,
+}: {
+  video: Video | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  return video ? <RemakeForm key={video.id} video={video} onClose={onClose} onDone={onDone} /> : null;
+}
+
+/**
+ * Remake with confirmation and cost: a free remake is used while any is left; when the server says none is left
+ * (您的视频免费制作次数已用完) the dialog turns into the paid remake at 1 V per 2 s.
+ */
+function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => void; onDone: () => void }) {
+  const { user, refresh } = useSession();
+  const [boneType, setBoneType] = useState(video.boneType);
+  const [busy, setBusy] = useState(false);
+  const [paid, setPaid] = useState(video.freeRemakes === 0);
+  const [note, setNote] = useState('');
+  const cost = remakeCost(video.duration);
+  const balance = user?.surplus ?? 0;
+  const go = async () => {
+    if (paid && balance < cost) {
+      toast.error(t('coins.insufficient'));
+      return;
+    }
+    setBusy(true);
+    try {
+      await remakeVideo(video.id, { boneType: boneType || undefined, paid });
+      toast.success(t('project.remakeStarted'));
+      void refresh();
+      onDone();
+      onClose();
+    } catch (e) {
+      if (!paid && e instanceof ApiError && e.kind !== 'logout') {
+        // No free remake left (or refused): offer the paid one with the server's reason.
+        setNote(e.message);
+        setPaid(true);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('project.remakeTitle')}
+      onClose={onClose}
+      width={640}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy}
+            onClick={go}
+            data-testid="remake-ok"
+          >
+            {paid ? t('project.remakeOk', { n: cost }) : t('project.remakeFree')}
+          </button>
+        </>
+      }
+    >
+      {note && (
+        <div className="form-error" role="alert">
+          {note}
+        </div>
+      )}
+      <p className="confirm-text">
+        {paid
+          ? t('project.remakeText', { n: cost, s: Math.ceil(video.duration), b: balance })
+          : t('project.remakeFreeText', { left: video.freeRemakes ?? '—', n: cost })}
+      </p>
+      <BoneTypePicker value={boneType} plan={user?.plan ?? 'free'} onChange={setBoneType} compact />
+      {paid && balance < cost && (
+        <div className="form-error" role="alert">
+          {t('coins.insufficient')}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+export function FeedbackDialog({ video, onClose }: { video: Video | null; onClose: () => void }) {
+  return video ? <FeedbackForm key={video.id} video={video} onClose={onClose} /> : null;
+}
+
+function FeedbackForm({ video, onClose }: { video: Video; onClose: () => void }) {
+  const [score, setScore] = useState(0);
+  const [content, setContent] = useState('');
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    if (!content.trim() && !score) {
+      toast.warning(t('feedback.empty'));
+      return;
+    }
+    setBusy(true);
+    try {
+      await sendFeedback(video.id, content.trim(), score || undefined);
+      toast.success(t('feedback.thanks'));
+      onClose();
+    } catch {
+      /* shown */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('feedback.title')}
+      onClose={onClose}
+      width={520}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={send}>
+            {t('feedback.send')}
+          </button>
+        </>
+      }
+    >
+      <div className="stars">
+        {[1, 2, 3, 4, 5].map((s) => (
+          <button
+            type="button"
+            key={s}
+            aria-pressed={score === s}
+            aria-label={`${s}`}
+            className={`star${s <= score ? ' on' : ''}`}
+            onClick={() => setScore(s)}
+          >
+            <Icon name={s <= score ? 'starOn' : 'star'} size={26} />
+          </button>
+        ))}
+      </div>
+      <textarea
+        className="feedback-text"
+        rows={4}
+        maxLength={500}
+        value={content}
+        placeholder={t('feedback.placeholder')}
+        onChange={(e) => setContent(e.target.value)}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,332 @@
+/**
+ * Every server call the web app makes, in one place (paths of spec §7 under /product). Shapes follow
+ * `scratch/notes-web-to-server.md` and the server's zod schemas.
+ */
+import { api, type UploadHandle, upload } from './api.ts';
+import { type BoneTypeInfo, DEFAULT_BONE_TYPES } from './bonetypes.ts';
+import { encryptPassword } from './rsa.ts';
+import {
+  type Category,
+  type MaintainInfo,
+  type Notice,
+  normaliseCategories,
+  normaliseMaintain,
+  normaliseNotices,
+  normalisePage,
+  normaliseUser,
+  normaliseVideo,
+  type Page,
+  type User,
+  type Video,
+  type VideoStatus,
+} from './types.ts';
+
+type Rec = Record<string, unknown>;
+
+// ---------- auth ----------
+
+let publicKeyCache: { pem: string; at: number } | null = null;
+const KEY_TTL_MS = 10 * 60_000;
+
+export async function publicKey(): Promise<string> {
+  if (publicKeyCache && Date.now() - publicKeyCache.at < KEY_TTL_MS) return publicKeyCache.pem;
+  const data = await api.get<unknown>('/auth/publicKey');
+  const pem = typeof data === 'string' ? data : String((data as Rec)?.publicKey ?? (data as Rec)?.key ?? '');
+  publicKeyCache = { pem, at: Date.now() };
+  return pem;
+}
+
+export const encrypt = async (password: string): Promise<string> =>
+  encryptPassword(password, await publicKey());
+
+const tokenOf = (data: unknown): string =>
+  typeof data === 'string' ? data : String((data as Rec)?.token ?? (data as Rec)?.accessToken ?? '');
+
+export async function login(username: string, password: string): Promise<string> {
+  const data = await api.post<unknown>('/auth/login', {
+    username: username.trim(),
+    password: await encrypt(password),
+  });
+  return tokenOf(data);
+}
+
+/** Code types for POST /code/{email}/{type}. */
+export const CODE_TYPE = { register: 1, reset: 2 } as const;
+
+export const sendCode = (email: string, type: number) =>
+  api.post<unknown>(`/code/${encodeURIComponent(email.trim())}/${type}`);
+
+export async function register(
+  email: string,
+  password: string,
+  code: string,
+  inviteCode?: string,
+): Promise<string> {
+  const data = await api.post<unknown>('/user/register', {
+    email: email.trim(),
+    password: await encrypt(password),
+    code,
+    ...(inviteCode ? { inviteCode } : {}),
+  });
+  return tokenOf(data);
+}
+
+export async function resetPassword(email: string, code: string, password: string): Promise<void> {
+  // The code travels in the body, never in the URL (the path keeps the spec's shape with "-").
+  await api.put(`/user/reset/${encodeURIComponent(email.trim())}/-/${CODE_TYPE.reset}`, {
+    password: await encrypt(password),
+    code,
+  });
+}
+
+export const fetchInfo = async (): Promise<User> => normaliseUser(await api.get<unknown>('/auth/info'));
+
+export const logout = () => api.del<unknown>('/auth/logout');
+
+export const saveLastLogin = () =>
+  api.post<unknown>('/user/saveLastLogin', {}, { silent: true }).catch(() => undefined);
+
+export async function updateCenter(fields: Partial<Record<string, string>>): Promise<void> {
+  await api.put('/user/center', fields);
+}
+
+export async function changePassword(oldPassword: string, password: string): Promise<void> {
+  await api.put('/user/center', {
+    oldPassword: await encrypt(oldPassword),
+    password: await encrypt(password),
+  });
+}
+
+// ---------- shell ----------
+
+export const getNotices = async (): Promise<Notice[]> =>
+  normaliseNotices(await api.get<unknown>('/notice/getNotice', { silent: true }));
+export const noLongerDisplayed = () => api.post<unknown>('/notice/noLongerDisplayed');
+export const maintainInfo = async (): Promise<MaintainInfo> =>
+  normaliseMaintain(await api.get<unknown>('/sysConfig/maintainInfo', { silent: true }));
+
+// ---------- categories and tags ----------
+
+export const searchCategories = async (): Promise<Category[]> =>
+  normaliseCategories(await api.post<unknown>('/category/search', {}));
+export const searchTags = async (): Promise<Category[]> =>
+  normaliseCategories(await api.post<unknown>('/tag/search', {}));
+
+// ---------- videos ----------
+
+export interface UploadFields {
+  file: File;
+  name: string;
+  category: string;
+  tags: string[];
+  boneType: string;
+  description: string;
+}
+
+export function uploadVideo(f: UploadFields, onProgress: (fraction: number) => void): UploadHandle<Video> {
+  const form = new FormData();
+  form.append('name', f.name.trim());
+  form.append('categoryId', f.category);
+  form.append('tags', f.tags.join(','));
+  form.append('boneType', f.boneType);
+  form.append('description', f.description);
+  form.append('file', f.file, f.file.name);
+  const h = upload<unknown>('/video/upload', form, onProgress, 'videoUpload');
+  return { promise: h.promise.then((v) => normaliseVideo(v)), abort: h.abort };
+}
+
+export interface ListQuery {
+  page: number;
+  size: number;
+  keyword?: string;
+  status?: VideoStatus[];
+  category?: string;
+  tag?: string;
+  collected?: boolean;
+}
+
+const STATUS_CODE: Record<VideoStatus, number> = { notMade: 0, inProgress: 1, made: 2, failed: 3 };
+
+/** The list body the server's zod schema takes (numbers for statuses and the category). */
+export function listBody(q: ListQuery): Record<string, unknown> {
+  return {
+    page: q.page,
+    size: q.size,
+    ...(q.keyword ? { keyword: q.keyword } : {}),
+    ...(q.status?.length ? { status: q.status.map((s) => STATUS_CODE[s]) } : {}),
+    ...(q.category ? { categoryId: Number(q.category) } : {}),
+    ...(q.tag ? { tag: q.tag } : {}),
+    ...(q.collected ? { collected: true } : {}),
+  };
+}
+
+export const myVideos = async (q: ListQuery, me?: User | null): Promise<Page<Video>> =>
+  normalisePage(await api.post<unknown>('/video/center', listBody(q)), (v) => normaliseVideo(v, me));
+
+export const squareVideos = async (q: ListQuery, me?: User | null): Promise<Page<Video>> =>
+  normalisePage(await api.post<unknown>('/video/square', listBody(q)), (v) => ({
+    ...normaliseVideo(v, me),
+    isOwner: me ? String((v as Rec)?.creatorId ?? (v as Rec)?.userId ?? '') === String(me.id) : false,
+    // The collection view lists only collected videos (list items carry no collected flag).
+    ...(q.collected ? { collected: true } : {}),
+  }));
+
+export const videoById = async (id: Video['id'], me?: User | null): Promise<Video> =>
+  normaliseVideo(await api.post<unknown>('/video/queryVideoById', { id }), me);
+
+export const editVideo = (v: {
+  id: Video['id'];
+  name: string;
+  description: string;
+  category: string;
+  tags: string[];
+}) =>
+  api.put<unknown>('/video', {
+    id: v.id,
+    name: v.name,
+    description: v.description,
+    categoryId: v.category ? Number(v.category) : null,
+    tags: v.tags,
+  });
+
+export const deleteVideo = (id: Video['id']) => api.del<unknown>(`/video/center/${id}`);
+
+export const publishToSquare = (id: Video['id'], on: boolean) =>
+  api.put<unknown>(`/video/square/${id}/${on ? 1 : 0}`);
+
+/** Toggles the collect flag; the new state. */
+export async function collectVideo(id: Video['id']): Promise<boolean> {
+  const d = (await api.put<unknown>(`/video/collect/${id}`)) as Rec | null;
+  return d?.collected === true;
+}
+
+/**
+ * Remake: without `paid` the server uses a free remake; when none is left it answers 307
+ * 您的视频免费制作次数已用完 and the page offers the paid remake.
+ */
+export const remakeVideo = (id: Video['id'], opts: { boneType?: string; paid?: boolean } = {}) =>
+  api.post<unknown>(
+    '/video/videoRedo',
+    {
+      id: Number(id),
+      ...(opts.boneType ? { boneType: opts.boneType } : {}),
+      ...(opts.paid ? { paid: true } : {}),
+    },
+    { silent: !opts.paid },
+  );
+
+/** Feedback text; the rating travels at the head of the content ("★★★★☆ …"). */
+export const sendFeedback = (id: Video['id'], content: string, score?: number) =>
+  api.post<unknown>('/video/setFeedback', {
+    id: Number(id),
+    content: [score ? `${'★'.repeat(score)}${'☆'.repeat(5 - score)}` : '', content].filter(Boolean).join(' '),
+  });
+
+export const lastModelType = async (): Promise<string> => {
+  const d = await api.get<unknown>('/video/getLastModelType', { silent: true }).catch(() => '');
+  return typeof d === 'string' ? d : String((d as Rec)?.boneType ?? (d as Rec)?.modelType ?? '');
+};
+
+// ---------- motion ----------
+
+export async function boneTypes(): Promise<BoneTypeInfo[]> {
+  try {
+    const d = await api.get<unknown>('/motion/boneTypes', { silent: true });
+    const list = Array.isArray(d) ? d : ((d as Rec)?.list as unknown[]);
+    if (Array.isArray(list) && list.length)
+      return list.map((b) => {
+        const r = (typeof b === 'string' ? { name: b } : b) as Rec;
+        const def = DEFAULT_BONE_TYPES.find((x) => x.name === r.name);
+        return {
+          name: String(r.name),
+          format: String(r.format ?? def?.format ?? ''),
+          free: r.free === undefined ? (def?.free ?? false) : r.free === true,
+        };
+      });
+  } catch {
+    /* older servers: the spec's list */
+  }
+  return [...DEFAULT_BONE_TYPES];
+}
+
+/** The solved clip (mocap-motion JSON) of a video, through a signed URL. */
+export async function motionClip(id: Video['id']): Promise<unknown> {
+  const d = (await api.get<unknown>(`/motion/video/${id}/clip_url`, { silent: true })) as Rec;
+  const url = String(d?.url ?? d?.clipUrl ?? '');
+  if (!url) throw new Error('no clip');
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`clip: HTTP ${res.status}`);
+  return res.json();
+}
+
+export interface PreDownload {
+  /** What this download charges now (0 when owned or already bought). */
+  cost: number;
+  owned: boolean;
+  balance: number | null;
+}
+
+export async function preMotionDownload(id: Video['id']): Promise<PreDownload> {
+  const d = (await api.get<unknown>(`/motion/preMotionDownload/${id}`)) as Rec;
+  const due = d?.due ?? d?.cost ?? d?.price ?? 0;
+  return {
+    cost: Number(due) || 0,
+    owned: d?.owned === true || d?.purchased === true || Number(due) === 0,
+    balance: d?.balance === undefined ? null : Number(d.balance),
+  };
+}
+
+export interface MotionDownload {
+  paths: string[];
+  name: string;
+  bonetype: string;
+  motionsName: string;
+}
+
+/**
+ * DownLoadMotion(bodyType, id, boneType) for the whole body (bodyType `video`); the lower-body variant goes
+ * through `lowerBodyDownload`. Both handle code 300 themselves (spec §8).
+ */
+export async function downloadMotion(
+  lowerBody: boolean,
+  id: Video['id'],
+  boneType: string,
+): Promise<MotionDownload> {
+  const d = (
+    lowerBody
+      ? await api.post<unknown>(
+          '/motion/lowerBodyDownload',
+          { id: Number(id), boneType },
+          { quiet: 'motionDownload' },
+        )
+      : await api.get<unknown>(`/motion/download/video/${id}/${encodeURIComponent(boneType)}`, {
+          quiet: 'motionDownload',
+        })
+  ) as Rec;
+  const paths = Array.isArray(d?.paths) ? d.paths.map(String) : d?.path ? [String(d.path)] : [];
+  return {
+    paths,
+    name: String(d?.motionsName ?? d?.name ?? ''),
+    bonetype: String(d?.bonetype ?? boneType),
+    motionsName: String(d?.motionsName ?? ''),
+  };
+}
+
+/** The bone-type zip a preview loads (our skinned character + the clip), signed URL. */
+export async function previewModel(id: Video['id']): Promise<{ url: string; boneType: string }> {
+  const d = (await api.get<unknown>(`/motion/fbx/${id}/anm`, { silent: true })) as Rec;
+  const url = String(d?.url ?? '');
+  if (!url) throw new Error('no preview model');
+  return { url, boneType: String(d?.boneType ?? '') };
+}
+
+/** The bone types a made video offers (`/motion/video/{id}`), with whether the user's plan allows each. */
+export async function videoZips(id: Video['id']): Promise<BoneTypeInfo[]> {
+  const d = (await api.get<unknown>(`/motion/video/${id}`, { silent: true })) as Rec;
+  const zips = Array.isArray(d?.zips) ? (d.zips as Rec[]) : [];
+  return zips.map((z) => ({
+    name: String(z.boneType),
+    format: String(z.format ?? '').toUpperCase(),
+    free: z.allowed !== false,
+  }));
+}

@@ -1,0 +1,421 @@
+/** /login (with the password reset view) and /register. */
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { LegalLinks } from '../components/Footer.tsx';
+import { Icon } from '../components/Icon.tsx';
+import { useMaintain } from '../components/Layout.tsx';
+import { LangSwitch } from '../components/TopBar.tsx';
+import { CODE_TYPE, login, register, resetPassword, sendCode } from '../lib/endpoints.ts';
+import { t } from '../lib/i18n.ts';
+import { toast } from '../lib/messages.ts';
+import { useSession } from '../lib/session.tsx';
+
+export const CODE_RESEND_SECONDS = 60;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 32;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function checkEmail(email: string): string | null {
+  if (!email.trim()) return 'auth.emailRequired';
+  return EMAIL_RE.test(email.trim()) ? null : 'auth.emailInvalid';
+}
+
+export function checkPassword(pw: string): string | null {
+  if (!pw) return 'auth.passwordRequired';
+  return pw.length < PASSWORD_MIN || pw.length > PASSWORD_MAX ? 'auth.passwordLength' : null;
+}
+
+export const checkCode = (code: string): string | null => (/^\d{4}$/.test(code) ? null : 'auth.codeFormat');
+export const checkMatch = (a: string, b: string): string | null => (a === b ? null : 'auth.passwordMismatch');
+
+function AuthFrame({ children }: { children: ReactNode }) {
+  const maintain = useMaintain();
+  return (
+    <div className="auth-page">
+      <div className="auth-art">
+        <Link to="/home" className="brand">
+          <span className="brand-logo">
+            <Icon name="human" size={22} />
+          </span>
+          <span className="brand-name">{t('app.name')}</span>
+        </Link>
+        <div className="auth-art-figure" aria-hidden="true">
+          <StickFigure />
+        </div>
+        <h2>{t('home.heroTitle')}</h2>
+        <p>{t('home.heroText')}</p>
+      </div>
+      <div className="auth-panel">
+        <div className="auth-top">
+          <LangSwitch />
+        </div>
+        <div className="auth-card">{children}</div>
+        <div className="auth-foot">
+          <LegalLinks />
+          {maintain?.plateNumberBtn && maintain.plateNumber && <span>{maintain.plateNumber}</span>}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function StickFigure() {
+  return (
+    <svg viewBox="0 0 200 240" width="220" height="264" role="img">
+      <title>{t('app.name')}</title>
+      <defs>
+        <linearGradient id="fig" x1="0" x2="1" y1="0" y2="1">
+          <stop offset="0" stopColor="#8f84ff" />
+          <stop offset="1" stopColor="#36d1c4" />
+        </linearGradient>
+      </defs>
+      <g stroke="url(#fig)" strokeWidth="9" strokeLinecap="round" fill="none">
+        <path d="M100 62 L100 130" />
+        <path d="M100 78 L62 104 L40 84" />
+        <path d="M100 78 L140 96 L168 70" />
+        <path d="M100 130 L74 176 L80 222" />
+        <path d="M100 130 L132 170 L156 206" />
+      </g>
+      <circle cx="100" cy="38" r="18" fill="url(#fig)" />
+      <g fill="#fff">
+        {[
+          [100, 78],
+          [62, 104],
+          [40, 84],
+          [140, 96],
+          [168, 70],
+          [100, 130],
+          [74, 176],
+          [80, 222],
+          [132, 170],
+          [156, 206],
+        ].map(([x, y]) => (
+          <circle key={`${x}-${y}`} cx={x} cy={y} r="5" />
+        ))}
+      </g>
+    </svg>
+  );
+}
+
+function Field({ label, error, children }: { label: string; error?: string | null; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
+    <label className={`field${error ? ' has-error' : ''}`}>
+      <span className="field-label">{label}</span>
+      {children}
+      {error && (
+        <span className="field-error" role="alert">
+          {t(error)}
+        </span>
+      )}
+    </label>
+  );
+}
+
+/** The send-code button with its countdown; repeated clicks while counting warn 请勿重复发送!. */
+function CodeButton({ email, type }: { email: string; type: number }) {
+  const [left, setLeft] = useState(0);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (left <= 0) return;
+    const id = setTimeout(() => setLeft(left - 1), 1000);
+    return () => clearTimeout(id);
+  }, [left]);
+  return (
+    <button
+      type="button"
+      className="btn code-btn"
+      disabled={busy}
+      onClick={async () => {
+        if (left > 0) {
+          toast.warning(t('auth.noRepeat'));
+          return;
+        }
+        const bad = checkEmail(email);
+        if (bad) {
+          toast.error(t(bad));
+          return;
+        }
+        setBusy(true);
+        try {
+          await sendCode(email, type);
+          toast.success(t('auth.codeSent'));
+          setLeft(CODE_RESEND_SECONDS);
+        } catch {
+          /* told by the client */
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {left > 0 ? t('auth.resendIn', { s: left }) : t('auth.sendCode')}
+    </button>
+  );
+}
+
+export function LoginPage() {
+  const [params, setParams] = useSearchParams();
+  const reset = params.get('mode') === 'reset';
+  return <AuthFrame>{reset ? <ResetForm onDone={() => setParams({})} /> : <LoginForm />}</AuthFrame>;
+}
+
+function LoginForm() {
+  const { signIn } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs = {
+      email: email.trim() ? null : 'auth.emailRequired',
+      password: password ? null : 'auth.passwordRequired',
+    };
+    setErrors(errs);
+    if (errs.email || errs.password) return;
+    setBusy(true);
+    try {
+      const token = await login(email, password);
+      if (!token) throw new Error('no token');
+      await signIn(token);
+      toast.success(t('auth.loginOk'));
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from && from !== '/login' ? from : '/index/myPro', { replace: true });
+    } catch {
+      /* the client showed the server's message */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t('auth.loginTitle')}</h1>
+      <p className="muted">{t('auth.loginSub')}</p>
+      <Field label={t('auth.email')} error={errors.email}>
+        <input
+          name="email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          placeholder={t('auth.emailPlaceholder')}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </Field>
+      <Field label={t('auth.password')} error={errors.password}>
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          placeholder={t('auth.passwordPlaceholder')}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </Field>
+      <div className="auth-row">
+        <Link to="/login?mode=reset">{t('auth.forgot')}</Link>
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {busy ? t('common.wait') : t('auth.login')}
+      </button>
+      <p className="auth-switch">
+        {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
+      </p>
+    </form>
+  );
+}
+
+function ResetForm({ onDone }: { onDone: () => void }) {
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [password2, setPassword2] = useState('');
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs = {
+      email: checkEmail(email),
+      code: checkCode(code),
+      password: checkPassword(password),
+      password2: checkMatch(password, password2),
+    };
+    setErrors(errs);
+    if (Object.values(errs).some(Boolean)) return;
+    setBusy(true);
+    try {
+      await resetPassword(email, code, password);
+      toast.success(t('auth.resetOk'));
+      onDone();
+    } catch {
+      /* shown */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t('auth.resetTitle')}</h1>
+      <p className="muted">{t('auth.resetSub')}</p>
+      <Field label={t('auth.email')} error={errors.email}>
+        <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </Field>
+      <Field label={t('auth.code')} error={errors.code}>
+        <div className="input-row">
+          <input
+            name="code"
+            inputMode="numeric"
+            maxLength={4}
+            value={code}
+            placeholder={t('auth.codePlaceholder')}
+            onChange={(e) => setCode(e.target.value.trim())}
+          />
+          <CodeButton email={email} type={CODE_TYPE.reset} />
+        </div>
+      </Field>
+      <Field label={t('auth.newPassword')} error={errors.password}>
+        <input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </Field>
+      <Field label={t('auth.password2')} error={errors.password2}>
+        <input
+          name="password2"
+          type="password"
+          autoComplete="new-password"
+          value={password2}
+          onChange={(e) => setPassword2(e.target.value)}
+        />
+      </Field>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {t('auth.resetSubmit')}
+      </button>
+      <p className="auth-switch">
+        <Link to="/login">{t('auth.backToLogin')}</Link>
+      </p>
+    </form>
+  );
+}
+
+export function RegisterPage() {
+  const { signIn } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [password2, setPassword2] = useState('');
+  const [invite, setInvite] = useState(params.get('invite') ?? params.get('code') ?? '');
+  const [agree, setAgree] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs = {
+      email: checkEmail(email),
+      code: checkCode(code),
+      password: checkPassword(password),
+      password2: checkMatch(password, password2),
+      agree: agree ? null : 'auth.agreeRequired',
+    };
+    setErrors(errs);
+    if (errs.agree) toast.warning(t('auth.agreeRequired'));
+    if (Object.values(errs).some(Boolean)) return;
+    setBusy(true);
+    try {
+      let token = await register(email, password, code, invite.trim() || undefined);
+      if (!token) token = await login(email, password);
+      await signIn(token);
+      toast.success(t('auth.registerOk'));
+      navigate('/index/myPro', { replace: true });
+    } catch {
+      /* shown */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AuthFrame>
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <h1>{t('auth.registerTitle')}</h1>
+        <p className="muted">{t('auth.registerSub')}</p>
+        <Field label={t('auth.email')} error={errors.email}>
+          <input
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+        <Field label={t('auth.code')} error={errors.code}>
+          <div className="input-row">
+            <input
+              name="code"
+              inputMode="numeric"
+              maxLength={4}
+              value={code}
+              placeholder={t('auth.codePlaceholder')}
+              onChange={(e) => setCode(e.target.value.trim())}
+            />
+            <CodeButton email={email} type={CODE_TYPE.register} />
+          </div>
+        </Field>
+        <Field label={t('auth.password')} error={errors.password}>
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </Field>
+        <Field label={t('auth.password2')} error={errors.password2}>
+          <input
+            name="password2"
+            type="password"
+            autoComplete="new-password"
+            value={password2}
+            onChange={(e) => setPassword2(e.target.value)}
+          />
+        </Field>
+        <Field label={t('auth.invite')}>
+          <input
+            name="invite"
+            value={invite}
+            placeholder={t('auth.invitePlaceholder')}
+            onChange={(e) => setInvite(e.target.value)}
+          />
+        </Field>
+        <div className={`agree${errors.agree ? ' has-error' : ''}`}>
+          <label className="checkbox">
+            <input
+              name="agree"
+              type="checkbox"
+              checked={agree}
+              onChange={(e) => setAgree(e.target.checked)}
+            />
+            {t('auth.agree')}
+          </label>
+          <LegalLinks />
+          {errors.agree && (
+            <span className="field-error" role="alert">
+              {t(errors.agree)}
+            </span>
+          )}
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? t('common.wait') : t('auth.registerSubmit')}
+        </button>
+        <p className="auth-switch">
+          {t('auth.haveAccount')} <Link to="/login">{t('auth.login')}</Link>
+        </p>
+      </form>
+    </AuthFrame>
+  );
+}

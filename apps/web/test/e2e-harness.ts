@@ -1,0 +1,228 @@
+/**
+ * End-to-end harness: builds the web app, starts the REAL server (`npm start` equivalent: apps/server/src/main.ts
+ * through tsx) on a temp DATA_DIR with SQLite and a free port, and drives Debian's chromium with playwright-core.
+ * Nothing is mocked; the outbox under DATA_DIR gives the e-mailed codes.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+export const WEB = resolve(ROOT, 'apps', 'web');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = resolve(WEB, 'test', 'screenshots');
+export const TESTDATA = resolve(ROOT, '..', 'shared', 'testdata');
+
+/** Why the e2e cannot run here, or null. Under CI=true the caller fails instead of skipping. */
+export function e2eUnavailable(): string | null {
+  if (!existsSync(CHROMIUM)) return `chromium not found at ${CHROMIUM}`;
+  if (!existsSync(join(ROOT, 'apps', 'server', 'src', 'main.ts'))) return 'apps/server/src/main.ts missing';
+  if (spawnSync('ffmpeg', ['-version']).status !== 0) return 'ffmpeg missing';
+  return null;
+}
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds apps/web/dist unless it is newer than every source file. */
+export async function buildWeb(): Promise<void> {
+  const index = join(WEB, 'dist', 'index.html');
+  const srcTime = Math.max(newest(join(WEB, 'src')), statSync(join(WEB, 'index.html')).mtimeMs);
+  if (existsSync(index) && statSync(index).mtimeMs > srcTime) return;
+  const { build } = await import('vite');
+  await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'warn' });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  proc: ChildProcess;
+  log: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mocap-web-e2e-'));
+  const port = await freePort();
+  let out = '';
+  const proc = spawn(
+    join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [join(ROOT, 'apps', 'server', 'src', 'main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        WEB_DIST: join(WEB, 'dist'),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  proc.stdout?.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(`${url}/product/sysConfig/maintainInfo`);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not answer in 120 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    dataDir,
+    proc,
+    log: () => out,
+    stop: async () => {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(t);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The newest 4-digit code mailed to `email` (the outbox under DATA_DIR). */
+export function codeFromOutbox(dataDir: string, email: string): string | null {
+  const dir = join(dataDir, 'outbox');
+  if (!existsSync(dir)) return null;
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .reverse();
+  for (const f of files) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    if (!text.toLowerCase().includes(email.toLowerCase())) continue;
+    const m = /\b(\d{4})\b/.exec(JSON.stringify(JSON.parse(text)).replace(/"to":"[^"]*"/g, ''));
+    if (m) return m[1];
+  }
+  return null;
+}
+
+export async function waitFor<T>(
+  fn: () => T | null | undefined | Promise<T | null | undefined>,
+  ms: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-gl=angle',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ],
+  });
+}
+
+export const DESKTOP = { viewport: { width: 1920, height: 952 }, deviceScaleFactor: 1 };
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  userAgent:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+};
+
+/** Sets the language cookie for the next page loads. */
+export async function setLang(ctx: BrowserContext, url: string, lang: 'en' | 'zh'): Promise<void> {
+  await ctx.addCookies([{ name: 'mocap_v1_lang', value: lang, url }]);
+}
+
+export async function shot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** The first `seconds` of a testdata video at exactly 30 fps (whole seconds, so the coin cost is exact). */
+export function trimClip(source: string, seconds: number, width = 640): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mocap-web-clip-'));
+  const out = join(dir, 'dance.mp4');
+  const args = [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    source,
+    '-vf',
+    `fps=30,scale=${width}:-2`,
+    '-frames:v',
+    `${seconds * 30}`,
+  ];
+  args.push(
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    out,
+  );
+  const r = spawnSync('ffmpeg', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
+  return out;
+}
