@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(ffmpeg)
 if [ "${1:-}" = "--test" ]; then
-  PKGS+=(chromium blender python3-numpy)
+  PKGS+=(chromium blender python3-numpy assimp-utils fonts-wqy-microhei)
 fi
 missing=()
 for p in "${PKGS[@]}"; do
