@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { forwardKinematics, jointCount } from '../src/clip.ts';
+import { forwardKinematics, jointCount, type MotionClip, restClip } from '../src/clip.ts';
 import { write } from '../src/formats/anim.ts';
 import { crc32 } from '../src/formats/png.ts';
-import { type Quat, qMul, qRotate, type Vec3 } from '../src/math.ts';
+import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from '../src/math.ts';
 import { retarget } from '../src/retarget/index.ts';
 import { buildRig } from '../src/rigs/index.ts';
+import { createSkeleton } from '../src/skeleton.ts';
 import { randomClip, SHARED } from './helpers.ts';
 import { clipWithFace } from './validators-b-helpers.ts';
 
@@ -39,14 +40,78 @@ function parse(text: string): Clip {
   return (docs[0].toJS() as { AnimationClip: Clip }).AnimationClip;
 }
 
-/** Samples a linear-tangent curve at frame time t. */
+/** Samples a curve at time t as Unity plays it: cubic Hermite between keys (outSlope of the left key, inSlope of
+ *  the right one; weightedMode 0). */
 function sample(keys: Key[], t: number): number[] {
   let i = 0;
   while (i + 1 < keys.length && keys[i + 1].time <= t + 1e-9) i++;
   const a = keys[i];
   const b = keys[Math.min(i + 1, keys.length - 1)];
-  const u = b.time > a.time ? (t - a.time) / (b.time - a.time) : 0;
-  return Object.keys(a.value).map((k) => a.value[k] + (b.value[k] - a.value[k]) * u);
+  const dt = b.time - a.time;
+  const s = dt > 0 ? Math.min(1, Math.max(0, (t - a.time) / dt)) : 0;
+  const h00 = 2 * s ** 3 - 3 * s ** 2 + 1;
+  const h10 = s ** 3 - 2 * s ** 2 + s;
+  const h01 = -2 * s ** 3 + 3 * s ** 2;
+  const h11 = s ** 3 - s ** 2;
+  return Object.keys(a.value).map(
+    (k) => h00 * a.value[k] + h10 * dt * a.outSlope[k] + h01 * b.value[k] + h11 * dt * b.inSlope[k],
+  );
+}
+
+/** Largest distance (m) over every frame and mapped joint between Unity-space FK of the parsed curves (played
+ *  as Unity plays them) and the canonical clip's joints, x mirrored (left-handed). */
+function fkError(clip: MotionClip, anim: Clip): number {
+  const rig = buildRig('unity', clip.skeleton);
+  const fk = forwardKinematics(clip);
+  const n = jointCount(clip.skeleton);
+  const rot = new Map(anim.m_RotationCurves.map((c) => [c.path.split('/').pop() as string, c.curve.m_Curve]));
+  const pos = new Map(anim.m_PositionCurves.map((c) => [c.path.split('/').pop() as string, c.curve.m_Curve]));
+  let worst = 0;
+  for (let f = 0; f < clip.frameCount; f++) {
+    const W = new Map<string, { p: Vec3; q: Quat }>();
+    for (const b of rig.bones) {
+      const r = rot.get(b.name);
+      const q = (r ? qNormalize(sample(r, f / clip.fps) as Quat) : [...b.restRotation]) as Quat;
+      const pk = pos.get(b.name);
+      const t = (pk ? sample(pk, f / clip.fps) : [...b.restTranslation]) as Vec3;
+      const parent = b.parent === null ? null : W.get(b.parent);
+      if (!parent) W.set(b.name, { p: t, q });
+      else
+        W.set(b.name, {
+          p: qRotate(parent.q, t).map((v, k) => v + parent.p[k]) as Vec3,
+          q: qMul(parent.q, q),
+        });
+    }
+    for (const b of rig.bones) {
+      if (!b.source) continue;
+      const j = clip.skeleton.names.indexOf(b.source);
+      if (j < 0) continue;
+      const p = (W.get(b.name) as { p: Vec3 }).p;
+      const i = (f * n + j) * 3;
+      worst = Math.max(
+        worst,
+        Math.hypot(-p[0] - fk.positions[i], p[1] - fk.positions[i + 1], p[2] - fk.positions[i + 2]),
+      );
+    }
+  }
+  return worst;
+}
+
+/** Smooth whole-body motion (sinusoids of 0.4–1 Hz on every joint, travelling root), like a real capture. */
+function smoothClip(frames: number): MotionClip {
+  const skeleton = createSkeleton();
+  const c = restClip(skeleton, frames, 30);
+  const n = skeleton.names.length;
+  for (let f = 0; f < frames; f++) {
+    const t = f / 30;
+    for (let j = 0; j < n; j++) {
+      const a = 0.35 * Math.sin(2 * Math.PI * (0.6 + 0.05 * (j % 7)) * t + j);
+      const b = 0.25 * Math.cos(2 * Math.PI * (0.4 + 0.03 * (j % 5)) * t + 2 * j);
+      writeQuat(c.rotations, f * n + j, qExp([a, j === 0 ? 0.3 * t : b, 0.5 * a * b]));
+    }
+    c.rootPositions.set([0.5 * Math.sin(0.3 * t), 0.95 + 0.03 * Math.sin(4 * t), 0.8 * t], 3 * f);
+  }
+  return c;
 }
 
 describe('Unity .anim writer', () => {
@@ -95,39 +160,17 @@ describe('Unity .anim writer', () => {
   });
 
   it('Unity-space FK of the curves reproduces the canonical joints within 1 mm (x mirrored: left-handed)', () => {
-    const fk = forwardKinematics(clip);
-    const n = jointCount(clip.skeleton);
-    const rot = new Map(
-      ours.m_RotationCurves.map((c) => [c.path.split('/').pop() as string, c.curve.m_Curve]),
-    );
-    const pos = new Map(
-      ours.m_PositionCurves.map((c) => [c.path.split('/').pop() as string, c.curve.m_Curve]),
-    );
-    for (const f of [0, 4, 8]) {
-      const W = new Map<string, { p: Vec3; q: Quat }>();
-      for (const b of rig.bones) {
-        const r = rot.get(b.name);
-        const q = (r ? sample(r, f / 30) : [...b.restRotation]) as Quat;
-        const pk = pos.get(b.name);
-        const t = (pk ? sample(pk, f / 30) : [...b.restTranslation]) as Vec3;
-        const parent = b.parent === null ? null : W.get(b.parent);
-        if (!parent) W.set(b.name, { p: t, q });
-        else
-          W.set(b.name, {
-            p: qRotate(parent.q, t).map((v, k) => v + parent.p[k]) as Vec3,
-            q: qMul(parent.q, q),
-          });
-      }
-      for (const b of rig.bones) {
-        if (!b.source) continue;
-        const j = clip.skeleton.names.indexOf(b.source);
-        if (j < 0) continue;
-        const p = (W.get(b.name) as { p: Vec3 }).p;
-        const i = (f * n + j) * 3;
-        const e = Math.hypot(-p[0] - fk.positions[i], p[1] - fk.positions[i + 1], p[2] - fk.positions[i + 2]);
-        expect(e, `${b.name} @${f}`).toBeLessThan(1e-3);
-      }
-    }
+    expect(fkError(clip, ours)).toBeLessThan(1e-3);
+  });
+
+  it('on smooth motion keeps a fraction of the keys and still plays every frame within 1 mm', () => {
+    const smooth = smoothClip(120);
+    const parsed = parse(write(retarget(smooth, buildRig('unity', smooth.skeleton))));
+    const keys = parsed.m_RotationCurves.reduce((s, c) => s + c.curve.m_Curve.length, 0);
+    expect(keys).toBeLessThan(0.5 * 120 * parsed.m_RotationCurves.length);
+    for (const c of parsed.m_RotationCurves)
+      for (const k of c.curve.m_Curve) expect(k.inSlope).toEqual(k.outSlope);
+    expect(fkError(smooth, parsed)).toBeLessThan(1e-3);
   });
 
   it('reduces keys on smooth curves and writes blendshape curves when a mesh path is given', () => {

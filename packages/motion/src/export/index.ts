@@ -186,7 +186,7 @@ function boneTypeFiles(
           });
         else if (f === 'glb') out.push({ name: `${name}.glb`, data: gltf.write(rc) });
         else if (f === 'vmd') out.push({ name: `${name}.vmd`, data: vmd.write(rc) });
-        else if (f === 'anim') out.push({ name: `${name}.anim`, data: anim.write(rc, { name }) });
+        else if (f === 'anim') out.push({ name: `${name}.anim`, data: anim.writeBytes(rc, { name }) });
       }
       if (out.length === 0) throw new Error(`bone type ${boneType}: no files`);
       const kind = info.character;
@@ -286,7 +286,7 @@ export function exportFormat(
     case 'anim':
       return {
         fileName: `${name}.anim`,
-        bytes: new TextEncoder().encode(anim.write(rigClipFor(clip, 'unity', options, name), { name })),
+        bytes: anim.writeBytes(rigClipFor(clip, 'unity', options, name), { name }),
       };
     default:
       throw new Error(`format ${format} is not supported`);

@@ -14,9 +14,11 @@
  * Paths are relative to the GameObject holding the Animator, the top bone first (`Hips/Spine/Chest/...`), which is
  * how a Generic import of the exported FBX nests them; `rootPath` prefixes another parent ("Armature").
  *
- * Keys: one per frame, reduced per curve where linear interpolation of the kept neighbours reproduces the dropped
- * keys within 2e-4 (quaternion components, ≈ 0.02°) or 0.1 mm; every key has linear tangents (tangentMode 69,
- * in/out slopes of the adjacent segments), so Unity's Hermite curves play exactly the linear segments.
+ * Keys: reduced per curve the way Unity's own keyframe reduction writes them (the sample in testdata has the same
+ * shape): free tangents (tangentMode 0, inSlope = outSlope = the sampled slope, central differences) and only the
+ * keys needed for the cubic Hermite curve Unity plays between them to reproduce every frame within 2e-4
+ * (quaternion components, ≈ 0.02°), 0.1 mm (positions) or 0.05 (blendshape weights, 0–100). A 30 fps capture
+ * keeps roughly one key in four; a still stretch collapses to its two ends.
  * Face: with `blendShapePath` (the SkinnedMeshRenderer's path), ARKit curves become `blendShape.<name>` float
  * curves (classID 137, 0–100).
  *
@@ -141,36 +143,104 @@ class Sink {
   }
 }
 
-/** Indices of the frames to keep for a `dim`-component curve `[frames × dim]`. */
-function reduceKeys(values: Float64Array, dim: number, frames: number, tol: number): number[] {
-  if (frames <= 2 || tol <= 0) return Array.from({ length: frames }, (_, i) => i);
-  const kept = [0];
-  let last = 0;
-  for (let i = 1; i < frames - 1; i++) {
-    const span = i + 1 - last;
-    let ok = true;
-    for (let k = last + 1; k <= i && ok; k++) {
-      const t = (k - last) / span;
-      for (let c = 0; c < dim; c++) {
-        const a = values[last * dim + c];
-        const b = values[(i + 1) * dim + c];
-        if (Math.abs(a + (b - a) * t - values[k * dim + c]) > tol) {
-          ok = false;
-          break;
-        }
-      }
-    }
-    if (!ok) {
-      kept.push(i);
-      last = i;
+/**
+ * Slopes (units per second) of a `dim`-component curve `[frames × dim]` sampled at `fps`: central differences
+ * inside, one-sided at the ends (the derivative of the parabola through three samples).
+ */
+function slopesOf(values: Float64Array, dim: number, frames: number, fps: number): Float64Array {
+  const m = new Float64Array(values.length);
+  if (frames < 2) return m;
+  for (let f = 0; f < frames; f++) {
+    const a = f > 0 ? f - 1 : 0;
+    const b = f + 1 < frames ? f + 1 : frames - 1;
+    const k = fps / (b - a);
+    for (let c = 0; c < dim; c++) m[f * dim + c] = (values[b * dim + c] - values[a * dim + c]) * k;
+  }
+  return m;
+}
+
+/**
+ * Whether the cubic Hermite segment between keys `a` and `b` (values and slopes at both ends, the curve Unity
+ * plays for free tangents) reproduces every sample strictly between them within `tol`.
+ */
+function hermiteFits(
+  v: Float64Array,
+  m: Float64Array,
+  dim: number,
+  fps: number,
+  a: number,
+  b: number,
+  tol: number,
+): boolean {
+  const span = b - a;
+  const dt = span / fps;
+  for (let k = a + 1; k < b; k++) {
+    const s = (k - a) / span;
+    const s2 = s * s;
+    const s3 = s2 * s;
+    const h00 = 2 * s3 - 3 * s2 + 1;
+    const h10 = (s3 - 2 * s2 + s) * dt;
+    const h01 = -2 * s3 + 3 * s2;
+    const h11 = (s3 - s2) * dt;
+    for (let c = 0; c < dim; c++) {
+      const p = h00 * v[a * dim + c] + h10 * m[a * dim + c] + h01 * v[b * dim + c] + h11 * m[b * dim + c];
+      if (Math.abs(p - v[k * dim + c]) > tol) return false;
     }
   }
-  kept.push(frames - 1);
+  return true;
+}
+
+/**
+ * Frames to keep for a `dim`-component curve so that the Hermite curve through the kept keys (with `slopes`)
+ * reproduces every frame within `tol`: greedy from the first frame, each segment as long as it still fits
+ * (grown by doubling, then bisected; every accepted segment is checked against all the frames it spans).
+ */
+function reduceKeys(
+  values: Float64Array,
+  slopes: Float64Array,
+  dim: number,
+  frames: number,
+  fps: number,
+  tol: number,
+): number[] {
+  if (frames <= 2 || tol <= 0) return Array.from({ length: frames }, (_, i) => i);
+  const kept = [0];
+  let a = 0;
+  const last = frames - 1;
+  while (a < last) {
+    let good = a + 1;
+    let len = 2;
+    while (a + len <= last && hermiteFits(values, slopes, dim, fps, a, a + len, tol)) {
+      good = a + len;
+      len *= 2;
+    }
+    let bad = Math.min(a + len, frames);
+    while (bad - good > 1) {
+      const mid = (good + bad) >> 1;
+      if (hermiteFits(values, slopes, dim, fps, a, mid, tol)) good = mid;
+      else bad = mid;
+    }
+    kept.push(good);
+    a = good;
+  }
   return kept;
 }
 
+const utf8 = new TextEncoder();
 const WEIGHT4 = '{x: 0.33333334, y: 0.33333334, z: 0.33333334, w: 0.33333334}';
 const WEIGHT3 = '{x: 0.33333334, y: 0.33333334, z: 0.33333334}';
+// Fixed pieces of a vector key, encoded once.
+const KEY_HEAD = utf8.encode('      - serializedVersion: 3\n        time: ');
+const KEY_VALUE = utf8.encode('\n        value: {x: ');
+const KEY_IN = utf8.encode('}\n        inSlope: {x: ');
+const KEY_OUT = utf8.encode('}\n        outSlope: {x: ');
+const KEY_SEP = [utf8.encode(', y: '), utf8.encode(', z: '), utf8.encode(', w: ')];
+const keyTail = (w: string) =>
+  utf8.encode(
+    `}\n        tangentMode: 0\n        weightedMode: 0\n        inWeight: ${w}\n        outWeight: ${w}\n`,
+  );
+const KEY_TAIL4 = keyTail(WEIGHT4);
+const KEY_TAIL3 = keyTail(WEIGHT3);
 
 /** YAML lines of one vector curve (`m_RotationCurves`/`m_PositionCurves` entry). */
 function vectorCurve(
@@ -182,33 +252,31 @@ function vectorCurve(
   tol: number,
   path: string,
 ) {
-  const keys = reduceKeys(values, dim, frames, tol);
-  const names = dim === 4 ? ['{x: ', ', y: ', ', z: ', ', w: '] : ['{x: ', ', y: ', ', z: '];
-  const w = dim === 4 ? WEIGHT4 : WEIGHT3;
+  const slopes = slopesOf(values, dim, frames, fps);
+  const keys = reduceKeys(values, slopes, dim, frames, fps, tol);
   out.line('  - curve:').line('      serializedVersion: 2').line('      m_Curve:');
   for (let i = 0; i < keys.length; i++) {
-    const f = keys[i];
-    const prev = i > 0 ? keys[i - 1] : -1;
-    const next = i + 1 < keys.length ? keys[i + 1] : -1;
+    const o = keys[i] * dim;
     out
-      .line('      - serializedVersion: 3')
-      .str('        time: ')
-      .num(f / fps)
-      .line('');
-    out.str('        value: ');
-    for (let c = 0; c < dim; c++) out.str(names[c]).num(values[f * dim + c]);
-    out.line('}').str('        inSlope: ');
-    for (let c = 0; c < dim; c++)
-      out
-        .str(names[c])
-        .num(prev < 0 ? 0 : ((values[f * dim + c] - values[prev * dim + c]) * fps) / (f - prev));
-    out.line('}').str('        outSlope: ');
-    for (let c = 0; c < dim; c++)
-      out
-        .str(names[c])
-        .num(next < 0 ? 0 : ((values[next * dim + c] - values[f * dim + c]) * fps) / (next - f));
-    out.line('}').line('        tangentMode: 69').line('        weightedMode: 0');
-    out.str('        inWeight: ').line(w).str('        outWeight: ').line(w);
+      .raw(KEY_HEAD)
+      .num(keys[i] / fps)
+      .raw(KEY_VALUE);
+    for (let c = 0; c < dim; c++) {
+      if (c > 0) out.raw(KEY_SEP[c - 1]);
+      out.num(values[o + c]);
+    }
+    // Free tangents: in = out = the sampled slope (Unity's own keyframe reduction writes the same).
+    const slopeStart = out.len + KEY_IN.length;
+    out.raw(KEY_IN);
+    for (let c = 0; c < dim; c++) {
+      if (c > 0) out.raw(KEY_SEP[c - 1]);
+      out.num(slopes[o + c]);
+    }
+    const slopeText = out.buf.slice(slopeStart, out.len);
+    out
+      .raw(KEY_OUT)
+      .raw(slopeText)
+      .raw(dim === 4 ? KEY_TAIL4 : KEY_TAIL3);
   }
   out.line('      m_PreInfinity: 2').line('      m_PostInfinity: 2').line('      m_RotationOrder: 4');
   out.str('    path: ').line(path);
@@ -223,23 +291,20 @@ function floatCurve(
   attribute: string,
   path: string,
 ) {
-  const keys = reduceKeys(values, 1, frames, tol);
+  const slopes = slopesOf(values, 1, frames, fps);
+  const keys = reduceKeys(values, slopes, 1, frames, fps, tol);
   out.line('  - curve:').line('      serializedVersion: 2').line('      m_Curve:');
-  keys.forEach((f, i) => {
-    const prev = i > 0 ? keys[i - 1] : -1;
-    const next = i + 1 < keys.length ? keys[i + 1] : -1;
-    const slope = (a: number, b: number) => (a < 0 || b < 0 ? 0 : ((values[b] - values[a]) * fps) / (b - a));
+  for (const f of keys) {
     out
-      .line('      - serializedVersion: 3')
-      .str('        time: ')
+      .raw(KEY_HEAD)
       .num(f / fps)
       .line('');
     out.str('        value: ').num(values[f]).line('');
-    out.str('        inSlope: ').num(slope(prev, f)).line('');
-    out.str('        outSlope: ').num(slope(f, next)).line('');
-    out.line('        tangentMode: 69').line('        weightedMode: 0');
+    out.str('        inSlope: ').num(slopes[f]).line('');
+    out.str('        outSlope: ').num(slopes[f]).line('');
+    out.line('        tangentMode: 0').line('        weightedMode: 0');
     out.line('        inWeight: 0.33333334').line('        outWeight: 0.33333334');
-  });
+  }
   out.line('      m_PreInfinity: 2').line('      m_PostInfinity: 2').line('      m_RotationOrder: 4');
   out.str('    attribute: ').line(attribute).str('    path: ').line(path);
   out.line('    classID: 137').line('    script: {fileID: 0}');
