@@ -83,7 +83,7 @@ function baseNameOf(clip: MotionClip, options: ExportOptions): string {
 }
 
 const RC_CACHE = new WeakMap<MotionClip, Map<string, RigClip>>();
-const FILE_CACHE = new WeakMap<RigClip, Map<string, Uint8Array | string>>();
+const FILE_CACHE = new WeakMap<RigClip, Map<string, unknown>>();
 
 /** The clip retargeted to a rig (cached per clip: bone types sharing a rig retarget once). */
 function rigClipFor(clip: MotionClip, id: RigId, options: ExportOptions, name: string): RigClip {
@@ -106,7 +106,7 @@ function rigClipFor(clip: MotionClip, id: RigId, options: ExportOptions, name: s
 }
 
 /** A file written from a RigClip, cached per RigClip (Mixamo, C4D and UnityAnim share the same FBX and BVH). */
-function cachedFile<T extends Uint8Array | string>(rc: RigClip, key: string, make: () => T): T {
+function cachedFile<T>(rc: RigClip, key: string, make: () => T): T {
   let m = FILE_CACHE.get(rc);
   if (!m) {
     m = new Map();
@@ -140,10 +140,12 @@ function boneTypeFiles(
   // Inside a zip the FBX keeps its arrays raw: the zip's deflate also removes the key-time arrays every curve
   // repeats, which per-array compression cannot.
   const fbxOptions: fbx.FbxWriteOptions = { takeName: name, texturePath: TEXTURES, compressArrays: false };
-  const pushFbx = (data: Uint8Array) => out.push({ name: `${name}.fbx`, data });
+  // The FBX goes in with its deflate hints (key values stored, repeated key times copied: zip.ts).
+  const pushFbx = (f: { bytes: Uint8Array; hints: fbx.DeflateHint[] }) =>
+    out.push({ name: `${name}.fbx`, data: f.bytes, hints: f.hints });
   switch (boneType) {
     case 'bvh':
-      out.push({ name: `${name}.bvh`, data: bvh.write(clip) });
+      out.push({ name: `${name}.bvh`, data: bvh.writeBytes(clip) });
       break;
     case 'OnlyFace': {
       if (!clip.blendshapes)
@@ -151,7 +153,7 @@ function boneTypeFiles(
       // A face mesh with the ARKit morph targets on a Mixamo-named head/neck, animated by DeformPercent only.
       const frc = rigClipFor(clip, 'mixamo', options, name);
       const faceMesh = makeFaceMesh({ rig: frc.rig, skeleton: clip.skeleton });
-      pushFbx(fbx.write(frc, { ...fbxOptions, meshes: [faceMesh], boneAnimation: false }));
+      pushFbx(fbx.writeWithHints(frc, { ...fbxOptions, meshes: [faceMesh], boneAnimation: false }));
       out.push({ name: `${name}_face.vmd`, data: vmd.writeMorphs(clip) });
       out.push({ name: `${name}_face.csv`, data: face.writeCsv(clip) });
       out.push({ name: `${name}_face.json`, data: face.writeJson(clip) });
@@ -175,14 +177,14 @@ function boneTypeFiles(
           const meshes = character ? makeCharacter(character, frc.rig, clip.skeleton).meshes : undefined;
           pushFbx(
             meshes
-              ? fbx.write(frc, { ...fbxOptions, meshes })
-              : cachedFile(frc, 'fbx', () => fbx.write(frc, fbxOptions)),
+              ? fbx.writeWithHints(frc, { ...fbxOptions, meshes })
+              : cachedFile(frc, 'fbx', () => fbx.writeWithHints(frc, fbxOptions)),
           );
         } else if (f === 'bvh')
           out.push({
             name: `${name}.bvh`,
             // Bytes (not a string) so the zip writer can reuse the deflated body across bone types.
-            data: cachedFile(rc, 'bvh', () => new TextEncoder().encode(bvh.writeRig(rc))),
+            data: cachedFile(rc, 'bvh', () => bvh.writeRigBytes(rc)),
           });
         else if (f === 'glb') out.push({ name: `${name}.glb`, data: gltf.write(rc) });
         else if (f === 'vmd') out.push({ name: `${name}.vmd`, data: vmd.write(rc) });
@@ -266,9 +268,7 @@ export function exportFormat(
     case 'bvh':
       return {
         fileName: `${name}.bvh`,
-        bytes: new TextEncoder().encode(
-          rigId && rigId !== 'canonical' ? bvh.writeRig(rc()) : bvh.write(clip),
-        ),
+        bytes: rigId && rigId !== 'canonical' ? bvh.writeRigBytes(rc()) : bvh.writeBytes(clip),
       };
     case 'glb':
       return { fileName: `${name}.glb`, bytes: gltf.write(rigId && rigId !== 'canonical' ? rc() : clip) };

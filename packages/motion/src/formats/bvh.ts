@@ -51,7 +51,7 @@ import {
 } from '../math.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RigClip } from '../rigs/types.ts';
-import { formatFixed } from './bytes.ts';
+import { formatFixed, TextSink } from './bytes.ts';
 
 export interface BvhWriteOptions {
   /** Length unit of offsets and root positions (default `'cm'`). */
@@ -137,6 +137,15 @@ function unwrapInto(e: Float64Array, o: number, p: number): void {
 
 /** Serialises a clip as BVH text (see the file header for the conventions). */
 export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
+  return build(clip, options).text();
+}
+
+/** The same BVH as UTF-8 bytes (no intermediate string: for zips). */
+export function writeBytes(clip: MotionClip, options: BvhWriteOptions = {}): Uint8Array {
+  return build(clip, options).bytes();
+}
+
+function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
   const sk = clip.skeleton;
   const n = sk.names.length;
   const unitScale = (options.unit ?? 'cm') === 'cm' ? 100 : 1;
@@ -173,18 +182,20 @@ export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
     lines.push(`${ind}}`);
   };
   writeJoint(0, 0);
-  lines.push('MOTION', `Frames: ${clip.frameCount}`, `Frame Time: ${(1 / clip.fps).toFixed(10)}`);
-  // Euler angles per joint, unwrapped against the previous frame (two rows of angles, no per-value allocation).
+  lines.push('MOTION', `Frames: ${clip.frameCount}`, `Frame Time: ${(1 / clip.fps).toFixed(10)}`, '');
+  // Euler angles per joint, unwrapped against the previous frame (two rows of angles, no per-value allocation);
+  // the frame rows are written as bytes.
   const ai = AXIS_INDEX[order[0]];
   const aj = AXIS_INDEX[order[1]];
   const ak = AXIS_INDEX[order[2]];
   const cur = new Float64Array(6 * n); // [prev frame | this frame] per joint
-  const row: string[] = new Array(3 + 3 * n);
   const rot = clip.rotations;
+  const out = new TextSink(clip.frameCount * (3 + 3 * n) * 10 + 4096);
+  out.str(lines.join('\n'));
   for (let f = 0; f < clip.frameCount; f++) {
-    row[0] = fmt(clip.rootPositions[3 * f] * unitScale, ld);
-    row[1] = fmt(clip.rootPositions[3 * f + 1] * unitScale, ld);
-    row[2] = fmt(clip.rootPositions[3 * f + 2] * unitScale, ld);
+    out.fixed(clip.rootPositions[3 * f] * unitScale, ld).byte(32);
+    out.fixed(clip.rootPositions[3 * f + 1] * unitScale, ld).byte(32);
+    out.fixed(clip.rootPositions[3 * f + 2] * unitScale, ld);
     for (let j = 0; j < n; j++) {
       const q = (f * n + j) * 4;
       const o = 6 * j + 3;
@@ -193,13 +204,13 @@ export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
       cur[6 * j] = cur[o];
       cur[6 * j + 1] = cur[o + 1];
       cur[6 * j + 2] = cur[o + 2];
-      row[3 + 3 * j] = fmt(cur[o] / DEG, ad);
-      row[4 + 3 * j] = fmt(cur[o + 1] / DEG, ad);
-      row[5 + 3 * j] = fmt(cur[o + 2] / DEG, ad);
+      out.byte(32).fixed(cur[o] / DEG, ad);
+      out.byte(32).fixed(cur[o + 1] / DEG, ad);
+      out.byte(32).fixed(cur[o + 2] / DEG, ad);
     }
-    lines.push(row.join(' '));
+    out.byte(10);
   }
-  return `${lines.join('\n')}\n`;
+  return out;
 }
 
 const wrapPi = (a: number): number => a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
@@ -207,6 +218,11 @@ const wrapPi = (a: number): number => a - 2 * Math.PI * Math.round(a / (2 * Math
 /** Serialises a retargeted clip as BVH with the rig's bone names (see the file header). */
 export function writeRig(rc: RigClip, options: BvhWriteOptions = {}): string {
   return write(rigClipToBvhClip(rc), options);
+}
+
+/** `writeRig` as UTF-8 bytes. */
+export function writeRigBytes(rc: RigClip, options: BvhWriteOptions = {}): Uint8Array {
+  return writeBytes(rigClipToBvhClip(rc), options);
 }
 
 /** The MotionClip that `writeRig` serialises: rig names, T-pose offsets (metres, canonical axes), BVH rotations. */

@@ -133,3 +133,97 @@ export const formatFixed = (x: number, d: number): string => {
   const body = `${int}.${ZEROS[d - frac.length]}${frac}`;
   return neg ? `-${body}` : body;
 };
+
+/**
+ * A growing buffer of ASCII/UTF-8 text: long number tables (BVH frames, CSM markers) are written here as bytes,
+ * not as millions of small strings joined at the end. `fixed(x, d)` writes exactly what `formatFixed(x, d)`
+ * returns.
+ */
+export class TextSink {
+  buf: Uint8Array;
+  len = 0;
+  private readonly digits = new Uint8Array(24);
+
+  constructor(initialCapacity = 1 << 16) {
+    this.buf = new Uint8Array(Math.max(64, initialCapacity));
+  }
+
+  ensure(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.len + n) size *= 2;
+    const b = new Uint8Array(size);
+    b.set(this.buf.subarray(0, this.len));
+    this.buf = b;
+  }
+
+  /** Appends a string (UTF-8). */
+  str(s: string): this {
+    this.ensure(s.length * 3);
+    const buf = this.buf;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 128) buf[this.len++] = c;
+      else {
+        this.len += utf8.encodeInto(s.slice(i), buf.subarray(this.len)).written;
+        break;
+      }
+    }
+    return this;
+  }
+
+  /** Appends one byte (an ASCII character code). */
+  byte(c: number): this {
+    this.ensure(1);
+    this.buf[this.len++] = c;
+    return this;
+  }
+
+  /** Appends bytes. */
+  raw(b: Uint8Array): this {
+    this.ensure(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+    return this;
+  }
+
+  /** Appends `formatFixed(x, d)`. */
+  fixed(x: number, d: number): this {
+    if (d > 8 || !(Math.abs(x) < 1e9)) return this.str(formatFixed(x, d));
+    this.ensure(24);
+    const buf = this.buf;
+    const p = POW10[d];
+    const v = Math.round(Math.abs(x) * p);
+    if (v !== 0 && x < 0) buf[this.len++] = 45;
+    let int = Math.floor(v / p);
+    let frac = v - int * p;
+    const digits = this.digits;
+    let n = 0;
+    do {
+      const q = Math.floor(int / 10);
+      digits[n++] = 48 + int - 10 * q;
+      int = q;
+    } while (int > 0);
+    while (n > 0) buf[this.len++] = digits[--n];
+    if (d > 0) {
+      buf[this.len++] = 46;
+      for (let k = this.len + d - 1; k >= this.len; k--) {
+        const q = Math.floor(frac / 10);
+        buf[k] = 48 + frac - 10 * q;
+        frac = q;
+      }
+      this.len += d;
+    }
+    return this;
+  }
+
+  /** The bytes written (a view: shares memory with the sink until the next write). */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+
+  /** The text written. */
+  text(): string {
+    return Buffer.from(this.buf.buffer, this.buf.byteOffset, this.len).toString('utf8');
+  }
+}

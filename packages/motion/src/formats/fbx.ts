@@ -32,6 +32,9 @@
 import { deflateSync } from 'node:zlib';
 import type { Rig, RigClip, SkinnedMesh } from '../rigs/types.ts';
 import { ByteWriter, encodeUtf8 } from './bytes.ts';
+import type { DeflateHint } from './deflate.ts';
+
+export type { DeflateHint };
 
 // ------------------------------------------------------------------ low-level node writer
 
@@ -72,6 +75,8 @@ const objName = (name: string, cls: string): Uint8Array => {
 };
 
 const COMPRESS_ABOVE = 4096;
+/** Smallest array worth a deflate hint. */
+const HINT_MIN = 1024;
 
 /** Whether arrays above COMPRESS_ABOVE bytes are zlib-compressed (set per write() call). */
 let compressArrays = true;
@@ -108,6 +113,9 @@ function arrayPayload(code: 'd' | 'f' | 'i' | 'l', v: ArrayLike<number> | BigInt
 
 class NodeWriter {
   readonly w = new ByteWriter(1 << 20);
+  /** Deflate hints of the output (uncompressed files only): float arrays stored, repeated shared arrays copied. */
+  readonly hints: DeflateHint[] = [];
+  private readonly lastAt = new Map<Uint8Array, number>();
   private readonly stack: { start: number; children: boolean; forceNull: boolean; noProps: boolean }[] = [];
 
   begin(name: string, props: Prop[] = [], forceNull = false): void {
@@ -174,13 +182,27 @@ class NodeWriter {
         w.u32(p.v.length);
         w.bytes(p.v);
         break;
-      case 'raw':
+      case 'raw': {
         w.u8(p.code.charCodeAt(0));
+        const at = w.length;
         w.bytes(p.bytes);
+        // Shared arrays (the key times of every curve) repeat: the zip's deflate copies them from the last one.
+        if (!compressArrays && p.bytes.length >= HINT_MIN) {
+          const prev = this.lastAt.get(p.bytes);
+          if (prev !== undefined) this.hints.push({ kind: 'copy', start: at, end: w.length, from: prev });
+          this.lastAt.set(p.bytes, at);
+        }
         break;
-      default:
+      }
+      default: {
         w.u8(p.t.charCodeAt(0));
-        w.bytes(arrayPayload(p.t, p.v));
+        const payload = arrayPayload(p.t, p.v);
+        const at = w.length;
+        w.bytes(payload);
+        // Raw float32 samples (key values) barely compress: stored in the zip rather than searched by zlib.
+        if (p.t === 'f' && !compressArrays && payload.length >= HINT_MIN)
+          this.hints.push({ kind: 'store', start: at + 12, end: w.length });
+      }
     }
   }
 
@@ -388,6 +410,17 @@ function meshToRig(rig: Rig, v: Float32Array, scaleUnits: boolean): Float64Array
 
 /** Serialises a retargeted clip (and optional meshes) as a binary FBX 7.4 file. */
 export function write(rc: RigClip, options: FbxWriteOptions = {}): Uint8Array {
+  return writeWithHints(rc, options).bytes;
+}
+
+/**
+ * `write`, plus the file's deflate hints when its arrays are not compressed (`compressArrays: false`): the key
+ * value arrays to store and the repeated key-time arrays to copy (`deflate.ts`; the zip writer takes them).
+ */
+export function writeWithHints(
+  rc: RigClip,
+  options: FbxWriteOptions = {},
+): { bytes: Uint8Array; hints: DeflateHint[] } {
   const rig = rc.rig;
   if (rig.axes.handedness !== 'right')
     throw new Error(
@@ -401,7 +434,7 @@ export function write(rc: RigClip, options: FbxWriteOptions = {}): Uint8Array {
   }
 }
 
-function writeFbx(rc: RigClip, options: FbxWriteOptions): Uint8Array {
+function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; hints: DeflateHint[] } {
   const rig = rc.rig;
   const nw = new NodeWriter();
   const w = nw.w;
@@ -913,7 +946,7 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): Uint8Array {
   w.u32(FBX_VERSION);
   w.zeros(120);
   w.bytes(FOOTER_MAGIC);
-  return w.toBytes();
+  return { bytes: w.toBytes(), hints: nw.hints };
 }
 
 /** Inverse of a rigid column-major 4×4 (rotation + translation, possibly uniform scale 1). */

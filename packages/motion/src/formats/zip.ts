@@ -2,7 +2,8 @@
  * Zip archive writer (PKWARE APPNOTE 6.3): local headers, data, central directory, end record.
  *
  * - Each entry is deflated (node:zlib raw deflate, level 1 by default) unless that does not make it smaller (then stored),
- *   or `store: true` (PNG textures, already compressed).
+ *   or `store: true` (PNG textures, already compressed). An entry with `hints` (FBX) is deflated by
+ *   `deflateWithHints`: its float arrays stored, its repeated arrays copied, the rest through zlib.
  * - Names are UTF-8 (general-purpose flag bit 11) and use `/` separators; the writer rejects absolute paths,
  *   `..` segments, backslashes and duplicates, so an archive extracts only inside its folder.
  * - Timestamps: one MS-DOS date/time for all entries (default 1980-01-01 00:00, so the same input gives the
@@ -14,6 +15,7 @@
 
 import * as zlib from 'node:zlib';
 import { ByteWriter, encodeUtf8 } from './bytes.ts';
+import { type DeflateHint, deflateWithHints } from './deflate.ts';
 
 export interface ZipEntry {
   /** Path inside the archive, `/`-separated, relative. */
@@ -21,6 +23,8 @@ export interface ZipEntry {
   data: Uint8Array | string;
   /** Store without compression (already-compressed data such as PNG). */
   store?: boolean;
+  /** What the data's writer knows about it (stored and repeated ranges, `deflate.ts`): faster deflate. */
+  hints?: readonly DeflateHint[];
 }
 
 export interface ZipOptions {
@@ -79,7 +83,7 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
     if (seen.has(e.name)) throw new Error(`zip: duplicate entry ${e.name}`);
     seen.add(e.name);
     const raw = typeof e.data === 'string' ? encodeUtf8(e.data) : e.data;
-    const key = `${e.store === true}|${options.level ?? 1}`;
+    const key = `${e.store === true}|${options.level ?? 1}|${e.hints ? e.hints.length : -1}`;
     const hit = typeof e.data === 'string' ? undefined : BODY_CACHE.get(raw);
     let crc: number;
     let method = 0;
@@ -91,7 +95,9 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
     } else {
       crc = crc32(raw);
       if (!e.store && raw.length > 64) {
-        const d = zlib.deflateRawSync(raw, { level: options.level ?? 1 });
+        const d = e.hints?.length
+          ? deflateWithHints(raw, e.hints, options.level ?? 1)
+          : zlib.deflateRawSync(raw, { level: options.level ?? 1 });
         if (d.length < raw.length) {
           method = 8;
           body = new Uint8Array(d.buffer, d.byteOffset, d.length);
