@@ -199,6 +199,45 @@ describe.each(databases)('motion on %s', (kind) => {
     }
   });
 
+  it('preview another rig (owner only, no download recorded) and the solved clip for the viewer', async () => {
+    const id = vids[0]!.id;
+    await t.call('PUT', `/product/video/square/${id}/1`, { token: a.token });
+    const count = async () =>
+      (await t.call<{ count: number }>('GET', `/product/motion/has_download/${id}`, { token: a.token })).data
+        .count;
+    const before = await count();
+    const rig = await t.call<{ url: string; boneType: string }>(
+      'GET',
+      `/product/motion/fbx/${id}/anm?boneType=Unreal4`,
+      { token: a.token },
+    );
+    expect(rig.code, rig.message).toBe(0);
+    expect(rig.data.boneType).toBe('Unreal4');
+    const entries = unzip((await fetchUrl(rig.data.url)).rawPayload);
+    expect([...entries.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+    expect(await count()).toBe(before);
+    // Not an FBX type; not made for this video; not the owner (even on the square).
+    expect((await t.call('GET', `/product/motion/fbx/${id}/anm?boneType=bvh`, { token: a.token })).code).toBe(
+      400,
+    );
+    expect((await t.call('GET', `/product/motion/fbx/${id}/anm?boneType=C4D`, { token: a.token })).code).toBe(
+      307,
+    );
+    expect(
+      (await t.call('GET', `/product/motion/fbx/${id}/anm?boneType=Unreal4`, { token: b.token })).code,
+    ).toBe(406);
+    // The clip: the owner, and B for the square video; not B for a private one.
+    for (const token of [a.token, b.token]) {
+      const c = await t.call<{ url: string }>('GET', `/product/motion/video/${id}/clip_url`, { token });
+      expect(c.code, c.message).toBe(0);
+      const doc = JSON.parse((await fetchUrl(c.data.url)).body);
+      expect(doc.format).toBe('mocap-motion');
+      expect(doc.frameCount ?? doc.frames?.length).toBe(10);
+    }
+    const hidden = await t.call('GET', `/product/motion/video/${vids[1]!.id}/clip_url`, { token: b.token });
+    expect(hidden.code).not.toBe(0);
+  });
+
   it('2D repair: closed to free accounts; paid accounts must send a tracks document', async () => {
     const free = await t.call('PUT', '/product/video/2d', {
       token: a.token,

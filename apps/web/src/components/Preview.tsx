@@ -3,7 +3,7 @@
  * the clock when it exists), with play/pause, scrub, speed, orbit camera, skeleton toggle and character choice.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { downloadMotion, motionClip, previewModel, videoZips } from '../lib/endpoints.ts';
+import { motionClip, previewModel, videoZips } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
@@ -108,9 +108,9 @@ export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?
     if (boneType === modelName || rigBusy) return;
     setRigBusy(true);
     try {
-      const d = await downloadMotion(false, video.id, boneType);
-      if (!d.paths[0]) throw new Error('no file');
-      const res = await fetch(d.paths[0]);
+      // A preview, not a download: nothing is recorded or charged.
+      const d = await previewModel(video.id, boneType);
+      const res = await fetch(d.url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const model = loadModelFromZip(new Uint8Array(await res.arrayBuffer()));
       viewer.current?.setModel(model);

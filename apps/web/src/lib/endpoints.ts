@@ -313,8 +313,12 @@ export async function downloadMotion(
 }
 
 /** The bone-type zip a preview loads (our skinned character + the clip), signed URL. */
-export async function previewModel(id: Video['id']): Promise<{ url: string; boneType: string }> {
-  const d = (await api.get<unknown>(`/motion/fbx/${id}/anm`, { silent: true })) as Rec;
+export async function previewModel(
+  id: Video['id'],
+  boneType?: string,
+): Promise<{ url: string; boneType: string }> {
+  const q = boneType ? `?boneType=${encodeURIComponent(boneType)}` : '';
+  const d = (await api.get<unknown>(`/motion/fbx/${id}/anm${q}`, { silent: true })) as Rec;
   const url = String(d?.url ?? '');
   if (!url) throw new Error('no preview model');
   return { url, boneType: String(d?.boneType ?? '') };

@@ -144,14 +144,35 @@ const routes: FastifyPluginAsync = async (base) => {
         schema: {
           tags,
           summary: `Signed URL of the ${kind === 'fbx' ? 'FBX' : 'VMD'} zip a preview loads`,
+          description:
+            kind === 'fbx'
+              ? 'Default: the video’s FBX bone type (Mixamo when it has none). `boneType` (owner only, within the plan’s formats) picks another FBX rig of the same capture; previews record no download.'
+              : 'The VMD-TDA zip.',
           security,
           params: Id,
+          querystring: z.object({ boneType: z.string().min(1).optional() }),
           response: { 200: envelope(UrlResult.extend({ boneType: z.string() })) },
         },
       },
-      async (req) => ok(await motion.preview(userOf(req), req.params.id, kind)),
+      async (req) => ok(await motion.preview(userOf(req), req.params.id, kind, req.query.boneType)),
     );
   }
+
+  app.get(
+    '/motion/video/:id/clip_url',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Signed URL of the solved clip (mocap-motion JSON) a preview draws',
+        description: 'Owner, administrator, or anyone for a video on the square; made videos only.',
+        security,
+        params: Id,
+        response: { 200: envelope(UrlResult) },
+      },
+    },
+    async (req) => ok(await motion.clipUrl(userOf(req), req.params.id)),
+  );
 
   app.put(
     '/motion/model/:id',

@@ -298,17 +298,50 @@ export class MotionService {
     };
   }
 
-  /** Preview animation (`/motion/fbx/{id}/anm`, `/motion/vmd/{id}/anm`): the zip a viewer loads. */
-  async preview(u: UserRecord, id: number, kind: 'fbx' | 'vmd') {
+  /**
+   * Preview animation (`/motion/fbx/{id}/anm`, `/motion/vmd/{id}/anm`): the zip a viewer loads. `boneType`
+   * picks another FBX rig of the same capture (the preview's rig choice): allowed to the owner (or an
+   * administrator) within their plan's formats, and it records no download.
+   */
+  async preview(u: UserRecord, id: number, kind: 'fbx' | 'vmd', boneType?: string) {
     const v = await this.deps.videos.visible(u, id);
     if (v.status !== VideoStatus.MADE) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
-    const boneType =
-      kind === 'vmd' ? 'VMD-TDA' : BONE_TYPE_FORMAT[v.boneType] === 'fbx' ? v.boneType : 'Mixamo';
-    const z = v.outputs.zips?.[boneType];
+    let chosen: string;
+    if (boneType !== undefined && kind === 'fbx') {
+      if (BONE_TYPE_FORMAT[boneType] !== 'fbx') {
+        throw new AppError(Codes.PARAMETER_ERROR, `"${boneType}" is not an FBX bone type`);
+      }
+      if (v.userId !== u.id && !isAdmin(u)) {
+        throw new AppError(Codes.INSUFFICIENT_PERMISSION, 'only the owner can preview other rigs');
+      }
+      this.checkFormat(u, boneType);
+      chosen = boneType;
+    } else {
+      chosen = kind === 'vmd' ? 'VMD-TDA' : BONE_TYPE_FORMAT[v.boneType] === 'fbx' ? v.boneType : 'Mixamo';
+    }
+    const z = v.outputs.zips?.[chosen];
     if (!z) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
     return {
       url: await this.deps.storage.signedUrl(z.key, { expiresInS: this.ttl, contentType: 'application/zip' }),
-      boneType,
+      boneType: chosen,
+      expiresIn: this.ttl,
+    };
+  }
+
+  /**
+   * The solved clip (`mocap-motion` JSON: canonical skeleton, rotations and positions per frame) of a made
+   * video anyone who may see it can preview: the web viewer draws it on its own figure and keeps it in time
+   * with the source video.
+   */
+  async clipUrl(u: UserRecord, id: number) {
+    const v = await this.deps.videos.visible(u, id);
+    if (v.status !== VideoStatus.MADE || !v.outputs.clipKey)
+      throw new AppError(Codes.REFUSED, Messages.NO_FILE);
+    return {
+      url: await this.deps.storage.signedUrl(v.outputs.clipKey, {
+        expiresInS: this.ttl,
+        contentType: 'application/json',
+      }),
       expiresIn: this.ttl,
     };
   }
