@@ -1,23 +1,40 @@
 /**
- * `npm run bench -- export [--seconds 60] [--fps 30] [--runs 3] [--lower-body]`: writes every bone type's zip for
- * one synthetic clip (canonical skeleton with fingers, smooth whole-body motion, travelling root, face curves) and
- * prints the time per bone type and in total. Target: all bone types of a 60 s, 30 fps clip in ≤ 1 s.
+ * `npm run bench -- export [--seconds 60] [--fps 30] [--runs 3] [--lower-body]`: times `exportBoneType` for every
+ * bone type (Unreal4 … CS) on one synthetic, already solved canonical clip (skeleton with fingers, smooth
+ * whole-body motion, travelling root, 52 face curves) and prints per bone type and in total the wall and CPU time.
  *
- * The first pass warms the JIT up and is not counted; the table shows the best of `--runs` timed passes.
+ * What the target "≤ 1 s" covers: all 15 zips (retargeting, every file, README, textures, deflate) of a 60 s,
+ * 30 fps clip, one bone type after the other in one process on one thread (no workers: wall ≈ CPU on an idle
+ * machine). Not included: tracking and solving (the clip is given), writing the zips to disk.
+ *
+ * Honesty rules of the measurement:
+ * - each pass exports a new clip on a new skeleton (body height varied by a few mm per pass), so nothing that
+ *   depends on the clip — retargeted clips, rigs, characters fitted to the skeleton, files, deflated bodies —
+ *   can be reused from an earlier pass; within a pass the exporter shares such work between bone types of the
+ *   same clip as it does in production (e.g. Mixamo, C4D and UnityAnim share one Mixamo FBX);
+ * - what does not depend on the clip is made once per process and reused: the texture PNGs (painted in code)
+ *   and the constant tables of the writers. The first ("cold") pass pays for them and for the JIT warm-up; it is
+ *   printed but not counted;
+ * - the table shows, per bone type, the best of `--runs` timed passes; the totals are the best whole pass.
+ *   CPU is this process's user + system time. Report the load average with any figure (printed at the end).
  */
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   ARKIT_BLENDSHAPES,
   BONE_TYPES,
   createSkeleton,
+  DEFAULT_PROPORTIONS,
   exportBoneType,
   type MotionClip,
   math,
   restClip,
+  scaleProportions,
 } from '@mocap/motion';
 
-function benchClip(seconds: number, fps: number): MotionClip {
-  const skeleton = createSkeleton();
+/** The bench clip on a body scaled by `scale` (1 = the default 1.75 m adult). */
+function benchClip(seconds: number, fps: number, scale: number): MotionClip {
+  const skeleton = createSkeleton(scaleProportions({ ...DEFAULT_PROPORTIONS }, scale));
   const frames = Math.round(seconds * fps);
   const clip = restClip(skeleton, frames, fps);
   const n = skeleton.names.length;
@@ -40,6 +57,13 @@ function benchClip(seconds: number, fps: number): MotionClip {
   };
 }
 
+interface Row {
+  ms: number;
+  cpu: number;
+  bytes: number;
+  file: string;
+}
+
 export default async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -54,23 +78,26 @@ export default async function run(args: string[]): Promise<void> {
   const fps = Number(values.fps);
   const runs = Math.max(1, Number(values.runs));
   const lowerBodyOnly = values['lower-body'];
+  // Clips are built before timing (they stand for the solver's output).
   const t0 = performance.now();
-  const clip = benchClip(seconds, fps);
+  const clips = Array.from({ length: runs + 1 }, (_, r) => benchClip(seconds, fps, 1 + 0.002 * r));
+  const c = clips[0];
   console.log(
-    `clip: ${clip.frameCount} frames at ${fps} fps (${seconds} s), ${clip.skeleton.names.length} joints, face curves; built in ${(performance.now() - t0).toFixed(0)} ms`,
+    `clip: ${c.frameCount} frames at ${fps} fps (${seconds} s), ${c.skeleton.names.length} joints, 52 face curves; ${runs + 1} clips on different skeletons built in ${(performance.now() - t0).toFixed(0)} ms${lowerBodyOnly ? '; lower body only' : ''}`,
   );
-  const best = new Map<string, { ms: number; cpu: number; bytes: number; file: string }>();
+  const best = new Map<string, Row>();
   let bestTotal = Number.POSITIVE_INFINITY;
   let bestCpu = Number.POSITIVE_INFINITY;
+  let coldTotal = 0;
+  let coldCpu = 0;
   for (let r = 0; r <= runs; r++) {
-    // A fresh clip object per pass so per-clip caches (FK, rigs) are rebuilt and counted.
-    const c: MotionClip = { ...clip, skeleton: { ...clip.skeleton } };
+    const clip = clips[r];
     let total = 0;
     let totalCpu = 0;
     for (const bt of BONE_TYPES) {
       const s = performance.now();
       const c0 = process.cpuUsage();
-      const out = exportBoneType(c, bt, { lowerBodyOnly });
+      const out = exportBoneType(clip, bt, { lowerBodyOnly });
       const ms = performance.now() - s;
       const du = process.cpuUsage(c0);
       const cpu = (du.user + du.system) / 1000;
@@ -80,7 +107,10 @@ export default async function run(args: string[]): Promise<void> {
       const prev = best.get(bt);
       if (!prev || ms < prev.ms) best.set(bt, { ms, cpu, bytes: out.bytes.length, file: out.fileName });
     }
-    if (r > 0) {
+    if (r === 0) {
+      coldTotal = total;
+      coldCpu = totalCpu;
+    } else {
       bestTotal = Math.min(bestTotal, total);
       bestCpu = Math.min(bestCpu, totalCpu);
     }
@@ -93,8 +123,10 @@ export default async function run(args: string[]): Promise<void> {
       `${bt.padEnd(14)} ${b.file.padEnd(32)} ${(b.bytes / 1024).toFixed(0).padStart(10)} ${b.ms.toFixed(1).padStart(11)} ${b.cpu.toFixed(1).padStart(11)}`,
     );
   }
-  const load = (await import('node:os')).loadavg()[0];
   console.log(
-    `all ${BONE_TYPES.length} bone types: ${bestTotal.toFixed(0)} ms wall, ${bestCpu.toFixed(0)} ms CPU (best of ${runs}; target ≤ 1000 ms; 1-min load average ${load.toFixed(1)} on ${(await import('node:os')).cpus().length} cores)`,
+    `cold first pass (textures painted, JIT warming up; not counted): ${coldTotal.toFixed(0)} ms wall, ${coldCpu.toFixed(0)} ms CPU`,
+  );
+  console.log(
+    `all ${BONE_TYPES.length} bone types, ${seconds} s at ${fps} fps: ${bestTotal.toFixed(0)} ms wall, ${bestCpu.toFixed(0)} ms CPU (best of ${runs} passes; target ≤ 1000 ms; 1-min load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
   );
 }

@@ -603,38 +603,44 @@ function faceShifts(): Partial<Record<string, Shift>> {
 function faceMorphs(m: MeshBuilder, head: HeadGeom): MorphTarget[] {
   const shifts = faceShifts();
   const V = m.vertexCount;
+  // Each head vertex's place on the head's (x, y) map, computed once for all the shapes.
+  const verts: number[] = [];
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let v = 0; v < V; v++) {
+    if (m.part[v] !== 'head') continue;
+    const q: Vec3 = [
+      (m.pos[3 * v] - head.c[0]) / head.r[0],
+      (m.pos[3 * v + 1] - head.c[1]) / head.r[1],
+      (m.pos[3 * v + 2] - head.c[2]) / head.r[2],
+    ];
+    const phi = Math.acos(Math.max(-1, Math.min(1, q[1])));
+    let theta = Math.atan2(-q[0], -q[2]);
+    if (theta < 0) theta += 2 * Math.PI;
+    const x = theta - Math.PI;
+    if (Math.abs(x) > 1.2) continue;
+    verts.push(v);
+    xs.push(x);
+    ys.push(Math.PI / 2 - phi);
+  }
   const targets: MorphTarget[] = [];
   for (const name of SUPPORTED_BLENDSHAPES) {
     const f = shifts[name];
     if (!f) continue;
     const d = new Float32Array(3 * V);
-    for (let v = 0; v < V; v++) {
-      if (m.part[v] !== 'head') continue;
-      const p: Vec3 = [m.pos[3 * v], m.pos[3 * v + 1], m.pos[3 * v + 2]];
-      const q: Vec3 = [
-        (p[0] - head.c[0]) / head.r[0],
-        (p[1] - head.c[1]) / head.r[1],
-        (p[2] - head.c[2]) / head.r[2],
-      ];
-      const phi = Math.acos(Math.max(-1, Math.min(1, q[1])));
-      let theta = Math.atan2(-q[0], -q[2]);
-      if (theta < 0) theta += 2 * Math.PI;
-      const x = theta - Math.PI;
-      const y = Math.PI / 2 - phi;
-      if (Math.abs(x) > 1.2) continue;
+    for (let i = 0; i < verts.length; i++) {
+      const v = verts[i];
+      const x = xs[i];
+      const y = ys[i];
       const [dx, dy, dr = 0] = f(x, y);
       if (dx === 0 && dy === 0 && dr === 0) continue;
       const th2 = x + dx + Math.PI;
       const ph2 = Math.PI / 2 - (y + dy);
       const sc = 1 + dr;
-      const p2: Vec3 = [
-        head.c[0] + head.r[0] * -Math.sin(th2) * Math.sin(ph2) * sc,
-        head.c[1] + head.r[1] * Math.cos(ph2) * sc,
-        head.c[2] + head.r[2] * -Math.cos(th2) * Math.sin(ph2) * sc,
-      ];
-      d[3 * v] = p2[0] - p[0];
-      d[3 * v + 1] = p2[1] - p[1];
-      d[3 * v + 2] = p2[2] - p[2];
+      const sinPh = Math.sin(ph2);
+      d[3 * v] = head.c[0] + head.r[0] * -Math.sin(th2) * sinPh * sc - m.pos[3 * v];
+      d[3 * v + 1] = head.c[1] + head.r[1] * Math.cos(ph2) * sc - m.pos[3 * v + 1];
+      d[3 * v + 2] = head.c[2] + head.r[2] * -Math.cos(th2) * sinPh * sc - m.pos[3 * v + 2];
     }
     targets.push({ name, positions: d });
   }

@@ -105,6 +105,32 @@ export class ByteWriter {
   toBytes(): Uint8Array {
     return this.buf.slice(0, this.length);
   }
+  /**
+   * The bytes written, for a writer that is done: the buffer itself when (nearly) full, else a copy. Saves
+   * copying multi-megabyte files whose size was estimated up front.
+   */
+  finish(): Uint8Array {
+    if (this.buf.length - this.length <= this.length >> 3) return this.buf.subarray(0, this.length);
+    return this.toBytes();
+  }
+}
+
+const UTF8_CACHE = new Map<string, Uint8Array>();
+
+/**
+ * UTF-8 bytes of a short string that recurs (FBX node and property names), memoised; the result is shared and
+ * must not be modified.
+ */
+export function encodeUtf8Cached(s: string): Uint8Array {
+  let b = UTF8_CACHE.get(s);
+  if (!b) {
+    b = utf8.encode(s);
+    if (s.length <= 64) {
+      if (UTF8_CACHE.size >= 4096) UTF8_CACHE.clear();
+      UTF8_CACHE.set(s, b);
+    }
+  }
+  return b;
 }
 
 /** UTF-8 encoding of a string. */

@@ -31,7 +31,7 @@
 
 import { deflateSync } from 'node:zlib';
 import type { Rig, RigClip, SkinnedMesh } from '../rigs/types.ts';
-import { ByteWriter, encodeUtf8 } from './bytes.ts';
+import { ByteWriter, encodeUtf8, encodeUtf8Cached } from './bytes.ts';
 import type { DeflateHint } from './deflate.ts';
 
 export type { DeflateHint };
@@ -112,7 +112,10 @@ function arrayPayload(code: 'd' | 'f' | 'i' | 'l', v: ArrayLike<number> | BigInt
 }
 
 class NodeWriter {
-  readonly w = new ByteWriter(1 << 20);
+  readonly w: ByteWriter;
+  constructor(capacity: number) {
+    this.w = new ByteWriter(capacity);
+  }
   /** Deflate hints of the output (uncompressed files only): float arrays stored, repeated shared arrays copied. */
   readonly hints: DeflateHint[] = [];
   private readonly lastAt = new Map<Uint8Array, number>();
@@ -125,7 +128,7 @@ class NodeWriter {
     w.u32(0); // end offset
     w.u32(props.length);
     w.u32(0); // property list length
-    const nb = encodeUtf8(name);
+    const nb = encodeUtf8Cached(name);
     w.u8(nb.length);
     w.bytes(nb);
     const propStart = w.length;
@@ -171,7 +174,7 @@ class NodeWriter {
         w.u8(p.v ? 1 : 0);
         break;
       case 'S': {
-        const b = typeof p.v === 'string' ? encodeUtf8(p.v) : p.v;
+        const b = typeof p.v === 'string' ? encodeUtf8Cached(p.v) : p.v;
         w.u8(0x53);
         w.u32(b.length);
         w.bytes(b);
@@ -434,10 +437,24 @@ export function writeWithHints(
   }
 }
 
+/** About the size of the file (uncompressed arrays), so the writer's buffer rarely grows and is not copied. */
+function sizeEstimate(rc: RigClip, meshes: readonly SkinnedMesh[], animate: boolean, bones: boolean): number {
+  const nb = rc.rig.bones.length;
+  let size = 64 * 1024 + nb * 1500;
+  const curveBytes = 12 * rc.frameCount + 450;
+  if (animate && bones)
+    for (let b = 0; b < nb; b++) size += (rc.keyed[b] + rc.translated[b]) * (3 * curveBytes + 400);
+  for (const m of meshes) {
+    const V = m.positions.length / 3;
+    size += 32 * V + 40 * m.indices.length + 20 * 1024;
+    size += (m.morphTargets?.length ?? 0) * (2 * V + (animate ? curveBytes + 600 : 600));
+    for (const mat of m.materials) size += (mat.texture?.png.length ?? 0) + 2048;
+  }
+  return size;
+}
+
 function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; hints: DeflateHint[] } {
   const rig = rc.rig;
-  const nw = new NodeWriter();
-  const w = nw.w;
   const F = rc.frameCount;
   const fps = rc.fps;
   const nb = rig.bones.length;
@@ -445,6 +462,8 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
   const stop = ktimeOf(Math.max(0, F - 1), fps);
   const meshes = options.meshes ?? [];
   const animate = !options.noAnimation && F > 0;
+  const nw = new NodeWriter(sizeEstimate(rc, meshes, animate, options.boneAnimation !== false));
+  const w = nw.w;
 
   // Header.
   w.bytes(encodeUtf8('Kaydara FBX Binary  '));
@@ -946,7 +965,7 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
   w.u32(FBX_VERSION);
   w.zeros(120);
   w.bytes(FOOTER_MAGIC);
-  return { bytes: w.toBytes(), hints: nw.hints };
+  return { bytes: w.finish(), hints: nw.hints };
 }
 
 /** Inverse of a rigid column-major 4×4 (rotation + translation, possibly uniform scale 1). */

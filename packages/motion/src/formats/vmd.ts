@@ -154,6 +154,35 @@ class Writer {
     this.dv.setFloat32(this.o, v, true);
     this.o += 4;
   }
+  /**
+   * `frames` bone records of one bone (name, frame, position, rotation, interpolation): the constant fields are
+   * laid down by doubling copies of the first record, then frame numbers and values are written in place.
+   */
+  boneRecords(b: BoneKeys, frames: number) {
+    if (frames === 0) return;
+    const start = this.o;
+    this.buf.fill(0, start, start + BONE_RECORD);
+    this.buf.set(b.name, start);
+    this.buf.set(LINEAR_INTERP, start + BONE_RECORD - 64);
+    let filled = 1;
+    while (filled < frames) {
+      const n = Math.min(filled, frames - filled);
+      this.buf.copyWithin(start + filled * BONE_RECORD, start, start + n * BONE_RECORD);
+      filled += n;
+    }
+    const dv = this.dv;
+    for (let k = 0, o = start + 15; k < frames; k++, o += BONE_RECORD) {
+      dv.setUint32(o, k, true);
+      dv.setFloat32(o + 4, b.pos[3 * k], true);
+      dv.setFloat32(o + 8, b.pos[3 * k + 1], true);
+      dv.setFloat32(o + 12, b.pos[3 * k + 2], true);
+      dv.setFloat32(o + 16, b.rot[4 * k], true);
+      dv.setFloat32(o + 20, b.rot[4 * k + 1], true);
+      dv.setFloat32(o + 24, b.rot[4 * k + 2], true);
+      dv.setFloat32(o + 28, b.rot[4 * k + 3], true);
+    }
+    this.o = start + frames * BONE_RECORD;
+  }
   done(): Uint8Array {
     if (this.o !== this.buf.length)
       throw new Error(`VMD: wrote ${this.o} bytes, expected ${this.buf.length}`);
@@ -372,8 +401,26 @@ function reduce(values: Float32Array, tol: number): number[] {
   return kept;
 }
 
-/** Morph keys from face curves on the 30 fps timeline. */
+/** Morph keys per face curves and timeline: the VMD of VMD-TDA and the face VMD of OnlyFace share them. */
+const MORPH_CACHE = new WeakMap<BlendshapeCurves, Map<string, MorphKey[]>>();
+
+/** Morph keys from face curves on the 30 fps timeline (cached per curves object, fps and frame count). */
 function morphKeys(src: FaceSource & { blendshapes: BlendshapeCurves }): MorphKey[] {
+  let m = MORPH_CACHE.get(src.blendshapes);
+  if (!m) {
+    m = new Map();
+    MORPH_CACHE.set(src.blendshapes, m);
+  }
+  const key = `${src.fps}|${src.frameCount}`;
+  let keys = m.get(key);
+  if (!keys) {
+    keys = computeMorphKeys(src);
+    m.set(key, keys);
+  }
+  return keys;
+}
+
+function computeMorphKeys(src: FaceSource & { blendshapes: BlendshapeCurves }): MorphKey[] {
   const { count, at } = resampleIndex(src.fps, src.frameCount);
   const expr = expressionCurves(src);
   const out: MorphKey[] = [];
@@ -411,15 +458,7 @@ function assemble(
   w.bytes(new TextEncoder().encode(SIGNATURE), 30);
   w.bytes(sjis(modelName, 20), 20);
   w.u32(bones.length * frames);
-  for (const b of bones) {
-    for (let k = 0; k < frames; k++) {
-      w.bytes(b.name, 15);
-      w.u32(k);
-      for (let c = 0; c < 3; c++) w.f32(b.pos[3 * k + c]);
-      for (let c = 0; c < 4; c++) w.f32(b.rot[4 * k + c]);
-      w.bytes(LINEAR_INTERP, 64);
-    }
-  }
+  for (const b of bones) w.boneRecords(b, frames);
   w.u32(morphs.length);
   for (const m of morphs) {
     w.bytes(m.name, 15);

@@ -159,5 +159,5 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
   w.u32(cdSize);
   w.u32(cdStart);
   w.u16(0);
-  return w.toBytes();
+  return w.finish();
 }

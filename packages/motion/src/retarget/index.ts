@@ -24,6 +24,61 @@ import { qConjMulFlat, qMulFlat, qRotateFlat } from '../math.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RetargetOptions, Rig, RigClip } from '../rigs/types.ts';
 
+// Local copies of the flat quaternion helpers for the per-frame loops: called only with Float64Arrays here, so
+// their element loads stay monomorphic (the shared ones in math.ts see every array type and run ~2× slower).
+function mul(out: Float64Array, o: number, a: Float64Array, ao: number, b: Float64Array, bo: number) {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** out = conj(a) · b */
+function conjMul(out: Float64Array, o: number, a: Float64Array, ao: number, b: Float64Array, bo: number) {
+  const ax = -a[ao];
+  const ay = -a[ao + 1];
+  const az = -a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** out = rotate(q, v), or by conj(q) when `sign` is -1. */
+function rotate(
+  out: Float64Array,
+  q: Float64Array,
+  qo: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  sign: number,
+) {
+  const qx = q[qo] * sign;
+  const qy = q[qo + 1] * sign;
+  const qz = q[qo + 2] * sign;
+  const qw = q[qo + 3];
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  out[0] = vx + qw * tx + (qy * tz - qz * ty);
+  out[1] = vy + qw * ty + (qz * tx - qx * tz);
+  out[2] = vz + qw * tz + (qx * ty - qy * tx);
+}
+
 // ------------------------------------------------------------------ canonical FK cache
 
 interface CanonicalWorld {
@@ -107,8 +162,8 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const rootJoint = 0; // the canonical root joint (hips) is always joint 0
   const u = rig.unitsPerMetre;
   const B = rig.basis;
-  const bq = I.basisQuat;
-  const bqConj = [-bq[0], -bq[1], -bq[2], bq[3]];
+  const bq = Float64Array.from(I.basisQuat);
+  const bqConj = Float64Array.of(-bq[0], -bq[1], -bq[2], bq[3]);
 
   // Rest data in canonical space: T-equivalent local rotations and bind local rotations/translations.
   const tLocal = new Float64Array(4 * nb);
@@ -146,8 +201,8 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const writeLocal = (f: number, b: number) => {
     // Change of basis and units, then store.
     const ro = (f * nb + b) * 4;
-    qMulFlat(tmpQ, 0, bq, 0, L, 0);
-    qMulFlat(q, 0, tmpQ, 0, bqConj, 0);
+    mul(tmpQ, 0, bq, 0, L, 0);
+    mul(q, 0, tmpQ, 0, bqConj, 0);
     rotations[ro] = q[0];
     rotations[ro + 1] = q[1];
     rotations[ro + 2] = q[2];
@@ -169,17 +224,8 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       T[1] = P[3 * b + 1];
       T[2] = P[3 * b + 2];
     } else {
-      qConjMulFlat(L, 0, W, 4 * p, W, 4 * b);
-      qRotateFlat(
-        T,
-        0,
-        W,
-        4 * p,
-        P[3 * b] - P[3 * p],
-        P[3 * b + 1] - P[3 * p + 1],
-        P[3 * b + 2] - P[3 * p + 2],
-        true,
-      );
+      conjMul(L, 0, W, 4 * p, W, 4 * b);
+      rotate(T, W, 4 * p, P[3 * b] - P[3 * p], P[3 * b + 1] - P[3 * p + 1], P[3 * b + 2] - P[3 * p + 2], -1);
     }
   };
 
@@ -198,15 +244,15 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       const s = I.source[b];
       // Rotation.
       if (s >= 0 && !muted[b]) {
-        qMulFlat(tmpQ, 0, cw.rot, rb + 4 * s, cw.restInv, 4 * s);
-        qMulFlat(W, 4 * b, tmpQ, 0, I.tWorld, 4 * b);
+        mul(tmpQ, 0, cw.rot, rb + 4 * s, cw.restInv, 4 * s);
+        mul(W, 4 * b, tmpQ, 0, I.tWorld, 4 * b);
       } else if (p < 0) {
         W[4 * b] = I.tWorld[4 * b];
         W[4 * b + 1] = I.tWorld[4 * b + 1];
         W[4 * b + 2] = I.tWorld[4 * b + 2];
         W[4 * b + 3] = I.tWorld[4 * b + 3];
       } else {
-        qMulFlat(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
+        mul(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
       }
       // Position.
       if (b === hipsIdx) {
@@ -232,20 +278,20 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       } else {
         const c = I.carrier[b];
         if (c >= 0 && !muted[b] && role !== 'helper' && role !== 'end') {
-          qRotateFlat(
+          rotate(
             tmpV,
-            0,
             cw.rot,
             rb + 4 * c,
             I.carrierPoint[3 * b],
             I.carrierPoint[3 * b + 1],
             I.carrierPoint[3 * b + 2],
+            1,
           );
           P[3 * b] = cw.pos[pb + 3 * c] + tmpV[0] - shiftX;
           P[3 * b + 1] = cw.pos[pb + 3 * c + 1] + tmpV[1];
           P[3 * b + 2] = cw.pos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
         } else {
-          qRotateFlat(tmpV, 0, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2]);
+          rotate(tmpV, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2], 1);
           P[3 * b] = P[3 * p] + tmpV[0];
           P[3 * b + 1] = P[3 * p + 1] + tmpV[1];
           P[3 * b + 2] = P[3 * p + 2] + tmpV[2];
