@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- api [--seconds 10] [--connections 20] [--videos 20]`
+ * `npm run bench -- api [--seconds 10] [--connections 20] [--videos 20] [--cpu-prof DIR]`
  *
  * Starts the real server (`apps/server/src/main.ts`, a child process like `npm start`: SQLite and local disk in a
  * temp DATA_DIR, the in-process worker idle) on a free loopback port, logs in a user with the RSA-encrypted
@@ -8,6 +8,8 @@
  *   GET  /product/auth/info     (token → session + user, one indexed join)
  *   POST /product/video/center  (my projects, first page of 20)
  * and prints requests/s and latency percentiles. Target (issue 6): ≥ 1000 req/s with p99 < 50 ms on this machine.
+ * `--cpu-prof DIR` runs the server under `node --cpu-prof` and leaves its `.cpuprofile` in DIR (open it in Chrome
+ * DevTools or speedscope).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
@@ -131,6 +133,9 @@ export default async function main(args: string[]): Promise<void> {
   const seconds = arg(args, '--seconds', 10);
   const connections = arg(args, '--connections', 20);
   const videos = arg(args, '--videos', 20);
+  const profIdx = args.indexOf('--cpu-prof');
+  const profDir = profIdx >= 0 ? args[profIdx + 1] : undefined;
+  if (profIdx >= 0 && !profDir) throw new Error('--cpu-prof needs a folder');
   const dataDir = mkdtempSync(join(tmpdir(), 'mocap-bench-api-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -145,10 +150,15 @@ export default async function main(args: string[]): Promise<void> {
     ADMIN_EMAIL: 'bench@mocap.local',
     ADMIN_PASSWORD: adminPassword,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const profArgs = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  const child = spawn(
+    process.execPath,
+    [...profArgs, '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     await waitUp(base, child, 120_000);
     const key = (await (await fetch(`${base}/product/auth/publicKey`)).json()) as {

@@ -9,15 +9,11 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './http/context.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { createSerializerCompiler } from './http/serializer.ts';
 import type { Infra } from './infra/index.ts';
 import { apiModules } from './modules/index.ts';
 import type { Services } from './services/index.ts';
@@ -50,7 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Responses: compiled from the zod schemas (see http/serializer.ts); zod still checks them outside production.
+  app.setSerializerCompiler(createSerializerCompiler({ validate: config.NODE_ENV !== 'production' }));
   const ctx: AppContext = { config, infra: deps.infra, services: deps.services };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);

@@ -165,6 +165,39 @@ describe('signed URLs', () => {
     expect(() => verify(SECRET, 'storage-download', t)).toThrow(TokenError);
   });
 
+  it('local: a URL asked again within its expiry step is the same URL, valid at least as long as asked', async () => {
+    const s = new LocalStorage({ root: join(dir, 'files3'), secret: SECRET });
+    const a = await s.signedUrl('videos/1/source.mp4', { expiresInS: 3600, contentType: 'video/mp4' });
+    const b = await s.signedUrl('videos/1/source.mp4', { expiresInS: 3600, contentType: 'video/mp4' });
+    const nowS = Math.floor(Date.now() / 1000);
+    const exp = (u: string) => s.verifyDownloadToken(new URL(u, 'http://x').searchParams.get('token')!).exp;
+    // Equal unless the 60 s step turned between the two calls (then the second is one step later).
+    expect(exp(b) - exp(a)).toBeLessThanOrEqual(60);
+    if (exp(a) === exp(b)) expect(b).toBe(a);
+    expect(exp(a) % 60).toBe(0);
+    expect(exp(a)).toBeGreaterThanOrEqual(nowS + 3600 - 1);
+    expect(exp(a)).toBeLessThanOrEqual(nowS + 3600 + 60);
+    // Other key, name or type: another token.
+    const other = [
+      await s.signedUrl('videos/2/source.mp4', { expiresInS: 3600, contentType: 'video/mp4' }),
+      await s.signedUrl('videos/1/source.mp4', { expiresInS: 3600 }),
+      await s.signedUrl('videos/1/source.mp4', {
+        expiresInS: 3600,
+        fileName: 'a.mp4',
+        contentType: 'video/mp4',
+      }),
+    ];
+    for (const u of other) expect(u).not.toBe(a);
+    const p = s.verifyDownloadToken(new URL(other[2]!, 'http://x').searchParams.get('token')!);
+    expect(p).toMatchObject({ k: 'videos/1/source.mp4', fn: 'a.mp4', ct: 'video/mp4' });
+    // Short lifetimes use short steps: a 5 s URL is valid 5 to 6 s.
+    const short = exp(await s.signedUrl('videos/1/source.mp4', { expiresInS: 5 }));
+    expect(short - Math.floor(Date.now() / 1000)).toBeGreaterThanOrEqual(4);
+    expect(short - nowS).toBeLessThanOrEqual(7);
+    // Bad keys are still refused (also when a good key was memoised).
+    await expect(s.signedUrl('../etc/passwd', { expiresInS: 3600 })).rejects.toThrow(/bad storage key/);
+  });
+
   it('S3: pre-signed GET URLs download the object, with the file name, until they expire', async () => {
     const s = new S3Storage({
       bucket: stub.bucket,

@@ -74,29 +74,77 @@ export async function createDatabase(cfg: Config['database']): Promise<Database>
  * Kysely prepares every query anew; preparing is a large share of a small query's cost in better-sqlite3, and
  * the same few hundred SQL texts repeat. Prepared statements are kept (LRU, 500). Streaming queries
  * (`iterate`) get a fresh statement, since a statement being iterated cannot run another query.
+ *
+ * Rows are read as arrays (`raw` mode) and turned into objects by a function compiled once per statement from
+ * its column names: better-sqlite3 builds row objects property by property, which for a wide row (a page of
+ * 20 videos × 47 columns) costs twice as much as reading arrays and building the objects in JavaScript. Same
+ * objects as before (a repeated column name keeps its last value). A DDL statement empties the cache, since a
+ * `select *` prepared before it may have other columns after it; a schema changed by another process (SQLite
+ * re-prepares the statement) is noticed when a row's width differs from the builder's, and the builder is made
+ * again (migrations add columns; one renamed in place by another process while this one runs is not noticed).
  */
 function withStatementCache(native: SqliteDatabase.Database, max = 500) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+  interface Entry {
+    stmt: SqliteDatabase.Statement;
+    /** Row builder for readers (null: the statement keeps better-sqlite3's own objects). */
+    toRow: RowBuilder | null;
+    ddl: boolean;
+  }
+  type RowBuilder = ((r: unknown[]) => Record<string, unknown>) & { width: number };
+  const rowBuilder = (stmt: SqliteDatabase.Statement): RowBuilder | null => {
+    const names = stmt.columns().map((c) => c.name);
+    if (names.includes('__proto__')) return null;
+    const f = new Function(
+      'r',
+      `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`,
+    ) as RowBuilder;
+    f.width = names.length;
+    return f;
+  };
+  const cache = new Map<string, Entry>();
+  const entry = (sqlText: string): Entry => {
+    const stmt = native.prepare(sqlText);
+    const toRow = stmt.reader ? rowBuilder(stmt) : null;
+    if (toRow) stmt.raw(true);
+    return { stmt, toRow, ddl: /^\s*(create|alter|drop)\b/i.test(sqlText) };
+  };
   return {
     close: () => {
       cache.clear();
       native.close();
     },
     prepare(sqlText: string) {
-      let stmt = cache.get(sqlText);
-      if (stmt) {
+      let e = cache.get(sqlText);
+      if (e) {
         cache.delete(sqlText);
-        cache.set(sqlText, stmt);
+        cache.set(sqlText, e);
       } else {
-        stmt = native.prepare(sqlText);
-        cache.set(sqlText, stmt);
+        e = entry(sqlText);
+        cache.set(sqlText, e);
         if (cache.size > max) cache.delete(cache.keys().next().value as string);
       }
-      const cached = stmt;
+      const cached = e;
+      const { stmt, ddl } = e;
       return {
-        reader: cached.reader,
-        all: (params: ReadonlyArray<unknown>) => cached.all(...params),
-        run: (params: ReadonlyArray<unknown>) => cached.run(...params),
+        reader: stmt.reader,
+        all: (params: ReadonlyArray<unknown>) => {
+          const rows = stmt.all(...params);
+          let toRow = cached.toRow;
+          if (!toRow) return rows;
+          if (rows.length > 0 && (rows[0] as unknown[]).length !== toRow.width) {
+            toRow = rowBuilder(stmt);
+            if (!toRow) throw new Error('a column named __proto__ appeared in a cached statement');
+            cached.toRow = toRow;
+          }
+          const out = new Array(rows.length);
+          for (let i = 0; i < rows.length; i++) out[i] = toRow(rows[i] as unknown[]);
+          return out;
+        },
+        run: (params: ReadonlyArray<unknown>) => {
+          const r = stmt.run(...params);
+          if (ddl) cache.clear();
+          return r;
+        },
         iterate: (params: ReadonlyArray<unknown>) => native.prepare(sqlText).iterate(...params),
       };
     },

