@@ -77,23 +77,40 @@ export function Confirm({
       title={title}
       onClose={onCancel}
       width={440}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onCancel}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
-            disabled={busy}
-            onClick={onOk}
-          >
-            {okText ?? t('common.ok')}
-          </button>
-        </>
-      }
+      footer={<ModalButtons onCancel={onCancel} onOk={onOk} okText={okText} danger={danger} busy={busy} />}
     >
       <div className="confirm-text">{text}</div>
     </Modal>
+  );
+}
+
+/** A dialog's footer: cancel, then the main action (disabled while busy). */
+export function ModalButtons({
+  onCancel,
+  onOk,
+  okText,
+  danger,
+  busy,
+}: {
+  onCancel: () => void;
+  onOk: () => void;
+  okText?: string;
+  danger?: boolean;
+  busy?: boolean;
+}) {
+  return (
+    <>
+      <button type="button" className="btn" onClick={onCancel}>
+        {t('common.cancel')}
+      </button>
+      <button
+        type="button"
+        className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+        disabled={busy}
+        onClick={onOk}
+      >
+        {okText ?? t('common.ok')}
+      </button>
+    </>
   );
 }

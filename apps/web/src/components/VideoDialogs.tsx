@@ -9,7 +9,7 @@ import { useSession } from '../lib/session.tsx';
 import type { Video } from '../lib/types.ts';
 import { checkCategoryTag, checkTitle } from '../lib/uploadValidation.ts';
 import { Icon } from './Icon.tsx';
-import { Modal } from './Modal.tsx';
+import { Modal, ModalButtons } from './Modal.tsx';
 import { BoneTypePicker, CategoryTagPicker } from './Pickers.tsx';
 
 export function EditDialog({
@@ -60,16 +60,7 @@ export function EditDialog({
       title={t('project.edit')}
       onClose={onClose}
       width={560}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={save}>
-            {t('common.save')}
-          </button>
-        </>
-      }
+      footer={<ModalButtons onCancel={onClose} onOk={save} okText={t('common.save')} busy={busy} />}
     >
       <label className="field">
         <span className="field-label">
@@ -218,16 +209,7 @@ function FeedbackForm({ video, onClose }: { video: Video; onClose: () => void })
       title={t('feedback.title')}
       onClose={onClose}
       width={520}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={send}>
-            {t('feedback.send')}
-          </button>
-        </>
-      }
+      footer={<ModalButtons onCancel={onClose} onOk={send} okText={t('feedback.send')} busy={busy} />}
     >
       <div className="stars">
         {[1, 2, 3, 4, 5].map((s) => (

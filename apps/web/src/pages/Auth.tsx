@@ -28,6 +28,67 @@ export function checkPassword(pw: string): string | null {
 export const checkCode = (code: string): string | null => (/^\d{4}$/.test(code) ? null : 'auth.codeFormat');
 export const checkMatch = (a: string, b: string): string | null => (a === b ? null : 'auth.passwordMismatch');
 
+/** The email-code form's checks (register and reset share them). */
+export function checkCodeForm(f: { email: string; code: string; password: string; password2: string }) {
+  return {
+    email: checkEmail(f.email),
+    code: checkCode(f.code),
+    password: checkPassword(f.password),
+    password2: checkMatch(f.password, f.password2),
+  };
+}
+
+/** The 4-digit email code with its send button, then the new password twice (register and reset). */
+function CodeAndPasswords(props: {
+  email: string;
+  codeType: number;
+  code: string;
+  setCode: (v: string) => void;
+  password: string;
+  setPassword: (v: string) => void;
+  password2: string;
+  setPassword2: (v: string) => void;
+  errors: Record<string, string | null>;
+  passwordLabel: string;
+}) {
+  const { errors } = props;
+  return (
+    <>
+      <Field label={t('auth.code')} error={errors.code}>
+        <div className="input-row">
+          <input
+            name="code"
+            inputMode="numeric"
+            maxLength={4}
+            value={props.code}
+            placeholder={t('auth.codePlaceholder')}
+            onChange={(e) => props.setCode(e.target.value.trim())}
+          />
+          <CodeButton email={props.email} type={props.codeType} />
+        </div>
+      </Field>
+      <Field label={props.passwordLabel} error={errors.password}>
+        <input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={props.password}
+          onChange={(e) => props.setPassword(e.target.value)}
+        />
+      </Field>
+      <Field label={t('auth.password2')} error={errors.password2}>
+        <input
+          name="password2"
+          type="password"
+          autoComplete="new-password"
+          value={props.password2}
+          onChange={(e) => props.setPassword2(e.target.value)}
+        />
+      </Field>
+    </>
+  );
+}
+
 function AuthFrame({ children }: { children: ReactNode }) {
   const maintain = useMaintain();
   return (
@@ -235,12 +296,7 @@ function ResetForm({ onDone }: { onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const errs = {
-      email: checkEmail(email),
-      code: checkCode(code),
-      password: checkPassword(password),
-      password2: checkMatch(password, password2),
-    };
+    const errs = checkCodeForm({ email, code, password, password2 });
     setErrors(errs);
     if (Object.values(errs).some(Boolean)) return;
     setBusy(true);
@@ -261,37 +317,11 @@ function ResetForm({ onDone }: { onDone: () => void }) {
       <Field label={t('auth.email')} error={errors.email}>
         <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
       </Field>
-      <Field label={t('auth.code')} error={errors.code}>
-        <div className="input-row">
-          <input
-            name="code"
-            inputMode="numeric"
-            maxLength={4}
-            value={code}
-            placeholder={t('auth.codePlaceholder')}
-            onChange={(e) => setCode(e.target.value.trim())}
-          />
-          <CodeButton email={email} type={CODE_TYPE.reset} />
-        </div>
-      </Field>
-      <Field label={t('auth.newPassword')} error={errors.password}>
-        <input
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </Field>
-      <Field label={t('auth.password2')} error={errors.password2}>
-        <input
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          value={password2}
-          onChange={(e) => setPassword2(e.target.value)}
-        />
-      </Field>
+      <CodeAndPasswords
+        {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
+        codeType={CODE_TYPE.reset}
+        passwordLabel={t('auth.newPassword')}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {t('auth.resetSubmit')}
       </button>
@@ -317,10 +347,7 @@ export function RegisterPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = {
-      email: checkEmail(email),
-      code: checkCode(code),
-      password: checkPassword(password),
-      password2: checkMatch(password, password2),
+      ...checkCodeForm({ email, code, password, password2 }),
       agree: agree ? null : 'auth.agreeRequired',
     };
     setErrors(errs);
@@ -353,37 +380,11 @@ export function RegisterPage() {
             onChange={(e) => setEmail(e.target.value)}
           />
         </Field>
-        <Field label={t('auth.code')} error={errors.code}>
-          <div className="input-row">
-            <input
-              name="code"
-              inputMode="numeric"
-              maxLength={4}
-              value={code}
-              placeholder={t('auth.codePlaceholder')}
-              onChange={(e) => setCode(e.target.value.trim())}
-            />
-            <CodeButton email={email} type={CODE_TYPE.register} />
-          </div>
-        </Field>
-        <Field label={t('auth.password')} error={errors.password}>
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </Field>
-        <Field label={t('auth.password2')} error={errors.password2}>
-          <input
-            name="password2"
-            type="password"
-            autoComplete="new-password"
-            value={password2}
-            onChange={(e) => setPassword2(e.target.value)}
-          />
-        </Field>
+        <CodeAndPasswords
+          {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
+          codeType={CODE_TYPE.register}
+          passwordLabel={t('auth.password')}
+        />
         <Field label={t('auth.invite')}>
           <input
             name="invite"

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { Confirm } from '../components/Modal.tsx';
+import { Pager } from '../components/Pager.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
 import { EditDialog, FeedbackDialog, RemakeDialog } from '../components/VideoDialogs.tsx';
 import { deleteVideo, myVideos, publishToSquare } from '../lib/endpoints.ts';
@@ -347,29 +348,7 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
         </div>
       )}
 
-      {pages > 1 && (
-        <div className="pager">
-          <button
-            type="button"
-            className="btn btn-sm"
-            disabled={page <= 1}
-            onClick={() => setQuery({ page: String(page - 1) })}
-          >
-            {t('common.prev')}
-          </button>
-          <span>
-            {page} / {pages}
-          </span>
-          <button
-            type="button"
-            className="btn btn-sm"
-            disabled={page >= pages}
-            onClick={() => setQuery({ page: String(page + 1) })}
-          >
-            {t('common.next')}
-          </button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} go={(p) => setQuery({ page: String(p) })} />
 
       <PreviewDialog
         video={dialog.kind === 'preview' ? dialog.video : null}

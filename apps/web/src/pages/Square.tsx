@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
 import { Icon } from '../components/Icon.tsx';
+import { Pager } from '../components/Pager.tsx';
 import { useCategories } from '../components/Pickers.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
 import { collectVideo, squareVideos } from '../lib/endpoints.ts';
@@ -229,29 +230,7 @@ export function SquarePage() {
           ))}
         </div>
       )}
-      {pages > 1 && (
-        <div className="pager">
-          <button
-            type="button"
-            className="btn btn-sm"
-            disabled={page <= 1}
-            onClick={() => setQuery({ page: String(page - 1) })}
-          >
-            {t('common.prev')}
-          </button>
-          <span>
-            {page} / {pages}
-          </span>
-          <button
-            type="button"
-            className="btn btn-sm"
-            disabled={page >= pages}
-            onClick={() => setQuery({ page: String(page + 1) })}
-          >
-            {t('common.next')}
-          </button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} go={(p) => setQuery({ page: String(p) })} />
       <PreviewDialog
         video={preview}
         onClose={() => setPreview(null)}
