@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Codes, Messages } from '../src/errors.ts';
+import { createVideoStore } from '../src/modules/video/store.ts';
+import { CATEGORY_HAS_VIDEOS } from '../src/services/platform.ts';
 import { databases, useServer } from './harness.ts';
 
 interface Node {
@@ -238,6 +240,73 @@ describe.each(databases)('platform on %s', (kind) => {
     expect(comma).toMatchObject({ code: Codes.REFUSED, message: '标签内容不能包含有（，）逗号' });
     const tags = await t.call<Node[]>('POST', '/product/tag/search', { token: user.token, body: {} });
     expect(tags.data.map((n) => n.name)).toEqual(['slow']);
+  });
+
+  it('refuses deleting a category (or tag id) that videos are still filed under, with the count', async () => {
+    const admin = await t.adminToken();
+    const owner = await t.register('catvideos@example.com');
+    const cat = await t.call<{ id: number }>('POST', '/product/category', {
+      token: admin,
+      body: { name: 'Martial arts' },
+    });
+    const tag = await t.call<{ id: number }>('POST', '/product/category', {
+      token: admin,
+      body: { name: 'kick', kind: 'tag' },
+    });
+    // Two videos filed under the category (rows as an upload leaves them; the capture does not matter here).
+    const store = createVideoStore(t.infra.database);
+    const ids: number[] = [];
+    for (const [i, categoryId] of [cat.data.id, cat.data.id, tag.data.id].entries()) {
+      const v = await store.repos.videos.create({
+        userId: owner.id,
+        name: `kata ${i}`,
+        titleInSquare: null,
+        description: '',
+        fileName: 'kata.mp4',
+        storagePrefix: `videos/cat-test-${i}`,
+        md5: `${i}`.padStart(32, '0'),
+        sizeBytes: 1000,
+        durationMs: 2000,
+        width: 640,
+        height: 360,
+        fps: 30,
+        captureType: 'body',
+        boneType: 'BoyFBX',
+        modelType: 'full',
+        serialNo: `CAT${i}`,
+        priority: 'low',
+        freeRemakes: 1,
+        categoryId,
+        tags: ['kick'],
+        currency: 'V',
+        charged: 2,
+        chargeRef: null,
+        createdAt: t.clock.now(),
+      });
+      ids.push(v.id);
+    }
+    const refused = await t.call('DELETE', `/product/category/${cat.data.id}`, { token: admin });
+    expect(refused).toMatchObject({
+      code: Codes.REFUSED,
+      message: CATEGORY_HAS_VIDEOS,
+      data: { videos: 2 },
+    });
+    expect((await t.call('GET', `/product/category/${cat.data.id}`, { token: admin })).code).toBe(0);
+    const tagRefused = await t.call('DELETE', `/product/category/${tag.data.id}`, { token: admin });
+    expect(tagRefused).toMatchObject({ code: Codes.REFUSED, data: { videos: 1 } });
+
+    // Once no video is filed under them, they can go.
+    await store.repos.videos.delete(ids[0]!);
+    expect((await t.call('DELETE', `/product/category/${cat.data.id}`, { token: admin })).data).toMatchObject(
+      { videos: 1 },
+    );
+    await store.repos.videos.delete(ids[1]!);
+    expect((await t.call('DELETE', `/product/category/${cat.data.id}`, { token: admin })).code).toBe(0);
+    expect((await t.call('GET', `/product/category/${cat.data.id}`, { token: admin })).code).toBe(
+      Codes.NOT_FOUND,
+    );
+    await store.repos.videos.delete(ids[2]!);
+    expect((await t.call('DELETE', `/product/category/${tag.data.id}`, { token: admin })).code).toBe(0);
   });
 
   it('notices: sorted by page, hidden after noLongerDisplayed until one changes', async () => {

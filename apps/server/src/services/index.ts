@@ -87,7 +87,9 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     auth,
     accounts,
     coins,
-    catalog: new CatalogService(store, clock),
+    catalog: new CatalogService(store, clock, {
+      videosIn: (id) => videoStore.repos.videos.countByCategory(id),
+    }),
     notices: new NoticeService(store, clock),
     system: new SystemConfigService(store, clock),
     machines: new MachineService(store, clock),

@@ -28,10 +28,23 @@ export function buildTree(rows: Category[]): CategoryNode[] {
   return roots;
 }
 
+/** What uses categories outside the platform tables (the videos module). */
+export interface CategoryUsage {
+  /** Videos filed under the category. */
+  videosIn(categoryId: number): Promise<number>;
+}
+
+/**
+ * Deleting a category that videos are still filed under: the spec only words the sub-category case
+ * (所选分类存在子分类，请处理子分类再重试!); this one says the same of videos, in the same form.
+ */
+export const CATEGORY_HAS_VIDEOS = '所选分类下存在视频，请处理视频再重试!';
+
 export class CatalogService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly usage: CategoryUsage = { videosIn: async () => 0 },
   ) {}
 
   async tree(kind: CategoryKind): Promise<CategoryNode[]> {
@@ -106,10 +119,16 @@ export class CatalogService {
   }
 
   /** Refused with the spec's message while the category has sub-categories. */
+  /**
+   * Refused while it has sub-categories, and while videos are filed under it (their `categoryId`; tags are kept
+   * on videos as text and do not count), with the count in `data.videos`: the videos would point at nothing.
+   */
   async delete(id: number): Promise<void> {
     await this.get(id);
     if ((await this.store.repos.categories.children(id)).length > 0)
       throw new AppError(Codes.REFUSED, Messages.CATEGORY_HAS_CHILDREN);
+    const videos = await this.usage.videosIn(id);
+    if (videos > 0) throw new AppError(Codes.REFUSED, CATEGORY_HAS_VIDEOS, { videos });
     await this.store.repos.categories.delete(id);
   }
 

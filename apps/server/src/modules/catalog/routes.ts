@@ -127,7 +127,8 @@ const routes: FastifyPluginAsync = async (base) => {
       preHandler: requireAdmin,
       schema: {
         tags: ['category'],
-        summary: 'Delete a category or tag; refused while it has sub-categories (所选分类存在子分类...)',
+        summary:
+          'Delete a category or tag; refused (307) while it has sub-categories (所选分类存在子分类...) or while videos are filed under it (所选分类下存在视频..., data.videos = how many)',
         security,
         params: z.object({ id: IdParam }),
         response: { 200: envelope(z.null()) },

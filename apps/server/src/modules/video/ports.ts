@@ -185,6 +185,8 @@ export interface VideoRepo {
   list(q: VideoQuery): Promise<Page<VideoListItem>>;
   /** Videos of the user in the given statuses (the queue limit counts not made + in progress). */
   countByStatus(userId: number, statuses: number[]): Promise<number>;
+  /** Videos filed under the category (any owner): deleting a category in use is refused. */
+  countByCategory(categoryId: number): Promise<number>;
   findByMd5(userId: number, md5: string): Promise<VideoRecord | undefined>;
   /** The user's most recent video. */
   latest(userId: number): Promise<VideoRecord | undefined>;

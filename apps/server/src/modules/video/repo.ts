@@ -349,6 +349,15 @@ export class KyselyVideoRepo implements VideoRepo {
     return Number(r?.n ?? 0);
   }
 
+  async countByCategory(categoryId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('videos')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('category_id', '=', categoryId)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   async findByMd5(userId: number, md5: string): Promise<VideoRecord | undefined> {
     const r = await this.db
       .selectFrom('videos')
