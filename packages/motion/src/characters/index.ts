@@ -30,7 +30,7 @@ import { rigToCanonical } from '../rigs/build.ts';
 import type { Character, MorphTarget, Rig, SkinnedMesh } from '../rigs/types.ts';
 import { createSkeleton, DEFAULT_PROPORTIONS } from '../skeleton.ts';
 import { SUPPORTED_BLENDSHAPES } from '../solver/face.ts';
-import { ellipsoid, type Influences, MeshBuilder, type Ring, tube } from './mesh.ts';
+import { ellipsoid, type Influences, MeshBuilder, mergeInfluences, type Ring, tube } from './mesh.ts';
 import { ATLAS, CHARACTER_KINDS, type CharacterKind, PALETTES, paintTexture } from './texture.ts';
 
 export { CHARACTER_KINDS, type CharacterKind } from './texture.ts';
@@ -489,15 +489,17 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
 
 /** Recomputes the influences of vertices from `start` on with a per-vertex function. */
 function reweigh(m: MeshBuilder, start: number, f: (p: Vec3) => Influences): void {
+  const J: number[] = [];
+  const W: number[] = [];
   for (let v = start; v < m.vertexCount; v++) {
     const p: Vec3 = [m.pos[3 * v], m.pos[3 * v + 1], m.pos[3 * v + 2]];
-    const merged = new Map<number, number>();
-    for (const [j, w] of f(p)) if (w > 1e-4) merged.set(j, (merged.get(j) ?? 0) + w);
-    const best = [...merged].sort((a, b) => b[1] - a[1]).slice(0, 4);
-    const sum = best.reduce((s, x) => s + x[1], 0) || 1;
+    const n = Math.min(4, mergeInfluences(f(p), false, J, W));
+    let sum = 0;
+    for (let k = 0; k < n; k++) sum += W[k];
+    sum = sum || 1;
     for (let k = 0; k < 4; k++) {
-      m.joints[4 * v + k] = best[k] ? best[k][0] : 0;
-      m.weights[4 * v + k] = best[k] ? best[k][1] / sum : k === 0 ? 1 : 0;
+      m.joints[4 * v + k] = k < n ? J[k] : 0;
+      m.weights[4 * v + k] = k < n ? W[k] / sum : k === 0 ? 1 : 0;
     }
   }
 }
@@ -732,19 +734,29 @@ function finish(
   }
   const joints = new Uint16Array(4 * V);
   const weights = new Float32Array(4 * V);
+  // Influences mapped to rig bones, merged when two joints map to the same bone (first-seen order kept).
+  const accJ = [0, 0, 0, 0];
+  const accW = [0, 0, 0, 0];
   for (let v = 0; v < V; v++) {
-    const acc = new Map<number, number>();
+    let n = 0;
     for (let k = 0; k < 4; k++) {
       const w = m.weights[4 * v + k];
       if (w > 0) {
         const r = remap.get(m.joints[4 * v + k]) as number;
-        acc.set(r, (acc.get(r) ?? 0) + w);
+        let t = 0;
+        while (t < n && accJ[t] !== r) t++;
+        if (t < n) accW[t] += w;
+        else {
+          accJ[n] = r;
+          accW[n] = w;
+          n++;
+        }
       }
     }
-    [...acc].slice(0, 4).forEach(([j, w], k) => {
-      joints[4 * v + k] = j;
-      weights[4 * v + k] = w;
-    });
+    for (let k = 0; k < n; k++) {
+      joints[4 * v + k] = accJ[k];
+      weights[4 * v + k] = accW[k];
+    }
   }
   const fileName = `${kind}_basecolor.png`;
   const png = characterTexture(kind);

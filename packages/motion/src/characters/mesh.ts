@@ -14,6 +14,60 @@ export type Rect = readonly [number, number, number, number];
 
 export type Influences = readonly (readonly [number, number])[];
 
+const SCRATCH_J: number[] = [];
+const SCRATCH_W: number[] = [];
+
+/**
+ * Merges influences into `J`/`W` (joint, summed weight), heaviest first, and returns how many: weights ≤ 1e-4
+ * are dropped; with `presort` the influences are first ordered by weight (a joint's weights are then summed in
+ * that order), otherwise summed in the given order. Orders are stable (equal weights keep their order), so the
+ * result is that of sorting with `Array.prototype.sort` — without allocating per vertex.
+ */
+export function mergeInfluences(inf: Influences, presort: boolean, J: number[], W: number[]): number {
+  const sj = PRE_J;
+  const sw = PRE_W;
+  let n = 0;
+  for (let i = 0; i < inf.length; i++) {
+    const w = inf[i][1];
+    if (!(w > 1e-4)) continue;
+    let t = n++;
+    if (presort)
+      while (t > 0 && sw[t - 1] < w) {
+        sj[t] = sj[t - 1];
+        sw[t] = sw[t - 1];
+        t--;
+      }
+    sj[t] = inf[i][0];
+    sw[t] = w;
+  }
+  let m = 0;
+  for (let t = 0; t < n; t++) {
+    let k = 0;
+    while (k < m && J[k] !== sj[t]) k++;
+    if (k < m) W[k] += sw[t];
+    else {
+      J[m] = sj[t];
+      W[m] = sw[t];
+      m++;
+    }
+  }
+  for (let i = 1; i < m; i++) {
+    const j = J[i];
+    const w = W[i];
+    let t = i;
+    while (t > 0 && W[t - 1] < w) {
+      J[t] = J[t - 1];
+      W[t] = W[t - 1];
+      t--;
+    }
+    J[t] = j;
+    W[t] = w;
+  }
+  return m;
+}
+const PRE_J: number[] = [];
+const PRE_W: number[] = [];
+
 export class MeshBuilder {
   readonly pos: number[] = [];
   readonly uv: number[] = [];
@@ -30,17 +84,16 @@ export class MeshBuilder {
   vertex(p: Vec3, u: number, v: number, inf: Influences, part: string): number {
     this.pos.push(p[0], p[1], p[2]);
     this.uv.push(u, v);
-    const top = [...inf].filter((x) => x[1] > 1e-4).sort((a, b) => b[1] - a[1]);
-    // Merge duplicates, keep the 4 largest, normalise.
-    const merged = new Map<number, number>();
-    for (const [j, w] of top) merged.set(j, (merged.get(j) ?? 0) + w);
-    const best = [...merged].sort((a, b) => b[1] - a[1]).slice(0, 4);
-    const sum = best.reduce((s, x) => s + x[1], 0) || 1;
+    // Heaviest first, duplicates merged, the 4 largest kept, normalised.
+    const n = Math.min(4, mergeInfluences(inf, true, SCRATCH_J, SCRATCH_W));
+    let sum = 0;
+    for (let k = 0; k < n; k++) sum += SCRATCH_W[k];
+    sum = sum || 1;
     for (let k = 0; k < 4; k++) {
-      this.joints.push(best[k] ? best[k][0] : 0);
-      this.weights.push(best[k] ? best[k][1] / sum : 0);
+      this.joints.push(k < n ? SCRATCH_J[k] : 0);
+      this.weights.push(k < n ? SCRATCH_W[k] / sum : 0);
     }
-    if (best.length === 0) this.weights[this.weights.length - 4] = 1;
+    if (n === 0) this.weights[this.weights.length - 4] = 1;
     this.part.push(part);
     return this.vertexCount - 1;
   }

@@ -164,7 +164,7 @@ function boneTypeFiles(
     case 'CS':
       out.push({
         name: `${name}.csm`,
-        data: csm.write(clip, { lowerBodyOnly: options.lowerBodyOnly, fileName: `${name}.csm` }),
+        data: csm.writeBytes(clip, { lowerBodyOnly: options.lowerBodyOnly, fileName: `${name}.csm` }),
       });
       break;
     default: {
@@ -279,7 +279,7 @@ export function exportFormat(
     case 'csm':
       return {
         fileName: `${name}.csm`,
-        bytes: new TextEncoder().encode(csm.write(clip, { lowerBodyOnly: options.lowerBodyOnly })),
+        bytes: csm.writeBytes(clip, { lowerBodyOnly: options.lowerBodyOnly }),
       };
     case 'json':
       return { fileName: `${name}.json`, bytes: new TextEncoder().encode(motionJson.write(clip)) };

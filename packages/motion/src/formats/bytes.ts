@@ -222,19 +222,27 @@ export class TextSink {
     const v = Math.round(Math.abs(x) * p);
     if (v !== 0 && x < 0) buf[this.len++] = 45;
     let int = Math.floor(v / p);
-    let frac = v - int * p;
+    let frac = v - int * p; // < 10^8: small-integer arithmetic below
     const digits = this.digits;
     let n = 0;
-    do {
-      const q = Math.floor(int / 10);
-      digits[n++] = 48 + int - 10 * q;
-      int = q;
-    } while (int > 0);
+    if (int < 0x7fffffff) {
+      do {
+        const q = (int / 10) | 0;
+        digits[n++] = 48 + int - 10 * q;
+        int = q;
+      } while (int > 0);
+    } else {
+      do {
+        const q = Math.floor(int / 10);
+        digits[n++] = 48 + int - 10 * q;
+        int = q;
+      } while (int > 0);
+    }
     while (n > 0) buf[this.len++] = digits[--n];
     if (d > 0) {
       buf[this.len++] = 46;
       for (let k = this.len + d - 1; k >= this.len; k--) {
-        const q = Math.floor(frac / 10);
+        const q = (frac / 10) | 0;
         buf[k] = 48 + frac - 10 * q;
         frac = q;
       }

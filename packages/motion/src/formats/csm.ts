@@ -35,7 +35,7 @@
 
 import type { MotionClip } from '../clip.ts';
 import { canonicalWorld } from '../retarget/index.ts';
-import { formatFixed } from './bytes.ts';
+import { TextSink } from './bytes.ts';
 
 type Vec3 = [number, number, number];
 
@@ -158,10 +158,17 @@ function headTopHeight(clip: MotionClip): number {
   return y + tip;
 }
 
-const fmt = (x: number) => formatFixed(x, 2);
-
 /** Serialises a clip as a Character Studio marker file (see the header). */
 export function write(clip: MotionClip, options: CsmWriteOptions = {}): string {
+  return build(clip, options).text();
+}
+
+/** The same file as UTF-8 bytes (no intermediate string: for zips). */
+export function writeBytes(clip: MotionClip, options: CsmWriteOptions = {}): Uint8Array {
+  return build(clip, options).bytes();
+}
+
+function build(clip: MotionClip, options: CsmWriteOptions): TextSink {
   if (clip.frameCount < 1) throw new Error('CSM: the clip has no frames');
   const c = options.lowerBodyOnly ? lowerBodyClip(clip) : clip;
   const pos = markerPositions(c);
@@ -181,20 +188,23 @@ export function write(clip: MotionClip, options: CsmWriteOptions = {}): string {
     '$Order',
     CSM_MARKERS.join('\t'),
     '$Points',
+    '',
   ];
   const M = MARKERS.length;
-  const row: string[] = [];
+  const out = new TextSink(clip.frameCount * (8 + M * 3 * 9) + 4096);
+  out.str(lines.join('\n'));
   for (let f = 0; f < clip.frameCount; f++) {
-    row.length = 0;
-    row.push(String(f + 1));
+    out.str(String(f + 1));
     for (let m = 0; m < M; m++) {
       const o = (f * M + m) * 3;
       // Canonical (Y up, facing +Z, left +X) → 3ds Max (Z up, facing −Y, left +X), metres → millimetres.
-      row.push(fmt(pos[o] * 1000), fmt(-pos[o + 2] * 1000), fmt(pos[o + 1] * 1000));
+      out.byte(9).fixed(pos[o] * 1000, 2);
+      out.byte(9).fixed(-pos[o + 2] * 1000, 2);
+      out.byte(9).fixed(pos[o + 1] * 1000, 2);
     }
-    lines.push(row.join('\t'));
+    out.byte(10);
   }
-  return `${lines.join('\n')}\n`;
+  return out;
 }
 
 /** Parses a CSM file (for tests and tools): marker names, rate and `[f][marker][3]` positions. */

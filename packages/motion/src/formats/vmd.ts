@@ -111,23 +111,32 @@ const LINEAR_INTERP = (() => {
   return out;
 })();
 
-/** Frame times of the 30 fps timeline for a clip: VMD frame k ↔ source frame position k * fps / 30. */
+/**
+ * Frame times of the 30 fps timeline for a clip: VMD frame k ↔ source frame position k * fps / 30, i.e. between
+ * source frames `i[k]` and `j[k]` at fraction `t[k]` (tables computed once, read in the per-key loops).
+ */
 function resampleIndex(
   fps: number,
   frameCount: number,
-): { count: number; at: (k: number) => [number, number, number] } {
-  if (Math.abs(fps - VMD_FPS) < 1e-9) return { count: frameCount, at: (k) => [k, k, 0] };
-  const duration = (frameCount - 1) / fps;
-  const count = Math.floor(duration * VMD_FPS + 1e-9) + 1;
-  return {
-    count,
-    at: (k) => {
-      const s = (k * fps) / VMD_FPS;
-      const i = Math.min(frameCount - 1, Math.floor(s));
-      const j = Math.min(frameCount - 1, i + 1);
-      return [i, j, s - i];
-    },
-  };
+): { count: number; i: Int32Array; j: Int32Array; t: Float64Array } {
+  const same = Math.abs(fps - VMD_FPS) < 1e-9;
+  const count = same ? frameCount : Math.floor(((frameCount - 1) / fps) * VMD_FPS + 1e-9) + 1;
+  const I = new Int32Array(count);
+  const J = new Int32Array(count);
+  const T = new Float64Array(count);
+  for (let k = 0; k < count; k++) {
+    if (same) {
+      I[k] = k;
+      J[k] = k;
+      continue;
+    }
+    const s = (k * fps) / VMD_FPS;
+    const i = Math.min(frameCount - 1, Math.floor(s));
+    I[k] = i;
+    J[k] = Math.min(frameCount - 1, i + 1);
+    T[k] = s - i;
+  }
+  return { count, i: I, j: J, t: T };
 }
 
 class Writer {
@@ -214,7 +223,7 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
   const nb = rig.bones.length;
   const idx = new Map(rig.bones.map((b, i) => [b.name, i]));
   const F = rc.frameCount;
-  const { count, at } = resampleIndex(rc.fps, F);
+  const { count, i: atI, j: atJ, t: atT } = resampleIndex(rc.fps, F);
 
   // Scale positions to the target model's hip height.
   let s = 1;
@@ -248,6 +257,10 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     const bone = rig.bones[b];
     const rq = bone.restRotation;
     const rt = bone.restTranslation;
+    const ax = -rq[0];
+    const ay = -rq[1];
+    const az = -rq[2];
+    const aw = rq[3];
     const pos = new Float32Array(count * 3);
     const rot = new Float32Array(count * 4);
     let px = 0;
@@ -255,7 +268,9 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     let pz = 0;
     let pw = 1;
     for (let k = 0; k < count; k++) {
-      const [i, j, t] = at(k);
+      const i = atI[k];
+      const j = atJ[k];
+      const t = atT[k];
       // Translation offset from rest, scaled.
       const ti = (i * nb + b) * 3;
       const tj = (j * nb + b) * 3;
@@ -298,7 +313,6 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
         z += t * (sg * rc.rotations[rj + 2] - z);
         w += t * (sg * rc.rotations[rj + 3] - w);
       }
-      const [ax, ay, az, aw] = [-rq[0], -rq[1], -rq[2], rq[3]];
       let qx = aw * x + ax * w + ay * z - az * y;
       let qy = aw * y - ax * z + ay * w + az * x;
       let qz = aw * z + ax * y - ay * x + az * w;
@@ -355,7 +369,9 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     const pos = new Float32Array(count * 3);
     const rot = new Float32Array(count * 4);
     for (let k = 0; k < count; k++) {
-      const [i, j, t] = at(k);
+      const i = atI[k];
+      const j = atJ[k];
+      const t = atT[k];
       const yaw = GAZE_YAW * (yawAt(i) + t * (yawAt(j) - yawAt(i)));
       const pitch = GAZE_PITCH * (pitchAt(i) + t * (pitchAt(j) - pitchAt(i)));
       // Canonical Ry(yaw) · Rx(pitch) (yaw toward the character's left, pitch down), then to MMD: (−x, −y, z, w).
@@ -421,13 +437,15 @@ function morphKeys(src: FaceSource & { blendshapes: BlendshapeCurves }): MorphKe
 }
 
 function computeMorphKeys(src: FaceSource & { blendshapes: BlendshapeCurves }): MorphKey[] {
-  const { count, at } = resampleIndex(src.fps, src.frameCount);
+  const { count, i: atI, j: atJ, t: atT } = resampleIndex(src.fps, src.frameCount);
   const expr = expressionCurves(src);
   const out: MorphKey[] = [];
   const add = (name: string, value: (f: number) => number) => {
     const v = new Float32Array(count);
     for (let k = 0; k < count; k++) {
-      const [i, j, t] = at(k);
+      const i = atI[k];
+      const j = atJ[k];
+      const t = atT[k];
       v[k] = Math.min(1, Math.max(0, value(i) + t * (value(j) - value(i))));
     }
     const nameBytes = sjis(name, 15);

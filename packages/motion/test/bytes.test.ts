@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ByteWriter, formatFixed, TextSink } from '../src/formats/bytes.ts';
+import { mulberry32 } from '../src/synthetic.ts';
+
+describe('TextSink', () => {
+  it('fixed(x, d) writes exactly formatFixed(x, d) (signs, zeros, rounding, large values, fallbacks)', () => {
+    const rand = mulberry32(7);
+    const xs = [0, -0, 1e-9, -1e-9, 0.5, -0.5, 5e-5, -5e-5, 0.99995, -4.9999e-5, 359.99999, 2147483647.5];
+    xs.push(123456789.12345, -999999999.9, 1e9, -1e12, Number.NaN, Number.POSITIVE_INFINITY);
+    for (let i = 0; i < 20000; i++) xs.push((rand() - 0.5) * 10 ** (rand() * 12 - 4));
+    for (const x of xs)
+      for (const d of [0, 1, 2, 4, 8, 9]) {
+        const s = new TextSink(16);
+        s.str('a').fixed(x, d).byte(32);
+        expect(s.text(), `${x} ${d}`).toBe(`a${formatFixed(x, d)} `);
+      }
+  });
+
+  it('grows, keeps UTF-8 text, and ByteWriter.finish returns the written bytes', () => {
+    const s = new TextSink(64);
+    for (let i = 0; i < 1000; i++)
+      s.str('センター ')
+        .fixed(i / 3, 4)
+        .byte(10);
+    const lines = s.text().split('\n');
+    expect(lines).toHaveLength(1001);
+    expect(lines[999]).toBe('センター 333.0000');
+    const w = new ByteWriter(8);
+    for (let i = 0; i < 100; i++) w.u32(i);
+    const b = w.finish();
+    expect(b.length).toBe(400);
+    expect(new DataView(b.buffer, b.byteOffset).getUint32(396, true)).toBe(99);
+  });
+});
