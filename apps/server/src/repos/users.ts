@@ -5,6 +5,7 @@ import type {
   CodeRecord,
   CodeRepo,
   Currency,
+  IdentityBinding,
   IdentityRepo,
   Level,
   NewUser,
@@ -416,5 +417,29 @@ export class KyselyIdentityRepo implements IdentityRepo {
       .values({ provider, external_id: externalId, user_id: userId, created_at: now })
       .onConflict((oc) => oc.columns(['provider', 'external_id']).doNothing())
       .execute();
+  }
+
+  async listForUser(userId: number): Promise<IdentityBinding[]> {
+    const rows = await this.db
+      .selectFrom('user_identities')
+      .select(['provider', 'external_id', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      provider: r.provider,
+      externalId: r.external_id,
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  async unlink(userId: number, provider: string): Promise<number> {
+    const r = await this.db
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 }

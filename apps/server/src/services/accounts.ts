@@ -12,6 +12,7 @@ import {
   ACCOUNT_INDIVIDUAL,
   type Clock,
   type ExternalIdentity,
+  type IdentityBinding,
   type Level,
   type Mailer,
   type OAuthProvider,
@@ -622,7 +623,63 @@ export class AccountService {
     await this.store.repos.users.update(user.id, { lastLoginAt: now, lastLoginIp: meta.ip ?? null }, now);
     return { ...session, user, created };
   }
+
+  // ---------- binding a third-party account (`/user/bind/{provider}/-`) ----------
+
+  private provider(name: string): OAuthProvider {
+    const p = this.providers.get(name);
+    if (!p) throw new AppError(Codes.PARAMETER_ERROR, `unknown login provider ${name}`);
+    return p;
+  }
+
+  /** The user's binding with the provider (null when none). */
+  async binding(user: UserRecord, providerName: string): Promise<IdentityBinding | null> {
+    const all = await this.store.repos.identities.listForUser(user.id);
+    return all.find((b) => b.provider === providerName) ?? null;
+  }
+
+  /**
+   * Binds the third-party account behind a provider authorization code to the logged-in account, so that
+   * `/passport/3rd/login` with it logs into this account. Binding it again is a no-op (`created` false). Refused
+   * (307) when that third-party account is bound to another account, or when this account is already bound to
+   * another account of the same provider (unbind it first).
+   */
+  async bindIdentity(
+    user: UserRecord,
+    providerName: string,
+    code: string,
+    redirectUri?: string,
+  ): Promise<{ binding: IdentityBinding; created: boolean }> {
+    const identity: ExternalIdentity = await this.provider(providerName).exchange(code, redirectUri);
+    const { identities } = this.store.repos;
+    const same = (all: IdentityBinding[]) =>
+      all.find((b) => b.provider === identity.provider && b.externalId === identity.externalId);
+    const owner = await identities.find(identity.provider, identity.externalId);
+    if (owner !== undefined && owner !== user.id) throw new AppError(Codes.REFUSED, BindMessages.TAKEN);
+    const mine = await identities.listForUser(user.id);
+    const already = same(mine);
+    if (already) return { binding: already, created: false };
+    if (mine.some((b) => b.provider === identity.provider))
+      throw new AppError(Codes.REFUSED, BindMessages.OTHER_BOUND);
+    await identities.link(identity.provider, identity.externalId, user.id, this.clock.now());
+    // Two accounts binding the same third-party account at once: the unique key lets one in.
+    const bound = same(await identities.listForUser(user.id));
+    if (!bound) throw new AppError(Codes.REFUSED, BindMessages.TAKEN);
+    return { binding: bound, created: true };
+  }
+
+  /** Removes the user's binding with the provider; false when there was none. */
+  async unbind(user: UserRecord, providerName: string): Promise<boolean> {
+    return (await this.store.repos.identities.unlink(user.id, providerName)) > 0;
+  }
 }
+
+/** Messages of `/user/bind` (the spec lists the path only; these are ours). */
+export const BindMessages = {
+  TAKEN: 'this third-party account is already bound to another account',
+  OTHER_BOUND:
+    'this account is already bound to another account of this provider: unbind it first (DELETE /user/bind/{provider}/-)',
+} as const;
 
 /**
  * Development provider: the "authorization code" is `dev:<email>[:<name>]`. Enabled outside production so the

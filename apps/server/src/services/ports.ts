@@ -233,6 +233,16 @@ export interface ScheduledRunRepo {
 export interface IdentityRepo {
   find(provider: string, externalId: string): Promise<number | undefined>;
   link(provider: string, externalId: string, userId: number, now: number): Promise<void>;
+  /** Third-party accounts bound to the user, oldest first. */
+  listForUser(userId: number): Promise<IdentityBinding[]>;
+  /** Removes the user's bindings with the provider; returns how many. */
+  unlink(userId: number, provider: string): Promise<number>;
+}
+
+export interface IdentityBinding {
+  provider: string;
+  externalId: string;
+  createdAt: number;
 }
 
 export type CategoryKind = 'category' | 'tag';

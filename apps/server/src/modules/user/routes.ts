@@ -39,6 +39,29 @@ const ResetBody = z.object({
   password: Encrypted,
 });
 
+const BindParams = z.object({
+  a: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/)
+    .describe('login provider (GET /passport/3rd/providers; "dev" outside production)'),
+  b: z
+    .string()
+    .max(64)
+    .describe('not used: the authorization code travels in the body, never in the URL (send "-")'),
+});
+const BindingSchema = z.object({
+  provider: z.string(),
+  bound: z.boolean(),
+  externalId: z.string().nullable().describe('the account at the provider (dev: the e-mail)'),
+  boundAt: z.number().nullable().describe('epoch ms'),
+});
+const bindingView = (provider: string, b: { externalId: string; createdAt: number } | null) => ({
+  provider,
+  bound: b !== null,
+  externalId: b?.externalId ?? null,
+  boundAt: b?.createdAt ?? null,
+});
+
 const RecordsBody = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(20),
@@ -168,6 +191,61 @@ const routes: FastifyPluginAsync = async (base) => {
       await accounts.saveLastLogin(userOf(req), meta(req));
       return ok(null);
     },
+  );
+
+  app.post(
+    '/user/bind/:a/:b',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Bind a third-party account to mine: exchange a provider authorization code (body; dev provider: "dev:<email>"); /passport/3rd/login with it then logs into this account',
+        description:
+          'Binding the same account again is a no-op (created false). Refused (307) when that third-party account is bound to another account, or when mine is bound to another account of the provider (DELETE it first).',
+        security: bearerSecurity,
+        params: BindParams,
+        body: z.object({
+          code: z.string().min(1).max(2048).describe('authorization code from the provider'),
+          redirectUri: z.string().max(2048).optional(),
+        }),
+        response: { 200: envelope(BindingSchema.extend({ created: z.boolean() })) },
+      },
+    },
+    async (req) => {
+      const r = await accounts.bindIdentity(userOf(req), req.params.a, req.body.code, req.body.redirectUri);
+      return ok({ ...bindingView(r.binding.provider, r.binding), created: r.created });
+    },
+  );
+
+  app.get(
+    '/user/bind/:a/:b',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Whether my account is bound to an account of the provider, and which',
+        security: bearerSecurity,
+        params: BindParams,
+        response: { 200: envelope(BindingSchema) },
+      },
+    },
+    async (req) => ok(bindingView(req.params.a, await accounts.binding(userOf(req), req.params.a))),
+  );
+
+  app.delete(
+    '/user/bind/:a/:b',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Unbind my account from the provider (not in the spec: the way back from a binding)',
+        security: bearerSecurity,
+        params: BindParams,
+        response: { 200: envelope(z.object({ removed: z.boolean() })) },
+      },
+    },
+    async (req) => ok({ removed: await accounts.unbind(userOf(req), req.params.a) }),
   );
 
   app.get(
