@@ -135,7 +135,6 @@ function boneTypeFiles(
   options: ExportOptions,
 ): ZipEntry[] {
   const name = baseNameOf(clip, options);
-  const rc = info.rig ? rigClipFor(clip, info.rig, options, name) : null;
   const out: ZipEntry[] = [];
   // Inside a zip the FBX keeps its arrays raw: the zip's deflate also removes the key-time arrays every curve
   // repeats, which per-array compression cannot.
@@ -168,7 +167,9 @@ function boneTypeFiles(
       });
       break;
     default: {
-      if (!rc) throw new Error(`bone type ${boneType}: no rig`);
+      if (!info.rig) throw new Error(`bone type ${boneType}: no rig`);
+      // Retargeted only here: the bvh, OnlyFace and CS bone types write the canonical clip itself.
+      const rc = rigClipFor(clip, info.rig, options, name);
       const character = info.character === 'boy' || info.character === 'girl' ? info.character : null;
       for (const f of info.files) {
         if (f === 'fbx') {

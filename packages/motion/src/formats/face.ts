@@ -135,10 +135,27 @@ const c01 = (v: number) => Math.min(1, Math.max(0, v));
 export function expressionCurves(src: FaceSource): Record<Expression, Float32Array> {
   const w = arkitWeights(src);
   const F = src.frameCount;
-  const idx = (n: ArkitBlendshape) => ARKIT_BLENDSHAPES.indexOf(n);
-  const g = (f: number, n: ArkitBlendshape) => w[f * 52 + idx(n)];
-  const avg = (f: number, base: string) =>
-    0.5 * (g(f, `${base}Left` as ArkitBlendshape) + g(f, `${base}Right` as ArkitBlendshape));
+  // Shape indices looked up once (not per frame).
+  const at = (n: ArkitBlendshape) => ARKIT_BLENDSHAPES.indexOf(n);
+  const pair = (base: string) =>
+    [at(`${base}Left` as ArkitBlendshape), at(`${base}Right` as ArkitBlendshape)] as const;
+  const I = {
+    jawOpen: at('jawOpen'),
+    mouthFunnel: at('mouthFunnel'),
+    mouthPucker: at('mouthPucker'),
+    eyeBlinkLeft: at('eyeBlinkLeft'),
+    eyeBlinkRight: at('eyeBlinkRight'),
+    browInnerUp: at('browInnerUp'),
+  };
+  const P = {
+    mouthStretch: pair('mouthStretch'),
+    mouthSmile: pair('mouthSmile'),
+    mouthFrown: pair('mouthFrown'),
+    browDown: pair('browDown'),
+    eyeWide: pair('eyeWide'),
+  };
+  const g = (f: number, n: keyof typeof I) => w[f * 52 + I[n]];
+  const avg = (f: number, base: keyof typeof P) => 0.5 * (w[f * 52 + P[base][0]] + w[f * 52 + P[base][1]]);
   const out = Object.fromEntries(EXPRESSIONS.map((e) => [e, new Float32Array(F)])) as Record<
     Expression,
     Float32Array

@@ -180,11 +180,16 @@ class NodeWriter {
         w.bytes(b);
         break;
       }
-      case 'R':
+      case 'R': {
         w.u8(0x52);
         w.u32(p.v.length);
+        const at = w.length;
         w.bytes(p.v);
+        // Embedded files (the PNG textures) are already compressed: stored in the zip.
+        if (!compressArrays && p.v.length >= HINT_MIN)
+          this.hints.push({ kind: 'store', start: at, end: w.length });
         break;
+      }
       case 'raw': {
         w.u8(p.code.charCodeAt(0));
         const at = w.length;

@@ -24,9 +24,17 @@ import { qConjMulFlat, qMulFlat, qRotateFlat } from '../math.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RetargetOptions, Rig, RigClip } from '../rigs/types.ts';
 
-// Local copies of the flat quaternion helpers for the per-frame loops: called only with Float64Arrays here, so
-// their element loads stay monomorphic (the shared ones in math.ts see every array type and run ~2× slower).
-function mul(out: Float64Array, o: number, a: Float64Array, ao: number, b: Float64Array, bo: number) {
+// Local copies of the flat quaternion helpers for the per-frame loops: called only with Float64Arrays (and the
+// clip's Float32Array rotations) here, so their element loads stay fast (the shared ones in math.ts see every
+// array type and run up to ~2× slower).
+function mul(
+  out: Float64Array,
+  o: number,
+  a: Float64Array,
+  ao: number,
+  b: Float64Array | Float32Array,
+  bo: number,
+) {
   const ax = a[ao];
   const ay = a[ao + 1];
   const az = a[ao + 2];
@@ -86,6 +94,8 @@ interface CanonicalWorld {
   rot: Float64Array;
   pos: Float64Array;
   restInv: Float64Array;
+  /** Every rest rotation is the identity (the canonical skeleton): `rot` needs no rest correction. */
+  restIdentity: boolean;
 }
 
 const FK_CACHE = new WeakMap<MotionClip, CanonicalWorld>();
@@ -116,8 +126,8 @@ export function canonicalWorld(clip: MotionClip): CanonicalWorld {
         pos[pb + 3 * j + 1] = clip.rootPositions[3 * f + 1];
         pos[pb + 3 * j + 2] = clip.rootPositions[3 * f + 2];
       } else {
-        qMulFlat(rot, rb + 4 * j, rot, rb + 4 * p, clip.rotations, rb + 4 * j);
-        qRotateFlat(tmp, 0, rot, rb + 4 * p, off[3 * j], off[3 * j + 1], off[3 * j + 2]);
+        mul(rot, rb + 4 * j, rot, rb + 4 * p, clip.rotations, rb + 4 * j);
+        rotate(tmp, rot, rb + 4 * p, off[3 * j], off[3 * j + 1], off[3 * j + 2], 1);
         pos[pb + 3 * j] = pos[pb + 3 * p] + tmp[0];
         pos[pb + 3 * j + 1] = pos[pb + 3 * p + 1] + tmp[1];
         pos[pb + 3 * j + 2] = pos[pb + 3 * p + 2] + tmp[2];
@@ -136,7 +146,14 @@ export function canonicalWorld(clip: MotionClip): CanonicalWorld {
     restInv[4 * j + 2] = -restW[4 * j + 2];
     restInv[4 * j + 3] = restW[4 * j + 3];
   }
-  const out = { rot, pos, restInv };
+  let restIdentity = true;
+  for (let j = 0; j < n && restIdentity; j++)
+    restIdentity =
+      restInv[4 * j] === 0 &&
+      restInv[4 * j + 1] === 0 &&
+      restInv[4 * j + 2] === 0 &&
+      restInv[4 * j + 3] === 1;
+  const out = { rot, pos, restInv, restIdentity };
   FK_CACHE.set(clip, out);
   return out;
 }
@@ -198,11 +215,16 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const restHips = I.carrierPoint; // for top bones without a carrier: world rest point
 
   const q = new Float64Array(4);
+  // Y-up, +Z-front rigs (Mixamo...) share the canonical axes: their rotations need no change of basis.
+  const sameAxes = bq[0] === 0 && bq[1] === 0 && bq[2] === 0 && bq[3] === 1;
   const writeLocal = (f: number, b: number) => {
     // Change of basis and units, then store.
     const ro = (f * nb + b) * 4;
-    mul(tmpQ, 0, bq, 0, L, 0);
-    mul(q, 0, tmpQ, 0, bqConj, 0);
+    if (sameAxes) q.set(L);
+    else {
+      mul(tmpQ, 0, bq, 0, L, 0);
+      mul(q, 0, tmpQ, 0, bqConj, 0);
+    }
     rotations[ro] = q[0];
     rotations[ro + 1] = q[1];
     rotations[ro + 2] = q[2];
@@ -244,8 +266,11 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       const s = I.source[b];
       // Rotation.
       if (s >= 0 && !muted[b]) {
-        mul(tmpQ, 0, cw.rot, rb + 4 * s, cw.restInv, 4 * s);
-        mul(W, 4 * b, tmpQ, 0, I.tWorld, 4 * b);
+        if (cw.restIdentity) mul(W, 4 * b, cw.rot, rb + 4 * s, I.tWorld, 4 * b);
+        else {
+          mul(tmpQ, 0, cw.rot, rb + 4 * s, cw.restInv, 4 * s);
+          mul(W, 4 * b, tmpQ, 0, I.tWorld, 4 * b);
+        }
       } else if (p < 0) {
         W[4 * b] = I.tWorld[4 * b];
         W[4 * b + 1] = I.tWorld[4 * b + 1];
