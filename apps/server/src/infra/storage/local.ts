@@ -198,7 +198,9 @@ export class LocalStorage implements ObjectStorage {
     const ttl = options.expiresInS ?? 300;
     const step = Math.max(1, Math.min(60, Math.floor(ttl / 10)));
     const exp = Math.ceil((Math.floor(Date.now() / 1000) + ttl) / step) * step;
-    const memoKey = JSON.stringify([exp, key, options.fileName || '', options.contentType || '']);
+    const fn = options.fileName || '';
+    // Length-prefixed parts: no two (key, name, type) share a memo key whatever characters they hold.
+    const memoKey = `${exp}:${key.length}:${key}${fn.length}:${fn}${options.contentType || ''}`;
     const hit = this.urlMemo.get(memoKey);
     if (hit !== undefined) return hit;
     checkKey(key);
