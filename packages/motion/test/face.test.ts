@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ARKIT_BLENDSHAPES } from '../src/clip.ts';
-import { expressionCurves, readCsv, writeCsv, writeJson } from '../src/formats/face.ts';
+import { expressionCurves, readCsv, writeCsv, writeCsvBytes, writeJson } from '../src/formats/face.ts';
 import { randomClip } from './helpers.ts';
 import { clipWithFace } from './validators-b-helpers.ts';
 
@@ -19,6 +19,14 @@ describe('face outputs (ARKit CSV / JSON)', () => {
     for (let i = 0; i < r.weights.length; i++)
       expect(Math.abs(r.weights[i] - (clip.blendshapes?.weights[i] ?? 0))).toBeLessThanOrEqual(5e-5);
     expect(r.weights[9 * K + ARKIT_BLENDSHAPES.indexOf('jawOpen')]).toBe(1);
+  });
+
+  it('CSV bytes (zips) are the CSV text, out-of-range and round weights included', () => {
+    const c = clipWithFace(40);
+    const w = c.blendshapes?.weights as Float32Array;
+    for (let i = 0; i < w.length; i += 5) w[i] = ((i % 17) - 4) / 9; // below 0, above 1, exact tenths
+    for (let i = 2; i < w.length; i += 13) w[i] = 0.00004 * (i % 3);
+    expect(new TextDecoder().decode(writeCsvBytes(c))).toBe(writeCsv(c));
   });
 
   it('JSON: fps, names, supported, 52 weights per frame', () => {

@@ -94,10 +94,18 @@ class Sink {
     this.buf[this.len++] = 10;
     return this;
   }
+  private scratch = new Float64Array(1);
   /** `num(v)` without allocating: 7 decimals, no exponent. */
   num(v: number): this {
+    // Small enough to be inlined: the value reaches numAt through a scratch array (a double argument of a
+    // non-inlined call is boxed, ~10⁶ times per clip).
+    this.scratch[0] = v;
+    return this.numAt(this.scratch, 0);
+  }
+  /** `num(a[k])`. */
+  numAt(a: Float64Array, k: number): this {
     this.ensure(32);
-    let i = Math.round(v * 1e7);
+    let i = Math.round(a[k] * 1e7);
     if (i === 0 || !Number.isFinite(i)) {
       this.buf[this.len++] = 48;
       return this;
@@ -263,14 +271,14 @@ function vectorCurve(
       .raw(KEY_VALUE);
     for (let c = 0; c < dim; c++) {
       if (c > 0) out.raw(KEY_SEP[c - 1]);
-      out.num(values[o + c]);
+      out.numAt(values, o + c);
     }
     // Free tangents: in = out = the sampled slope (Unity's own keyframe reduction writes the same).
     const slopeStart = out.len + KEY_IN.length;
     out.raw(KEY_IN);
     for (let c = 0; c < dim; c++) {
       if (c > 0) out.raw(KEY_SEP[c - 1]);
-      out.num(slopes[o + c]);
+      out.numAt(slopes, o + c);
     }
     const slopeText = out.buf.slice(slopeStart, out.len);
     out

@@ -69,16 +69,19 @@ const AXIS_INDEX: Record<string, number> = { X: 0, Y: 1, Z: 2 };
  * Allocation-free `qToEuler` (same formulas, same results) writing the angles for order (i, j, k) into out[o..o+3].
  */
 function eulerInto(
-  qx: number,
-  qy: number,
-  qz: number,
-  qw: number,
+  rot: Float32Array | Float64Array,
+  q: number,
   i: number,
   j: number,
   k: number,
   out: Float64Array,
   o: number,
 ): void {
+  // Read from the array here (four double arguments would be boxed on every call).
+  const qx = rot[q];
+  const qy = rot[q + 1];
+  const qz = rot[q + 2];
+  const qw = rot[q + 3];
   const xx = qx * qx;
   const yy = qy * qy;
   const zz = qz * qz;
@@ -197,7 +200,7 @@ function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
     for (let j = 0; j < n; j++) {
       const q = (f * n + j) * 4;
       const o = 6 * j + 3;
-      eulerInto(rot[q], rot[q + 1], rot[q + 2], rot[q + 3], ai, aj, ak, cur, o);
+      eulerInto(rot, q, ai, aj, ak, cur, o);
       if (f > 0) unwrapInto(cur, o, 6 * j);
       cur[6 * j] = cur[o];
       cur[6 * j + 1] = cur[o + 1];

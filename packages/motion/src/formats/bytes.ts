@@ -169,6 +169,7 @@ export class TextSink {
   buf: Uint8Array;
   len = 0;
   private readonly digits = new Uint8Array(24);
+  private readonly scratch = new Float64Array(1);
 
   constructor(initialCapacity = 1 << 16) {
     this.buf = new Uint8Array(Math.max(64, initialCapacity));
@@ -215,6 +216,15 @@ export class TextSink {
 
   /** Appends `formatFixed(x, d)`. */
   fixed(x: number, d: number): this {
+    // Small enough to be inlined at its call sites: the value travels through a scratch array, not as an
+    // argument of the large function below (a double argument is boxed on every call).
+    this.scratch[0] = x;
+    return this.fixedAt(this.scratch, 0, d);
+  }
+
+  /** Appends `formatFixed(a[i], d)`. */
+  fixedAt(a: Float64Array | Float32Array, i: number, d: number): this {
+    const x = a[i];
     if (d > 8 || !(Math.abs(x) < 1e9)) return this.str(formatFixed(x, d));
     this.ensure(24);
     const buf = this.buf;

@@ -27,6 +27,7 @@
  */
 
 import { ARKIT_BLENDSHAPES, type ArkitBlendshape, type BlendshapeCurves } from '../clip.ts';
+import { TextSink } from './bytes.ts';
 
 /** A clip-like source of face curves. */
 export interface FaceSource {
@@ -60,6 +61,46 @@ const r4 = (v: number) => {
   const x = Math.round(Math.min(1, Math.max(0, v)) * 10000) / 10000;
   return x === 0 ? '0' : String(x);
 };
+
+const CSV_HEADER = new TextEncoder().encode(`frame,time,${ARKIT_BLENDSHAPES.join(',')}\n`);
+
+/**
+ * The CSV of `writeCsv` as UTF-8 bytes, written digit by digit (for zips): a weight rounded to 4 decimals is
+ * `0`, `1` or `0.` and its digits without trailing zeros — exactly `String(x)` of the rounded value.
+ */
+export function writeCsvBytes(src: FaceSource): Uint8Array {
+  const w = arkitWeights(src);
+  const out = new TextSink(src.frameCount * 52 * 7 + 4096);
+  out.raw(CSV_HEADER);
+  for (let f = 0; f < src.frameCount; f++) {
+    out
+      .str(String(f))
+      .byte(44)
+      .str((f / src.fps).toFixed(6));
+    for (let k = 0; k < 52; k++) {
+      out.byte(44);
+      const q = Math.round(Math.min(1, Math.max(0, w[f * 52 + k])) * 10000);
+      if (q === 0) out.byte(48);
+      else if (q >= 10000) out.byte(49);
+      else {
+        out.byte(48).byte(46);
+        let digits = 4;
+        let v = q;
+        while (v % 10 === 0) {
+          v /= 10;
+          digits--;
+        }
+        for (let p = 1000, r = q; digits > 0; p /= 10, digits--) {
+          const d = Math.floor(r / p);
+          out.byte(48 + d);
+          r -= d * p;
+        }
+      }
+    }
+    out.byte(10);
+  }
+  return out.bytes();
+}
 
 /** ARKit weights as CSV text. */
 export function writeCsv(src: FaceSource): string {

@@ -270,7 +270,12 @@ const RAD2DEG = 180 / Math.PI;
  * FBX eEulerXYZ angles (degrees) of a quaternion: R = Rz(c) · Ry(b) · Rx(a) (X applied first).
  * Writes [a, b, c] to out at o.
  */
-function quatToFbxEuler(x: number, y: number, z: number, w: number, out: Float64Array, o: number): void {
+function quatToFbxEuler(q: ArrayLike<number>, qo: number, out: Float64Array, o: number): void {
+  // Read from the array here (four double arguments would be boxed on every call of the per-frame loop).
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
   // Rotation matrix entries.
   const m20 = 2 * (x * z - w * y);
   const m21 = 2 * (y * z + w * x);
@@ -658,7 +663,7 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     nw.end();
     const e = new Float64Array(3);
     const q = b.restRotation;
-    quatToFbxEuler(q[0], q[1], q[2], q[3], e, 0);
+    quatToFbxEuler(q, 0, e, 0);
     nw.begin('Model', [L(boneIds[i]), S(objName(b.name, 'Model')), S('LimbNode')]);
     nw.leaf('Version', I(232));
     nw.props70([
@@ -877,14 +882,7 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     for (const b of rotKeyed) {
       for (let f = 0; f < F; f++) {
         const o = (f * nb + b) * 4;
-        quatToFbxEuler(
-          rc.rotations[o],
-          rc.rotations[o + 1],
-          rc.rotations[o + 2],
-          rc.rotations[o + 3],
-          euler,
-          3 * f,
-        );
+        quatToFbxEuler(rc.rotations, o, euler, 3 * f);
         if (f > 0) unwrapEuler(euler, 3 * f, 3 * f - 3);
       }
       const cnId = newId();
