@@ -4,8 +4,9 @@ import { decodeFrames, type VideoInfo } from './video/index.ts';
 
 /**
  * Tracks a contiguous range of frames [start, end) of a video with one FrameTracker: the unit of work of
- * one thread. Frames where the person is lost are held back (up to `maxPending`); when the person is found
- * again, the gap is tracked backwards from there (the video is processed offline, so a person who is
+ * one thread. Frames where the person is lost, and the first frames after they are found (until the region
+ * has been steady for `SETTLE_FRAMES` frames), are held back (up to `maxPending`); then the gap is tracked
+ * backwards from the settled frame (the video is processed offline, so a person who is
  * recognised later was usually there a few frames earlier too: after a blur, a jump, an occlusion). Regions crossing the API (seed, last seen) are in full-resolution pixels.
  */
 
@@ -33,6 +34,18 @@ export interface RangeResult {
   /** True when the run stopped early because it re-joined `compareTo`. */
   rejoined: boolean;
   warnings: string[];
+}
+
+/**
+ * Consecutive frames with a steady region (`steady`) after which a track counts as settled. Until then (at
+ * the start of a range and after every loss) frames are held back and re-tracked backwards from the first
+ * settled frame: a fresh detection's region is often off for a few frames.
+ */
+export const SETTLE_FRAMES = 3;
+
+/** Consecutive regions that agree: size within 10 %, centre within 10 % of the size. */
+export function steady(a: Roi, b: Roi): boolean {
+  return Math.abs(b.size / a.size - 1) < 0.1 && Math.hypot(b.cx - a.cx, b.cy - a.cy) < 0.1 * a.size;
 }
 
 /** Lost frames kept for a backward fill: up to 2 s at 30 fps and about 200 MB of pixels. */
@@ -68,6 +81,9 @@ export async function trackRange(
   let agree = 0;
   let rejoined = false;
   let pending: { frame: FrameInput; tf: TrackFrame }[] = [];
+  let run = 0;
+  let settled = false;
+  let prevRoi: Roi | undefined;
   const emit = (tf: TrackFrame) => {
     frames.push(tf);
     onFrame?.(tf);
@@ -86,24 +102,39 @@ export async function trackRange(
       seeded = true;
     }
     const tf = await tracker.track(frame, scale);
-    if (tf.state === 'lost') {
-      // Held back until the person is found again, then filled backwards from there.
+    run = !tf.roi ? 0 : prevRoi && steady(prevRoi, tf.roi) ? run + 1 : 1;
+    prevRoi = tf.roi;
+    if (tf.state === 'lost') settled = false;
+    else if (run >= SETTLE_FRAMES) settled = true;
+    if (!settled) {
+      // Lost, or found but not yet followed steadily (a fresh detection's region is often off for a few
+      // frames): held back until the track settles, then tracked backwards from there.
       pending.push({ frame, tf });
       if (pending.length > maxPending(frame)) emit(pending.shift()!.tf);
       continue;
     }
     if (pending.length > 0) {
-      const seed = tracker.lastSeen();
-      if (seed) {
+      // Backwards from the settled frame; where that pass loses the person, again from the latest frame
+      // found forwards before that point, until no found frame is left to start from. A frame keeps its
+      // forward result unless a backward pass followed it.
+      let seed = tracker.lastSeen();
+      let end = pending.length;
+      while (seed && end > 0) {
         const back = await tracker.trackBackwards(
-          pending.map((p) => p.frame),
+          pending.slice(0, end).map((p) => p.frame),
           seed.roi,
           seed.index,
           scale,
         );
         back.forEach((b, k) => {
-          pending[pending.length - 1 - k].tf = b;
+          pending[end - 1 - k].tf = b;
         });
+        end -= back.length;
+        let j = end - 1;
+        while (j >= 0 && !pending[j].tf.roi) j--;
+        const from = j >= 0 ? pending[j] : undefined;
+        seed = from?.tf.roi && { roi: scaleRoi(from.tf.roi, 1 / scale), index: from.frame.index };
+        end = j;
       }
       for (const p of pending) emit(p.tf);
       pending = [];
