@@ -210,9 +210,30 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const P = new Float64Array(3 * nb);
   const L = new Float64Array(4);
   const T = new Float64Array(3);
-  const rootHoriz0x = cw.pos[3 * rootJoint];
-  const rootHoriz0z = cw.pos[3 * rootJoint + 2];
+  // The per-frame loop reads only locals and typed arrays: reading the rig's objects there (bone roles, rig
+  // settings) made V8 deoptimise it when another rig's objects came by, and the rest of the clip ran slowly.
+  const parent = I.parent;
+  const source = I.source;
+  const carrier = I.carrier;
+  const follows = I.follows;
+  const tWorld = I.tWorld;
+  const carrierPoint = I.carrierPoint;
   const restHips = I.carrierPoint; // for top bones without a carrier: world rest point
+  const cwRot = cw.rot;
+  const cwPos = cw.pos;
+  const restInv = cw.restInv;
+  const restIdentity = cw.restIdentity;
+  const Bm = Float64Array.from(B);
+  /** 1: a `root`-role bone; 2: a helper or end bone (rigid on its parent). */
+  const kind = new Uint8Array(nb);
+  for (let b = 0; b < nb; b++) {
+    const role = bones[b].role;
+    kind[b] = role === 'root' ? 1 : role === 'helper' || role === 'end' ? 2 : 0;
+  }
+  const inPlace = rig.rootMotion === 'inPlace';
+  const groundRootMoves = !!options.rootMotion && rig.rootMotion === 'groundRoot';
+  const rootHoriz0x = cwPos[3 * rootJoint];
+  const rootHoriz0z = cwPos[3 * rootJoint + 2];
 
   const q = new Float64Array(4);
   // Y-up, +Z-front rigs (Mixamo...) share the canonical axes: their rotations need no change of basis.
@@ -230,13 +251,13 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
     rotations[ro + 2] = q[2];
     rotations[ro + 3] = q[3];
     const to = (f * nb + b) * 3;
-    translations[to] = (B[0] * T[0] + B[1] * T[1] + B[2] * T[2]) * u;
-    translations[to + 1] = (B[3] * T[0] + B[4] * T[1] + B[5] * T[2]) * u;
-    translations[to + 2] = (B[6] * T[0] + B[7] * T[1] + B[8] * T[2]) * u;
+    translations[to] = (Bm[0] * T[0] + Bm[1] * T[1] + Bm[2] * T[2]) * u;
+    translations[to + 1] = (Bm[3] * T[0] + Bm[4] * T[1] + Bm[5] * T[2]) * u;
+    translations[to + 2] = (Bm[6] * T[0] + Bm[7] * T[1] + Bm[8] * T[2]) * u;
   };
 
   const local = (b: number) => {
-    const p = I.parent[b];
+    const p = parent[b];
     if (p < 0) {
       L[0] = W[4 * b];
       L[1] = W[4 * b + 1];
@@ -254,67 +275,66 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   for (let f = 0; f < F; f++) {
     const rb = f * nj * 4;
     const pb = f * nj * 3;
-    const dx = cw.pos[pb + 3 * rootJoint] - rootHoriz0x;
-    const dz = cw.pos[pb + 3 * rootJoint + 2] - rootHoriz0z;
+    const dx = cwPos[pb + 3 * rootJoint] - rootHoriz0x;
+    const dz = cwPos[pb + 3 * rootJoint + 2] - rootHoriz0z;
     // In-place rigs: the whole body is shifted back by the hips' horizontal travel.
-    const shiftX = rig.rootMotion === 'inPlace' ? dx : 0;
-    const shiftZ = rig.rootMotion === 'inPlace' ? dz : 0;
+    const shiftX = inPlace ? dx : 0;
+    const shiftZ = inPlace ? dz : 0;
     for (let b = 0; b < nb; b++) {
-      if (I.follows[b] >= 0) continue;
-      const p = I.parent[b];
-      const role = bones[b].role;
-      const s = I.source[b];
+      if (follows[b] >= 0) continue;
+      const p = parent[b];
+      const s = source[b];
       // Rotation.
       if (s >= 0 && !muted[b]) {
-        if (cw.restIdentity) mul(W, 4 * b, cw.rot, rb + 4 * s, I.tWorld, 4 * b);
+        if (restIdentity) mul(W, 4 * b, cwRot, rb + 4 * s, tWorld, 4 * b);
         else {
-          mul(tmpQ, 0, cw.rot, rb + 4 * s, cw.restInv, 4 * s);
-          mul(W, 4 * b, tmpQ, 0, I.tWorld, 4 * b);
+          mul(tmpQ, 0, cwRot, rb + 4 * s, restInv, 4 * s);
+          mul(W, 4 * b, tmpQ, 0, tWorld, 4 * b);
         }
       } else if (p < 0) {
-        W[4 * b] = I.tWorld[4 * b];
-        W[4 * b + 1] = I.tWorld[4 * b + 1];
-        W[4 * b + 2] = I.tWorld[4 * b + 2];
-        W[4 * b + 3] = I.tWorld[4 * b + 3];
+        W[4 * b] = tWorld[4 * b];
+        W[4 * b + 1] = tWorld[4 * b + 1];
+        W[4 * b + 2] = tWorld[4 * b + 2];
+        W[4 * b + 3] = tWorld[4 * b + 3];
       } else {
         mul(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
       }
       // Position.
       if (b === hipsIdx) {
-        P[3 * b] = cw.pos[pb + 3 * rootJoint];
-        P[3 * b + 1] = cw.pos[pb + 3 * rootJoint + 1];
-        P[3 * b + 2] = cw.pos[pb + 3 * rootJoint + 2];
-        if (rig.rootMotion === 'inPlace') {
+        P[3 * b] = cwPos[pb + 3 * rootJoint];
+        P[3 * b + 1] = cwPos[pb + 3 * rootJoint + 1];
+        P[3 * b + 2] = cwPos[pb + 3 * rootJoint + 2];
+        if (inPlace) {
           P[3 * b] -= dx;
           P[3 * b + 2] -= dz;
         }
-      } else if (role === 'root' && p < 0) {
+      } else if (kind[b] === 1 && p < 0) {
         P[3 * b] = 0;
         P[3 * b + 1] = 0;
         P[3 * b + 2] = 0;
-        if (options.rootMotion && rig.rootMotion === 'groundRoot') {
-          P[3 * b] = cw.pos[pb + 3 * rootJoint];
-          P[3 * b + 2] = cw.pos[pb + 3 * rootJoint + 2];
+        if (groundRootMoves) {
+          P[3 * b] = cwPos[pb + 3 * rootJoint];
+          P[3 * b + 2] = cwPos[pb + 3 * rootJoint + 2];
         }
       } else if (p < 0) {
         P[3 * b] = restHips[3 * b];
         P[3 * b + 1] = restHips[3 * b + 1];
         P[3 * b + 2] = restHips[3 * b + 2];
       } else {
-        const c = I.carrier[b];
-        if (c >= 0 && !muted[b] && role !== 'helper' && role !== 'end') {
+        const c = carrier[b];
+        if (c >= 0 && !muted[b] && kind[b] !== 2) {
           rotate(
             tmpV,
-            cw.rot,
+            cwRot,
             rb + 4 * c,
-            I.carrierPoint[3 * b],
-            I.carrierPoint[3 * b + 1],
-            I.carrierPoint[3 * b + 2],
+            carrierPoint[3 * b],
+            carrierPoint[3 * b + 1],
+            carrierPoint[3 * b + 2],
             1,
           );
-          P[3 * b] = cw.pos[pb + 3 * c] + tmpV[0] - shiftX;
-          P[3 * b + 1] = cw.pos[pb + 3 * c + 1] + tmpV[1];
-          P[3 * b + 2] = cw.pos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
+          P[3 * b] = cwPos[pb + 3 * c] + tmpV[0] - shiftX;
+          P[3 * b + 1] = cwPos[pb + 3 * c + 1] + tmpV[1];
+          P[3 * b + 2] = cwPos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
         } else {
           rotate(tmpV, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2], 1);
           P[3 * b] = P[3 * p] + tmpV[0];
@@ -327,7 +347,7 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
     }
     // IK / follower bones, in bone order.
     for (let b = 0; b < nb; b++) {
-      const t = I.follows[b];
+      const t = follows[b];
       if (t < 0) continue;
       for (let k = 0; k < 4; k++) W[4 * b + k] = W[4 * t + k];
       for (let k = 0; k < 3; k++) P[3 * b + k] = P[3 * t + k];
