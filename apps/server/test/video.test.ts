@@ -309,11 +309,26 @@ describe.each(databases)('videos on %s', (kind) => {
       body: { keyword: 'drib' },
     });
     expect(sq.data.total).toBe(1);
-    expect(sq.data.list[0]).toMatchObject({ id: first.id, creatorName: expect.any(String), price: 4 });
+    expect(sq.data.list[0]).toMatchObject({
+      id: first.id,
+      creatorName: expect.any(String),
+      price: 4,
+      collected: false,
+    });
     const col = await t.call<{ collected: boolean }>('PUT', `/product/video/collect/${first.id}`, {
       token: b.token,
     });
     expect(col.data.collected).toBe(true);
+    // Square items carry my collected flag (B's, not A's).
+    const flag = async (token: string) =>
+      (
+        await t.call<{ list: (VideoView & { collected: boolean })[] }>('POST', '/product/video/square', {
+          token,
+          body: {},
+        })
+      ).data.list.find((v) => v.id === first.id)?.collected;
+    expect(await flag(b.token)).toBe(true);
+    expect(await flag(a.token)).toBe(false);
     const mineCollected = await t.call<{ total: number }>('POST', '/product/video/square', {
       token: b.token,
       body: { collected: true },

@@ -167,7 +167,7 @@ export const squareVideos = async (q: ListQuery, me?: User | null): Promise<Page
   normalisePage(await api.post<unknown>('/video/square', listBody(q)), (v) => ({
     ...normaliseVideo(v, me),
     isOwner: me ? String((v as Rec)?.creatorId ?? (v as Rec)?.userId ?? '') === String(me.id) : false,
-    // The collection view lists only collected videos (list items carry no collected flag).
+    // Items carry my collected flag; the collection view lists only collected videos.
     ...(q.collected ? { collected: true } : {}),
   }));
 

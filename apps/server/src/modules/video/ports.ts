@@ -198,6 +198,8 @@ export interface VideoRepo {
   /** Toggles a collect; returns the new state. */
   toggleCollect(videoId: number, userId: number, now: number): Promise<boolean>;
   isCollected(videoId: number, userId: number): Promise<boolean>;
+  /** Which of `videoIds` the user collected. */
+  collectedAmong(userId: number, videoIds: number[]): Promise<Set<number>>;
   /** The next serial number of the day (`MC` + yyyymmdd + sequence). */
   nextSerial(now: number): Promise<string>;
 }

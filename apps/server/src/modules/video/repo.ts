@@ -469,6 +469,17 @@ export class KyselyVideoRepo implements VideoRepo {
     return r !== undefined;
   }
 
+  async collectedAmong(userId: number, videoIds: number[]): Promise<Set<number>> {
+    if (videoIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('video_collects')
+      .select('video_id')
+      .where('user_id', '=', userId)
+      .where('video_id', 'in', videoIds)
+      .execute();
+    return new Set(rows.map((r) => Number(r.video_id)));
+  }
+
   async nextSerial(now: number): Promise<string> {
     const day = new Date(now).toISOString().slice(0, 10).replace(/-/g, '');
     return `MC${day}${randomBytes(4).toString('hex').toUpperCase()}`;

@@ -20,6 +20,7 @@ import { CAPTURE_TYPES, type CaptureType, STATUS_NAMES, VideoStatus } from './po
 import {
   IdsBody,
   ListQuerySchema,
+  SquarePage,
   UploadFieldsSchema,
   VideoDetailSchema,
   VideoPage,
@@ -196,7 +197,7 @@ const routes: FastifyPluginAsync = async (base) => {
             collected: z.boolean().optional().describe('only videos I collected'),
           })
           .default({ page: 1, size: 20 }),
-        response: { 200: envelope(VideoPage) },
+        response: { 200: envelope(SquarePage) },
       },
     },
     async (req) => ok(await videos.square(userOf(req), req.body)),

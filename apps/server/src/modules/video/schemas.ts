@@ -49,6 +49,11 @@ export const VideoPage = z.object({
   size: z.number().int(),
 });
 
+/** A square page: each item says whether I collected it. */
+export const SquarePage = VideoPage.extend({
+  list: z.array(VideoSchema.extend({ collected: z.boolean() })),
+});
+
 const Tags = z
   .union([z.array(z.string()), z.string()])
   .optional()

@@ -465,19 +465,32 @@ export class VideoService {
     return this.page(u, { ...q, userId: u.id });
   }
 
-  /** The square: made, published videos of everyone (`/video/square`); `collected` limits to my collects. */
-  square(
+  /**
+   * The square: made, published videos of everyone (`/video/square`); `collected` limits to my collects.
+   * Each item says whether I collected it.
+   */
+  async square(
     u: UserRecord,
     q: Omit<VideoQuery, 'userId' | 'inSquare' | 'status'> & { mine?: boolean; collected?: boolean },
   ) {
     const { mine, collected, ...rest } = q;
-    return this.page(u, {
+    const p = await this.page(u, {
       ...rest,
       inSquare: true,
       status: [VideoStatus.MADE],
       userId: mine ? u.id : undefined,
       collectedBy: collected ? u.id : undefined,
     });
+    const mineSet = collected
+      ? null
+      : await this.deps.store.repos.videos.collectedAmong(
+          u.id,
+          p.list.map((v) => v.id),
+        );
+    return {
+      ...p,
+      list: p.list.map((v) => Object.assign(v, { collected: mineSet ? mineSet.has(v.id) : true })),
+    };
   }
 
   /** Search: my videos, or everyone's for administrators (`/video/search`). */
