@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- export [--seconds 60] [--fps 30] [--runs 3] [--lower-body]`: times `exportBoneType` for every
+ * `npm run bench -- export [--seconds 60] [--fps 30] [--runs 5] [--lower-body]`: times `exportBoneType` for every
  * bone type (Unreal4 … CS) on one synthetic, already solved canonical clip (skeleton with fingers, smooth
  * whole-body motion, travelling root, 52 face curves) and prints per bone type and in total the wall and CPU time.
  *
@@ -72,7 +72,7 @@ export default async function run(args: string[]): Promise<void> {
     options: {
       seconds: { type: 'string', default: '60' },
       fps: { type: 'string', default: '30' },
-      runs: { type: 'string', default: '3' },
+      runs: { type: 'string', default: '5' },
       'lower-body': { type: 'boolean', default: false },
     },
   });

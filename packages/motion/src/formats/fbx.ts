@@ -26,7 +26,7 @@
  * right-handed: left-handed rigs such as MMD and Unity are rejected with an error); linear keys on every frame (no
  * key reduction, no tangents); one take; up to 4 influences per vertex; one UV set; materials are Phong with a
  * diffuse texture (no PBR extensions); no cameras or lights; arrays are zlib-compressed above 4 KiB (unless
- * `compressArrays: false`, used inside zips).
+ * `compressArrays: false`, used inside zips, where `writeWithHints` also returns the file's deflate hints).
  */
 
 import { deflateSync } from 'node:zlib';
@@ -403,7 +403,8 @@ export interface FbxWriteOptions {
   creator?: string;
   /**
    * zlib-compress arrays above 4 KiB (default true). Turn it off when the file goes into a deflated zip: the zip
-   * then finds the repeated key-time arrays itself, which per-array compression hides (about 2.5× smaller zips).
+   * then copies the repeated key-time arrays itself, which per-array compression hides (about 2.5× smaller zips);
+   * with `writeWithHints` it also skips searching the incompressible float arrays (`deflate.ts`).
    */
   compressArrays?: boolean;
 }
