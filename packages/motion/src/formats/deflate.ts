@@ -9,7 +9,9 @@
  * - everything else through zlib (`level`), each run compressed on its own (ending on a sync flush, so runs
  *   concatenate into one stream).
  * The result is a standard raw deflate stream (any inflater reads it); without hints it is plain zlib output.
- * A `copy` whose source lies more than 32 KiB back (the deflate window) is compressed normally.
+ * When a `copy` source lies more than 32 KiB back (the deflate window: long clips), the hints are ignored and the
+ * data is compressed whole by zlib (storing the float arrays would then only cost size). A `copy` whose bytes
+ * differ from its source is compressed normally.
  */
 
 import * as zlib from 'node:zlib';
@@ -162,7 +164,12 @@ function sameBytes(data: Uint8Array, a: number, b: number, n: number): boolean {
 
 /** Raw deflate of `data` following `hints` (sorted by start, non-overlapping; see the file header). */
 export function deflateWithHints(data: Uint8Array, hints: readonly DeflateHint[], level = 1): Uint8Array {
-  if (hints.length === 0) {
+  // Repeats beyond the window (long clips) cannot be copied: storing their neighbours would then only cost size,
+  // so such data goes through zlib whole, as without hints.
+  const unreachable = hints.some(
+    (h) => h.kind === 'copy' && (h.from === undefined || h.start - h.from > WINDOW),
+  );
+  if (hints.length === 0 || unreachable) {
     const z = zlib.deflateRawSync(data, { level });
     return new Uint8Array(z.buffer, z.byteOffset, z.length);
   }
