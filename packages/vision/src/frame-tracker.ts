@@ -122,10 +122,12 @@ export class FrameTracker {
       this.hands?.left.reset();
       this.hands?.right.reset();
       this.face?.reset();
+      // Time runs backwards here: count it down from past the newest frame so the region filters see it
+      // increase (and stay positive, as MediaPipe's filters expect).
+      const end = frames.length > 0 ? frames[frames.length - 1].time + 1 : 0;
       for (let k = frames.length - 1; k >= 0; k--) {
-        // Time runs backwards here: negate it so the region filters see it increase.
         const f = frames[k];
-        const tf = await this.track({ ...f, time: -f.time }, scale, true);
+        const tf = await this.track({ ...f, time: end - f.time }, scale, true);
         if (tf.state === 'lost') break;
         out.push({ ...tf, time: round(f.time, 6) });
       }

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FrameTracker } from '../src/frame-tracker.ts';
 import { detectPeople } from '../src/pose/detector.ts';
 import { estimatePose, POSE_OUTPUTS } from '../src/pose/landmarks.ts';
-import { smoothImageLandmarks } from '../src/pose/smoothing.ts';
-import { createSession } from '../src/runtime/index.ts';
-import type { TrackFrame, Vec3 } from '../src/tracks.ts';
+import { PoseSmoother } from '../src/pose/smoothing.ts';
+import { BodyTracker } from '../src/pose/tracker.ts';
+import { createSession, type ModelSession } from '../src/runtime/index.ts';
+import type { ImageLandmark, Vec3 } from '../src/tracks.ts';
 import { decodeFrames, decodeImage, probeVideo } from '../src/video/index.ts';
 import { POSE_JPG, TESTDATA_DIR } from './fixtures/video-fixtures.ts';
 
@@ -68,55 +68,93 @@ describe('BlazePose decoding matches MediaPipe', () => {
   });
 
   describe('pose_squats.mp4 against the MediaPipe full-model goldens', () => {
-    let frames: TrackFrame[];
+    // tfjs-models' own tests compare element-wise max abs error with these goldens: 28 px / 0.19 m for its
+    // tfjs port (the implementation ours follows), 31 px / 0.24 m for the MediaPipe runtime. We assert the
+    // stricter pair on every frame, landmark and coordinate.
+    const MAX_2D_PX = 28;
+    const MAX_3D_M = 0.19;
     let golden2d: number[][][];
     let golden3d: number[][][];
-    let tracker: FrameTracker;
+    let states: string[];
+    let raw: { image: ImageLandmark[]; world: Vec3[] }[];
+    let smoothed: { image: ImageLandmark[]; world: Vec3[] }[];
+    const sessions: ModelSession[] = [];
     beforeAll(async () => {
       golden2d = JSON.parse(await readFile(join(REF, 'pose_squats.full.json'), 'utf8'));
       golden3d = JSON.parse(await readFile(join(REF, 'pose_squats_3d.full.json'), 'utf8'));
       const info = await probeVideo(join(REF, 'pose_squats.mp4'));
-      tracker = await FrameTracker.create({ model: 'full', hands: false, face: false, backend: 'ort' });
-      frames = [];
-      // The reference run fed the 5 fps clip with 30 fps timestamps; we do the same.
-      for await (const f of decodeFrames(info))
-        frames.push(await tracker.track({ ...f, time: f.index / 30 }));
+      const detector = await createSession('blazepose-detector');
+      const full = await createSession('blazepose-full', { outputs: POSE_OUTPUTS });
+      sessions.push(detector, full);
+      const body = new BodyTracker(detector, full);
+      // MediaPipe's goldens are smoothed by its landmark filters: compare like for like.
+      const smoother = new PoseSmoother();
+      states = [];
+      raw = [];
+      smoothed = [];
+      for await (const f of decodeFrames(info)) {
+        // The reference run fed the 5 fps clip with 30 fps timestamps; we do the same.
+        const time = f.index / 30;
+        const r = await body.process(f, f.index, time);
+        states.push(r.state);
+        if (!r.pose) continue;
+        raw.push(r.pose);
+        smoothed.push(smoother.apply(r.pose, time));
+      }
     });
-    afterAll(() => tracker?.dispose());
+    afterAll(() => Promise.all(sessions.map((s) => s.dispose())));
 
-    it('tracks every frame', () => {
-      expect(frames.length).toBe(golden2d.length);
-      expect(frames.every((f) => f.state !== 'lost')).toBe(true);
-    });
-
-    it('2D: mean error ≤ 8 px, 99 % of coordinates within the 30 px tolerance of tfjs-models', () => {
-      // MediaPipe's goldens are smoothed by its landmark filter: compare like for like.
-      const smoothed = smoothImageLandmarks(frames, 1 / 30);
-      const abs: number[] = [];
-      let sum = 0;
-      smoothed.forEach((f, i) => {
-        f.image!.forEach((p, k) => {
-          sum += Math.hypot(p[0] - golden2d[i][k][0], p[1] - golden2d[i][k][1]);
-          abs.push(Math.abs(p[0] - golden2d[i][k][0]), Math.abs(p[1] - golden2d[i][k][1]));
+    const maxAbs = (frames: number[][][], golden: number[][][], dims: number) => {
+      let worst = 0;
+      frames.forEach((f, i) => {
+        f.forEach((p, k) => {
+          for (let c = 0; c < dims; c++) worst = Math.max(worst, Math.abs(p[c] - golden[i][k][c]));
         });
       });
-      abs.sort((a, b) => a - b);
-      expect(sum / (frames.length * 33)).toBeLessThan(8);
-      expect(abs[Math.floor(abs.length * 0.99)]).toBeLessThan(30);
-    });
-
-    // The goldens come from MediaPipe's runtime; tfjs-models holds that runtime to 0.24 m (its tfjs port to 0.19 m).
-    it('3D: world landmarks within the 0.24 m tolerance tfjs-models uses for the MediaPipe runtime', () => {
-      let worst = 0;
+      return worst;
+    };
+    const meanDistance = (frames: number[][][], golden: number[][][], dims: number) => {
       let sum = 0;
       frames.forEach((f, i) => {
-        f.world!.forEach((p: Vec3, k) => {
-          for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(p[c] - golden3d[i][k][c]));
-          sum += Math.hypot(p[0] - golden3d[i][k][0], p[1] - golden3d[i][k][1], p[2] - golden3d[i][k][2]);
+        f.forEach((p, k) => {
+          sum += Math.hypot(...Array.from({ length: dims }, (_, c) => p[c] - golden[i][k][c]));
         });
       });
-      expect(worst).toBeLessThan(0.24);
-      expect(sum / (frames.length * 33)).toBeLessThan(0.08);
+      return sum / (frames.length * 33);
+    };
+
+    it('tracks every frame', () => {
+      expect(states.length).toBe(golden2d.length);
+      expect(states.every((s) => s !== 'lost')).toBe(true);
+      expect(smoothed.length).toBe(golden2d.length);
+    });
+
+    it(`2D: smoothed image landmarks within ${MAX_2D_PX} px (max abs of x and y) on every frame`, () => {
+      const image = smoothed.map((f) => f.image);
+      expect(maxAbs(image, golden2d, 2)).toBeLessThanOrEqual(MAX_2D_PX);
+      expect(meanDistance(image, golden2d, 2)).toBeLessThan(5);
+      // The raw landmarks (what the tracks hold) are close on average too.
+      expect(
+        meanDistance(
+          raw.map((f) => f.image),
+          golden2d,
+          2,
+        ),
+      ).toBeLessThan(8);
+    });
+
+    it(`3D: world landmarks within ${MAX_3D_M} m (max abs of x, y and z) on every frame`, () => {
+      const world = smoothed.map((f) => f.world);
+      expect(maxAbs(world, golden3d, 3)).toBeLessThanOrEqual(MAX_3D_M);
+      expect(meanDistance(world, golden3d, 3)).toBeLessThan(0.06);
+      // The raw world landmarks (what the tracks hold) as well.
+      expect(
+        maxAbs(
+          raw.map((f) => f.world),
+          golden3d,
+          3,
+        ),
+      ).toBeLessThanOrEqual(MAX_3D_M);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { letterbox, NORM_MINUS1_1, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
 import type { Roi } from '../tracks.ts';
+import { mediapipeSampling } from './regions.ts';
 
 /**
  * BlazePose person detector (`blazepose-detector`, 224×224): SSD anchors, score + box + 4 keypoints per
@@ -145,13 +146,13 @@ export function decodeDetections(raw: Float32Array, width: number, height: numbe
   return out;
 }
 
-/** Runs the detector on a whole frame (letterboxed). */
+/** Runs the detector on a whole frame (letterboxed, sampled as MediaPipe does: see `mediapipeSampling`). */
 export async function detectPeople(
   session: ModelSession,
   image: RgbImage,
   input?: Float32Array,
 ): Promise<PersonDetection[]> {
-  const { rect } = letterbox(image.width, image.height);
+  const rect = mediapipeSampling(letterbox(image.width, image.height).rect, DETECTOR_SIZE);
   const tensor = warpToTensor(image, rect, DETECTOR_SIZE, NORM_MINUS1_1, input);
   const out = await session.run(tensor);
   const raw = Object.values(out)[0];

@@ -2,6 +2,7 @@ import { NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.
 import type { ModelSession } from '../runtime/session.ts';
 import type { ImageLandmark, Roi, Vec3 } from '../tracks.ts';
 import { roiFromKeypoints } from './detector.ts';
+import { mediapipeSampling } from './regions.ts';
 
 /**
  * BlazePose landmark model (`blazepose-lite|full|heavy`, 256×256): 39 points × (x, y, z, visibility, presence)
@@ -11,6 +12,8 @@ import { roiFromKeypoints } from './detector.ts';
 export const LANDMARK_SIZE = 256;
 export const POSE_OUTPUTS = ['ld_3d', 'world_3d', 'output_poseflag', 'activation_heatmap'];
 const HEATMAP_SIZE = 64;
+/** Points in `ld_3d` and channels in the heatmap: 33 landmarks, 2 auxiliary ones, 4 unused. */
+const POSE_POINTS = 39;
 const HEATMAP_KERNEL = 7;
 const REFINE_MIN_CONFIDENCE = 0.5;
 
@@ -31,7 +34,12 @@ export function roiToRect(roi: Roi): Rect {
   return { cx: roi.cx, cy: roi.cy, width: roi.size, height: roi.size, rotation: roi.rotation };
 }
 
-/** MediaPipe's heatmap refinement: heat-weighted mean over a 7×7 window when its peak is ≥ 0.5. */
+/**
+ * MediaPipe's heatmap refinement (RefineLandmarksFromHeatmapCalculator): heat-weighted mean over a 7×7 window
+ * when its peak is ≥ 0.5. MediaPipe refines all 39 points, the auxiliary ones (33, 34) that place the next
+ * region included, and skips a point whose column is off the map or whose row is above it (its check of the
+ * row against the bottom tests the column instead: kept, to match).
+ */
 export function refineWithHeatmap(ld: Float32Array, heatmap: Float32Array, points: number): void {
   const offset = (HEATMAP_KERNEL - 1) / 2;
   for (let k = 0; k < points; k++) {
@@ -39,6 +47,7 @@ export function refineWithHeatmap(ld: Float32Array, heatmap: Float32Array, point
     const y = ld[k * 5 + 1] / LANDMARK_SIZE;
     const col = Math.trunc(x * HEATMAP_SIZE);
     const row = Math.trunc(y * HEATMAP_SIZE);
+    if (col < 0 || col >= HEATMAP_SIZE || row < 0) continue;
     const c0 = Math.max(0, col - offset);
     const c1 = Math.min(HEATMAP_SIZE, col + offset + 1);
     const r0 = Math.max(0, row - offset);
@@ -68,7 +77,7 @@ export function decodePose(outputs: Record<string, Float32Array>, roi: Roi, refi
   const ld = Float32Array.from(outputs.ld_3d);
   const worldRaw = outputs.world_3d;
   const flag = outputs.output_poseflag[0];
-  if (refine && outputs.activation_heatmap) refineWithHeatmap(ld, outputs.activation_heatmap, 33);
+  if (refine && outputs.activation_heatmap) refineWithHeatmap(ld, outputs.activation_heatmap, POSE_POINTS);
   const cos = Math.cos(roi.rotation);
   const sin = Math.sin(roi.rotation);
   const toImage = (x: number, y: number): [number, number] => {
@@ -103,6 +112,7 @@ export async function estimatePose(
   roi: Roi,
   input?: Float32Array,
 ): Promise<PoseResult> {
-  const tensor = warpToTensor(image, roiToRect(roi), LANDMARK_SIZE, NORM_0_1, input);
+  const rect = mediapipeSampling(roiToRect(roi), LANDMARK_SIZE);
+  const tensor = warpToTensor(image, rect, LANDMARK_SIZE, NORM_0_1, input);
   return decodePose(await session.run(tensor), roi);
 }

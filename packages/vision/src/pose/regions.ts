@@ -47,3 +47,21 @@ export function transformRect(r: Rect, scale: number, shiftX = 0, shiftY = 0): R
   const side = Math.max(r.width, r.height) * scale;
   return { cx, cy, width: side, height: side, rotation: r.rotation };
 }
+
+/**
+ * MediaPipe's ImageToTensor (OpenCV's warpPerspective from the rect's corners on CPU, `tf.image.transform` in
+ * tfjs-models) samples output pixel j at u = j/size − 0.5 of the rect in pixel-index coordinates (pixel
+ * centres at integers), and decodes the model's outputs back with the same rect, ignoring that half-pixel
+ * offset. `warpToTensor` samples u = (j + 0.5)/size − 0.5 with pixel centres at +0.5. The rect returned here
+ * makes `warpToTensor` sample exactly where MediaPipe does: shifted by half a source pixel and back by half
+ * an output pixel (about 2 px for a 1000 px body region at 256). Decode with the original rect, as MediaPipe.
+ * On pose_squats.mp4 this brings our landmarks to MediaPipe's goldens' 2D error of tfjs-models (identical
+ * crops and landmarks given the same region).
+ */
+export function mediapipeSampling(rect: Rect, size: number): Rect {
+  const cos = Math.cos(rect.rotation);
+  const sin = Math.sin(rect.rotation);
+  const hu = (0.5 * rect.width) / size;
+  const hv = (0.5 * rect.height) / size;
+  return { ...rect, cx: rect.cx - (cos * hu - sin * hv) + 0.5, cy: rect.cy - (sin * hu + cos * hv) + 0.5 };
+}

@@ -3,7 +3,7 @@ import type { ModelSession } from '../runtime/session.ts';
 import type { Roi, TrackFrame } from '../tracks.ts';
 import { detectPeople, type PersonDetection, roiFromKeypoints } from './detector.ts';
 import { estimatePose, type PoseResult } from './landmarks.ts';
-import { RelativeVelocityFilter } from './smoothing.ts';
+import { LandmarksFilter, POSE_AUX_SMOOTHING, poseObjectScale } from './smoothing.ts';
 
 /**
  * Follows one person through consecutive frames: detector → ROI → landmark model, then the ROI for the
@@ -91,8 +91,11 @@ export class BodyTracker {
   state: TrackerState = {};
   private readonly detectorInput: Float32Array;
   private readonly landmarkInput: Float32Array;
-  /** MediaPipe smooths the two auxiliary landmarks that place the next region: steadier crops, less jitter. */
-  private auxFilters: RelativeVelocityFilter[] = [];
+  /**
+   * MediaPipe smooths the two auxiliary landmarks that place the next region (one-euro filter, see
+   * smoothing.ts): steadier crops, less jitter. Undefined until the first pose of a track.
+   */
+  private auxFilter: LandmarksFilter | undefined;
 
   constructor(
     private readonly detector: ModelSession,
@@ -104,22 +107,22 @@ export class BodyTracker {
 
   reset(): void {
     this.state = {};
-    this.auxFilters = [];
+    this.auxFilter = undefined;
   }
 
   /** The whole tracking state, to put back with `restore` (filters are replaced, never mutated, on reseed). */
-  snapshot(): { state: TrackerState; auxFilters: RelativeVelocityFilter[] } {
-    return { state: { ...this.state }, auxFilters: this.auxFilters };
+  snapshot(): { state: TrackerState; auxFilter: LandmarksFilter | undefined } {
+    return { state: { ...this.state }, auxFilter: this.auxFilter };
   }
-  restore(s: { state: TrackerState; auxFilters: RelativeVelocityFilter[] }): void {
+  restore(s: { state: TrackerState; auxFilter: LandmarksFilter | undefined }): void {
     this.state = { ...s.state };
-    this.auxFilters = s.auxFilters;
+    this.auxFilter = s.auxFilter;
   }
 
   /** Seeds the tracker with a region where the main person is expected (e.g. from a previous share). */
   seed(roi: Roi, index: number): void {
     this.state = { roi, last: { roi, index } };
-    this.auxFilters = [];
+    this.auxFilter = undefined;
   }
 
   /** `time` in seconds drives the region smoothing; `trackOnly` never runs the detector. */
@@ -137,7 +140,7 @@ export class BodyTracker {
       this.state.roi = undefined;
       return { state: 'lost' };
     }
-    this.auxFilters = [];
+    this.auxFilter = undefined;
     const detections = await detectPeople(this.detector, image, this.detectorInput);
     const person = pickMainPerson(
       detections,
@@ -173,18 +176,14 @@ export class BodyTracker {
     state: 'tracked' | 'detected',
     time: number,
   ): BodyTrackResult {
-    if (this.auxFilters.length === 0)
-      this.auxFilters = Array.from({ length: 4 }, () => new RelativeVelocityFilter(5, 10));
+    this.auxFilter ??= new LandmarksFilter(POSE_AUX_SMOOTHING, 2, 2);
     const [hx, hy, sx, sy] = pose.aux;
-    const scale = (Math.abs(sx - hx) + Math.abs(sy - hy)) / 2;
-    const vs = 1 / Math.max(scale, 1e-6);
-    const f = this.auxFilters;
-    const next = roiFromKeypoints(
-      f[0].apply(time, vs, hx),
-      f[1].apply(time, vs, hy),
-      f[2].apply(time, vs, sx),
-      f[3].apply(time, vs, sy),
-    );
+    const aux = [
+      [hx, hy],
+      [sx, sy],
+    ];
+    this.auxFilter.apply(aux, time, poseObjectScale(pose.aux));
+    const next = roiFromKeypoints(aux[0][0], aux[0][1], aux[1][0], aux[1][1]);
     this.state.roi = next;
     this.state.last = { roi: next, index };
     return { state, pose, roi };
