@@ -12,6 +12,7 @@ import { distance, qAngle, qConj, qMul, readQuat, readVec3 } from '../src/math.t
 import { standingHeight } from '../src/skeleton.ts';
 import { footPoints } from '../src/solver/ground.ts';
 import { type SolveProgress, solve, solveDetailed } from '../src/solver/index.ts';
+import { fixLegSwaps, readLandmarks } from '../src/solver/input.ts';
 import type { BodyModel } from '../src/solver/model.ts';
 import {
   clipBoneStd,
@@ -251,5 +252,65 @@ describe('solver on synthetic tracks from motion capture (three skeleton convent
     }
     void qMul;
     void qConj;
+  });
+});
+
+describe('left/right leg swaps of the tracker', () => {
+  const LEGS: [number, number][] = [
+    [25, 26],
+    [27, 28],
+    [29, 30],
+    [31, 32],
+  ];
+  const swapFrame = (tracks: Tracks, f: number): Tracks => {
+    const frames = tracks.frames.map((fr, i) => {
+      if (i !== f || !fr.image || !fr.world) return fr;
+      const image = fr.image.map((p) => [...p] as typeof p);
+      const world = fr.world.map((p) => [...p] as typeof p);
+      for (const [l, r] of LEGS) {
+        [image[l], image[r]] = [image[r], image[l]];
+        [world[l], world[r]] = [world[r], world[l]];
+      }
+      return { ...fr, image, world };
+    });
+    return { ...tracks, frames };
+  };
+  const syn = syntheticFrom('bandai_namco/dataset-1_walk_normal_001.bvh', { maxFrames: 150 });
+  const clean = syn.tracks;
+  // Frames where the feet are far apart in the image (a swap there is visible), in short runs.
+  const apart = (f: number) => {
+    const im = clean.frames[f].image;
+    if (!im || !clean.frames[f].world) return false;
+    const torso = Math.hypot(im[11][0] - im[23][0], im[11][1] - im[23][1]);
+    return Math.hypot(im[27][0] - im[28][0], im[27][1] - im[28][1]) > 0.25 * torso;
+  };
+  const corrupted: number[] = [];
+  for (let f = 10; f < 140 && corrupted.length < 12; f++) {
+    if ([0, 1, 2].every((k) => apart(f + k))) {
+      corrupted.push(f, f + 1, f + 2);
+      f += 20;
+    }
+  }
+  let bad = clean;
+  for (const f of corrupted) bad = swapFrame(bad, f);
+
+  it('relabels exactly the swapped frames and leaves a clean track alone', () => {
+    expect(corrupted.length).toBeGreaterThanOrEqual(9);
+    const ref = readLandmarks(clean);
+    expect(fixLegSwaps(readLandmarks(clean))).toBe(0);
+    const s = readLandmarks(bad);
+    expect(fixLegSwaps(s)).toBe(corrupted.length);
+    expect(Array.from(s.image)).toEqual(Array.from(ref.image));
+    expect(Array.from(s.world)).toEqual(Array.from(ref.world));
+  });
+
+  it('the solved clip of the swapped track matches the clean one (and is worse without the fix)', () => {
+    const err = (tracks: Tracks, fix: boolean) => {
+      const { clip, model } = solveDetailed(tracks, { ...focal(syn), fixLegSwaps: fix });
+      return landmarkMetrics(clipLandmarks(clip, model), syn.truth, true, 0).mpjpe;
+    };
+    const reference = err(clean, true);
+    expect(err(bad, true)).toBeCloseTo(reference, 6);
+    expect(err(bad, false)).toBeGreaterThan(reference + 1);
   });
 });

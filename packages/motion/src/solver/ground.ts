@@ -12,9 +12,11 @@
  * by centimetres), so that direction cannot be up (a tilted camera would otherwise tilt the whole path).
  *
  * Contacts: a foot is planted when its lowest point (heel or toe) is within 6 cm of the floor and moves
- * slower than 0.45 m/s horizontally (both scaled with the body's height; twice that in `always` mode), judged
- * on the hips' low-passed trajectory plus the foot's fitted position relative to the hips; gaps shorter than
- * 0.06 s are filled and contacts shorter than 0.08 s dropped.
+ * slower than 0.45 m/s horizontally (both scaled with the body's height; twice that in `always` mode). The
+ * height is judged on the hips' trajectory plus the foot's fitted position relative to the hips; the speed on
+ * the heel and toe image landmarks lifted to the foot's depth (a planted foot stands still in the image of a
+ * static camera, and 2D landmarks are far steadier than the fitted foot's depth), on the fit where those
+ * landmarks are not seen; gaps shorter than 0.06 s are filled and contacts shorter than 0.08 s dropped.
  *
  * Locking modes (DeepMotion's names):
  * - `auto`: detected contacts are pinned: the planted point (heel, or toe when the heel is up) stays where it
@@ -141,14 +143,16 @@ export function detectContacts(
   toe: Vec3[],
   fps: number,
   params: ContactParams,
+  motion?: { heel: (Vec3 | null)[]; toe: (Vec3 | null)[] },
 ): { flags: Uint8Array; heelDown: Uint8Array } {
   const N = heel.length;
   const flags = new Uint8Array(N);
   const heelDown = new Uint8Array(N);
-  const hspeed = (arr: Vec3[], f: number) => {
-    const a = arr[Math.max(0, f - 1)];
-    const b = arr[Math.min(N - 1, f + 1)];
-    const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
+  const hspeed = (arr: (Vec3 | null)[], f: number, r = 1) => {
+    const a = arr[Math.max(0, f - r)];
+    const b = arr[Math.min(N - 1, f + r)];
+    const dt = (Math.min(N - 1, f + r) - Math.max(0, f - r)) / fps;
+    if (!a || !b) return Number.NaN;
     return dt > 0 ? Math.hypot(b[0] - a[0], b[2] - a[2]) / dt : 0;
   };
   for (let f = 0; f < N; f++) {
@@ -157,7 +161,10 @@ export function detectContacts(
     const useHeel = h <= t + 0.01;
     heelDown[f] = useHeel ? 1 : 0;
     const low = Math.min(h, t);
-    const v = useHeel ? hspeed(heel, f) : hspeed(toe, f);
+    // Speed from the motion track where it has the point on both sides of the frame, else from the fit.
+    // Image landmarks of the lower point, over ±2 frames (pixel noise).
+    let v = motion ? hspeed(useHeel ? motion.heel : motion.toe, f, 2) : Number.NaN;
+    if (!Number.isFinite(v)) v = useHeel ? hspeed(heel, f) : hspeed(toe, f);
     flags[f] = low < params.height && v < params.speed ? 1 : 0;
   }
   const minOn = Math.max(2, Math.round(0.08 * fps));

@@ -3,7 +3,8 @@
  * A pure function of its inputs (no file system, no clock, no randomness).
  *
  * Pipeline (each step in its own module):
- * 1. `input.ts`   tracks → uniformly sampled body-space landmarks with visibility weights (VFR resampled).
+ * 1. `input.ts`   tracks → uniformly sampled body-space landmarks with visibility weights (VFR resampled);
+ *                 frames where the tracker swapped the left and right legs are relabelled (`fixLegSwaps`).
  * 2. `camera.ts`  camera model (focal from metadata/option, or a 60° FOV guess); per-frame camera-space root
  *                 translation from the image landmarks and the world-landmark shape.
  * 3. fusion       image landmarks lifted to the world landmarks' depth are fused with the world landmarks
@@ -16,7 +17,8 @@
  *                 joint rotations follows.
  * 7. root depth   the camera-space root of the fitted skeleton from the image scale (per frame, smoothed).
  * 8. `ground.ts`  up direction and floor from foot contacts, world frame (Y up, floor at 0, X = camera right,
- *                 origin under the first frame's hips), contacts, foot locking, no foot below the floor.
+ *                 origin under the first frame's hips), contacts (foot speed from the heel/toe image landmarks
+ *                 lifted to the foot's depth), foot locking, no foot below the floor.
  * 9. `hands.ts`, `face.ts`  finger rotations from hand tracks; ARKit blendshapes from the face mesh.
  */
 
@@ -60,7 +62,7 @@ import {
   planFootLocks,
 } from './ground.ts';
 import { fingerLengthsFromTracks, solveFingers } from './hands.ts';
-import { type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } from './input.ts';
+import { fixLegSwaps, type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } from './input.ts';
 import { type BodyModel, buildModel, calibrate, predictLandmarks, scaleCalibration } from './model.ts';
 import { smoothQuaternions, smoothSignal, smoothWithSteps } from './smooth.ts';
 
@@ -75,6 +77,8 @@ export interface SolveOptions {
   rootAtOrigin?: boolean;
   /** Subject's standing height in metres; scales the skeleton (default: as measured by the tracker). */
   height?: number;
+  /** Relabel frames where the tracker swapped the left and right legs (default true). */
+  fixLegSwaps?: boolean;
   /** Focal length in pixels (e.g. from the video's metadata). */
   focalLengthPx?: number;
   /** True when `focalLengthPx` came from the video's metadata (recorded in the clip's metadata). */
@@ -155,6 +159,8 @@ export function solveDetailed(
   const warnings: string[] = [];
   const series = readLandmarks(tracks);
   const { N, fps } = series;
+  const legSwaps = options.fixLegSwaps === false ? 0 : fixLegSwaps(series);
+  if (legSwaps > 0) warnings.push(`${legSwaps} frames with the left and right legs swapped were relabelled`);
   let trackedCount = 0;
   for (let f = 0; f < N; f++) trackedCount += series.tracked[f];
   if (N === 0 || trackedCount === 0) throw new Error('solve: no frame with a tracked body');
@@ -326,7 +332,9 @@ export function solveDetailed(
   progress('root', 0.7);
 
   // 8. World frame, contacts, locking, floor.
-  const ground = groundAndLock(model, local, rootCam, N, fps, fc, footLock, !!options.rootAtOrigin);
+  const ground = groundAndLock(model, local, rootCam, N, fps, fc, footLock, !!options.rootAtOrigin, (rel) =>
+    imageFeet(cam, series, rootCam.smoothed, rel, fps, fc),
+  );
   progress('ground', 0.85);
 
   // 9. Fingers and face.
@@ -500,6 +508,53 @@ function envelope(x: Float64Array, w: number): Float64Array {
   return out;
 }
 
+/** Landmarks of the heel and toe tip per side (left, right). */
+const FOOT_LANDMARKS = [
+  [LM.leftHeel, LM.leftFootIndex],
+  [LM.rightHeel, LM.rightFootIndex],
+] as const;
+
+/**
+ * Camera-space heel and toe points from the image landmarks: the pixel ray at the depth of the fitted foot
+ * point (the smoothed root plus the fitted foot relative to it, its depth smoothed again at 2 Hz), so the
+ * lateral and vertical motion is the image's. Null where the landmark is not clearly seen.
+ */
+function imageFeet(
+  cam: CameraModel,
+  series: LandmarkSeries,
+  root: Float64Array,
+  rel: { heel: Vec3; toe: Vec3 }[][],
+  fps: number,
+  fc: number,
+): { heel: (Vec3 | null)[]; toe: (Vec3 | null)[] }[] {
+  const { N } = series;
+  return FOOT_LANDMARKS.map(([heelLm, toeLm], s) => {
+    const track = (lm: number, which: 'heel' | 'toe'): (Vec3 | null)[] => {
+      const z = new Float64Array(N);
+      const w = new Float64Array(N);
+      for (let f = 0; f < N; f++) {
+        z[f] = root[f * 3 + 2] + rel[s][f][which][2];
+        w[f] = 1;
+      }
+      const zs = smoothSignal(z, N, 1, w, { cutoffHz: Math.min(2, fc), fps, order: 2 });
+      const out: (Vec3 | null)[] = [];
+      for (let f = 0; f < N; f++) {
+        const k = f * NUM_LANDMARKS + lm;
+        if (!series.tracked[f] || series.weight[k] < 0.3) {
+          out.push(null);
+          continue;
+        }
+        const depth = Math.max(0.1, -zs[f]);
+        const u = series.image[k * 2];
+        const v = series.image[k * 2 + 1];
+        out.push([((u - cam.cx) / cam.f) * depth, (-(v - cam.cy) / cam.f) * depth, zs[f]]);
+      }
+      return out;
+    };
+    return { heel: track(heelLm, 'heel'), toe: track(toeLm, 'toe') };
+  });
+}
+
 interface GroundResult {
   rootPositions: Float64Array;
   /** Camera (body space) → world rotation. */
@@ -526,6 +581,7 @@ function groundAndLock(
   fc: number,
   mode: FootLockMode,
   rootAtOrigin: boolean,
+  footMotion?: (rel: { heel: Vec3; toe: Vec3 }[][]) => { heel: (Vec3 | null)[]; toe: (Vec3 | null)[] }[],
 ): GroundResult {
   const warnings: string[] = [];
   const sk = model.skeleton;
@@ -625,6 +681,11 @@ function groundAndLock(
   const calm = smoothSignal(rawW, N, 3, rootCam.weight, { cutoffHz: Math.min(1.5, fc), fps, order: 2 });
   const k2 = mode === 'always' ? 2 : 1;
   const params = { height: 0.06 * k * k2, speed: 0.45 * k * k2 };
+  // Feet seen in the image, in world axes (for the contact speed).
+  const seen = footMotion?.(relC).map((m) => ({
+    heel: m.heel.map((p) => p && toWorld(p)),
+    toe: m.toe.map((p) => p && toWorld(p)),
+  }));
   const detect = (root: Float64Array) =>
     SIDES.map((_, s) =>
       detectContacts(
@@ -632,6 +693,7 @@ function groundAndLock(
         rel[s].map((p, f) => add(readVec3(root, f), p.toe)),
         fps,
         params,
+        seen?.[s],
       ),
     );
   let contacts = detect(calm);

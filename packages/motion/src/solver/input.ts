@@ -139,10 +139,9 @@ export function readLandmarks(tracks: Tracks): LandmarkSeries {
       const o2 = (i * NUM_LANDMARKS + j) * 2;
       image[o2] = ia[0] + (ib[0] - ia[0]) * uu;
       image[o2 + 1] = ia[1] + (ib[1] - ia[1]) * uu;
-      weight[i * NUM_LANDMARKS + j] = Math.min(
-        visibilityWeight(ia[3], ia[4]),
-        visibilityWeight(ib[3], ib[4]),
-      );
+      // On a source frame's own time only that frame counts; between two frames, the less visible one.
+      const va = visibilityWeight(ia[3], ia[4]);
+      weight[i * NUM_LANDMARKS + j] = uu === 0 ? va : Math.min(va, visibilityWeight(ib[3], ib[4]));
     }
   }
   return {
@@ -157,4 +156,114 @@ export function readLandmarks(tracks: Tracks): LandmarkSeries {
     width: tracks.video.width,
     height: tracks.video.height,
   };
+}
+
+/** Left/right leg landmark pairs (knee, ankle, heel, foot index) that BlazePose sometimes swaps. */
+const LEG_PAIRS: [number, number][] = [
+  [LM.leftKnee, LM.rightKnee],
+  [LM.leftAnkle, LM.rightAnkle],
+  [LM.leftHeel, LM.rightHeel],
+  [LM.leftFootIndex, LM.rightFootIndex],
+];
+
+/** Per-frame cost of a swapped labelling, in mean landmark displacement per torso length (see below). */
+export const LEG_SWAP_PRIOR = 0.03;
+
+/**
+ * Undoes BlazePose's left/right leg swaps (common in side views, where the near and far leg look alike):
+ * over each run of tracked frames, a two-state Viterbi pass chooses per frame "as labelled" or "legs
+ * swapped" minimising the image motion of the leg landmarks between consecutive frames (weighted mean
+ * distance in torso lengths) plus `LEG_SWAP_PRIOR` per swapped frame, so a short run of frames whose legs
+ * jump to the other side and back is relabelled, while a consistently labelled track is left alone. Swaps
+ * image and world landmarks and their weights in place; returns the frames swapped.
+ */
+export function fixLegSwaps(series: LandmarkSeries, prior = LEG_SWAP_PRIOR): number {
+  const { N, image, world, weight, tracked } = series;
+  const px = (f: number, i: number, swapped: boolean, a: number): number => {
+    const j = swapped ? mirrorLeg(i) : i;
+    return image[(f * NUM_LANDMARKS + j) * 2 + a];
+  };
+  const torso = (f: number): number => {
+    const o = f * NUM_LANDMARKS * 2;
+    const mx = (a: number, b: number, c: number) => (image[o + a * 2 + c] + image[o + b * 2 + c]) / 2;
+    const d = Math.hypot(
+      mx(LM.leftShoulder, LM.rightShoulder, 0) - mx(LM.leftHip, LM.rightHip, 0),
+      mx(LM.leftShoulder, LM.rightShoulder, 1) - mx(LM.leftHip, LM.rightHip, 1),
+    );
+    return Math.max(1, d);
+  };
+  const trans = (f: number, a: boolean, b: boolean): number => {
+    let s = 0;
+    let ws = 0;
+    for (const pair of LEG_PAIRS) {
+      for (const i of pair) {
+        const w = Math.min(weight[f * NUM_LANDMARKS + i], weight[(f - 1) * NUM_LANDMARKS + i]);
+        if (!(w > 0)) continue;
+        s += w * Math.hypot(px(f, i, b, 0) - px(f - 1, i, a, 0), px(f, i, b, 1) - px(f - 1, i, a, 1));
+        ws += w;
+      }
+    }
+    return ws > 0 ? s / ws / torso(f) : 0;
+  };
+  let swappedFrames = 0;
+  let f = 0;
+  while (f < N) {
+    if (!tracked[f]) {
+      f++;
+      continue;
+    }
+    let e = f;
+    while (e + 1 < N && tracked[e + 1]) e++;
+    // Viterbi over [f, e]: state 0 = as labelled, 1 = swapped.
+    const len = e - f + 1;
+    const back = new Uint8Array(len * 2);
+    let c0 = 0;
+    let c1 = prior;
+    for (let k = 1; k < len; k++) {
+      const g = f + k;
+      const n0a = c0 + trans(g, false, false);
+      const n0b = c1 + trans(g, true, false);
+      const n1a = c0 + trans(g, false, true);
+      const n1b = c1 + trans(g, true, true);
+      back[k * 2] = n0a <= n0b ? 0 : 1;
+      back[k * 2 + 1] = n1a <= n1b ? 0 : 1;
+      c0 = Math.min(n0a, n0b);
+      c1 = Math.min(n1a, n1b) + prior;
+    }
+    let state = c0 <= c1 ? 0 : 1;
+    for (let k = len - 1; k >= 0; k--) {
+      if (state) {
+        swapLegs(f + k, image, world, weight);
+        swappedFrames++;
+      }
+      state = back[k * 2 + state];
+    }
+    f = e + 1;
+  }
+  return swappedFrames;
+}
+
+function mirrorLeg(i: number): number {
+  for (const [l, r] of LEG_PAIRS) {
+    if (i === l) return r;
+    if (i === r) return l;
+  }
+  return i;
+}
+
+function swapLegs(f: number, image: Float64Array, world: Float64Array, weight: Float64Array): void {
+  const swap = (arr: Float64Array, dim: number, a: number, b: number) => {
+    for (let c = 0; c < dim; c++) {
+      const ia = (f * NUM_LANDMARKS + a) * dim + c;
+      const ib = (f * NUM_LANDMARKS + b) * dim + c;
+      const t = arr[ia];
+      arr[ia] = arr[ib];
+      arr[ib] = t;
+    }
+  };
+  for (const [l, r] of LEG_PAIRS) {
+    swap(image, 2, l, r);
+    swap(world, 3, l, r);
+    swap(weight, 1, l, r);
+  }
 }
