@@ -5,20 +5,20 @@
  * download, `/product/cos/upload?token=` to upload) whose tokens carry an HMAC and an expiry
  * (`signing.ts`); `modules/cos` serves them.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sign, TokenError, verify } from './signing.ts';
+import { newUploadGrant, uploadCredentialsOf, verifyUploadGrant } from './grants.ts';
+import { sign, verify } from './signing.ts';
 import {
   checkKey,
   type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
   type SignedUrlOptions,
-  StorageGrantError,
   StorageNotFoundError,
   StorageTooLargeError,
   type UploadCredentials,
@@ -39,7 +39,6 @@ export interface LocalStorageOptions {
 export const DOWNLOAD_PURPOSE = 'storage-download';
 /** Signed download URLs remembered (see `signedUrl`). */
 const URL_MEMO_MAX = 10_000;
-export const UPLOAD_PURPOSE = 'storage-upload';
 
 export interface DownloadTokenPayload {
   k: string;
@@ -223,47 +222,16 @@ export class LocalStorage implements ObjectStorage {
 
   async uploadCredentials(o: UploadGrantOptions): Promise<UploadCredentials> {
     checkKey(o.key);
-    const now = Math.floor(Date.now() / 1000);
-    const exp = now + (o.expiresInS ?? 1800);
-    const id = randomUUID();
-    const token = sign(this.opts.secret, UPLOAD_PURPOSE, {
-      id,
-      k: o.key,
-      o: String(o.owner),
-      m: o.maxBytes,
-      ct: o.contentType,
-      exp,
-    });
-    return {
-      credentials: {
-        tmpSecretId: id,
-        tmpSecretKey: randomBytes(18).toString('base64url'),
-        sessionToken: token,
-      },
-      startTime: now,
-      expiredTime: exp,
-      key: o.key,
+    const grant = newUploadGrant(this.opts.secret, o);
+    return uploadCredentialsOf(grant, o, {
       bucket: 'local',
       region: 'local',
-      uploadUrl: `${this.base}/cos/upload?token=${token}`,
-      method: 'PUT',
-      headers: { 'Content-Type': o.contentType ?? 'application/octet-stream' },
-      maxBytes: o.maxBytes,
-    };
+      uploadUrl: `${this.base}/cos/upload?token=${grant.token}`,
+    });
   }
 
   verifyUploadGrant(sessionToken: string): UploadGrant {
-    try {
-      const p = verify<{ id: string; k: string; o: string; m: number; ct?: string; exp: number }>(
-        this.opts.secret,
-        UPLOAD_PURPOSE,
-        sessionToken,
-      );
-      return { id: p.id, key: checkKey(p.k), owner: p.o, maxBytes: p.m, contentType: p.ct, expiresAt: p.exp };
-    } catch (err) {
-      if (err instanceof TokenError) throw new StorageGrantError(err.message);
-      throw err;
-    }
+    return verifyUploadGrant(this.opts.secret, sessionToken);
   }
 
   async close(): Promise<void> {}

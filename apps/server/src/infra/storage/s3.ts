@@ -1,14 +1,3 @@
-/**
- * S3-compatible object storage (AWS S3, MinIO, Ceph RGW, R2, COS's S3 API...) through `@aws-sdk/client-s3`.
- * Streams are uploaded with `@aws-sdk/lib-storage` (multipart above 8 MiB, aborted on failure so nothing is
- * half-stored); a size limit is enforced while streaming. Downloads and direct uploads use pre-signed URLs
- * (SigV4 query signing, `@aws-sdk/s3-request-presigner`); upload grants are additionally signed by this
- * server (`signing.ts`) so the confirm call can trust the key and owner.
- *
- * Checksums: `requestChecksumCalculation: 'WHEN_REQUIRED'` so uploads are plain PUTs that every
- * S3-compatible server accepts (no aws-chunked trailers).
- */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -26,15 +15,14 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { byteLimiter, UPLOAD_PURPOSE } from './local.ts';
-import { sign, TokenError, verify } from './signing.ts';
+import { newUploadGrant, uploadCredentialsOf, verifyUploadGrant } from './grants.ts';
+import { byteLimiter } from './local.ts';
 import {
   checkKey,
   type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
   type SignedUrlOptions,
-  StorageGrantError,
   StorageNotFoundError,
   StorageTooLargeError,
   type UploadCredentials,
@@ -221,54 +209,17 @@ export class S3Storage implements ObjectStorage {
   }
 
   async uploadCredentials(o: UploadGrantOptions): Promise<UploadCredentials> {
-    const now = Math.floor(Date.now() / 1000);
-    const expiresIn = o.expiresInS ?? 1800;
-    const exp = now + expiresIn;
-    const id = randomUUID();
-    const contentType = o.contentType ?? 'application/octet-stream';
+    const grant = newUploadGrant(this.opts.secret, o);
     const uploadUrl = await getSignedUrl(
       this.client,
-      new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.k(o.key), ContentType: contentType }),
-      { expiresIn, signableHeaders: new Set(['content-type']) },
+      new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.k(o.key), ContentType: grant.contentType }),
+      { expiresIn: grant.expiresIn, signableHeaders: new Set(['content-type']) },
     );
-    const token = sign(this.opts.secret, UPLOAD_PURPOSE, {
-      id,
-      k: checkKey(o.key),
-      o: String(o.owner),
-      m: o.maxBytes,
-      ct: o.contentType,
-      exp,
-    });
-    return {
-      credentials: {
-        tmpSecretId: id,
-        tmpSecretKey: randomBytes(18).toString('base64url'),
-        sessionToken: token,
-      },
-      startTime: now,
-      expiredTime: exp,
-      key: o.key,
-      bucket: this.opts.bucket,
-      region: this.opts.region,
-      uploadUrl,
-      method: 'PUT',
-      headers: { 'Content-Type': contentType },
-      maxBytes: o.maxBytes,
-    };
+    return uploadCredentialsOf(grant, o, { bucket: this.opts.bucket, region: this.opts.region, uploadUrl });
   }
 
   verifyUploadGrant(sessionToken: string): UploadGrant {
-    try {
-      const p = verify<{ id: string; k: string; o: string; m: number; ct?: string; exp: number }>(
-        this.opts.secret,
-        UPLOAD_PURPOSE,
-        sessionToken,
-      );
-      return { id: p.id, key: checkKey(p.k), owner: p.o, maxBytes: p.m, contentType: p.ct, expiresAt: p.exp };
-    } catch (err) {
-      if (err instanceof TokenError) throw new StorageGrantError(err.message);
-      throw err;
-    }
+    return verifyUploadGrant(this.opts.secret, sessionToken);
   }
 
   async close(): Promise<void> {
