@@ -332,9 +332,8 @@ export function ellipsoid(
 ): void {
   const L = opts.lon ?? 32;
   const T = opts.lat ?? 24;
-  const phiMax = opts.phiMax ?? (() => Math.PI);
+  const phiMax = opts.phiMax ?? WHOLE;
   const closed = !opts.phiMax;
-  const [u0, v0, u1, v1] = rect;
   // Row latitudes: uniform, or at equal steps of the integral of `phiDensity`.
   const rowPhi = new Float64Array(T + 1);
   if (closed && opts.phiDensity) {
@@ -351,44 +350,11 @@ export function ellipsoid(
     rowPhi[0] = 0;
     rowPhi[T] = Math.PI;
   } else for (let i = 0; i <= T; i++) rowPhi[i] = (i / T) * Math.PI;
-  const surface = (scale: number, inward: boolean) => {
-    const base = m.vertexCount;
-    for (let i = 0; i <= T; i++) {
-      for (let k = 0; k <= L; k++) {
-        const th = (k / L) * 2 * Math.PI;
-        const pm = phiMax(th);
-        const phi = closed ? rowPhi[i] : (i / T) * pm;
-        const sx = -Math.sin(th) * Math.sin(phi);
-        const sz = -Math.cos(th) * Math.sin(phi);
-        const sy = Math.cos(phi);
-        let p: Vec3 = [c[0] + r[0] * sx * scale, c[1] + r[1] * sy * scale, c[2] + r[2] * sz * scale];
-        if (opts.shape) p = opts.shape(p, th, phi);
-        const v = phi / Math.PI;
-        m.vertex(p, u0 + (u1 - u0) * (k / L), v0 + (v1 - v0) * v, inf(p), part);
-      }
-    }
-    const W = L + 1;
-    for (let i = 0; i < T; i++)
-      for (let k = 0; k < L; k++) {
-        const a = base + i * W + k;
-        const b = a + 1;
-        const cc = a + W;
-        const d = cc + 1;
-        // Outward for the outer surface: θ grows clockwise seen from above the top pole.
-        if (!inward) {
-          m.tri(a, cc, b);
-          m.tri(b, cc, d);
-        } else {
-          m.tri(a, b, cc);
-          m.tri(b, d, cc);
-        }
-      }
-    return base;
-  };
-  const outer = surface(1, false);
+  const g: SurfaceGrid = { m, c, r, L, T, closed, rowPhi, phiMax, shape: opts.shape, rect, part, inf };
+  const outer = ellipsoidSurface(g, 1, false);
   if (!closed && opts.shell && opts.shell > 0) {
     const rin = 1 - opts.shell / Math.max(r[0], r[1], r[2]);
-    const inner = surface(rin, true);
+    const inner = ellipsoidSurface(g, rin, true);
     const W = L + 1;
     // Rim between the last rows.
     for (let k = 0; k < L; k++) {
@@ -400,4 +366,62 @@ export function ellipsoid(
       m.tri(b, d, cc);
     }
   }
+}
+
+const WHOLE = () => Math.PI;
+
+interface SurfaceGrid {
+  m: MeshBuilder;
+  c: Vec3;
+  r: Vec3;
+  L: number;
+  T: number;
+  closed: boolean;
+  rowPhi: Float64Array;
+  phiMax: (theta: number) => number;
+  shape: ((p: Vec3, theta: number, phi: number) => Vec3) | undefined;
+  rect: Rect;
+  part: string;
+  inf: (p: Vec3) => Influences;
+}
+
+/**
+ * One surface of an ellipsoid (outer, or inner of a shell): vertices and triangles. A module-level function, not a
+ * closure made per call: V8 would compile a fresh closure's hot loop again on every character.
+ */
+function ellipsoidSurface(g: SurfaceGrid, scale: number, inward: boolean): number {
+  const { m, c, r, L, T, closed, rowPhi, phiMax, rect, part, inf } = g;
+  const [u0, v0, u1, v1] = rect;
+  const base = m.vertexCount;
+  for (let i = 0; i <= T; i++) {
+    for (let k = 0; k <= L; k++) {
+      const th = (k / L) * 2 * Math.PI;
+      const pm = phiMax(th);
+      const phi = closed ? rowPhi[i] : (i / T) * pm;
+      const sx = -Math.sin(th) * Math.sin(phi);
+      const sz = -Math.cos(th) * Math.sin(phi);
+      const sy = Math.cos(phi);
+      let p: Vec3 = [c[0] + r[0] * sx * scale, c[1] + r[1] * sy * scale, c[2] + r[2] * sz * scale];
+      if (g.shape) p = g.shape(p, th, phi);
+      const v = phi / Math.PI;
+      m.vertex(p, u0 + (u1 - u0) * (k / L), v0 + (v1 - v0) * v, inf(p), part);
+    }
+  }
+  const W = L + 1;
+  for (let i = 0; i < T; i++)
+    for (let k = 0; k < L; k++) {
+      const a = base + i * W + k;
+      const b = a + 1;
+      const cc = a + W;
+      const d = cc + 1;
+      // Outward for the outer surface: θ grows clockwise seen from above the top pole.
+      if (!inward) {
+        m.tri(a, cc, b);
+        m.tri(b, cc, d);
+      } else {
+        m.tri(a, b, cc);
+        m.tri(b, d, cc);
+      }
+    }
+  return base;
 }
