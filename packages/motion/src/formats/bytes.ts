@@ -115,6 +115,18 @@ export class ByteWriter {
   }
 }
 
+/** ASCII digits of 0000–9999, four bytes each (zero-padded). */
+const DIGITS4 = (() => {
+  const t = new Uint8Array(40000);
+  for (let i = 0; i < 10000; i++) {
+    t[4 * i] = 48 + Math.floor(i / 1000);
+    t[4 * i + 1] = 48 + (Math.floor(i / 100) % 10);
+    t[4 * i + 2] = 48 + (Math.floor(i / 10) % 10);
+    t[4 * i + 3] = 48 + (i % 10);
+  }
+  return t;
+})();
+
 const UTF8_CACHE = new Map<string, Uint8Array>();
 
 /**
@@ -233,6 +245,16 @@ export class TextSink {
     if (v !== 0 && x < 0) buf[this.len++] = 45;
     let int = Math.floor(v / p);
     let frac = v - int * p; // < 10^8: small-integer arithmetic below
+    if (int < 10000 && (d === 4 || d === 2)) {
+      // The common cases (BVH angles and lengths, CSM millimetres): digits from a table of 4-digit groups.
+      let o = 4 * int;
+      const nInt = int < 10 ? 1 : int < 100 ? 2 : int < 1000 ? 3 : 4;
+      for (let k = 4 - nInt; k < 4; k++) buf[this.len++] = DIGITS4[o + k];
+      buf[this.len++] = 46;
+      o = 4 * frac + 4 - d;
+      for (let k = 0; k < d; k++) buf[this.len++] = DIGITS4[o + k];
+      return this;
+    }
     const digits = this.digits;
     let n = 0;
     if (int < 0x7fffffff) {
