@@ -52,15 +52,19 @@ type Prop =
   | { t: 'l'; v: ArrayLike<number> | BigInt64Array }
   | { t: 'raw'; code: string; bytes: Uint8Array };
 
-const I = (v: number): Prop => ({ t: 'I', v });
-const D = (v: number): Prop => ({ t: 'D', v });
-const L = (v: number | bigint): Prop => ({ t: 'L', v });
-const S = (v: string | Uint8Array): Prop => ({ t: 'S', v });
-const C = (v: boolean): Prop => ({ t: 'C', v });
-const Rw = (v: Uint8Array): Prop => ({ t: 'R', v });
-const Ad = (v: ArrayLike<number>): Prop => ({ t: 'd', v });
-const Af = (v: ArrayLike<number>): Prop => ({ t: 'f', v });
-const Ai = (v: ArrayLike<number>): Prop => ({ t: 'i', v });
+// Every property object is made at this one site, so its `v` field holds numbers, strings, bigints and arrays
+// from the start: one stable object shape (per-kind literals kept changing the field's representation, Smi →
+// double → any, and V8 threw away and recompiled the FBX writer's code dozens of times per file).
+const prop = (t: string, v: unknown): Prop => ({ t, v }) as Prop;
+const I = (v: number): Prop => prop('I', v);
+const D = (v: number): Prop => prop('D', v);
+const L = (v: number | bigint): Prop => prop('L', v);
+const S = (v: string | Uint8Array): Prop => prop('S', v);
+const C = (v: boolean): Prop => prop('C', v);
+const Rw = (v: Uint8Array): Prop => prop('R', v);
+const Ad = (v: ArrayLike<number>): Prop => prop('d', v);
+const Af = (v: ArrayLike<number>): Prop => prop('f', v);
+const Ai = (v: ArrayLike<number>): Prop => prop('i', v);
 
 /** Object name as stored in binary FBX: `Name\0\x01Class`. */
 const objName = (name: string, cls: string): Uint8Array => {

@@ -357,23 +357,30 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     eyes !== undefined &&
     rc.keyed[eyes] !== 1
   ) {
+    // Gaze angles per source frame (shape indices looked up once).
     const K = bs.names.length;
-    const g = (f: number, n: string) =>
-      Math.min(1, Math.max(0, bs.weights[f * K + bs.names.indexOf(n as never)]));
-    const yawAt = (f: number) =>
-      0.5 * (g(f, 'eyeLookOutLeft') + g(f, 'eyeLookInRight')) -
-      0.5 * (g(f, 'eyeLookInLeft') + g(f, 'eyeLookOutRight'));
-    const pitchAt = (f: number) =>
-      0.5 * (g(f, 'eyeLookDownLeft') + g(f, 'eyeLookDownRight')) -
-      0.5 * (g(f, 'eyeLookUpLeft') + g(f, 'eyeLookUpRight'));
+    const w = bs.weights;
+    const at = (n: string) => bs.names.indexOf(n as never);
+    const [oL, iR, iL, oR] = ['eyeLookOutLeft', 'eyeLookInRight', 'eyeLookInLeft', 'eyeLookOutRight'].map(at);
+    const [dL, dR, uL, uR] = ['eyeLookDownLeft', 'eyeLookDownRight', 'eyeLookUpLeft', 'eyeLookUpRight'].map(
+      at,
+    );
+    const c01 = (v: number) => Math.min(1, Math.max(0, v));
+    const yaws = new Float64Array(F);
+    const pitches = new Float64Array(F);
+    for (let f = 0; f < F; f++) {
+      const o = f * K;
+      yaws[f] = 0.5 * (c01(w[o + oL]) + c01(w[o + iR])) - 0.5 * (c01(w[o + iL]) + c01(w[o + oR]));
+      pitches[f] = 0.5 * (c01(w[o + dL]) + c01(w[o + dR])) - 0.5 * (c01(w[o + uL]) + c01(w[o + uR]));
+    }
     const pos = new Float32Array(count * 3);
     const rot = new Float32Array(count * 4);
     for (let k = 0; k < count; k++) {
       const i = atI[k];
       const j = atJ[k];
       const t = atT[k];
-      const yaw = GAZE_YAW * (yawAt(i) + t * (yawAt(j) - yawAt(i)));
-      const pitch = GAZE_PITCH * (pitchAt(i) + t * (pitchAt(j) - pitchAt(i)));
+      const yaw = GAZE_YAW * (yaws[i] + t * (yaws[j] - yaws[i]));
+      const pitch = GAZE_PITCH * (pitches[i] + t * (pitches[j] - pitches[i]));
       // Canonical Ry(yaw) · Rx(pitch) (yaw toward the character's left, pitch down), then to MMD: (−x, −y, z, w).
       const cy = Math.cos(yaw / 2);
       const sy = Math.sin(yaw / 2);

@@ -359,22 +359,25 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   // Which bones move their translation, and which are keyed.
   const keyed = new Uint8Array(nb);
   const translated = new Uint8Array(nb);
+  const restTr = new Float64Array(3 * nb);
+  for (let b = 0; b < nb; b++) restTr.set(bones[b].restTranslation, 3 * b);
   for (let b = 0; b < nb; b++) {
-    const rt = bones[b].restTranslation;
+    const rx = restTr[3 * b];
+    const ry = restTr[3 * b + 1];
+    const rz = restTr[3 * b + 2];
     let maxDev = 0;
     for (let f = 0; f < F; f++) {
       const o = (f * nb + b) * 3;
       maxDev = Math.max(
         maxDev,
-        Math.abs(translations[o] - rt[0]),
-        Math.abs(translations[o + 1] - rt[1]),
-        Math.abs(translations[o + 2] - rt[2]),
+        Math.abs(translations[o] - rx),
+        Math.abs(translations[o + 1] - ry),
+        Math.abs(translations[o + 2] - rz),
       );
     }
-    const role = bones[b].role;
     // Keyed when it moves by more than 0.01 mm (float noise stays below).
     translated[b] = maxDev > 1e-5 * u && !muted[b] ? 1 : 0;
-    keyed[b] = role !== 'end' && role !== 'helper' && !muted[b] ? 1 : 0;
+    keyed[b] = kind[b] !== 2 && !muted[b] ? 1 : 0;
   }
   return {
     rig,
