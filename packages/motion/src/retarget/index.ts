@@ -87,6 +87,69 @@ function rotate(
   out[2] = vz + qw * tz + (qx * ty - qy * tx);
 }
 
+interface LocalCtx {
+  W: Float64Array;
+  P: Float64Array;
+  L: Float64Array;
+  T: Float64Array;
+  q: Float64Array;
+  tmpQ: Float64Array;
+  bq: Float64Array;
+  bqConj: Float64Array;
+  sameAxes: boolean;
+  Bm: Float64Array;
+  u: number;
+  parent: Int32Array;
+  rotations: Float32Array;
+  translations: Float32Array;
+  nb: number;
+}
+
+/**
+ * Bone b's local rotation and translation from the world ones (W, P), changed to the rig's axes and units and
+ * stored at frame f. A module-level function rather than closures made per retarget call (V8 compiled those
+ * afresh for every rig).
+ */
+function storeLocal(c: LocalCtx, f: number, b: number): void {
+  const { W, P, L, T, q } = c;
+  const p = c.parent[b];
+  if (p < 0) {
+    L[0] = W[4 * b];
+    L[1] = W[4 * b + 1];
+    L[2] = W[4 * b + 2];
+    L[3] = W[4 * b + 3];
+    T[0] = P[3 * b];
+    T[1] = P[3 * b + 1];
+    T[2] = P[3 * b + 2];
+  } else {
+    conjMul(L, 0, W, 4 * p, W, 4 * b);
+    rotate(T, W, 4 * p, P[3 * b] - P[3 * p], P[3 * b + 1] - P[3 * p + 1], P[3 * b + 2] - P[3 * p + 2], -1);
+  }
+  // Change of basis and units, then store.
+  const ro = (f * c.nb + b) * 4;
+  if (c.sameAxes) {
+    q[0] = L[0];
+    q[1] = L[1];
+    q[2] = L[2];
+    q[3] = L[3];
+  } else {
+    mul(c.tmpQ, 0, c.bq, 0, L, 0);
+    mul(q, 0, c.tmpQ, 0, c.bqConj, 0);
+  }
+  const rotations = c.rotations;
+  rotations[ro] = q[0];
+  rotations[ro + 1] = q[1];
+  rotations[ro + 2] = q[2];
+  rotations[ro + 3] = q[3];
+  const to = (f * c.nb + b) * 3;
+  const B = c.Bm;
+  const u = c.u;
+  const translations = c.translations;
+  translations[to] = (B[0] * T[0] + B[1] * T[1] + B[2] * T[2]) * u;
+  translations[to + 1] = (B[3] * T[0] + B[4] * T[1] + B[5] * T[2]) * u;
+  translations[to + 2] = (B[6] * T[0] + B[7] * T[1] + B[8] * T[2]) * u;
+}
+
 // ------------------------------------------------------------------ canonical FK cache
 
 interface CanonicalWorld {
@@ -238,40 +301,23 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const q = new Float64Array(4);
   // Y-up, +Z-front rigs (Mixamo...) share the canonical axes: their rotations need no change of basis.
   const sameAxes = bq[0] === 0 && bq[1] === 0 && bq[2] === 0 && bq[3] === 1;
-  const writeLocal = (f: number, b: number) => {
-    // Change of basis and units, then store.
-    const ro = (f * nb + b) * 4;
-    if (sameAxes) q.set(L);
-    else {
-      mul(tmpQ, 0, bq, 0, L, 0);
-      mul(q, 0, tmpQ, 0, bqConj, 0);
-    }
-    rotations[ro] = q[0];
-    rotations[ro + 1] = q[1];
-    rotations[ro + 2] = q[2];
-    rotations[ro + 3] = q[3];
-    const to = (f * nb + b) * 3;
-    translations[to] = (Bm[0] * T[0] + Bm[1] * T[1] + Bm[2] * T[2]) * u;
-    translations[to + 1] = (Bm[3] * T[0] + Bm[4] * T[1] + Bm[5] * T[2]) * u;
-    translations[to + 2] = (Bm[6] * T[0] + Bm[7] * T[1] + Bm[8] * T[2]) * u;
+  const ctx: LocalCtx = {
+    W,
+    P,
+    L,
+    T,
+    q,
+    tmpQ,
+    bq,
+    bqConj,
+    sameAxes,
+    Bm,
+    u,
+    parent,
+    rotations,
+    translations,
+    nb,
   };
-
-  const local = (b: number) => {
-    const p = parent[b];
-    if (p < 0) {
-      L[0] = W[4 * b];
-      L[1] = W[4 * b + 1];
-      L[2] = W[4 * b + 2];
-      L[3] = W[4 * b + 3];
-      T[0] = P[3 * b];
-      T[1] = P[3 * b + 1];
-      T[2] = P[3 * b + 2];
-    } else {
-      conjMul(L, 0, W, 4 * p, W, 4 * b);
-      rotate(T, W, 4 * p, P[3 * b] - P[3 * p], P[3 * b + 1] - P[3 * p + 1], P[3 * b + 2] - P[3 * p + 2], -1);
-    }
-  };
-
   for (let f = 0; f < F; f++) {
     const rb = f * nj * 4;
     const pb = f * nj * 3;
@@ -342,8 +388,7 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
           P[3 * b + 2] = P[3 * p + 2] + tmpV[2];
         }
       }
-      local(b);
-      writeLocal(f, b);
+      storeLocal(ctx, f, b);
     }
     // IK / follower bones, in bone order.
     for (let b = 0; b < nb; b++) {
@@ -351,8 +396,7 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       if (t < 0) continue;
       for (let k = 0; k < 4; k++) W[4 * b + k] = W[4 * t + k];
       for (let k = 0; k < 3; k++) P[3 * b + k] = P[3 * t + k];
-      local(b);
-      writeLocal(f, b);
+      storeLocal(ctx, f, b);
     }
   }
 
