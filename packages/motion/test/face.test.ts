@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ARKIT_BLENDSHAPES } from '../src/clip.ts';
-import { expressionCurves, readCsv, writeCsv, writeCsvBytes, writeJson } from '../src/formats/face.ts';
+import {
+  expressionCurves,
+  readCsv,
+  writeCsv,
+  writeCsvBytes,
+  writeJson,
+  writeJsonBytes,
+} from '../src/formats/face.ts';
 import { randomClip } from './helpers.ts';
 import { clipWithFace } from './validators-b-helpers.ts';
 
@@ -21,12 +28,35 @@ describe('face outputs (ARKit CSV / JSON)', () => {
     expect(r.weights[9 * K + ARKIT_BLENDSHAPES.indexOf('jawOpen')]).toBe(1);
   });
 
-  it('CSV bytes (zips) are the CSV text, out-of-range and round weights included', () => {
+  it('CSV and JSON bytes (zips) are the CSV and JSON text, out-of-range, round and NaN weights included', () => {
     const c = clipWithFace(40);
     const w = c.blendshapes?.weights as Float32Array;
     for (let i = 0; i < w.length; i += 5) w[i] = ((i % 17) - 4) / 9; // below 0, above 1, exact tenths
     for (let i = 2; i < w.length; i += 13) w[i] = 0.00004 * (i % 3);
+    w[7] = Number.NaN;
     expect(new TextDecoder().decode(writeCsvBytes(c))).toBe(writeCsv(c));
+    expect(new TextDecoder().decode(writeJsonBytes(c))).toBe(writeJson(c));
+    expect(
+      new TextDecoder().decode(
+        writeJsonBytes({
+          ...c,
+          frameCount: 0,
+          blendshapes: {
+            ...(c.blendshapes as NonNullable<typeof c.blendshapes>),
+            weights: new Float32Array(0),
+          },
+        }),
+      ),
+    ).toBe(
+      writeJson({
+        ...c,
+        frameCount: 0,
+        blendshapes: {
+          ...(c.blendshapes as NonNullable<typeof c.blendshapes>),
+          weights: new Float32Array(0),
+        },
+      }),
+    );
   });
 
   it('JSON: fps, names, supported, 52 weights per frame', () => {

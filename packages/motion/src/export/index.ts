@@ -155,7 +155,7 @@ function boneTypeFiles(
       pushFbx(fbx.writeWithHints(frc, { ...fbxOptions, meshes: [faceMesh], boneAnimation: false }));
       out.push({ name: `${name}_face.vmd`, data: vmd.writeMorphs(clip) });
       out.push({ name: `${name}_face.csv`, data: face.writeCsvBytes(clip) });
-      out.push({ name: `${name}_face.json`, data: face.writeJson(clip) });
+      out.push({ name: `${name}_face.json`, data: face.writeJsonBytes(clip) });
       for (const t of faceMesh.materials.flatMap((m) => (m.texture ? [m.texture] : [])))
         out.push({ name: `${TEXTURES}${t.fileName}`, data: t.png, store: true });
       break;

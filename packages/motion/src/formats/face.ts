@@ -77,28 +77,61 @@ export function writeCsvBytes(src: FaceSource): Uint8Array {
       .str(String(f))
       .byte(44)
       .str((f / src.fps).toFixed(6));
-    for (let k = 0; k < 52; k++) {
-      out.byte(44);
-      const q = Math.round(Math.min(1, Math.max(0, w[f * 52 + k])) * 10000);
-      if (q === 0) out.byte(48);
-      else if (q >= 10000) out.byte(49);
-      else {
-        out.byte(48).byte(46);
-        let digits = 4;
-        let v = q;
-        while (v % 10 === 0) {
-          v /= 10;
-          digits--;
-        }
-        for (let p = 1000, r = q; digits > 0; p /= 10, digits--) {
-          const d = Math.floor(r / p);
-          out.byte(48 + d);
-          r -= d * p;
-        }
-      }
-    }
+    for (let k = 0; k < 52; k++) weight4(out.byte(44), w[f * 52 + k], 'NaN');
     out.byte(10);
   }
+  return out.bytes();
+}
+
+/**
+ * A weight clamped to 0–1 and rounded to 4 decimals, as `String` (CSV) or `JSON.stringify` (JSON) writes it: `0`,
+ * `1` or `0.` and the digits without trailing zeros; `nan` for a NaN weight.
+ */
+function weight4(out: TextSink, v: number, nan: string): void {
+  const q = Math.round(Math.min(1, Math.max(0, v)) * 10000);
+  if (q === 0) out.byte(48);
+  else if (q >= 10000) out.byte(49);
+  else if (!(q > 0)) out.str(nan);
+  else {
+    out.byte(48).byte(46);
+    let digits = 4;
+    let r = q;
+    while (r % 10 === 0) {
+      r /= 10;
+      digits--;
+    }
+    for (let p = 1000, x = q; digits > 0; p /= 10, digits--) {
+      const d = Math.floor(x / p);
+      out.byte(48 + d);
+      x -= d * p;
+    }
+  }
+}
+
+/** The JSON of `writeJson` as UTF-8 bytes, the frames written digit by digit (for zips). */
+export function writeJsonBytes(src: FaceSource): Uint8Array {
+  const w = arkitWeights(src);
+  const head = JSON.stringify({
+    format: 'mocap-arkit-blendshapes',
+    version: 1,
+    fps: src.fps,
+    frameCount: src.frameCount,
+    names: ARKIT_BLENDSHAPES,
+    supported: src.blendshapes?.supported ?? [],
+    frames: [],
+  });
+  const out = new TextSink(src.frameCount * 52 * 7 + head.length + 64);
+  out.str(head.slice(0, -2)); // up to "frames":[ (the empty list's "]}" dropped)
+  for (let f = 0; f < src.frameCount; f++) {
+    if (f > 0) out.byte(44);
+    out.byte(91);
+    for (let k = 0; k < 52; k++) {
+      if (k > 0) out.byte(44);
+      weight4(out, w[f * 52 + k], 'null');
+    }
+    out.byte(93);
+  }
+  out.byte(93).byte(125);
   return out.bytes();
 }
 
