@@ -3,7 +3,7 @@ import type { ModelSession } from '../runtime/session.ts';
 import type { Roi, TrackFrame } from '../tracks.ts';
 import { detectPeople, type PersonDetection, roiFromKeypoints } from './detector.ts';
 import { estimatePose, type PoseResult } from './landmarks.ts';
-import { LandmarksFilter, POSE_AUX_SMOOTHING, poseObjectScale } from './smoothing.ts';
+import { RelativeVelocityFilter } from './smoothing.ts';
 
 /**
  * Follows one person through consecutive frames: detector → ROI → landmark model, then the ROI for the
@@ -92,10 +92,11 @@ export class BodyTracker {
   private readonly detectorInput: Float32Array;
   private readonly landmarkInput: Float32Array;
   /**
-   * MediaPipe smooths the two auxiliary landmarks that place the next region (one-euro filter, see
-   * smoothing.ts): steadier crops, less jitter. Undefined until the first pose of a track.
+   * The two auxiliary landmarks that place the next region are smoothed (steadier crops, less jitter) by a
+   * relative-velocity filter per coordinate (why not MediaPipe's newer one-euro filter: smoothing.ts).
+   * Empty until the first pose of a track.
    */
-  private auxFilter: LandmarksFilter | undefined;
+  private auxFilters: RelativeVelocityFilter[] = [];
 
   constructor(
     private readonly detector: ModelSession,
@@ -107,22 +108,22 @@ export class BodyTracker {
 
   reset(): void {
     this.state = {};
-    this.auxFilter = undefined;
+    this.auxFilters = [];
   }
 
   /** The whole tracking state, to put back with `restore` (filters are replaced, never mutated, on reseed). */
-  snapshot(): { state: TrackerState; auxFilter: LandmarksFilter | undefined } {
-    return { state: { ...this.state }, auxFilter: this.auxFilter };
+  snapshot(): { state: TrackerState; auxFilters: RelativeVelocityFilter[] } {
+    return { state: { ...this.state }, auxFilters: this.auxFilters };
   }
-  restore(s: { state: TrackerState; auxFilter: LandmarksFilter | undefined }): void {
+  restore(s: { state: TrackerState; auxFilters: RelativeVelocityFilter[] }): void {
     this.state = { ...s.state };
-    this.auxFilter = s.auxFilter;
+    this.auxFilters = s.auxFilters;
   }
 
   /** Seeds the tracker with a region where the main person is expected (e.g. from a previous share). */
   seed(roi: Roi, index: number): void {
     this.state = { roi, last: { roi, index } };
-    this.auxFilter = undefined;
+    this.auxFilters = [];
   }
 
   /** `time` in seconds drives the region smoothing; `trackOnly` never runs the detector. */
@@ -140,7 +141,7 @@ export class BodyTracker {
       this.state.roi = undefined;
       return { state: 'lost' };
     }
-    this.auxFilter = undefined;
+    this.auxFilters = [];
     const detections = await detectPeople(this.detector, image, this.detectorInput);
     const person = pickMainPerson(
       detections,
@@ -176,14 +177,18 @@ export class BodyTracker {
     state: 'tracked' | 'detected',
     time: number,
   ): BodyTrackResult {
-    this.auxFilter ??= new LandmarksFilter(POSE_AUX_SMOOTHING, 2, 2);
+    if (this.auxFilters.length === 0)
+      this.auxFilters = Array.from({ length: 4 }, () => new RelativeVelocityFilter(5, 10));
     const [hx, hy, sx, sy] = pose.aux;
-    const aux = [
-      [hx, hy],
-      [sx, sy],
-    ];
-    this.auxFilter.apply(aux, time, poseObjectScale(pose.aux));
-    const next = roiFromKeypoints(aux[0][0], aux[0][1], aux[1][0], aux[1][1]);
+    const scale = (Math.abs(sx - hx) + Math.abs(sy - hy)) / 2;
+    const vs = 1 / Math.max(scale, 1e-6);
+    const f = this.auxFilters;
+    const next = roiFromKeypoints(
+      f[0].apply(time, vs, hx),
+      f[1].apply(time, vs, hy),
+      f[2].apply(time, vs, sx),
+      f[3].apply(time, vs, sy),
+    );
     this.state.roi = next;
     this.state.last = { roi: next, index };
     return { state, pose, roi };
