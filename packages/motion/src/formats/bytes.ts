@@ -74,6 +74,28 @@ export class ByteWriter {
     this.view.setFloat64(this.length, v, true);
     this.length += 8;
   }
+  /** Numbers as little-endian float32 / float64 / int32 values (converted as a typed array would). */
+  f32s(v: ArrayLike<number>): void {
+    this.ensure(4 * v.length);
+    const dv = this.view;
+    let o = this.length;
+    for (let i = 0; i < v.length; i++, o += 4) dv.setFloat32(o, v[i], true);
+    this.length = o;
+  }
+  f64s(v: ArrayLike<number>): void {
+    this.ensure(8 * v.length);
+    const dv = this.view;
+    let o = this.length;
+    for (let i = 0; i < v.length; i++, o += 8) dv.setFloat64(o, v[i], true);
+    this.length = o;
+  }
+  i32s(v: ArrayLike<number>): void {
+    this.ensure(4 * v.length);
+    const dv = this.view;
+    let o = this.length;
+    for (let i = 0; i < v.length; i++, o += 4) dv.setInt32(o, v[i], true);
+    this.length = o;
+  }
   bytes(b: Uint8Array): void {
     this.ensure(b.length);
     this.buf.set(b, this.length);

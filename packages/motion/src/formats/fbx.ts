@@ -208,12 +208,21 @@ class NodeWriter {
       }
       default: {
         w.u8(p.t.charCodeAt(0));
-        const payload = arrayPayload(p.t, p.v);
-        const at = w.length;
-        w.bytes(payload);
-        // Raw float32 samples (key values) barely compress: stored in the zip rather than searched by zlib.
-        if (p.t === 'f' && !compressArrays && payload.length >= HINT_MIN)
-          this.hints.push({ kind: 'store', start: at + 12, end: w.length });
+        const size = p.t === 'd' || p.t === 'l' ? 8 : 4;
+        const n = p.v.length;
+        if (p.t !== 'l' && !(compressArrays && n * size > COMPRESS_ABOVE)) {
+          // Uncompressed: written in place (no intermediate typed array and payload copies).
+          w.u32(n);
+          w.u32(0);
+          w.u32(n * size);
+          const at = w.length;
+          if (p.t === 'f') w.f32s(p.v);
+          else if (p.t === 'd') w.f64s(p.v);
+          else w.i32s(p.v);
+          // Raw float32 samples (key values) barely compress: stored in the zip rather than searched by zlib.
+          if (p.t === 'f' && !compressArrays && 12 + n * size >= HINT_MIN)
+            this.hints.push({ kind: 'store', start: at, end: w.length });
+        } else w.bytes(arrayPayload(p.t, p.v));
       }
     }
   }
