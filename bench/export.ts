@@ -15,8 +15,8 @@
  * - what does not depend on the clip is made once per process and reused: the texture PNGs (painted in code)
  *   and the constant tables of the writers. The first ("cold") pass pays for them and for the JIT warm-up; it is
  *   printed but not counted;
- * - the table shows, per bone type, the best of `--runs` timed passes; the totals are those of the best and of the
- *   median whole pass (not a sum of per-bone-type bests). CPU is this process's user + system time (it includes
+ * - the table shows, per bone type, the best of `--runs` timed passes (wall, and the CPU of that pass) and the
+ *   median wall time; the totals are those of the best and of the median whole pass (not sums over bone types). CPU is this process's user + system time (it includes
  *   V8's background GC threads, so it can exceed wall). Report the load average with any figure (printed at the
  *   end): on the shared 2-core machine other processes inflate both figures.
  */
@@ -86,6 +86,7 @@ export default async function run(args: string[]): Promise<void> {
     `clip: ${first.frameCount} frames at ${fps} fps (${seconds} s), ${first.skeleton.names.length} joints, 52 face curves, built in ${(performance.now() - t0).toFixed(0)} ms (a new one per pass, on a different skeleton)${lowerBodyOnly ? '; lower body only' : ''}`,
   );
   const bestRow = new Map<string, Row>();
+  const walls = new Map<string, number[]>();
   const passes: { wall: number; cpu: number }[] = [];
   let coldTotal = 0;
   let coldCpu = 0;
@@ -106,6 +107,7 @@ export default async function run(args: string[]): Promise<void> {
       total += ms;
       totalCpu += cpu;
       if (r === 0) continue;
+      walls.set(bt, [...(walls.get(bt) ?? []), ms]);
       const prev = bestRow.get(bt);
       if (!prev || ms < prev.ms) bestRow.set(bt, { ms, cpu, bytes: out.bytes.length, file: out.fileName });
     }
@@ -114,12 +116,19 @@ export default async function run(args: string[]): Promise<void> {
       coldCpu = totalCpu;
     } else passes.push({ wall: total, cpu: totalCpu });
   }
-  console.log('bone type      zip file                         size (KiB)   wall (ms)    CPU (ms)');
+  const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
+  console.log(
+    'bone type      zip file                         size (KiB)   wall (ms)    CPU (ms)   median wall',
+  );
   for (const bt of BONE_TYPES) {
     const b = bestRow.get(bt);
     if (!b) continue;
     console.log(
-      `${bt.padEnd(14)} ${b.file.padEnd(32)} ${(b.bytes / 1024).toFixed(0).padStart(10)} ${b.ms.toFixed(1).padStart(11)} ${b.cpu.toFixed(1).padStart(11)}`,
+      `${bt.padEnd(14)} ${b.file.padEnd(32)} ${(b.bytes / 1024).toFixed(0).padStart(10)} ${b.ms.toFixed(1).padStart(11)} ${b.cpu.toFixed(1).padStart(11)} ${med(
+        walls.get(bt) ?? [0],
+      )
+        .toFixed(1)
+        .padStart(13)}`,
     );
   }
   console.log(
