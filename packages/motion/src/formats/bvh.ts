@@ -47,6 +47,7 @@ import {
   type Vec3,
   writeQuat,
 } from '../math.ts';
+import { mulQ64, rotateQ64 } from '../quat64.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RigClip } from '../rigs/types.ts';
 import { formatFixed, TextSink } from './bytes.ts';
@@ -226,43 +227,6 @@ export function writeRigBytes(rc: RigClip, options: BvhWriteOptions = {}): Uint8
   return writeBytes(rigClipToBvhClip(rc), options);
 }
 
-// Local flat quaternion helpers for the per-frame loop of rigClipToBvhClip: only Float64Arrays (and the clip's
-// Float32Array rotations) reach them, so their element loads stay fast (math.ts's are shared by every caller).
-function mulQ(
-  out: Float64Array,
-  o: number,
-  a: Float64Array,
-  ao: number,
-  b: Float64Array | Float32Array,
-  bo: number,
-) {
-  const ax = a[ao];
-  const ay = a[ao + 1];
-  const az = a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  out[o] = aw * bx + ax * bw + ay * bz - az * by;
-  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
-
-function rotateQ(out: Float64Array, q: Float64Array, qo: number, vx: number, vy: number, vz: number) {
-  const qx = q[qo];
-  const qy = q[qo + 1];
-  const qz = q[qo + 2];
-  const qw = q[qo + 3];
-  const tx = 2 * (qy * vz - qz * vy);
-  const ty = 2 * (qz * vx - qx * vz);
-  const tz = 2 * (qx * vy - qy * vx);
-  out[0] = vx + qw * tx + (qy * tz - qz * ty);
-  out[1] = vy + qw * ty + (qz * tx - qx * tz);
-  out[2] = vz + qw * tz + (qx * ty - qy * tx);
-}
-
 /** The MotionClip that `writeRig` serialises: rig names, T-pose offsets (metres, canonical axes), BVH rotations. */
 export function rigClipToBvhClip(rc: RigClip): MotionClip {
   const rig = rc.rig;
@@ -366,15 +330,15 @@ export function rigClipToBvhClip(rc: RigClip): MotionClip {
         Pr[3 * b + 1] = T[to + 1];
         Pr[3 * b + 2] = T[to + 2];
       } else {
-        mulQ(Wr, 4 * b, Wr, 4 * p, R, ro);
-        rotateQ(tmp, Wr, 4 * p, T[to], T[to + 1], T[to + 2]);
+        mulQ64(Wr, 4 * b, Wr, 4 * p, R, ro);
+        rotateQ64(tmp, Wr, 4 * p, T[to], T[to + 1], T[to + 2]);
         Pr[3 * b] = Pr[3 * p] + tmp[0];
         Pr[3 * b + 1] = Pr[3 * p + 1] + tmp[1];
         Pr[3 * b + 2] = Pr[3 * p + 2] + tmp[2];
       }
-      mulQ(tmp, 0, bqc, 0, Wr, 4 * b);
-      mulQ(tmp2, 0, tmp, 0, bqa, 0);
-      mulQ(Dq, 4 * b, tmp2, 0, tInv, 4 * b);
+      mulQ64(tmp, 0, bqc, 0, Wr, 4 * b);
+      mulQ64(tmp2, 0, tmp, 0, bqa, 0);
+      mulQ64(Dq, 4 * b, tmp2, 0, tInv, 4 * b);
     }
     for (let i = 0; i < n; i++) {
       const b = order[i];
@@ -390,7 +354,7 @@ export function rigClipToBvhClip(rc: RigClip): MotionClip {
         tmp[1] = -Dq[4 * p + 1];
         tmp[2] = -Dq[4 * p + 2];
         tmp[3] = Dq[4 * p + 3];
-        mulQ(tmp2, 0, tmp, 0, Dq, 4 * b);
+        mulQ64(tmp2, 0, tmp, 0, Dq, 4 * b);
         rotations[o] = tmp2[0];
         rotations[o + 1] = tmp2[1];
         rotations[o + 2] = tmp2[2];

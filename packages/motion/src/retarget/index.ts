@@ -21,71 +21,9 @@
 
 import type { MotionClip } from '../clip.ts';
 import { qConjMulFlat, qMulFlat, qRotateFlat } from '../math.ts';
+import { conjMulQ64, mulQ64, rotateQ64 } from '../quat64.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RetargetOptions, Rig, RigClip } from '../rigs/types.ts';
-
-// Local copies of the flat quaternion helpers for the per-frame loops: called only with Float64Arrays (and the
-// clip's Float32Array rotations) here, so their element loads stay fast (the shared ones in math.ts see every
-// array type and run up to ~2× slower).
-function mul(
-  out: Float64Array,
-  o: number,
-  a: Float64Array,
-  ao: number,
-  b: Float64Array | Float32Array,
-  bo: number,
-) {
-  const ax = a[ao];
-  const ay = a[ao + 1];
-  const az = a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  out[o] = aw * bx + ax * bw + ay * bz - az * by;
-  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
-
-/** out = conj(a) · b */
-function conjMul(out: Float64Array, o: number, a: Float64Array, ao: number, b: Float64Array, bo: number) {
-  const ax = -a[ao];
-  const ay = -a[ao + 1];
-  const az = -a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  out[o] = aw * bx + ax * bw + ay * bz - az * by;
-  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
-
-/** out = rotate(q, v), or by conj(q) when `sign` is -1. */
-function rotate(
-  out: Float64Array,
-  q: Float64Array,
-  qo: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  sign: number,
-) {
-  const qx = q[qo] * sign;
-  const qy = q[qo + 1] * sign;
-  const qz = q[qo + 2] * sign;
-  const qw = q[qo + 3];
-  const tx = 2 * (qy * vz - qz * vy);
-  const ty = 2 * (qz * vx - qx * vz);
-  const tz = 2 * (qx * vy - qy * vx);
-  out[0] = vx + qw * tx + (qy * tz - qz * ty);
-  out[1] = vy + qw * ty + (qz * tx - qx * tz);
-  out[2] = vz + qw * tz + (qx * ty - qy * tx);
-}
 
 interface LocalCtx {
   W: Float64Array;
@@ -122,8 +60,8 @@ function storeLocal(c: LocalCtx, f: number, b: number): void {
     T[1] = P[3 * b + 1];
     T[2] = P[3 * b + 2];
   } else {
-    conjMul(L, 0, W, 4 * p, W, 4 * b);
-    rotate(T, W, 4 * p, P[3 * b] - P[3 * p], P[3 * b + 1] - P[3 * p + 1], P[3 * b + 2] - P[3 * p + 2], -1);
+    conjMulQ64(L, 0, W, 4 * p, W, 4 * b);
+    rotateQ64(T, W, 4 * p, P[3 * b] - P[3 * p], P[3 * b + 1] - P[3 * p + 1], P[3 * b + 2] - P[3 * p + 2], -1);
   }
   // Change of basis and units, then store.
   const ro = (f * c.nb + b) * 4;
@@ -133,8 +71,8 @@ function storeLocal(c: LocalCtx, f: number, b: number): void {
     q[2] = L[2];
     q[3] = L[3];
   } else {
-    mul(c.tmpQ, 0, c.bq, 0, L, 0);
-    mul(q, 0, c.tmpQ, 0, c.bqConj, 0);
+    mulQ64(c.tmpQ, 0, c.bq, 0, L, 0);
+    mulQ64(q, 0, c.tmpQ, 0, c.bqConj, 0);
   }
   const rotations = c.rotations;
   rotations[ro] = q[0];
@@ -189,8 +127,8 @@ export function canonicalWorld(clip: MotionClip): CanonicalWorld {
         pos[pb + 3 * j + 1] = clip.rootPositions[3 * f + 1];
         pos[pb + 3 * j + 2] = clip.rootPositions[3 * f + 2];
       } else {
-        mul(rot, rb + 4 * j, rot, rb + 4 * p, clip.rotations, rb + 4 * j);
-        rotate(tmp, rot, rb + 4 * p, off[3 * j], off[3 * j + 1], off[3 * j + 2], 1);
+        mulQ64(rot, rb + 4 * j, rot, rb + 4 * p, clip.rotations, rb + 4 * j);
+        rotateQ64(tmp, rot, rb + 4 * p, off[3 * j], off[3 * j + 1], off[3 * j + 2], 1);
         pos[pb + 3 * j] = pos[pb + 3 * p] + tmp[0];
         pos[pb + 3 * j + 1] = pos[pb + 3 * p + 1] + tmp[1];
         pos[pb + 3 * j + 2] = pos[pb + 3 * p + 2] + tmp[2];
@@ -332,10 +270,10 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       const s = source[b];
       // Rotation.
       if (s >= 0 && !muted[b]) {
-        if (restIdentity) mul(W, 4 * b, cwRot, rb + 4 * s, tWorld, 4 * b);
+        if (restIdentity) mulQ64(W, 4 * b, cwRot, rb + 4 * s, tWorld, 4 * b);
         else {
-          mul(tmpQ, 0, cwRot, rb + 4 * s, restInv, 4 * s);
-          mul(W, 4 * b, tmpQ, 0, tWorld, 4 * b);
+          mulQ64(tmpQ, 0, cwRot, rb + 4 * s, restInv, 4 * s);
+          mulQ64(W, 4 * b, tmpQ, 0, tWorld, 4 * b);
         }
       } else if (p < 0) {
         W[4 * b] = tWorld[4 * b];
@@ -343,7 +281,7 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
         W[4 * b + 2] = tWorld[4 * b + 2];
         W[4 * b + 3] = tWorld[4 * b + 3];
       } else {
-        mul(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
+        mulQ64(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
       }
       // Position.
       if (b === hipsIdx) {
@@ -369,7 +307,7 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
       } else {
         const c = carrier[b];
         if (c >= 0 && !muted[b] && kind[b] !== 2) {
-          rotate(
+          rotateQ64(
             tmpV,
             cwRot,
             rb + 4 * c,
@@ -382,7 +320,7 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
           P[3 * b + 1] = cwPos[pb + 3 * c + 1] + tmpV[1];
           P[3 * b + 2] = cwPos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
         } else {
-          rotate(tmpV, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2], 1);
+          rotateQ64(tmpV, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2], 1);
           P[3 * b] = P[3 * p] + tmpV[0];
           P[3 * b + 1] = P[3 * p + 1] + tmpV[1];
           P[3 * b + 2] = P[3 * p + 2] + tmpV[2];
