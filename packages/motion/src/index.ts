@@ -13,6 +13,7 @@ export {
 } from './characters/index.ts';
 export * from './clip.ts';
 export {
+  BONE_TYPE_FORMAT,
   BONE_TYPES,
   type BoneType,
   EXPORT_FORMATS,
@@ -21,6 +22,7 @@ export {
   type ExportOptions,
   exportBoneType,
   exportFormat,
+  type FormatFamily,
   isBoneType,
 } from './export/index.ts';
 export { BONE_TYPE_INFO, type BoneTypeInfo } from './export/readme.ts';

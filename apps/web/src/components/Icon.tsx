@@ -66,3 +66,36 @@ export function Icon({ name, size = 18, className }: { name: string; size?: numb
     </svg>
   );
 }
+
+/** A square icon button with a tooltip (`title`) and an optional `data-action` for tests. */
+export function IconButton({
+  icon,
+  title,
+  action,
+  on,
+  danger,
+  disabled,
+  onClick,
+}: {
+  icon: string;
+  title: string;
+  action?: string;
+  on?: boolean;
+  danger?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`icon-btn${on ? ' on' : ''}${danger ? ' danger' : ''}`}
+      title={title}
+      aria-label={title}
+      data-action={action}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      <Icon name={icon} />
+    </button>
+  );
+}

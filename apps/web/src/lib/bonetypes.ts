@@ -3,25 +3,9 @@
  * (spec §5); the FBX family is every type whose zip holds an .fbx file.
  */
 
-export const BONE_TYPES = [
-  'Unreal4',
-  'Unreal5.5',
-  'Unreal5.6',
-  'Mixamo',
-  'C4D',
-  'CC&iClone',
-  'RobloxR15',
-  'BIP',
-  'bvh',
-  'VMD-TDA',
-  'OnlyFace',
-  'UnityAnim',
-  'BoyFBX',
-  'GirlFBX',
-  'CS',
-] as const;
+import { BONE_TYPE_FORMAT, BONE_TYPES, type BoneType } from '@mocap/motion/bone-types';
 
-export type BoneType = (typeof BONE_TYPES)[number];
+export { BONE_TYPES, type BoneType };
 
 export interface BoneTypeInfo {
   name: string;
@@ -31,28 +15,12 @@ export interface BoneTypeInfo {
   free: boolean;
 }
 
-const FORMAT: Record<BoneType, string> = {
-  Unreal4: 'FBX',
-  'Unreal5.5': 'FBX',
-  'Unreal5.6': 'FBX',
-  Mixamo: 'FBX',
-  C4D: 'FBX',
-  'CC&iClone': 'FBX',
-  RobloxR15: 'FBX',
-  BIP: 'BIP',
-  bvh: 'BVH',
-  'VMD-TDA': 'VMD',
-  OnlyFace: 'FBX',
-  UnityAnim: 'ANIM',
-  BoyFBX: 'FBX',
-  GirlFBX: 'FBX',
-  CS: 'CSM',
-};
+const FORMAT = (name: BoneType): string => BONE_TYPE_FORMAT[name].toUpperCase();
 
 export const DEFAULT_BONE_TYPES: readonly BoneTypeInfo[] = BONE_TYPES.map((name) => ({
   name,
-  format: FORMAT[name],
-  free: FORMAT[name] === 'FBX',
+  format: FORMAT(name),
+  free: BONE_TYPE_FORMAT[name] === 'fbx',
 }));
 
 export const isFbxType = (name: string): boolean =>

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
-import { Icon } from '../components/Icon.tsx';
+import { Icon, IconButton } from '../components/Icon.tsx';
 import { Confirm } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
@@ -275,73 +275,54 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
               <div className="card-actions">
                 {v.status === 'made' && (
                   <>
-                    <button
-                      type="button"
-                      className="icon-btn"
+                    <IconButton
+                      icon="eye"
                       title={t('project.preview')}
-                      data-action="preview"
+                      action="preview"
                       onClick={() => setDialog({ kind: 'preview', video: v })}
-                    >
-                      <Icon name="eye" />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-btn"
+                    />
+                    <IconButton
+                      icon="download"
                       title={t('download.button')}
-                      data-action="download"
+                      action="download"
                       onClick={() => setDialog({ kind: 'download', video: v })}
-                    >
-                      <Icon name="download" />
-                    </button>
-                    <button
-                      type="button"
-                      className={`icon-btn${v.inSquare ? ' on' : ''}`}
+                    />
+                    <IconButton
+                      icon="share"
                       title={v.inSquare ? t('project.unpublish') : t('project.publish')}
-                      data-action="publish"
+                      action="publish"
+                      on={v.inSquare}
                       onClick={() => void togglePublish(v)}
-                    >
-                      <Icon name="share" />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-btn"
+                    />
+                    <IconButton
+                      icon="message"
                       title={t('feedback.title')}
-                      data-action="feedback"
+                      action="feedback"
                       onClick={() => setDialog({ kind: 'feedback', video: v })}
-                    >
-                      <Icon name="message" />
-                    </button>
+                    />
                   </>
                 )}
                 {(v.status === 'made' || v.status === 'failed') && (
-                  <button
-                    type="button"
-                    className="icon-btn"
+                  <IconButton
+                    icon="redo"
                     title={t('project.remake')}
-                    data-action="remake"
+                    action="remake"
                     onClick={() => setDialog({ kind: 'remake', video: v })}
-                  >
-                    <Icon name="redo" />
-                  </button>
+                  />
                 )}
-                <button
-                  type="button"
-                  className="icon-btn"
+                <IconButton
+                  icon="edit"
                   title={t('project.edit')}
-                  data-action="edit"
+                  action="edit"
                   onClick={() => setDialog({ kind: 'edit', video: v })}
-                >
-                  <Icon name="edit" />
-                </button>
-                <button
-                  type="button"
-                  className="icon-btn danger"
+                />
+                <IconButton
+                  icon="trash"
                   title={t('common.delete')}
-                  data-action="delete"
+                  action="delete"
+                  danger
                   onClick={() => setDialog({ kind: 'delete', video: v })}
-                >
-                  <Icon name="trash" />
-                </button>
+                />
               </div>
             </article>
           ))}

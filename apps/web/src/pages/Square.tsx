@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
-import { Icon } from '../components/Icon.tsx';
+import { Icon, IconButton } from '../components/Icon.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { useCategories } from '../components/Pickers.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
@@ -201,30 +201,14 @@ export function SquarePage() {
                 </div>
               </div>
               <div className="card-actions">
-                <button
-                  type="button"
-                  className="icon-btn"
-                  title={t('project.preview')}
-                  onClick={() => setPreview(v)}
-                >
-                  <Icon name="eye" />
-                </button>
-                <button
-                  type="button"
-                  className={`icon-btn${v.collected ? ' on' : ''}`}
+                <IconButton icon="eye" title={t('project.preview')} onClick={() => setPreview(v)} />
+                <IconButton
+                  icon={v.collected ? 'starOn' : 'star'}
                   title={v.collected ? t('square.uncollect') : t('square.collect')}
+                  on={v.collected}
                   onClick={() => void collect(v)}
-                >
-                  <Icon name={v.collected ? 'starOn' : 'star'} />
-                </button>
-                <button
-                  type="button"
-                  className="icon-btn"
-                  title={t('download.button')}
-                  onClick={() => setDownload(v)}
-                >
-                  <Icon name="download" />
-                </button>
+                />
+                <IconButton icon="download" title={t('download.button')} onClick={() => setDownload(v)} />
               </div>
             </article>
           ))}

@@ -22,35 +22,14 @@ import { type ZipEntry, zip } from '../formats/zip.ts';
 import { retarget } from '../retarget/index.ts';
 import { buildRig, type RigId } from '../rigs/index.ts';
 import type { Rig, RigClip } from '../rigs/types.ts';
+import { BONE_TYPES, type BoneType, isBoneType } from './bone-types.ts';
 import { BONE_TYPE_INFO, type BoneTypeInfo, readme } from './readme.ts';
 
-/** The bone types the product sells, by display name. */
-export const BONE_TYPES = [
-  'Unreal4',
-  'Unreal5.5',
-  'Unreal5.6',
-  'Mixamo',
-  'C4D',
-  'CC&iClone',
-  'RobloxR15',
-  'BIP',
-  'bvh',
-  'VMD-TDA',
-  'OnlyFace',
-  'UnityAnim',
-  'BoyFBX',
-  'GirlFBX',
-  'CS',
-] as const;
-export type BoneType = (typeof BONE_TYPES)[number];
+export { BONE_TYPE_FORMAT, BONE_TYPES, type BoneType, type FormatFamily, isBoneType } from './bone-types.ts';
 
 /** Single-file formats (`mocap convert --format`). */
 export const EXPORT_FORMATS = ['fbx', 'bvh', 'vmd', 'anim', 'glb', 'vrma', 'csm', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export function isBoneType(s: string): s is BoneType {
-  return (BONE_TYPES as readonly string[]).includes(s);
-}
 
 export interface ExportOptions {
   /** Key only the hips and legs (the spec's lowerBodyDownload). */

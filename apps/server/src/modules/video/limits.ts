@@ -17,11 +17,12 @@
  * - Free remakes per video as in the table; a remake beyond them costs 1 V per 2 s (spec §1).
  * - Largest accepted picture: 4096 × 4096 (a 4K UHD phone clip fits, portrait or landscape).
  */
+import { type FormatFamily, BONE_TYPE_FORMAT as MOTION_BONE_TYPE_FORMAT } from '@mocap/motion';
 import type { UserRecord } from '../../services/ports.ts';
 import type { CaptureType } from './ports.ts';
 
 export type Plan = 'free' | 'monthly' | 'yearly' | 'company';
-export type FormatFamily = 'fbx' | 'vmd' | 'anim' | 'bip' | 'bvh' | 'csm';
+export type { FormatFamily };
 
 export interface PlanLimits {
   queue: number;
@@ -80,24 +81,8 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 export const MAX_DIMENSION = 4096;
 export const MB = 1024 * 1024;
 
-/** The file family of each bone type's main file. */
-export const BONE_TYPE_FORMAT: Record<string, FormatFamily> = {
-  Unreal4: 'fbx',
-  'Unreal5.5': 'fbx',
-  'Unreal5.6': 'fbx',
-  Mixamo: 'fbx',
-  C4D: 'fbx',
-  'CC&iClone': 'fbx',
-  RobloxR15: 'fbx',
-  BIP: 'bip',
-  bvh: 'bvh',
-  'VMD-TDA': 'vmd',
-  OnlyFace: 'fbx',
-  UnityAnim: 'anim',
-  BoyFBX: 'fbx',
-  GirlFBX: 'fbx',
-  CS: 'csm',
-};
+/** Main format of each bone type's zip (the exporters' table; free accounts may choose the fbx ones). */
+export const BONE_TYPE_FORMAT: Record<string, FormatFamily> = MOTION_BONE_TYPE_FORMAT;
 
 export const SPEC_BONE_TYPES = Object.keys(BONE_TYPE_FORMAT);
 
