@@ -179,7 +179,48 @@ export async function exportFromClipHere(
   return exportZips(clip, workDir, options, progressReporter(options), 0, 99);
 }
 
-/** Runs the solve/export half in a worker thread (`solve-thread.ts`), relaying progress; aborts terminate it. */
+/**
+ * Idle solve/export threads kept for the next task: a thread that has solved and exported once has its code
+ * compiled and warm and the character textures painted, which a fresh thread pays for again (≈ 1 s of the
+ * export of a 60 s clip). At most one is kept; idle threads do not keep the process alive.
+ */
+const idleThreads: Worker[] = [];
+const threadCounts = { started: 0, reused: 0 };
+
+/** How many solve/export threads were started and how many tasks reused an idle one (for tests and logs). */
+export function solveThreadCounts(): { started: number; reused: number } {
+  return { ...threadCounts };
+}
+
+function takeThread(): Worker {
+  const idle = idleThreads.pop();
+  if (idle) {
+    threadCounts.reused++;
+    idle.ref();
+    return idle;
+  }
+  threadCounts.started++;
+  const w = new Worker(new URL('./solve-entry.mjs', import.meta.url));
+  w.on('exit', () => {
+    const k = idleThreads.indexOf(w);
+    if (k >= 0) idleThreads.splice(k, 1);
+  });
+  return w;
+}
+
+function releaseThread(w: Worker): void {
+  if (idleThreads.length > 0) {
+    void w.terminate();
+    return;
+  }
+  w.unref();
+  idleThreads.push(w);
+}
+
+/**
+ * Runs the solve/export half in a worker thread (`solve-thread.ts`), relaying progress. The thread is reused by
+ * the next task when this one ends normally; an abort or a crash terminates it.
+ */
 function inThread<T>(
   kind: 'solve' | 'export',
   inputPath: string,
@@ -189,40 +230,50 @@ function inThread<T>(
 ): Promise<T> {
   options.signal?.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
-    const w = new Worker(new URL('./solve-entry.mjs', import.meta.url), {
-      workerData: {
-        kind,
-        inputPath,
-        workDir,
-        from,
-        options: {
-          hands: options.hands,
-          face: options.face,
-          boneTypes: options.boneTypes,
-          baseName: options.baseName,
-        },
-      },
-    });
+    const w = takeThread();
     let settled = false;
-    const finish = (fn: () => void) => {
+    const finish = (fn: () => void, reuse: boolean) => {
       if (settled) return;
       settled = true;
       options.signal?.removeEventListener('abort', onAbort);
+      w.off('message', onMessage);
+      w.off('error', onError);
+      w.off('exit', onExit);
+      if (reuse) releaseThread(w);
+      else void w.terminate();
       fn();
-      void w.terminate();
     };
-    const onAbort = () => finish(() => reject(options.signal?.reason ?? new Error('aborted')));
+    const onAbort = () => finish(() => reject(options.signal?.reason ?? new Error('aborted')), false);
+    const onMessage = (m: {
+      type: string;
+      percent?: number;
+      stage?: string;
+      result?: unknown;
+      message?: string;
+    }) => {
+      if (m.type === 'progress') options.onProgress?.(m.percent!, m.stage as CaptureStage);
+      else if (m.type === 'done') finish(() => resolve(m.result as T), true);
+      else if (m.type === 'error') finish(() => reject(new Error(m.message)), true);
+    };
+    const onError = (err: Error) => finish(() => reject(err), false);
+    const onExit = (code: number) =>
+      finish(() => reject(new Error(`solve thread exited with code ${code}`)), false);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    w.on(
-      'message',
-      (m: { type: string; percent?: number; stage?: string; result?: unknown; message?: string }) => {
-        if (m.type === 'progress') options.onProgress?.(m.percent!, m.stage as CaptureStage);
-        else if (m.type === 'done') finish(() => resolve(m.result as T));
-        else if (m.type === 'error') finish(() => reject(new Error(m.message)));
+    w.on('message', onMessage);
+    w.on('error', onError);
+    w.on('exit', onExit);
+    w.postMessage({
+      kind,
+      inputPath,
+      workDir,
+      from,
+      options: {
+        hands: options.hands,
+        face: options.face,
+        boneTypes: options.boneTypes,
+        baseName: options.baseName,
       },
-    );
-    w.on('error', (err) => finish(() => reject(err)));
-    w.on('exit', (code) => finish(() => reject(new Error(`solve thread exited with code ${code}`))));
+    });
   });
 }
 

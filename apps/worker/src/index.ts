@@ -12,6 +12,7 @@ export {
   makeThumbnail,
   packageBoneType,
   solveAndExport,
+  solveThreadCounts,
 } from './capture.ts';
 export {
   type RunningWorker,

@@ -22,25 +22,32 @@ export type SolveThreadMessage =
   | { type: 'done'; result: unknown }
   | { type: 'error'; message: string };
 
-const input = workerData as SolveThreadInput;
 const post = (m: SolveThreadMessage) => parentPort!.postMessage(m);
-const onProgress = (percent: number, stage: string) => post({ type: 'progress', percent, stage });
 
-try {
-  const text = await readFile(input.inputPath, 'utf8');
-  if (input.kind === 'solve') {
-    const tracks = JSON.parse(text) as Tracks;
-    const result = await solveAndExportHere(
-      tracks,
-      input.workDir,
-      { ...input.options, onProgress },
-      input.from,
-    );
-    post({ type: 'done', result });
-  } else {
-    const result = await exportFromClipHere(text, input.workDir, { ...input.options, onProgress });
-    post({ type: 'done', result });
+/** One task: read the input file, solve and/or export, report progress, then done or error. */
+async function runTask(input: SolveThreadInput): Promise<void> {
+  const onProgress = (percent: number, stage: string) => post({ type: 'progress', percent, stage });
+  try {
+    const text = await readFile(input.inputPath, 'utf8');
+    if (input.kind === 'solve') {
+      const tracks = JSON.parse(text) as Tracks;
+      const result = await solveAndExportHere(
+        tracks,
+        input.workDir,
+        { ...input.options, onProgress },
+        input.from,
+      );
+      post({ type: 'done', result });
+    } else {
+      const result = await exportFromClipHere(text, input.workDir, { ...input.options, onProgress });
+      post({ type: 'done', result });
+    }
+  } catch (err) {
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }
-} catch (err) {
-  post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
 }
+
+// The thread is kept between jobs (warm JIT, textures painted once): one task at a time, sent as messages; the
+// first task may also come as workerData.
+if (workerData) await runTask(workerData as SolveThreadInput);
+parentPort!.on('message', (task: SolveThreadInput) => void runTask(task));
