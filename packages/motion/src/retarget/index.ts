@@ -20,7 +20,6 @@
  */
 
 import type { MotionClip } from '../clip.ts';
-import { qConjMulFlat, qMulFlat, qRotateFlat } from '../math.ts';
 import { conjMulQ64, mulQ64, rotateQ64 } from '../quat64.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RetargetOptions, Rig, RigClip } from '../rigs/types.ts';
@@ -141,7 +140,7 @@ export function canonicalWorld(clip: MotionClip): CanonicalWorld {
   for (let j = 0; j < n; j++) {
     const p = parents[j];
     if (p < 0) restW.set(sk.restRotations.subarray(4 * j, 4 * j + 4), 4 * j);
-    else qMulFlat(restW, 4 * j, restW, 4 * p, sk.restRotations, 4 * j);
+    else mulQ64(restW, 4 * j, restW, 4 * p, sk.restRotations, 4 * j);
     restInv[4 * j] = -restW[4 * j];
     restInv[4 * j + 1] = -restW[4 * j + 1];
     restInv[4 * j + 2] = -restW[4 * j + 2];
@@ -188,14 +187,16 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const bindLocal = new Float64Array(4 * nb);
   const restT = new Float64Array(3 * nb); // canonical-space local rest translation, metres
   const tmpQ = new Float64Array(4);
+  const restQ = new Float64Array(4);
   const tmpV = new Float64Array(3);
   for (let b = 0; b < nb; b++) {
     const p = I.parent[b];
     if (p < 0) tLocal.set(I.tWorld.subarray(4 * b, 4 * b + 4), 4 * b);
-    else qConjMulFlat(tLocal, 4 * b, I.tWorld, 4 * p, I.tWorld, 4 * b);
+    else conjMulQ64(tLocal, 4 * b, I.tWorld, 4 * p, I.tWorld, 4 * b);
     // bind local: rig-space rest rotation back to canonical: bq⁻¹ · q · bq
-    qMulFlat(tmpQ, 0, bqConj, 0, bones[b].restRotation, 0);
-    qMulFlat(bindLocal, 4 * b, tmpQ, 0, bq, 0);
+    restQ.set(bones[b].restRotation);
+    mulQ64(tmpQ, 0, bqConj, 0, restQ, 0);
+    mulQ64(bindLocal, 4 * b, tmpQ, 0, bq, 0);
     const rt = bones[b].restTranslation;
     // B^T · t / u
     restT[3 * b] = (B[0] * rt[0] + B[3] * rt[1] + B[6] * rt[2]) / u;
@@ -394,16 +395,8 @@ export function rigWorldPositions(clip: RigClip, frame: number): Float64Array {
       W.set(clip.rotations.subarray(ro, ro + 4), 4 * b);
       P.set(clip.translations.subarray(to, to + 3), 3 * b);
     } else {
-      qMulFlat(W, 4 * b, W, 4 * p, clip.rotations, ro);
-      qRotateFlat(
-        v,
-        0,
-        W,
-        4 * p,
-        clip.translations[to],
-        clip.translations[to + 1],
-        clip.translations[to + 2],
-      );
+      mulQ64(W, 4 * b, W, 4 * p, clip.rotations, ro);
+      rotateQ64(v, W, 4 * p, clip.translations[to], clip.translations[to + 1], clip.translations[to + 2]);
       P[3 * b] = P[3 * p] + v[0];
       P[3 * b + 1] = P[3 * p + 1] + v[1];
       P[3 * b + 2] = P[3 * p + 2] + v[2];
