@@ -237,7 +237,17 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     await expect
       .poll(async () => Number(await page.locator('.scrub').inputValue()), { timeout: 20_000 })
       .toBeGreaterThan(0.8);
-    const b = await canvas.screenshot();
+    // The canvas changes while it plays (waited for, not sampled once: a drawn frame can lag the clock).
+    let b = await canvas.screenshot();
+    await expect
+      .poll(
+        async () => {
+          b = await canvas.screenshot();
+          return Buffer.compare(a, b) !== 0;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await shot(page, 'pc-preview-en');
     // Synchronised: the pose drawn is the video's time (the viewer records the time it posed).
     await page.click('[data-testid=play]');
