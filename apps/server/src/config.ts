@@ -86,6 +86,31 @@ export const ConfigSchema = z
     CODE_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
     /** Verification mails per IP per hour. */
     CODE_IP_LIMIT: z.coerce.number().int().positive().default(20),
+    /**
+     * The `dev` third-party login provider (code `dev:<email>` logs into that account, no password): for tests only.
+     * The server refuses to start with it unless NODE_ENV=test.
+     */
+    TEST_LOGIN_PROVIDER: bool.default(false),
+    /**
+     * Third-party login over OpenID Connect (authorization code + state + PKCE S256 + nonce, ID token checked
+     * against the issuer's keys). Off unless OIDC_ISSUER and OIDC_CLIENT_ID are set; the login page then shows a
+     * button labelled OIDC_LABEL.
+     */
+    OIDC_ISSUER: optionalString.refine((u) => u === undefined || /^https?:\/\//.test(u), {
+      message: 'OIDC_ISSUER must be an http(s) URL (the issuer of the ID tokens)',
+    }),
+    OIDC_CLIENT_ID: optionalString,
+    /** Unset for a public client (PKCE only). */
+    OIDC_CLIENT_SECRET: optionalString,
+    /** Provider name in /passport/3rd/login (letters, digits, - and _). */
+    OIDC_NAME: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,32}$/, 'OIDC_NAME: 1-32 of a-z, 0-9, - and _')
+      .default('oidc'),
+    OIDC_LABEL: z.string().default('Single sign-on'),
+    OIDC_SCOPES: z.string().default('openid email profile'),
+    /** Where the provider sends the browser back (register it there); default PUBLIC_URL + /capture/login. */
+    OIDC_REDIRECT_URI: optionalString,
   })
   .superRefine((c, ctx) => {
     const s3 = [c.S3_BUCKET, c.S3_ACCESS_KEY_ID, c.S3_SECRET_ACCESS_KEY];
@@ -123,6 +148,18 @@ export interface Config extends RawConfig {
         kind: 'smtp';
         host: string;
         port: number;
+    if (c.TEST_LOGIN_PROVIDER && c.NODE_ENV !== 'test')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_LOGIN_PROVIDER'],
+        message: `the test login provider lets anyone log in as anyone: it is refused outside NODE_ENV=test (NODE_ENV is ${c.NODE_ENV})`,
+      });
+    if (Boolean(c.OIDC_ISSUER) !== Boolean(c.OIDC_CLIENT_ID))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_CLIENT_ID'],
+        message: 'OpenID Connect login needs OIDC_ISSUER and OIDC_CLIENT_ID together',
+      });
         secure: boolean;
         user?: string;
         pass?: string;

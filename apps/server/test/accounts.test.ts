@@ -23,7 +23,7 @@ interface Info {
 }
 
 describe.each(databases)('accounts on %s', (kind) => {
-  const t = useServer(kind);
+  const t = useServer(kind, { env: { TEST_LOGIN_PROVIDER: '1' } });
 
   it('publishes an RSA public key (SPKI PEM, RSA-OAEP-256)', async () => {
     const r = await t.call<{ publicKey: string; algorithm: string }>('GET', '/product/auth/publicKey');
@@ -432,7 +432,7 @@ describe.each(databases)('accounts on %s', (kind) => {
     expect(bad.code).toBe(Codes.REFUSED);
   });
 
-  it('third-party login through the provider interface (dev provider)', async () => {
+  it('third-party login through the provider interface (dev provider, turned on by this test)', async () => {
     const first = await t.call<{ token: string; created: boolean; user: { email: string; surplus: number } }>(
       'POST',
       '/product/passport/3rd/login',

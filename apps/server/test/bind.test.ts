@@ -17,7 +17,7 @@ interface Binding {
 }
 
 describe.each(databases)('binding third-party accounts on %s', (kind) => {
-  const t = useServer(kind);
+  const t = useServer(kind, { env: { TEST_LOGIN_PROVIDER: '1' } });
 
   it('binds, then third-party login with that account logs into mine; again is a no-op', async () => {
     const a = await t.register('binder-a@example.com');

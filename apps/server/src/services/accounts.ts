@@ -18,6 +18,7 @@ import {
   type OAuthProvider,
   type Page,
   type PasswordHasher,
+  type PendingAuthorization,
   type RateLimiter,
   type Repos,
   type Store,
@@ -579,16 +580,31 @@ export class AccountService {
     return [...this.providers.keys()];
   }
 
+  /** Providers the login page offers as buttons (redirect-based ones; the test provider has no button). */
+  loginButtons(): { name: string; label: string }[] {
+    return [...this.providers.values()]
+      .filter((p) => p.begin)
+      .map((p) => ({ name: p.name, label: p.label ?? p.name }));
+  }
+
+  /** Starts a redirect-based third-party login: the provider's URL and the pending authorization to keep. */
+  async beginThirdParty(providerName: string, redirectUri: string) {
+    const p = this.provider(providerName);
+    if (!p.begin) throw new AppError(Codes.PARAMETER_ERROR, `login provider ${providerName} has no redirect`);
+    return p.begin(redirectUri);
+  }
+
   /** POST /passport/3rd/login: exchanges a provider code, links or creates the account, returns a session. */
   async thirdPartyLogin(
     providerName: string,
     code: string,
     meta: RequestMeta,
     redirectUri?: string,
+    auth?: { state?: string; pending?: PendingAuthorization },
   ): Promise<{ token: string; expiresAt: number; user: UserRecord; created: boolean }> {
     const provider = this.providers.get(providerName);
     if (!provider) throw new AppError(Codes.PARAMETER_ERROR, `unknown login provider ${providerName}`);
-    const identity: ExternalIdentity = await provider.exchange(code, redirectUri);
+    const identity: ExternalIdentity = await provider.exchange(code, redirectUri, auth);
     const now = this.clock.now();
     let userId = await this.store.repos.identities.find(identity.provider, identity.externalId);
     let created = false;
@@ -649,8 +665,9 @@ export class AccountService {
     providerName: string,
     code: string,
     redirectUri?: string,
+    auth?: { state?: string; pending?: PendingAuthorization },
   ): Promise<{ binding: IdentityBinding; created: boolean }> {
-    const identity: ExternalIdentity = await this.provider(providerName).exchange(code, redirectUri);
+    const identity: ExternalIdentity = await this.provider(providerName).exchange(code, redirectUri, auth);
     const { identities } = this.store.repos;
     const same = (all: IdentityBinding[]) =>
       all.find((b) => b.provider === identity.provider && b.externalId === identity.externalId);
@@ -682,8 +699,8 @@ export const BindMessages = {
 } as const;
 
 /**
- * Development provider: the "authorization code" is `dev:<email>[:<name>]`. Enabled outside production so the
- * interface can be exercised end to end without a real identity provider.
+ * Test provider: the "authorization code" is `dev:<email>[:<name>]`, i.e. anyone logs in as anyone. Only when a
+ * test turns it on (TEST_LOGIN_PROVIDER with NODE_ENV=test; the config refuses it in any other mode).
  */
 export function createDevOAuthProvider(): OAuthProvider {
   return {

@@ -4,6 +4,7 @@
 
 import { join } from 'node:path';
 import type { Infra } from '../infra/index.ts';
+import { createOidcProvider } from '../infra/oauth/oidc.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
 import { MotionService } from '../modules/motion/service.ts';
 import { createFilePort } from '../modules/video/files.ts';
@@ -31,7 +32,7 @@ export interface Services {
 }
 
 export interface ServiceOptions {
-  /** Third-party login providers besides `dev` (which is on outside production). */
+  /** Third-party login providers besides those the config turns on (OIDC_*; `dev` only with TEST_LOGIN_PROVIDER in tests). */
   oauthProviders?: OAuthProvider[];
 }
 
@@ -44,7 +45,22 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
   });
   const coins = new CoinService(store, clock);
   const providers = new Map<string, OAuthProvider>();
-  if (config.NODE_ENV !== 'production') providers.set('dev', createDevOAuthProvider());
+  // The test provider logs anyone in as anyone: only when a test asks for it (the config refuses it outside tests).
+  if (config.TEST_LOGIN_PROVIDER && config.NODE_ENV === 'test')
+    providers.set('dev', createDevOAuthProvider());
+  if (config.OIDC_ISSUER && config.OIDC_CLIENT_ID)
+    providers.set(
+      config.OIDC_NAME,
+      createOidcProvider({
+        name: config.OIDC_NAME,
+        label: config.OIDC_LABEL,
+        issuer: config.OIDC_ISSUER,
+        clientId: config.OIDC_CLIENT_ID,
+        clientSecret: config.OIDC_CLIENT_SECRET,
+        scopes: config.OIDC_SCOPES,
+        clock,
+      }),
+    );
   for (const p of opts.oauthProviders ?? []) providers.set(p.name, p);
   const accounts = new AccountService(
     store,

@@ -412,8 +412,27 @@ export interface ExternalIdentity {
   name?: string;
 }
 
+/** A third-party authorization begun in a browser: kept sealed in that browser until the provider sends it back. */
+export interface PendingAuthorization {
+  provider: string;
+  state: string;
+  nonce: string;
+  /** PKCE code verifier (S256). */
+  verifier: string;
+  redirectUri: string;
+  expiresAt: number;
+}
+
 export interface OAuthProvider {
   readonly name: string;
+  /** Text of the login page's button. */
+  readonly label?: string;
+  /** Redirect-based providers: the authorization URL to send the browser to and what to keep until it returns. */
+  begin?(redirectUri: string): Promise<{ url: string; pending: PendingAuthorization }>;
   /** Exchanges the client's authorization code for the identity; throws AppError when refused. */
-  exchange(code: string, redirectUri?: string): Promise<ExternalIdentity>;
+  exchange(
+    code: string,
+    redirectUri?: string,
+    auth?: { state?: string; pending?: PendingAuthorization },
+  ): Promise<ExternalIdentity>;
 }

@@ -162,6 +162,8 @@ export const en = {
   'auth.resetSubmit': 'Reset password',
   'auth.forgot': 'Forgot password?',
   'auth.noAccount': 'No account yet?',
+  'auth.orThirdParty': 'or',
+  'auth.continueWith': 'Continue with {name}',
   'auth.haveAccount': 'Already have an account?',
   'auth.backToLogin': 'Back to log in',
   'auth.emailRequired': 'Please enter your email!',

@@ -163,6 +163,8 @@ export const zh: Record<MessageKey, string> = {
   'auth.resetSubmit': '重置密码',
   'auth.forgot': '忘记密码?',
   'auth.noAccount': '还没有账号?',
+  'auth.orThirdParty': '或',
+  'auth.continueWith': '使用 {name} 登录',
   'auth.haveAccount': '已有账号?',
   'auth.backToLogin': '返回登录',
   'auth.emailRequired': '请输入邮箱!',

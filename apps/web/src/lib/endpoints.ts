@@ -2,7 +2,7 @@
  * Every server call the web app makes, in one place (paths of spec §7 under /product). Shapes follow
  * `scratch/notes-web-to-server.md` and the server's zod schemas.
  */
-import { api, type UploadHandle, upload } from './api.ts';
+import { API_BASE, api, type UploadHandle, upload } from './api.ts';
 import { type BoneTypeInfo, DEFAULT_BONE_TYPES } from './bonetypes.ts';
 import { encryptPassword } from './rsa.ts';
 import {
@@ -48,6 +48,18 @@ export async function login(username: string, password: string): Promise<string>
     password: await encrypt(password),
   });
   return tokenOf(data);
+}
+
+/** Third-party logins the server offers (none unless configured). */
+export const thirdPartyButtons = () => api.get<{ name: string; label: string }[]>('/passport/3rd/buttons');
+
+/** Where a third-party login button goes: the server redirects to the provider (state + PKCE). */
+export const thirdPartyAuthorizeUrl = (provider: string) =>
+  `${API_BASE}/passport/3rd/${encodeURIComponent(provider)}/authorize`;
+
+/** Back from the provider: exchanges its code (with the state it returned) for a token. */
+export async function thirdPartyLogin(provider: string, code: string, state: string): Promise<string> {
+  return tokenOf(await api.post<unknown>('/passport/3rd/login', { provider, code, state }));
 }
 
 /** Code types for POST /code/{email}/{type}. */

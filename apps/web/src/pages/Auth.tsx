@@ -5,7 +5,16 @@ import { LegalLinks } from '../components/Footer.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { useMaintain } from '../components/Layout.tsx';
 import { LangSwitch } from '../components/TopBar.tsx';
-import { CODE_TYPE, login, register, resetPassword, sendCode } from '../lib/endpoints.ts';
+import {
+  CODE_TYPE,
+  login,
+  register,
+  resetPassword,
+  sendCode,
+  thirdPartyAuthorizeUrl,
+  thirdPartyButtons,
+  thirdPartyLogin,
+} from '../lib/endpoints.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
@@ -280,10 +289,61 @@ function LoginForm() {
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? t('common.wait') : t('auth.login')}
       </button>
+      <ThirdPartyButtons />
       <p className="auth-switch">
         {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
       </p>
     </form>
+  );
+}
+
+const THIRD_PARTY_KEY = 'mocap_3rd_provider';
+
+/**
+ * Third-party login: one button per provider the server is configured with (none by default). The button goes to
+ * the server, which redirects to the provider with state + PKCE; the provider sends the browser back here with
+ * `code` and `state`, which are exchanged for a session.
+ */
+function ThirdPartyButtons() {
+  const { signIn } = useSession();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const [buttons, setButtons] = useState<{ name: string; label: string }[]>([]);
+  const code = params.get('code');
+  const state = params.get('state');
+  useEffect(() => {
+    thirdPartyButtons().then(setButtons, () => setButtons([]));
+  }, []);
+  useEffect(() => {
+    const provider = sessionStorage.getItem(THIRD_PARTY_KEY);
+    if (!code || !state || !provider) return;
+    sessionStorage.removeItem(THIRD_PARTY_KEY);
+    setParams({}, { replace: true });
+    thirdPartyLogin(provider, code, state)
+      .then(async (token) => {
+        await signIn(token);
+        toast.success(t('auth.loginOk'));
+        navigate('/index/myPro', { replace: true });
+      })
+      .catch(() => {
+        /* the client showed the server's message */
+      });
+  }, [code, state, setParams, signIn, navigate]);
+  if (!buttons.length) return null;
+  return (
+    <div className="auth-third-party">
+      <p className="muted">{t('auth.orThirdParty')}</p>
+      {buttons.map((b) => (
+        <a
+          key={b.name}
+          className="btn btn-block"
+          href={thirdPartyAuthorizeUrl(b.name)}
+          onClick={() => sessionStorage.setItem(THIRD_PARTY_KEY, b.name)}
+        >
+          {t('auth.continueWith', { name: b.label })}
+        </a>
+      ))}
+    </div>
   );
 }
 

@@ -6,7 +6,21 @@ import { Messages } from '../../errors.ts';
 import { bearerSecurity, meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
 import { SessionSchema, UserViewSchema } from '../../http/schemas.ts';
+import { PENDING_COOKIE, sealPending, unsealPending } from '../../infra/oauth/oidc.ts';
 import { rolesOf } from '../../services/auth.ts';
+
+/** A cookie's value from the Cookie header. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return undefined;
+}
+
+/** The pending third-party authorization cookie: HttpOnly, SameSite=Lax (the provider's redirect is a top-level GET), only under /product/passport/3rd. */
+const pendingCookie = (value: string, maxAge: number, secure: boolean) =>
+  `${PENDING_COOKIE}=${value}; Max-Age=${maxAge}; Path=/product/passport/3rd; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
 const LoginBody = z.object({
   username: z.string().max(254).optional().describe('e-mail'),
@@ -170,27 +184,81 @@ const routes: FastifyPluginAsync = async (base) => {
     async () => ok(accounts.providerNames()),
   );
 
+  app.get(
+    '/passport/3rd/buttons',
+    {
+      schema: {
+        tags,
+        summary:
+          'Third-party logins the login page offers as buttons (none unless one is configured: OIDC_*)',
+        response: { 200: envelope(z.array(z.object({ name: z.string(), label: z.string() }))) },
+      },
+    },
+    async () => ok(accounts.loginButtons()),
+  );
+
+  app.get(
+    '/passport/3rd/:provider/authorize',
+    {
+      schema: {
+        tags,
+        summary:
+          'Starts a third-party login: redirects to the provider (authorization code flow with state, PKCE S256 and nonce); the provider sends the browser back to the login page with code and state, which it posts to /passport/3rd/login',
+        params: z.object({ provider: z.string().min(1).max(32) }),
+      },
+    },
+    async (req, reply) => {
+      const { config } = app.ctx;
+      const origin = config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${req.protocol}://${req.host}`;
+      const redirectUri = config.OIDC_REDIRECT_URI ?? `${origin}/capture/login`;
+      const { url, pending } = await accounts.beginThirdParty(req.params.provider, redirectUri);
+      reply.header(
+        'set-cookie',
+        pendingCookie(
+          sealPending(app.ctx.infra.secrets.codes, pending),
+          600,
+          redirectUri.startsWith('https:'),
+        ),
+      );
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(url, 302);
+    },
+  );
+
   app.post(
     '/passport/3rd/login',
     {
       schema: {
         tags,
         summary:
-          'Third-party login: exchange a provider authorization code for a session (dev provider: code "dev:<email>")',
+          'Third-party login: exchange a provider authorization code (and the state it came back with) for a session',
+        description:
+          'Redirect-based providers (OpenID Connect) need the `state` the provider returned and the HttpOnly cookie set by /passport/3rd/{provider}/authorize in this browser; the ID token is checked and only a verified e-mail is accepted. Unknown providers: 400.',
         body: z.object({
           provider: z.string().min(1).max(32),
           code: z.string().min(1).max(2048),
+          state: z.string().max(512).optional(),
           redirectUri: z.string().max(2048).optional(),
         }),
         response: { 200: envelope(SessionSchema.extend({ created: z.boolean() })) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      const pending = unsealPending(
+        app.ctx.infra.secrets.codes,
+        cookieValue(req.headers.cookie, PENDING_COOKIE),
+      );
+      // The pending authorization is single-use: cleared whatever the outcome.
+      if (pending) reply.header('set-cookie', pendingCookie('', 0, pending.redirectUri.startsWith('https:')));
       const s = await accounts.thirdPartyLogin(
         req.body.provider,
         req.body.code,
         meta(req),
         req.body.redirectUri,
+        {
+          state: req.body.state,
+          pending,
+        },
       );
       return ok({ ...session(s), created: s.created }, Messages.LOGIN_SUCCESS);
     },

@@ -1,0 +1,210 @@
+/**
+ * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { Codes } from '../src/errors.ts';
+import { databases, useServer } from './harness.ts';
+import { type OidcStub, startOidcStub } from './oidc-stub.ts';
+
+const mainTs = join(import.meta.dirname, '..', 'src', 'main.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `npm start` (main.ts) with `env` over the parent's environment minus NODE_ENV; resolves once it listens or exits. */
+async function startMain(env: Record<string, string>) {
+  const base = { ...process.env };
+  delete base.NODE_ENV;
+  const child = spawn(process.execPath, ['--import', 'tsx', mainTs], {
+    env: { ...base, HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  const state = await new Promise<'running' | 'exited'>((resolve) => {
+    const check = () => {
+      if (out.includes('mocap is running')) resolve('running');
+      else if (child.exitCode !== null) resolve('exited');
+      else setTimeout(check, 100);
+    };
+    check();
+  });
+  return {
+    child,
+    state,
+    out: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      return child.exitCode;
+    },
+  };
+}
+
+describe('13.1 no test login provider in the documented start', () => {
+  it('the config refuses TEST_LOGIN_PROVIDER outside NODE_ENV=test (unset, development, production)', () => {
+    for (const env of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'production' }]) {
+      expect(() => loadConfig({ ...env, TEST_LOGIN_PROVIDER: '1' })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...env, TEST_LOGIN_PROVIDER: '1' })).toThrow(/TEST_LOGIN_PROVIDER/);
+    }
+    expect(loadConfig({ NODE_ENV: 'test', TEST_LOGIN_PROVIDER: '1' }).TEST_LOGIN_PROVIDER).toBe(true);
+    expect(loadConfig({}).TEST_LOGIN_PROVIDER).toBe(false);
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID/);
+  });
+
+  it('npm start with NODE_ENV unset: the dev provider is refused; with TEST_LOGIN_PROVIDER it does not start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mocap-sec-'));
+    try {
+      const port = await freePort();
+      const s = await startMain({ DATA_DIR: dataDir, PORT: String(port) });
+      try {
+        expect(s.state).toBe('running');
+        const base = `http://127.0.0.1:${port}/product`;
+        const post = async (body: object) =>
+          (await (
+            await fetch(`${base}/passport/3rd/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            })
+          ).json()) as { code: number; data: unknown };
+        for (const who of ['admin@mocap.local', 'new-person@example.com']) {
+          const r = await post({ provider: 'dev', code: `dev:${who}` });
+          expect(r.code).toBe(Codes.PARAMETER_ERROR);
+          expect(JSON.stringify(r.data ?? '')).not.toContain('token');
+        }
+        const providers = (await (await fetch(`${base}/passport/3rd/providers`)).json()) as {
+          data: string[];
+        };
+        expect(providers.data).toEqual([]);
+        const buttons = (await (await fetch(`${base}/passport/3rd/buttons`)).json()) as { data: unknown[] };
+        expect(buttons.data).toEqual([]);
+      } finally {
+        await s.stop();
+      }
+      const refused = await startMain({
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        TEST_LOGIN_PROVIDER: '1',
+      });
+      expect(refused.state).toBe('exited');
+      expect(refused.child.exitCode).toBe(2);
+      expect(refused.out()).toMatch(/TEST_LOGIN_PROVIDER.*refused outside NODE_ENV=test/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe.each(databases)('13.1 OpenID Connect login (code + state + PKCE + nonce) on %s', (kind) => {
+  let idp: OidcStub;
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    idp = await startOidcStub();
+    Object.assign(env, {
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      OIDC_NAME: 'acme',
+      OIDC_LABEL: 'Acme ID',
+      PUBLIC_URL: 'http://mocap.test',
+    });
+  });
+  afterAll(async () => idp?.close());
+  const t = useServer(kind, { env });
+
+  /** Plays the browser: authorize at the server, follow to the provider, come back with code and state. */
+  async function browserLogin(opts: { tamperState?: boolean; dropCookie?: boolean } = {}) {
+    t.clock.t = Date.now();
+    const start = await t.app.inject({ method: 'GET', url: '/product/passport/3rd/acme/authorize' });
+    expect(start.statusCode).toBe(302);
+    const setCookie = String(start.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    const to = new URL(String(start.headers.location));
+    expect(to.origin).toBe(idp.issuer);
+    expect(to.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(to.searchParams.get('redirect_uri')).toBe('http://mocap.test/capture/login');
+    const atIdp = await fetch(to, { redirect: 'manual' });
+    const back = new URL(String(atIdp.headers.get('location')));
+    const cookie = setCookie.split(';')[0];
+    return t.app.inject({
+      method: 'POST',
+      url: '/product/passport/3rd/login',
+      headers: opts.dropCookie ? {} : { cookie },
+      payload: {
+        provider: 'acme',
+        code: back.searchParams.get('code'),
+        state: opts.tamperState ? 'x'.repeat(32) : back.searchParams.get('state'),
+      },
+    });
+  }
+
+  it('offers one button, logs in with a verified e-mail, refuses the dev provider', async () => {
+    expect((await t.call('GET', '/product/passport/3rd/buttons')).data).toEqual([
+      { name: 'acme', label: 'Acme ID' },
+    ]);
+    const r = await browserLogin();
+    const body = r.json() as {
+      code: number;
+      data: { token: string; created: boolean; user: { email: string } };
+    };
+    expect(body.code).toBe(0);
+    expect(body.data.created).toBe(true);
+    expect(body.data.user.email).toBe('sso@example.com');
+    expect(String(r.headers['set-cookie'])).toMatch(/Max-Age=0/);
+    const info = await t.call('GET', '/product/auth/info', { token: body.data.token });
+    expect(info.code).toBe(0);
+    const dev = await t.call('POST', '/product/passport/3rd/login', {
+      body: { provider: 'dev', code: 'dev:admin@test.local' },
+    });
+    expect(dev.code).toBe(Codes.PARAMETER_ERROR);
+  });
+
+  it('refuses a foreign state, a missing browser cookie, a forged ID token and an unverified e-mail', async () => {
+    const before = idp.redeemed;
+    expect((await browserLogin({ tamperState: true })).json().code).toBe(Codes.AUTH_FAILED);
+    expect((await browserLogin({ dropCookie: true })).json().code).toBe(Codes.AUTH_FAILED);
+    expect(idp.redeemed).toBe(before); // refused before the code was redeemed
+    idp.forgeSignature = true;
+    const forged = (await browserLogin()).json();
+    idp.forgeSignature = false;
+    expect(forged.code).toBe(Codes.AUTH_FAILED);
+    expect(forged.message).toMatch(/signature/);
+    // Someone with an account at the provider claiming the administrator's address, unverified.
+    idp.nextUser = { sub: 'u-2', email: 'admin@test.local', email_verified: false };
+    const claim = (await browserLogin()).json();
+    expect(claim.code).toBe(Codes.AUTH_FAILED);
+    expect(claim.message).toMatch(/not verified/);
+    idp.nextUser = { sub: 'u-1', email: 'sso@example.com', email_verified: true, name: 'SSO User' };
+  });
+
+  it('a blacklisted account cannot come back through the provider', async () => {
+    const r = (await browserLogin()).json() as { data: { user: { id: number } } };
+    const admin = await t.adminToken();
+    const b = await t.call('POST', `/product/user/blackFlag/${r.data.user.id}`, { token: admin, body: {} });
+    expect(b.code).toBe(0);
+    const again = (await browserLogin()).json();
+    expect(again.code).not.toBe(0);
+  });
+});
