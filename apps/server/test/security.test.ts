@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { Codes } from '../src/errors.ts';
+import { createVideoStore } from '../src/index.ts';
+import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
 import { databases, useServer } from './harness.ts';
 import { type OidcStub, startOidcStub } from './oidc-stub.ts';
+import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
 
 const mainTs = join(import.meta.dirname, '..', 'src', 'main.ts');
 
@@ -206,5 +209,76 @@ describe.each(databases)('13.1 OpenID Connect login (code + state + PKCE + nonce
     expect(b.code).toBe(0);
     const again = (await browserLogin()).json();
     expect(again.code).not.toBe(0);
+  });
+});
+
+describe.each(databases)('13.2 previews never hand out what a download sells, on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  let fx: Fixtures;
+  let owner: { token: string; id: number };
+  let other: { token: string; id: number };
+  let id = 0;
+  beforeAll(async () => {
+    fx = makeFixtures();
+    owner = await t.register(`own-${kind}@example.com`);
+    other = await t.register(`other-${kind}@example.com`);
+    const form = uploadForm(fx.synthetic(31, 2), { name: 'square clip', tags: 'x' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${owner.token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(r.json().code, r.json().message).toBe(0);
+    id = r.json().data.id;
+    await markMade(t.infra, t.services, id, ['Mixamo', 'Unreal4', 'bvh', 'VMD-TDA']);
+    expect((await t.call('PUT', `/product/video/square/${id}/1`, { token: owner.token })).code).toBe(0);
+  });
+  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  const get = (u: string) => {
+    const p = new URL(u, 'http://x');
+    return t.app.inject({ method: 'GET', url: p.pathname + p.search });
+  };
+
+  it('a non-buyer gets 307 for the FBX/VMD zips and a preview-grade clip; buying opens them within the plan', async () => {
+    const balance0 = await t.services.coins.balance(other.id);
+    for (const path of [`/product/motion/fbx/${id}/anm`, `/product/motion/vmd/${id}/anm`]) {
+      const r = await t.call('GET', path, { token: other.token });
+      expect(r.code, path).toBe(Codes.REFUSED);
+      expect(r.message).toBe(PreviewMessages.BUY_FIRST);
+    }
+    const clip = await t.call<{ url: string }>('GET', `/product/motion/video/${id}/clip_url`, {
+      token: other.token,
+    });
+    expect(clip.code).toBe(0);
+    const preview = JSON.parse((await get(clip.data.url)).body);
+    const v = await createVideoStore(t.infra.database).repos.videos.findById(id);
+    const full = (await t.infra.storage.getBytes(v!.outputs.clipKey!)).toString('utf8');
+    expect(preview.metadata.preview).toBe(true);
+    expect(preview.fps).toBeLessThanOrEqual(PREVIEW_FPS);
+    expect(preview.frames.length).toBeLessThan(JSON.parse(full).frames.length);
+    expect(preview.blendshapes).toBeUndefined();
+    expect((await get(clip.data.url)).body).not.toBe(full);
+    expect(await t.services.coins.balance(other.id)).toBe(balance0);
+
+    // Buying (once) opens the FBX preview and the full clip; the free plan still has no VMD.
+    const bought = await t.call<{ charged: number }>('GET', `/product/motion/download/video/${id}/Mixamo`, {
+      token: other.token,
+    });
+    expect(bought.code, bought.message).toBe(0);
+    expect(bought.data.charged).toBeGreaterThan(0);
+    expect((await t.call('GET', `/product/motion/fbx/${id}/anm`, { token: other.token })).code).toBe(0);
+    expect((await t.call('GET', `/product/motion/vmd/${id}/anm`, { token: other.token })).code).toBe(
+      Codes.REFUSED,
+    );
+    const fullClip = await t.call<{ url: string }>('GET', `/product/motion/video/${id}/clip_url`, {
+      token: other.token,
+    });
+    expect((await get(fullClip.data.url)).body).toBe(full);
+    // The owner on a free plan: FBX previews, no VMD file either.
+    expect((await t.call('GET', `/product/motion/fbx/${id}/anm`, { token: owner.token })).code).toBe(0);
+    expect((await t.call('GET', `/product/motion/vmd/${id}/anm`, { token: owner.token })).code).toBe(
+      Codes.REFUSED,
+    );
   });
 });

@@ -145,9 +145,10 @@ const routes: FastifyPluginAsync = async (base) => {
           tags,
           summary: `Signed URL of the ${kind === 'fbx' ? 'FBX' : 'VMD'} zip a preview loads`,
           description:
-            kind === 'fbx'
-              ? 'Default: the video’s FBX bone type (Mixamo when it has none). `boneType` (owner only, within the plan’s formats) picks another FBX rig of the same capture; previews record no download.'
-              : 'The VMD-TDA zip.',
+            (kind === 'fbx'
+              ? 'Default: the video’s FBX bone type (Mixamo when it has none). `boneType` picks another FBX rig of the same capture; previews record no download.'
+              : 'The VMD-TDA zip (not on a free plan: FBX only).') +
+            ' A file the product sells: only the owner, an administrator or a buyer of the square video, within their plan’s formats (307 otherwise; others preview the clip).',
           security,
           params: Id,
           querystring: z.object({ boneType: z.string().min(1).optional() }),
@@ -165,7 +166,8 @@ const routes: FastifyPluginAsync = async (base) => {
       schema: {
         tags,
         summary: 'Signed URL of the solved clip (mocap-motion JSON) a preview draws',
-        description: 'Owner, administrator, or anyone for a video on the square; made videos only.',
+        description:
+          'Owner, administrator or buyer: the solved clip. Anyone else who may see it (square): a preview-grade copy (≤ 10 fps, rounded, no face). Made videos only.',
         security,
         params: Id,
         response: { 200: envelope(UrlResult) },

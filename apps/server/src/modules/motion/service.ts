@@ -29,6 +29,42 @@ export interface MotionDownloadResult {
 
 export const BODY_TYPES = ['video', 'body'] as const;
 
+/** Frame rate of the preview clip a non-buyer's viewer gets. */
+export const PREVIEW_FPS = 10;
+
+/** Ours (the spec is silent): previewing a square video's files before buying it. */
+export const PreviewMessages = {
+  BUY_FIRST: 'Download this video to get its files; the preview shows its motion on the viewer’s figure',
+} as const;
+
+/** A preview-grade copy of a `mocap-motion` document: ≤ PREVIEW_FPS, rounded, no face, no contacts. */
+export function previewClipDoc(doc: {
+  fps: number;
+  frameCount: number;
+  frames: { time: number; rootPosition: number[]; rotations: number[]; positions: number[] }[];
+  metadata?: object;
+  blendshapes?: unknown;
+}) {
+  const step = Math.max(1, Math.ceil(doc.fps / PREVIEW_FPS));
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  const frames = doc.frames
+    .filter((_, i) => i % step === 0)
+    .map((f) => ({
+      time: r(f.time),
+      rootPosition: f.rootPosition.map(r),
+      rotations: f.rotations.map(r),
+      positions: f.positions.map(r),
+    }));
+  const { blendshapes: _face, ...rest } = doc;
+  return {
+    ...rest,
+    fps: doc.fps / step,
+    frameCount: frames.length,
+    metadata: { ...(doc.metadata ?? {}), preview: true },
+    frames,
+  };
+}
+
 const slug = (s: string) => s.replace(/[^A-Za-z0-9.-]+/g, '_');
 
 export class MotionService {
@@ -298,27 +334,32 @@ export class MotionService {
     };
   }
 
+  /** Whether the user may have this video's sellable files: owner, administrator, or bought (square). */
+  private async entitled(u: UserRecord, v: VideoRecord): Promise<boolean> {
+    if (v.userId === u.id || isAdmin(u)) return true;
+    return (await this.deps.store.repos.ledger.findByRef(this.purchaseRef(v.id, u.id))) !== undefined;
+  }
+
   /**
-   * Preview animation (`/motion/fbx/{id}/anm`, `/motion/vmd/{id}/anm`): the zip a viewer loads. `boneType`
-   * picks another FBX rig of the same capture (the preview's rig choice): allowed to the owner (or an
-   * administrator) within their plan's formats, and it records no download.
+   * Preview animation (`/motion/fbx/{id}/anm`, `/motion/vmd/{id}/anm`): the zip a viewer loads — a file the
+   * product sells, so only to those who may have it (owner, administrator, buyer) and within their plan's formats
+   * (a free plan previews FBX only). `boneType` picks another FBX rig of the same capture; previews record no
+   * download. Anyone else previews the clip (`clipUrl`) on the viewer's own figure.
    */
   async preview(u: UserRecord, id: number, kind: 'fbx' | 'vmd', boneType?: string) {
     const v = await this.deps.videos.visible(u, id);
     if (v.status !== VideoStatus.MADE) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
+    if (!(await this.entitled(u, v))) throw new AppError(Codes.REFUSED, PreviewMessages.BUY_FIRST);
     let chosen: string;
     if (boneType !== undefined && kind === 'fbx') {
       if (BONE_TYPE_FORMAT[boneType] !== 'fbx') {
         throw new AppError(Codes.PARAMETER_ERROR, `"${boneType}" is not an FBX bone type`);
       }
-      if (v.userId !== u.id && !isAdmin(u)) {
-        throw new AppError(Codes.INSUFFICIENT_PERMISSION, 'only the owner can preview other rigs');
-      }
-      this.checkFormat(u, boneType);
       chosen = boneType;
     } else {
       chosen = kind === 'vmd' ? 'VMD-TDA' : BONE_TYPE_FORMAT[v.boneType] === 'fbx' ? v.boneType : 'Mixamo';
     }
+    this.checkFormat(u, chosen);
     const z = v.outputs.zips?.[chosen];
     if (!z) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
     return {
@@ -329,21 +370,32 @@ export class MotionService {
   }
 
   /**
-   * The solved clip (`mocap-motion` JSON: canonical skeleton, rotations and positions per frame) of a made
-   * video anyone who may see it can preview: the web viewer draws it on its own figure and keeps it in time
-   * with the source video.
+   * The clip a viewer draws (`mocap-motion` JSON, kept in time with the source video). Owner, administrator and
+   * buyer get the solved clip; anyone else who may see the video (square) gets a preview clip made once from it:
+   * at most PREVIEW_FPS frames per second (the viewer interpolates), values rounded to 1 mm / 1e-3, no face —
+   * enough to watch, not the motion the product sells.
    */
   async clipUrl(u: UserRecord, id: number) {
     const v = await this.deps.videos.visible(u, id);
     if (v.status !== VideoStatus.MADE || !v.outputs.clipKey)
       throw new AppError(Codes.REFUSED, Messages.NO_FILE);
+    const key = (await this.entitled(u, v))
+      ? v.outputs.clipKey
+      : await this.previewClip(v, v.outputs.clipKey);
     return {
-      url: await this.deps.storage.signedUrl(v.outputs.clipKey, {
-        expiresInS: this.ttl,
-        contentType: 'application/json',
-      }),
+      url: await this.deps.storage.signedUrl(key, { expiresInS: this.ttl, contentType: 'application/json' }),
       expiresIn: this.ttl,
     };
+  }
+
+  private async previewClip(v: VideoRecord, clipKey: string): Promise<string> {
+    const key = `${v.storagePrefix}/preview/clip_${PREVIEW_FPS}fps.json`;
+    if (await this.deps.storage.exists(key)) return key;
+    const doc = JSON.parse((await this.deps.storage.getBytes(clipKey)).toString('utf8'));
+    await this.deps.storage.put(key, Buffer.from(JSON.stringify(previewClipDoc(doc))), {
+      contentType: 'application/json',
+    });
+    return key;
   }
 
   /** Whether the user downloaded (or bought) this video (`has_download`). */
