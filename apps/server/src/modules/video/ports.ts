@@ -16,6 +16,36 @@ export const STATUS_NAMES: Record<number, string> = {
 export type CaptureType = 'body' | 'hands' | 'face' | 'full';
 export const CAPTURE_TYPES: readonly CaptureType[] = ['body', 'hands', 'face', 'full'];
 
+/** Foot-locking modes of the solver (`@mocap/motion` `FootLockMode`). */
+export const FOOT_LOCK_MODES = ['auto', 'always', 'never', 'grounding'] as const;
+export type FootLockMode = (typeof FOOT_LOCK_MODES)[number];
+
+/**
+ * How the motion is solved from the tracks: what the upload form and the remake dialog offer, stored with the
+ * video and passed by the worker to `solve` (same names as `@mocap/motion`'s `SolveOptions` and `mocap convert`).
+ */
+export interface SolveOptions {
+  /** Temporal smoothing strength 0..1 (0 = none). */
+  smoothing: number;
+  /** Foot locking: auto, always, never, grounding. */
+  footLock: FootLockMode;
+  /** Keep the hips over the origin (vertical motion kept). */
+  rootAtOrigin: boolean;
+  /** The performer's standing height in metres (scales the skeleton); null = as measured from the video. */
+  height: number | null;
+}
+
+/** The solver's defaults (what a video made without options was solved with). */
+export const DEFAULT_SOLVE_OPTIONS: Readonly<SolveOptions> = {
+  smoothing: 0.5,
+  footLock: 'auto',
+  rootAtOrigin: false,
+  height: null,
+};
+
+/** Accepted range of the performer's height (metres), as `mocap convert --height`. */
+export const HEIGHT_RANGE = { min: 0.5, max: 3 } as const;
+
 export interface StoredZip {
   key: string;
   fileName: string;
@@ -75,6 +105,8 @@ export interface VideoRecord {
   chargeRef: string | null;
   refunded: boolean;
   outputs: VideoOutputs;
+  /** Solve options (upload form, remake). */
+  solveOptions: SolveOptions;
   feedback: string | null;
   feedbackStatus: number;
   feedbackAt: number | null;
@@ -108,7 +140,11 @@ export type NewVideo = Omit<
   | 'startedAt'
   | 'finishedAt'
   | 'updatedAt'
->;
+  | 'solveOptions'
+> & {
+  /** Default: the solver's defaults (`DEFAULT_SOLVE_OPTIONS`). */
+  solveOptions?: SolveOptions;
+};
 
 export type VideoPatch = Partial<
   Pick<
@@ -141,6 +177,7 @@ export type VideoPatch = Partial<
     | 'priority'
     | 'modelType'
     | 'captureType'
+    | 'solveOptions'
   >
 >;
 

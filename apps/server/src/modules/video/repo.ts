@@ -1,6 +1,6 @@
 /**
  * Video repository over Kysely (SQLite or PostgreSQL): videos, downloads, collects. Table types live here
- * (migration `101_videos`); the instance may be a connection or a transaction.
+ * (migrations `101_videos`, `400_video_solve_options`); the instance may be a connection or a transaction.
  */
 import { randomBytes } from 'node:crypto';
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
@@ -8,7 +8,9 @@ import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../services/ports.ts';
 import type {
   DownloadRecord,
+  FootLockMode,
   NewVideo,
+  SolveOptions,
   VideoListItem,
   VideoPatch,
   VideoQuery,
@@ -16,6 +18,7 @@ import type {
   VideoRepo,
   VideoStatusCode,
 } from './ports.ts';
+import { DEFAULT_SOLVE_OPTIONS } from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
@@ -59,6 +62,10 @@ export interface VideosTable {
   charge_ref: string | null;
   refunded: Defaulted<number>;
   outputs: Defaulted<string>;
+  smoothing: Defaulted<number>;
+  foot_lock: Defaulted<string>;
+  root_at_origin: Defaulted<number>;
+  performer_height: number | null;
   feedback: string | null;
   feedback_status: Defaulted<number>;
   feedback_at: number | null;
@@ -92,6 +99,24 @@ export interface VideoDB extends DB {
 
 const n = (v: unknown): number => Number(v);
 const nn = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function solveOptionsOf(r: Selectable<VideosTable>): SolveOptions {
+  return {
+    smoothing: Number(r.smoothing),
+    footLock: r.foot_lock as FootLockMode,
+    rootAtOrigin: Number(r.root_at_origin) === 1,
+    height: nn(r.performer_height),
+  };
+}
+
+function solveOptionsRow(o: SolveOptions) {
+  return {
+    smoothing: o.smoothing,
+    foot_lock: o.footLock,
+    root_at_origin: o.rootAtOrigin ? 1 : 0,
+    performer_height: o.height,
+  };
+}
 
 export function toVideo(r: Selectable<VideosTable>): VideoRecord {
   return {
@@ -134,6 +159,7 @@ export function toVideo(r: Selectable<VideosTable>): VideoRecord {
     chargeRef: r.charge_ref,
     refunded: r.refunded === 1,
     outputs: JSON.parse(r.outputs || '{}'),
+    solveOptions: solveOptionsOf(r),
     feedback: r.feedback,
     feedbackStatus: r.feedback_status,
     feedbackAt: nn(r.feedback_at),
@@ -190,6 +216,7 @@ function toRow(p: VideoPatch): Record<string, any> {
     else if (k === 'refunded') out.refunded = v ? 1 : 0;
     else if (k === 'tags') out.tags = (v as string[]).join(',');
     else if (k === 'outputs') out.outputs = JSON.stringify(v);
+    else if (k === 'solveOptions') Object.assign(out, solveOptionsRow(v as SolveOptions));
     else if (map[k]) out[map[k]] = v;
   }
   return out;
@@ -231,6 +258,7 @@ export class KyselyVideoRepo implements VideoRepo {
         currency: v.currency,
         charged: v.charged,
         charge_ref: v.chargeRef,
+        ...solveOptionsRow(v.solveOptions ?? DEFAULT_SOLVE_OPTIONS),
         created_at: v.createdAt,
         updated_at: v.createdAt,
       })

@@ -20,6 +20,8 @@ import { CAPTURE_TYPES, type CaptureType, STATUS_NAMES, VideoStatus } from './po
 import {
   IdsBody,
   ListQuerySchema,
+  SolveOptionsFields,
+  SolveOptionsInput,
   SquarePage,
   UploadFieldsSchema,
   VideoDetailSchema,
@@ -30,6 +32,33 @@ import type { UploadFields } from './service.ts';
 
 const tags = ['video'];
 const security = bearerSecurity;
+
+/** Solve options of a JSON body (only the fields sent: a remake keeps the others). */
+function pickSolveOptions(b: z.infer<typeof SolveOptionsInput>): UploadFields['solveOptions'] {
+  const out: NonNullable<UploadFields['solveOptions']> = {};
+  if (b.smoothing !== undefined) out.smoothing = b.smoothing;
+  if (b.footLock !== undefined) out.footLock = b.footLock;
+  if (b.rootAtOrigin !== undefined) out.rootAtOrigin = b.rootAtOrigin;
+  if (b.height !== undefined) out.height = b.height;
+  return out;
+}
+
+/** Multipart solve-option fields, validated by `SolveOptionsFields` (the envelope's 400 on a bad value). */
+function solveOptionsOfFields(one: (k: string) => string | undefined): UploadFields['solveOptions'] {
+  const r = SolveOptionsFields.safeParse({
+    smoothing: one('smoothing'),
+    footLock: one('footLock'),
+    rootAtOrigin: one('rootAtOrigin'),
+    height: one('height'),
+  });
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => ({ path: `body/${i.path.join('/')}`, message: i.message }));
+    throw new AppError(Codes.PARAMETER_ERROR, `parameter error: ${issues[0]!.path} ${issues[0]!.message}`, {
+      issues,
+    });
+  }
+  return pickSolveOptions(r.data);
+}
 
 /** Multipart text fields → upload fields (tags: repeated fields, a JSON array, or one tag). */
 function toFields(raw: Record<string, string[]>): UploadFields {
@@ -65,6 +94,7 @@ function toFields(raw: Record<string, string[]>): UploadFields {
     boneType: one('boneType') ?? '',
     captureType: captureType as CaptureType | undefined,
     titleInSquare: one('titleInSquare') ?? null,
+    solveOptions: solveOptionsOfFields(one),
   };
 }
 
@@ -83,7 +113,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Upload one MP4 (multipart/form-data: file + name, boneType, categoryId and/or tags, ...)',
         description:
-          'Streamed to a temp file with the plan size limit, then checked by content (ffprobe): MP4 only, size, duration, picture size, queue limit, duplicate. Charges 1 V per second (company: 1 CV) with the video row in one transaction and queues the capture.',
+          'Streamed to a temp file with the plan size limit, then checked by content (ffprobe): MP4 only, size, duration, picture size, queue limit, duplicate. Charges 1 V per second (company: 1 CV) with the video row in one transaction and queues the capture. Optional solve options (text fields): smoothing 0..1, footLock auto|always|never|grounding, rootAtOrigin true|false, height (metres, 0.5..3; empty = as measured); stored with the video and used by every solve of it.',
         security,
         consumes: ['multipart/form-data'],
         response: { 200: envelope(VideoSchema) },
@@ -156,12 +186,16 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req) => {
-      const { sessionToken, fileName, ...fields } = req.body;
+      const { sessionToken, fileName, smoothing, footLock, rootAtOrigin, height, ...fields } = req.body;
       return ok(
         await videos.confirmDirect(
           userOf(req),
           sessionToken,
-          { ...fields, captureType: fields.captureType as CaptureType | undefined },
+          {
+            ...fields,
+            captureType: fields.captureType as CaptureType | undefined,
+            solveOptions: pickSolveOptions({ smoothing, footLock, rootAtOrigin, height }),
+          },
           fileName,
         ),
       );
@@ -417,13 +451,14 @@ const routes: FastifyPluginAsync = async (base) => {
         summary:
           'Remake: capture again (a free remake, or paid: 1 V per 2 s rounded up to a multiple of 2 s)',
         description:
-          'Without `paid` a free remake is used; when none is left the answer is 307 您的视频免费制作次数已用完 and the client may confirm a paid remake.',
+          'Without `paid` a free remake is used; when none is left the answer is 307 您的视频免费制作次数已用完 and the client may confirm a paid remake. Solve options sent (smoothing, footLock, rootAtOrigin, height; null height = as measured) replace the stored ones; the others are kept.',
         security,
         body: z.object({
           id: z.coerce.number().int().positive(),
           paid: z.boolean().optional(),
           captureType: z.enum(CAPTURE_TYPES as [string, ...string[]]).optional(),
           boneType: z.string().optional(),
+          ...SolveOptionsInput.shape,
         }),
         response: { 200: envelope(VideoSchema.extend({ charged: z.number().int() })) },
       },
@@ -434,6 +469,7 @@ const routes: FastifyPluginAsync = async (base) => {
           paid: req.body.paid,
           captureType: req.body.captureType as CaptureType | undefined,
           boneType: req.body.boneType,
+          solveOptions: pickSolveOptions(req.body),
         }),
       ),
   );

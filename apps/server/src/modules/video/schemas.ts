@@ -1,6 +1,53 @@
 /** Zod schemas of the video and motion routes (they also document the API). */
 import { z } from 'zod';
-import { CAPTURE_TYPES } from './ports.ts';
+import { CAPTURE_TYPES, FOOT_LOCK_MODES, HEIGHT_RANGE } from './ports.ts';
+
+/** The solve options of a video as the API returns them (names as `mocap convert` and `@mocap/motion`). */
+export const SolveOptionsSchema = z.object({
+  smoothing: z.number().describe('temporal smoothing strength 0..1 (0 = none; default 0.5)'),
+  footLock: z.enum(FOOT_LOCK_MODES).describe('foot locking: auto (default), always, never, grounding'),
+  rootAtOrigin: z.boolean().describe('keep the hips over the origin (vertical motion kept)'),
+  height: z.number().nullable().describe("the performer's standing height in metres; null = as measured"),
+});
+
+/** Solve options in a JSON body (upload confirm, remake): each optional; omitted = default (upload) or kept. */
+export const SolveOptionsInput = z.object({
+  smoothing: z.number().min(0).max(1).optional().describe('temporal smoothing strength 0..1 (0 = none)'),
+  footLock: z.enum(FOOT_LOCK_MODES).optional().describe('foot locking mode'),
+  rootAtOrigin: z.boolean().optional().describe('keep the hips over the origin'),
+  height: z
+    .number()
+    .min(HEIGHT_RANGE.min)
+    .max(HEIGHT_RANGE.max)
+    .nullable()
+    .optional()
+    .describe(
+      `the performer's height in metres (${HEIGHT_RANGE.min}..${HEIGHT_RANGE.max}); null = as measured`,
+    ),
+});
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/**
+ * The same options as multipart text fields (`/video/upload`): numbers and booleans arrive as strings;
+ * `rootAtOrigin` takes true/false/1/0/on/off; an empty `height` means "as measured".
+ */
+export const SolveOptionsFields = z.object({
+  smoothing: z.preprocess(blankToUndefined, z.coerce.number().min(0).max(1).optional()),
+  footLock: z.preprocess(blankToUndefined, z.enum(FOOT_LOCK_MODES).optional()),
+  rootAtOrigin: z.preprocess((v) => {
+    if (typeof v !== 'string') return v;
+    const s = v.trim().toLowerCase();
+    if (s === '') return undefined;
+    if (s === 'true' || s === '1' || s === 'on') return true;
+    if (s === 'false' || s === '0' || s === 'off') return false;
+    return v;
+  }, z.boolean().optional()),
+  height: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.coerce.number().min(HEIGHT_RANGE.min).max(HEIGHT_RANGE.max).nullable().optional(),
+  ),
+});
 
 export const VideoSchema = z.object({
   id: z.number().int(),
@@ -35,6 +82,9 @@ export const VideoSchema = z.object({
   remakeCount: z.number().int(),
   freeRemakes: z.number().int().describe('free remakes left'),
   price: z.number().int().describe('V coins a non-owner pays to download it from the square'),
+  solveOptions: SolveOptionsSchema.nullable().describe(
+    'how the motion is solved (owner only; null for others)',
+  ),
 });
 
 export const VideoDetailSchema = VideoSchema.extend({
@@ -68,6 +118,7 @@ export const UploadFieldsSchema = z.object({
   boneType: z.string().describe('bone type (free accounts: FBX bone types only)'),
   captureType: z.enum(CAPTURE_TYPES as [string, ...string[]]).optional(),
   titleInSquare: z.string().max(64).optional().nullable(),
+  ...SolveOptionsInput.shape,
 });
 
 export const ListQuerySchema = z.object({

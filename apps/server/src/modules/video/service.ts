@@ -31,6 +31,7 @@ import {
   captureAllowed,
   formatAllowed,
   MAX_DIMENSION,
+  MAX_SOURCE_FPS,
   MB,
   PLAN_LIMITS,
   type Plan,
@@ -40,6 +41,10 @@ import {
 import {
   CAPTURE_TYPES,
   type CaptureType,
+  DEFAULT_SOLVE_OPTIONS,
+  FOOT_LOCK_MODES,
+  HEIGHT_RANGE,
+  type SolveOptions,
   STATUS_NAMES,
   type VideoListItem,
   type VideoQuery,
@@ -58,6 +63,8 @@ export interface ProbedFile {
   width: number;
   height: number;
   fps: number;
+  /** Frames counted by the probe (not the header's claim). */
+  frameCount?: number;
 }
 
 export interface FilePort {
@@ -77,6 +84,42 @@ export interface UploadFields {
   boneType: string;
   captureType?: CaptureType;
   titleInSquare?: string | null;
+  /** How to solve the motion; omitted fields take the solver's defaults. */
+  solveOptions?: Partial<SolveOptions>;
+}
+
+/**
+ * Solve options over `base` (the defaults at upload, the stored ones at a remake), checked: the routes' zod
+ * schemas refuse bad values first; this is the same rule for any other caller.
+ */
+export function mergeSolveOptions(
+  base: Readonly<SolveOptions>,
+  patch: Partial<SolveOptions> | undefined,
+): SolveOptions {
+  const o: SolveOptions = { ...base };
+  if (patch?.smoothing !== undefined) o.smoothing = patch.smoothing;
+  if (patch?.footLock !== undefined) o.footLock = patch.footLock;
+  if (patch?.rootAtOrigin !== undefined) o.rootAtOrigin = patch.rootAtOrigin;
+  if (patch?.height !== undefined) o.height = patch.height;
+  if (!(Number.isFinite(o.smoothing) && o.smoothing >= 0 && o.smoothing <= 1)) {
+    throw new AppError(Codes.PARAMETER_ERROR, 'smoothing must be a number from 0 to 1');
+  }
+  if (!FOOT_LOCK_MODES.includes(o.footLock)) {
+    throw new AppError(Codes.PARAMETER_ERROR, `footLock must be one of ${FOOT_LOCK_MODES.join(', ')}`);
+  }
+  if (typeof o.rootAtOrigin !== 'boolean') {
+    throw new AppError(Codes.PARAMETER_ERROR, 'rootAtOrigin must be true or false');
+  }
+  if (
+    o.height !== null &&
+    !(Number.isFinite(o.height) && o.height >= HEIGHT_RANGE.min && o.height <= HEIGHT_RANGE.max)
+  ) {
+    throw new AppError(
+      Codes.PARAMETER_ERROR,
+      `height must be the performer's height in metres, ${HEIGHT_RANGE.min} to ${HEIGHT_RANGE.max}`,
+    );
+  }
+  return o;
 }
 
 export interface UploadedFile {
@@ -122,6 +165,8 @@ export interface VideoView {
   freeRemakes: number;
   /** V coins a non-owner pays to download it from the square. */
   price: number;
+  /** How the motion is solved (owner and administrators; null for others). */
+  solveOptions: SolveOptions | null;
 }
 
 const isOwner = (v: VideoRecord, u: UserRecord) => v.userId === u.id;
@@ -157,7 +202,9 @@ export class VideoService {
   async checkFields(
     u: UserRecord,
     f: UploadFields,
-  ): Promise<Required<Omit<UploadFields, 'tags'>> & { tags: string[] }> {
+  ): Promise<
+    Required<Omit<UploadFields, 'tags' | 'solveOptions'>> & { tags: string[]; solveOptions: SolveOptions }
+  > {
     const plan = this.planOf(u);
     const name = (f.name ?? '').trim();
     if (!name) throw new AppError(Codes.PARAMETER_ERROR, 'video title is required');
@@ -200,6 +247,7 @@ export class VideoService {
     if (f.boneType === 'OnlyFace' && captureType !== 'face' && captureType !== 'full') {
       throw new AppError(Codes.PARAMETER_ERROR, 'OnlyFace needs face capture (captureType face or full)');
     }
+    const solveOptions = mergeSolveOptions(DEFAULT_SOLVE_OPTIONS, f.solveOptions);
     return {
       name,
       description: (f.description ?? '').slice(0, 2000),
@@ -208,6 +256,7 @@ export class VideoService {
       boneType: f.boneType,
       captureType,
       titleInSquare: f.titleInSquare ? f.titleInSquare.trim().slice(0, 64) : null,
+      solveOptions,
     };
   }
 
@@ -233,6 +282,14 @@ export class VideoService {
       throw new AppError(Codes.REFUSED, UploadMessages.tooBig(MAX_DIMENSION));
     }
     if (!(p.durationS > 0)) throw new AppError(Codes.REFUSED, UploadMessages.WRONG_FORMAT);
+    // Billed per second, worked per frame: absurd frame rates are refused before anything is stored or charged.
+    const fps = Math.max(p.fps, (p.frameCount ?? 0) / p.durationS);
+    if (fps > MAX_SOURCE_FPS + 0.5) {
+      throw new AppError(Codes.REFUSED, UploadMessages.tooManyFrames(fps, MAX_SOURCE_FPS), {
+        fps: Math.round(fps),
+        max: MAX_SOURCE_FPS,
+      });
+    }
     if (p.durationS > limits.durationS + 0.05) {
       throw new AppError(Codes.REFUSED, UploadMessages.tooLong(limits.durationS));
     }
@@ -313,6 +370,7 @@ export class VideoService {
             currency: cost.currency,
             charged: cost.amount,
             chargeRef,
+            solveOptions: f.solveOptions,
             createdAt: now,
           });
           await this.deps.coins.changeIn(r, u.id, -cost.amount, cost.reason, chargeRef, {
@@ -452,6 +510,7 @@ export class VideoService {
       remakeCount: v.remakeCount,
       freeRemakes: v.freeRemakes,
       price: uploadCost(v.durationMs / 1000),
+      solveOptions: mine ? { ...v.solveOptions } : null,
     };
   }
 
@@ -672,17 +731,24 @@ export class VideoService {
   /**
    * Remake (`/video/videoRedo`): runs the capture again. Uses one of the video's free remakes unless
    * `paid`; without free remakes left it refuses with 您的视频免费制作次数已用完 (the client then confirms a
-   * paid remake: 1 V per 2 s, rounded up to a multiple of 2 s).
+   * paid remake: 1 V per 2 s, rounded up to a multiple of 2 s). `solveOptions` changes the stored options
+   * (omitted fields are kept); the remake is solved with the result.
    */
   async remake(
     u: UserRecord,
     id: number,
-    opts: { paid?: boolean; captureType?: CaptureType; boneType?: string } = {},
+    opts: {
+      paid?: boolean;
+      captureType?: CaptureType;
+      boneType?: string;
+      solveOptions?: Partial<SolveOptions>;
+    } = {},
   ): Promise<VideoView & { charged: number }> {
     const v = await this.owned(u, id);
     if (v.status === VideoStatus.NOT_MADE || v.status === VideoStatus.IN_PROGRESS) {
       throw new AppError(Codes.REFUSED, 'the video is already waiting or being made');
     }
+    const solveOptions = mergeSolveOptions(v.solveOptions, opts.solveOptions);
     await this.checkQueue(u);
     const plan = this.planOf(u);
     const captureType = opts.captureType ?? v.captureType;
@@ -719,6 +785,7 @@ export class VideoService {
           freeRemakes: opts.paid ? v.freeRemakes : v.freeRemakes - 1,
           captureType,
           priority: PLAN_LIMITS[plan].priority,
+          solveOptions,
           ...(opts.boneType ? { boneType: opts.boneType } : {}),
         },
         now,
