@@ -1,7 +1,7 @@
 /**
  * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { Codes } from '../src/errors.ts';
 import { createVideoStore } from '../src/index.ts';
 import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
+import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
 import { databases, useServer } from './harness.ts';
 import { type OidcStub, startOidcStub } from './oidc-stub.ts';
 import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
@@ -282,3 +283,49 @@ describe.each(databases)('13.2 previews never hand out what a download sells, on
     );
   });
 });
+
+describe.each(databases)(
+  '13.3 absurd frame rates are refused before anything is stored or charged, on %s',
+  (kind) => {
+    const t = useServer(kind);
+    const dir = mkdtempSync(join(tmpdir(), 'mocap-fps-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const make = (rate: number, seconds: number) => {
+      const out = join(dir, `r${rate}.mp4`);
+      execFileSync('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+        ...['-i', `testsrc=size=96x64:rate=${rate}:duration=${seconds}`],
+        ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', out],
+      ]);
+      return out;
+    };
+
+    it('a 1-second 1000 fps clip: 307 with the rate and the limit; no coin, no video, no file', async () => {
+      const u = await t.register(`fps-${kind}@example.com`);
+      const before = await t.services.coins.balance(u.id);
+      const form = uploadForm(make(1000, 1), { name: 'fast', tags: 'x' });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${u.token}`, ...form.headers },
+        payload: form.payload,
+      });
+      const body = r.json();
+      expect(body.code).toBe(Codes.REFUSED);
+      expect(body.message).toBe(UploadMessages.tooManyFrames(1000, MAX_SOURCE_FPS));
+      expect(body.data).toEqual({ fps: 1000, max: MAX_SOURCE_FPS });
+      expect(await t.services.coins.balance(u.id)).toBe(before);
+      const videos = createVideoStore(t.infra.database).repos.videos;
+      expect(await videos.countByStatus(u.id, [0, 1, 2, 3])).toBe(0);
+      // 120 fps is accepted (tracked at 60 fps by the worker).
+      const ok = uploadForm(make(120, 1), { name: 'ok', tags: 'x' });
+      const r2 = await t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${u.token}`, ...ok.headers },
+        payload: ok.payload,
+      });
+      expect(r2.json().code, r2.json().message).toBe(0);
+    });
+  },
+);

@@ -21,6 +21,7 @@ import {
   trackProbedVideo,
   type VideoInfo,
 } from '@mocap/vision';
+import { capFrameRate, resampledWarning, TRACK_MAX_FPS } from './fps.ts';
 
 /** A file-system safe version of a bone type name (`CC&iClone` → `CC_iClone`), for storage keys. */
 export function boneTypeSlug(boneType: string): string {
@@ -310,7 +311,9 @@ export async function capture(
   const progress = progressReporter(options);
   await mkdir(workDir, { recursive: true });
   progress(0, 'probe');
-  const info = await probeVideo(videoPath, { signal: options.signal });
+  const source = await probeVideo(videoPath, { signal: options.signal });
+  // Tracked at <= 60 fps (issue 13.3): a faster video is resampled first, and the result says so.
+  const { info, resampled } = await capFrameRate(source, workDir, TRACK_MAX_FPS, options.signal);
   progress(2, 'probe');
 
   const tracks: Tracks = await trackProbedVideo(info, {
@@ -326,6 +329,7 @@ export async function capture(
   options.signal?.throwIfAborted();
 
   const solved = await solveAndExport(tracksPath, workDir, { ...options, onProgress: progress }, 80);
+  if (resampled) solved.warnings.unshift(resampledWarning(source.fps, TRACK_MAX_FPS));
 
   const thumbnailPath = join(workDir, 'thumbnail.jpg');
   const thumbOk = await makeThumbnail(info.path, thumbnailPath, info.duration, options.signal).catch(

@@ -27,13 +27,20 @@ export async function mp4Brand(path: string): Promise<string | null> {
 }
 
 async function probeOnce(path: string): Promise<ProbedFile> {
-  const none = { mp4: false, durationS: 0, width: 0, height: 0, fps: 0 };
+  const none = { mp4: false, durationS: 0, width: 0, height: 0, fps: 0, frameCount: 0 };
   const brand = await mp4Brand(path).catch(() => null);
   if (!brand) return { ...none, problem: 'not an MP4 file (no ftyp box of the MP4 family)' };
   try {
     const info = await probeVideo(path, { timeoutMs: 30_000 });
     if (!/mp4/.test(info.container)) return { ...none, problem: `container ${info.container}` };
-    return { mp4: true, durationS: info.duration, width: info.width, height: info.height, fps: info.fps };
+    return {
+      mp4: true,
+      durationS: info.duration,
+      width: info.width,
+      height: info.height,
+      fps: info.fps,
+      frameCount: info.frameCount,
+    };
   } catch (err) {
     // A probe that timed out says nothing about the file: the server is overloaded (501, retry later).
     if (isVideoError(err, 'timeout')) throw new AppError(Codes.BUSY, DefaultMessages[Codes.BUSY]);

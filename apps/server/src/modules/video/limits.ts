@@ -121,5 +121,13 @@ export const UploadMessages = {
   TAG_COMMA: '标签内容不能包含有（，）逗号',
   FREE_FBX_ONLY: '免费版用户只能选择 FBX 格式',
   tooBig: (max: number) => `video resolution cannot exceed ${max}x${max}`,
+  /** Ours (the spec is silent): billing is per second, so frames per second are bounded (issue 13.3). */
+  tooManyFrames: (fps: number, max: number) =>
+    `video frame rate ${Math.round(fps)} fps is too high: at most ${max} fps are accepted (motion is tracked at up to ${TRACK_MAX_FPS} fps)`,
   queueFull: (n: number) => `at most ${n} videos can wait in the queue on your plan; wait until one is made`,
 } as const;
+
+/** Highest frame rate an upload may have; more is refused up front (a 1-second 1000 fps clip is 1000 frames). */
+export const MAX_SOURCE_FPS = 240;
+/** Frame rate motion is tracked at: faster videos are resampled to this before tracking (the result says so). */
+export const TRACK_MAX_FPS = 60;
