@@ -120,6 +120,18 @@ export const ConfigSchema = z
         path: ['S3_BUCKET'],
         message: 'S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together',
       });
+    if (c.TEST_LOGIN_PROVIDER && c.NODE_ENV !== 'test')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_LOGIN_PROVIDER'],
+        message: `the test login provider lets anyone log in as anyone: it is refused outside NODE_ENV=test (NODE_ENV is ${c.NODE_ENV})`,
+      });
+    if (Boolean(c.OIDC_ISSUER) !== Boolean(c.OIDC_CLIENT_ID))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_CLIENT_ID'],
+        message: 'OpenID Connect login needs OIDC_ISSUER and OIDC_CLIENT_ID together',
+      });
     if (c.SMTP_USER && !c.SMTP_PASS)
       ctx.addIssue({ code: 'custom', path: ['SMTP_PASS'], message: 'SMTP_USER is set but SMTP_PASS is not' });
   });
@@ -148,18 +160,6 @@ export interface Config extends RawConfig {
         kind: 'smtp';
         host: string;
         port: number;
-    if (c.TEST_LOGIN_PROVIDER && c.NODE_ENV !== 'test')
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TEST_LOGIN_PROVIDER'],
-        message: `the test login provider lets anyone log in as anyone: it is refused outside NODE_ENV=test (NODE_ENV is ${c.NODE_ENV})`,
-      });
-    if (Boolean(c.OIDC_ISSUER) !== Boolean(c.OIDC_CLIENT_ID))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['OIDC_CLIENT_ID'],
-        message: 'OpenID Connect login needs OIDC_ISSUER and OIDC_CLIENT_ID together',
-      });
         secure: boolean;
         user?: string;
         pass?: string;
