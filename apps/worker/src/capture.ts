@@ -11,7 +11,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { BONE_TYPES, exportBoneType, isBoneType, type MotionClip, motionJson, solve } from '@mocap/motion';
+import {
+  BONE_TYPES,
+  exportBoneType,
+  isBoneType,
+  type MotionClip,
+  motionJson,
+  type SolveOptions,
+  solve,
+} from '@mocap/motion';
 import {
   ffmpegPath,
   type PoseModel,
@@ -38,7 +46,30 @@ export function packageBoneType(
   return exportBoneType(clip, boneType, { lowerBodyOnly: options.lowerBodyOnly, name: options.baseName });
 }
 
+/**
+ * The solve options a user chooses (upload form, remake dialog, `mocap convert`): smoothing, foot-lock mode,
+ * root at origin, the performer's height. Omitted fields take the solver's defaults.
+ */
+export type UserSolveOptions = Pick<SolveOptions, 'smoothing' | 'footLock' | 'rootAtOrigin' | 'height'>;
+
+/** A stored video's options (`height: null` = as measured) as the solver takes them. */
+export function userSolveOptions(o: {
+  smoothing?: number;
+  footLock?: string;
+  rootAtOrigin?: boolean;
+  height?: number | null;
+}): UserSolveOptions {
+  const out: UserSolveOptions = {};
+  if (o.smoothing !== undefined) out.smoothing = o.smoothing;
+  if (o.footLock !== undefined) out.footLock = o.footLock as SolveOptions['footLock'];
+  if (o.rootAtOrigin !== undefined) out.rootAtOrigin = o.rootAtOrigin;
+  if (o.height !== undefined && o.height !== null) out.height = o.height;
+  return out;
+}
+
 export interface CaptureOptions {
+  /** How to solve the motion (the user's choices; default: the solver's defaults). */
+  solve?: UserSolveOptions;
   /** Body landmark model (default `heavy`). */
   model?: PoseModel;
   /** Track hands (fingers) — a paid-plan feature; default false. */
@@ -153,8 +184,10 @@ export async function solveAndExportHere(
   await mkdir(workDir, { recursive: true });
   const span = 100 - from;
   progress(from, 'solving');
-  const clip = solve(tracks, { hands: options.hands ?? false, face: options.face ?? false }, ({ fraction }) =>
-    progress(from + span * 0.5 * fraction, 'solving'),
+  const clip = solve(
+    tracks,
+    { ...options.solve, hands: options.hands ?? false, face: options.face ?? false },
+    ({ fraction }) => progress(from + span * 0.5 * fraction, 'solving'),
   );
   const clipPath = join(workDir, 'clip.json');
   await writeFile(clipPath, motionJson.write(clip));
@@ -269,6 +302,7 @@ function inThread<T>(
       workDir,
       from,
       options: {
+        solve: options.solve,
         hands: options.hands,
         face: options.face,
         boneTypes: options.boneTypes,

@@ -25,7 +25,14 @@ import type {
 } from '@mocap/server';
 import { PermanentJobError } from '@mocap/server';
 import { isVideoError, type PoseModel } from '@mocap/vision';
-import { boneTypeSlug, type CaptureResult, capture, exportFromClip, solveAndExport } from './capture.ts';
+import {
+  boneTypeSlug,
+  type CaptureResult,
+  capture,
+  exportFromClip,
+  solveAndExport,
+  userSolveOptions,
+} from './capture.ts';
 
 export interface WorkerInfra {
   queue: JobQueue<CaptureJobData>;
@@ -157,6 +164,8 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
         model: (['lite', 'full', 'heavy'].includes(v.modelType)
           ? v.modelType
           : (options.model ?? 'heavy')) as PoseModel,
+        // The options stored with the video (upload form, last remake); older rows: the solver's defaults.
+        solve: v.solveOptions ? userSolveOptions(v.solveOptions) : undefined,
         hands: v.captureType === 'hands' || v.captureType === 'full',
         face: v.captureType === 'face' || v.captureType === 'full',
         baseName: v.name,

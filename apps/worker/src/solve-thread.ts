@@ -13,7 +13,7 @@ export interface SolveThreadInput {
   /** tracks.json (solve) or clip.json (export). */
   inputPath: string;
   workDir: string;
-  options: Pick<CaptureOptions, 'hands' | 'face' | 'boneTypes' | 'baseName'>;
+  options: Pick<CaptureOptions, 'solve' | 'hands' | 'face' | 'boneTypes' | 'baseName'>;
   from: number;
 }
 
