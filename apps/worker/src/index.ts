@@ -13,6 +13,8 @@ export {
   packageBoneType,
   solveAndExport,
   solveThreadCounts,
+  type UserSolveOptions,
+  userSolveOptions,
 } from './capture.ts';
 export {
   type RunningWorker,

@@ -18,7 +18,7 @@ import type {
 } from '@mocap/server';
 import { LocalStorage } from '@mocap/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWorker, solveAndExport } from '../src/index.ts';
+import { runWorker, solveAndExport, type UserSolveOptions } from '../src/index.ts';
 
 const SHARED = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'testdata');
 const dir = mkdtempSync(join(tmpdir(), 'mocap-solveopts-'));
@@ -80,7 +80,7 @@ function jitter(clip: MotionClip): number {
 
 describe('solve options reach the solve', () => {
   const solved: Record<string, MotionClip> = {};
-  const run = async (name: string, solve: Parameters<typeof solveAndExport>[2]['solve']) => {
+  const run = async (name: string, solve: UserSolveOptions | undefined) => {
     const r = await solveAndExport(tracksPath, join(dir, name), { solve, boneTypes: ['bvh'] });
     solved[name] = readClip(r.clipPath);
     return solved[name];
