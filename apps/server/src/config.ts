@@ -86,6 +86,8 @@ export const ConfigSchema = z
     CODE_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
     /** Verification mails per IP per hour. */
     CODE_IP_LIMIT: z.coerce.number().int().positive().default(20),
+    /** Uploads of one account received at once (per server process); more are refused before their body is read. */
+    UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
     /**
      * The `dev` third-party login provider (code `dev:<email>` logs into that account, no password): for tests only.
      * The server refuses to start with it unless NODE_ENV=test.

@@ -2,8 +2,8 @@
  * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { Codes } from '../src/errors.ts';
 import { createVideoStore } from '../src/index.ts';
 import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
 import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
+import { PreflightMessages, uploadsInFlight } from '../src/modules/video/preflight.ts';
 import { databases, useServer } from './harness.ts';
 import { type OidcStub, startOidcStub } from './oidc-stub.ts';
 import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
@@ -329,3 +330,107 @@ describe.each(databases)(
     });
   },
 );
+
+/** A raw upload over TCP: headers declaring `declared` bytes, then only `send` bytes of the file part. */
+function rawUpload(port: number, token: string, declared: number, send: number) {
+  const socket = connect(port, '127.0.0.1');
+  const head = [
+    'POST /product/video/upload HTTP/1.1',
+    'Host: 127.0.0.1',
+    `Authorization: Bearer ${token}`,
+    'Content-Type: multipart/form-data; boundary=XyZ',
+    `Content-Length: ${declared}`,
+    '',
+    '',
+  ].join('\r\n');
+  socket.write(head);
+  socket.write(
+    '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n',
+  );
+  if (send > 0) socket.write(Buffer.alloc(send, 7));
+  let text = '';
+  const answer = new Promise<{ status: number; body: { code: number; message: string } }>(
+    (resolve, reject) => {
+      socket.on('data', (d) => {
+        text += d.toString('utf8');
+        const i = text.indexOf('\r\n\r\n');
+        if (i < 0) return;
+        const len = Number(/content-length: (\d+)/i.exec(text.slice(0, i))?.[1] ?? -1);
+        const body = text.slice(i + 4);
+        if (len >= 0 && Buffer.byteLength(body) >= len)
+          resolve({ status: Number(text.split(' ')[1]), body: JSON.parse(body.slice(0, len)) });
+      });
+      socket.on('error', reject);
+    },
+  );
+  return { socket, answer };
+}
+
+describe.each(databases)('13.4 uploads: cheap checks before the body is read, on %s', (kind) => {
+  const t = useServer(kind);
+  let port = 0;
+  let fx: Fixtures;
+  beforeAll(async () => {
+    fx = makeFixtures();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  const tmpFiles = () => {
+    try {
+      return readdirSync(join(t.dataDir, 'tmp')).length;
+    } catch {
+      return 0;
+    }
+  };
+
+  it('refuses a poor account, an over-size declaration and a second concurrent upload at once, writing nothing', async () => {
+    const MB = 1024 * 1024;
+    const poor = await t.register(`poor-${kind}@example.com`);
+    await t.services.coins.change(poor.id, -(await t.services.coins.balance(poor.id)), 'admin', 'drain');
+    const files0 = tmpFiles();
+    // Five concurrent 90 MB uploads from an account without coins: each refused after 64 KiB of its body.
+    const five = Array.from({ length: 5 }, () => rawUpload(port, poor.token, 90 * MB, 64 * 1024));
+    const answers = await Promise.all(five.map((u) => u.answer));
+    for (const u of five) u.socket.destroy();
+    for (const a of answers) {
+      expect(a.body.code).toBe(Codes.REFUSED);
+      expect(a.body.message).toBe('你的V币余额不足,无法制作视频');
+    }
+    // A declared size beyond the plan (free: 100 MB).
+    const rich = await t.register(`rich-${kind}@example.com`);
+    const big = rawUpload(port, rich.token, 300 * MB, 1024);
+    const bigAnswer = await big.answer;
+    big.socket.destroy();
+    expect(bigAnswer.body.code).toBe(Codes.REFUSED);
+    expect(bigAnswer.body.message).toBe(UploadMessages.tooLarge(100));
+    // One upload at a time per account: the second is refused while the first is still arriving.
+    const first = rawUpload(port, rich.token, 5 * MB, 256 * 1024);
+    await waitUntil(() => uploadsInFlight(rich.id) === 1);
+    const second = rawUpload(port, rich.token, 5 * MB, 1024);
+    const secondAnswer = await second.answer;
+    second.socket.destroy();
+    expect(secondAnswer.body.message).toBe(PreflightMessages.BUSY);
+    first.socket.destroy();
+    await waitUntil(() => uploadsInFlight(rich.id) === 0);
+    const form = uploadForm(fx.synthetic(41, 1), { name: 'after', tags: 'x' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${rich.token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(r.json().code, r.json().message).toBe(0);
+    // Nothing of the refused bodies reached DATA_DIR/tmp.
+    await waitUntil(() => tmpFiles() <= files0);
+    expect(tmpFiles()).toBe(files0);
+  });
+});
+
+async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

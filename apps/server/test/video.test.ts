@@ -38,7 +38,8 @@ function storedFiles(t: TestServer): string[] {
 }
 
 describe.each(databases)('videos on %s', (kind) => {
-  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  // Many uploads of one account at once (the transaction's queue/balance guards): no per-account upload slot limit.
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite', UPLOADS_PER_USER: '100' } });
   let a: { token: string; id: number };
   let b: { token: string; id: number };
   const balance = async (id: number) => t.services.coins.balance(id);

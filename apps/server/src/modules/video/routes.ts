@@ -17,6 +17,7 @@ import type { QueueEvent } from '../../infra/queue/types.ts';
 import { captureJobId } from '../jobs/service.ts';
 import { PLAN_LIMITS, UploadMessages } from './limits.ts';
 import { CAPTURE_TYPES, type CaptureType, STATUS_NAMES, VideoStatus } from './ports.ts';
+import { uploadPreflight } from './preflight.ts';
 import {
   IdsBody,
   ListQuerySchema,
@@ -108,7 +109,8 @@ const routes: FastifyPluginAsync = async (base) => {
   app.post(
     '/video/upload',
     {
-      preHandler: requireUser,
+      // Cheap checks before the body is read (issue 13.4): account, declared size, queue, coins, one at a time.
+      preHandler: [requireUser, uploadPreflight],
       schema: {
         tags,
         summary: 'Upload one MP4 (multipart/form-data: file + name, boneType, categoryId and/or tags, ...)',
