@@ -16,6 +16,7 @@ import { installErrorHandling } from './http/errors.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import type { Infra } from './infra/index.ts';
 import { apiModules } from './modules/index.ts';
+import { mountPayments } from './modules/pay/mount.ts';
 import type { Services } from './services/index.ts';
 
 export const API_PREFIX = '/product';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: API_PREFIX },
   );
+  await mountPayments(app, deps.infra, deps.services);
 
   const webDist = deps.webDist === undefined ? (config.WEB_DIST ?? defaultWebDist()) : deps.webDist;
   if (webDist && existsSync(join(webDist, 'index.html'))) await serveWeb(app, webDist);

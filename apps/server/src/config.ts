@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type PaymentConfig, PaymentConfigShape, paymentConfig } from './modules/pay/config.ts';
 
 const optionalString = z
   .string()
@@ -86,6 +87,8 @@ export const ConfigSchema = z
     CODE_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
     /** Verification mails per IP per hour. */
     CODE_IP_LIMIT: z.coerce.number().int().positive().default(20),
+    /** Payment providers (modules/pay/config.ts): merchant credentials, or the built-in sandbox. */
+    ...PaymentConfigShape,
     /** Uploads of one account received at once (per server process); more are refused before their body is read. */
     UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
     /**
@@ -143,6 +146,8 @@ export type RawConfig = z.output<typeof ConfigSchema>;
 export interface Config extends RawConfig {
   /** Absolute DATA_DIR. */
   dataDir: string;
+  /** WeChat Pay / Alipay merchant credentials, or the payment sandbox when none are set. */
+  payment: PaymentConfig;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
   queue: { kind: 'memory' } | { kind: 'redis'; url: string };
   storage:
@@ -182,6 +187,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success)
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   const c = parsed.data;
+  const pay = paymentConfig(c);
+  if (pay.issues.length > 0) throw new ConfigError(pay.issues);
   const dataDir = resolve(c.DATA_DIR);
   const url = c.DATABASE_URL;
   const database: Config['database'] =
@@ -191,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...c,
     dataDir,
+    payment: pay.config,
     database,
     queue: c.REDIS_URL ? { kind: 'redis', url: c.REDIS_URL } : { kind: 'memory' },
     storage: c.S3_BUCKET

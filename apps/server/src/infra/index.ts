@@ -20,6 +20,7 @@ import {
 import { createArgon2Hasher, createRsaTransport, generateRsaPrivateKeyPem } from './crypto/index.ts';
 import { createDatabase, type Database, migrateToLatest } from './db/index.ts';
 import { createMailer } from './mail/index.ts';
+import { createPaymentInfra, type PaymentInfra } from './pay/index.ts';
 import { createQueue, type JobQueue } from './queue/index.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from './ratelimit.ts';
 import { createStorage, type ObjectStorage } from './storage/index.ts';
@@ -47,6 +48,8 @@ export interface Infra {
   limiter: RateLimiter;
   clock: Clock;
   secrets: Secrets;
+  /** Payment providers (live merchant credentials or the built-in sandbox). */
+  payment: PaymentInfra;
   /** Closes queues and the database. */
   close(): Promise<void>;
 }
@@ -82,6 +85,7 @@ export async function createInfra(config: Config, overrides: InfraOverrides = {}
       await migrateToLatest(database.db, database.kind, { schema: database.schema });
     const store = createStore(database);
     const secrets = await resolveSecrets(config, store, clock);
+    const payment = await createPaymentInfra(config, store, clock);
     const storage = createStorage(
       config.storage.kind === 's3'
         ? { ...config.storage, secret: secrets.urlSigning }
@@ -133,6 +137,7 @@ export async function createInfra(config: Config, overrides: InfraOverrides = {}
       limiter,
       clock,
       secrets,
+      payment,
       async close() {
         for (const q of queues.values()) await (q as { close?: () => Promise<void> }).close?.();
         await redis?.quit().catch(() => redis?.disconnect());

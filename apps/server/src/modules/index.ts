@@ -7,7 +7,10 @@ import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import cosRoutes from './cos/routes.ts';
+import goodsRoutes from './goods/routes.ts';
 import motionRoutes from './motion/routes.ts';
+import orderRoutes from './order/routes.ts';
+import payRoutes from './pay/routes.ts';
 import systemRoutes from './system/routes.ts';
 import userRoutes from './user/routes.ts';
 import videoRoutes from './video/routes.ts';
@@ -21,4 +24,7 @@ export const apiModules: FastifyPluginAsync[] = [
   videoRoutes,
   motionRoutes,
   cosRoutes,
+  goodsRoutes,
+  payRoutes,
+  orderRoutes,
 ];

@@ -7,6 +7,7 @@ import type { Infra } from '../infra/index.ts';
 import { createOidcProvider } from '../infra/oauth/oidc.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
 import { MotionService } from '../modules/motion/service.ts';
+import { createPayServices, type OrderService, type PayService } from '../modules/pay/index.ts';
 import { createFilePort } from '../modules/video/files.ts';
 import { VideoService } from '../modules/video/service.ts';
 import { createVideoStore } from '../modules/video/store.ts';
@@ -29,6 +30,10 @@ export interface Services {
   videos: VideoService;
   motion: MotionService;
   captureJobs: CaptureJobs;
+  /** Orders and their fulfilment (issue 19). */
+  orders: OrderService;
+  /** WeChat Pay / Alipay flows over the providers of infra.payment. */
+  pay: PayService;
 }
 
 export interface ServiceOptions {
@@ -97,6 +102,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
   });
   const motion = new MotionService({ store: videoStore, coins, storage: infra.storage, videos, clock });
   return {
+    ...createPayServices(infra, coins),
     videos,
     motion,
     captureJobs,

@@ -1,0 +1,81 @@
+/**
+ * The goods catalogue (spec §9 prices, issue 19): pure data, money in integer fen.
+ *
+ * Choices where the spec is silent (stated on the pricing page too):
+ * - the monthly plan grants 1000 V coins (the yearly plan's 15000 over 12 months is 1250 a month);
+ * - V-coin packs sell at 10 V per yuan; monthly members get +20 % of the pack, yearly members +30 %
+ *   (rounded down), decided when the order is made;
+ * - company CV-coin packs sell at 10 CV per yuan, less for the larger packs.
+ */
+
+export type GoodsKind = 'plan' | 'coins' | 'company';
+
+export interface Goods {
+  id: number;
+  kind: GoodsKind;
+  /** Short name (English key for the web's translations, also the order title). */
+  name: string;
+  title: string;
+  /** Price in fen. */
+  price: number;
+  /** List price in fen, when the goods are shown as a discount (the yearly plan: 12 months of the monthly). */
+  listPrice?: number;
+  /** The discount shown (spec §9: the yearly plan is "shown as 35% off"; 1 − 779/1188 is 34.4 %). */
+  offPercent?: number;
+  /** For plans: the level and the days it lasts. */
+  level?: 'monthly' | 'yearly';
+  days?: number;
+  /** Coins granted (V for individual goods, CV for company goods). */
+  coins: number;
+}
+
+export const DAY_MS = 86_400_000;
+
+export const GOODS: readonly Goods[] = [
+  {
+    id: 1,
+    kind: 'plan',
+    name: 'monthly',
+    title: '月度专业版 Monthly Pro',
+    price: 9900,
+    level: 'monthly',
+    days: 30,
+    coins: 1000,
+  },
+  {
+    id: 2,
+    kind: 'plan',
+    name: 'yearly',
+    title: '年度版 Yearly',
+    price: 77900,
+    listPrice: 9900 * 12,
+    offPercent: 35,
+    level: 'yearly',
+    days: 360,
+    coins: 15000,
+  },
+  { id: 11, kind: 'coins', name: 'coins100', title: '100 V币 V coins', price: 1000, coins: 100 },
+  { id: 12, kind: 'coins', name: 'coins500', title: '500 V币 V coins', price: 5000, coins: 500 },
+  { id: 13, kind: 'coins', name: 'coins2000', title: '2000 V币 V coins', price: 20000, coins: 2000 },
+  { id: 21, kind: 'company', name: 'cv1000', title: '1000 CV币 CV coins', price: 10000, coins: 1000 },
+  { id: 22, kind: 'company', name: 'cv5000', title: '5000 CV币 CV coins', price: 45000, coins: 5000 },
+  { id: 23, kind: 'company', name: 'cv20000', title: '20000 CV币 CV coins', price: 160000, coins: 20000 },
+];
+
+/** Bonus share of a V-coin pack by the buyer's plan, in percent (spec §9). */
+export const PACK_BONUS_PERCENT = { free: 0, monthly: 20, yearly: 30 } as const;
+
+export const goodsById = (id: number): Goods | undefined => GOODS.find((g) => g.id === id);
+
+/** Fen as a yuan string with two decimals ("99.00"), integer arithmetic only. */
+export function fenToYuan(fen: number): string {
+  if (!Number.isSafeInteger(fen) || fen < 0) throw new RangeError('fen must be a non-negative integer');
+  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
+}
+
+/** "99.00" / "99" / "99.5" → 9900 / 9900 / 9950; undefined for anything else. */
+export function yuanToFen(s: string): number | undefined {
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(s.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}

@@ -1,0 +1,484 @@
+/**
+ * Records of the money side (spec §7 Records, Company, Referral and cash-back): a user's orders and their
+ * detail and A4 PDF, company orders, invoices (personal / business title, an administrator changes their
+ * status), cash-back codes, commissions and payouts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, Codes } from '../../errors.ts';
+import { bearerSecurity, requireAdmin, requireCompany, requireUser, userOf } from '../../http/context.ts';
+import { envelope, ok, PageQuery, pageOf } from '../../http/envelope.ts';
+import { renderOrderPdf } from '../../infra/pdf/order.ts';
+import { isAdmin } from '../../services/auth.ts';
+import type { UserRecord } from '../../services/ports.ts';
+import type { OrderRecord } from './ports.ts';
+import { createPayStore } from './repo.ts';
+
+export const OrderSchema = z.object({
+  orderNo: z.string(),
+  account: z.string().describe('e-mail of the buyer'),
+  goodsId: z.number().int(),
+  type: z.string().describe('plan | coins | company'),
+  title: z.string(),
+  amount: z.number().int().describe('fen'),
+  method: z.enum(['wechat', 'alipay']),
+  status: z.enum(['pending', 'paid', 'closed']),
+  createAt: z.number(),
+  updateAt: z.number(),
+  expiresAt: z.number(),
+  paidAt: z.number().nullable(),
+  tradeNo: z.string().nullable(),
+  coins: z.number().int().describe('coins credited (plan or pack + bonus)'),
+  bonus: z.number().int(),
+  currency: z.enum(['V', 'CV']),
+  levelAfter: z.string().nullable(),
+  expiryAfter: z.number().nullable(),
+  carriedDays: z.number().nullable(),
+  invoice: z.string().nullable().describe('invoice status when one was requested'),
+});
+
+const OrderNoParams = z.object({ orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/) });
+
+const InvoiceBody = z.object({
+  orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/),
+  title: z.string().trim().min(1).max(128).describe('invoice title: a person name or the company name'),
+  taxNo: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Z]{15,20}$/, 'tax number: 15–20 digits or capital letters')
+    .optional(),
+  email: z.email().max(191),
+});
+
+const InvoiceSchema = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  kind: z.enum(['personal', 'business']),
+  title: z.string(),
+  taxNo: z.string().nullable(),
+  email: z.string(),
+  amount: z.number().int(),
+  status: z.enum(['pending', 'issued', 'rejected']),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+const CashbackSchema = z.object({
+  id: z.number().int(),
+  inviteeId: z.number().int(),
+  invitee: z.string().describe('masked e-mail of the invitee'),
+  orderNo: z.string(),
+  orderAmount: z.number().int(),
+  rateBp: z.number().int().describe('basis points (1000 = 10 %)'),
+  amount: z.number().int().describe('commission in fen'),
+  status: z.enum(['pending', 'paid']),
+  createdAt: z.number(),
+  paidAt: z.number().nullable(),
+});
+
+const mask = (email: string) => {
+  const [name, host] = email.split('@');
+  return `${name.slice(0, 2)}***@${host ?? ''}`;
+};
+
+const orderRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { orders, accounts } = app.ctx.services;
+  const store = createPayStore(app.ctx.infra.database);
+  const clock = app.ctx.infra.clock;
+  const tags = ['pay'];
+
+  const view = async (o: OrderRecord, account?: string) => ({
+    orderNo: o.orderNo,
+    account: account ?? (await store.repos.users.findById(o.userId))?.email ?? '',
+    goodsId: o.goodsId,
+    type: o.goodsKind,
+    title: o.title,
+    amount: o.amount,
+    method: o.method,
+    status: o.status,
+    createAt: o.createdAt,
+    updateAt: o.updatedAt,
+    expiresAt: o.expiresAt,
+    paidAt: o.paidAt,
+    tradeNo: o.tradeNo,
+    coins: o.result?.coins ?? o.grant.coins + o.grant.bonus,
+    bonus: o.grant.bonus,
+    currency: o.grant.currency,
+    levelAfter: o.result?.levelAfter ?? null,
+    expiryAfter: o.result?.expiryAfter ?? null,
+    carriedDays: o.result?.carriedDays ?? null,
+    invoice: (await store.repos.invoices.byOrder(o.orderNo))?.status ?? null,
+  });
+
+  const listFor = async (u: UserRecord, kind: 'individual' | 'company', page: number, size: number) => {
+    const p = await orders.list(u.id, kind, page, size);
+    return { ...p, list: await Promise.all(p.list.map((o) => view(o, u.email))) };
+  };
+
+  app.post(
+    '/user/order/record',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Your orders, newest first',
+        security: bearerSecurity,
+        body: PageQuery.optional(),
+        response: { 200: envelope(pageOf(OrderSchema)) },
+      },
+    },
+    async (req) => {
+      const q = PageQuery.parse(req.body ?? {});
+      return ok(await listFor(userOf(req), 'individual', q.page, q.size));
+    },
+  );
+
+  app.get(
+    '/user/order/:orderNo',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'One of your orders (administrators: any order)',
+        security: bearerSecurity,
+        params: OrderNoParams,
+        response: { 200: envelope(OrderSchema) },
+      },
+    },
+    async (req) => {
+      const u = userOf(req);
+      return ok(await view(await orders.ownOrder(u, req.params.orderNo, isAdmin(u))));
+    },
+  );
+
+  app.get(
+    '/user/order/:orderNo/pdf',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The order as an A4 PDF (Chinese text in a CJK font)',
+        security: bearerSecurity,
+        params: OrderNoParams,
+      },
+    },
+    async (req, reply) => {
+      const u = userOf(req);
+      const o = await orders.ownOrder(u, req.params.orderNo, isAdmin(u));
+      const v = await view(o);
+      const pdf = await renderOrderPdf({
+        orderNo: o.orderNo,
+        account: v.account,
+        title: o.title,
+        amount: o.amount,
+        method: o.method,
+        status: o.status,
+        createdAt: o.createdAt,
+        paidAt: o.paidAt,
+        tradeNo: o.tradeNo,
+        coins: v.coins,
+        currency: o.grant.currency,
+        expiryAfter: v.expiryAfter,
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="order-${o.orderNo}.pdf"`)
+        .send(pdf);
+    },
+  );
+
+  // ---- company ----
+  app.post(
+    '/companyOrder/queryAll',
+    {
+      preHandler: requireCompany,
+      schema: {
+        tags: ['company'],
+        summary: "The company's orders (CV-coin packs)",
+        security: bearerSecurity,
+        body: PageQuery.optional(),
+        response: { 200: envelope(pageOf(OrderSchema)) },
+      },
+    },
+    async (req) => {
+      const q = PageQuery.parse(req.body ?? {});
+      return ok(await listFor(userOf(req), 'company', q.page, q.size));
+    },
+  );
+
+  app.get(
+    '/companyOrder/queryDetail/:orderNo',
+    {
+      preHandler: requireCompany,
+      schema: {
+        tags: ['company'],
+        summary: 'One company order',
+        security: bearerSecurity,
+        params: OrderNoParams,
+        response: { 200: envelope(OrderSchema) },
+      },
+    },
+    async (req) => ok(await view(await orders.ownOrder(userOf(req), req.params.orderNo))),
+  );
+
+  // ---- invoices ----
+  const requestInvoice = async (
+    u: UserRecord,
+    body: z.infer<typeof InvoiceBody>,
+    kind: 'personal' | 'business',
+  ) => {
+    if (kind === 'business' && !body.taxNo)
+      throw new AppError(
+        Codes.PARAMETER_ERROR,
+        '企业发票需要填写税号 (a business invoice needs the tax number)',
+      );
+    const o = await orders.ownOrder(u, body.orderNo);
+    if (o.status !== 'paid') throw new AppError(Codes.REFUSED, '订单未支付，无法开具发票');
+    const created = await store.repos.invoices.create({
+      userId: u.id,
+      orderNo: o.orderNo,
+      kind,
+      title: body.title,
+      taxNo: kind === 'business' ? (body.taxNo ?? null) : null,
+      email: body.email,
+      amount: o.amount,
+      createdAt: clock.now(),
+    });
+    if (!created) throw new AppError(Codes.REFUSED, '该订单已申请发票，请勿重复申请');
+    return created;
+  };
+  for (const [url, kind, company] of [
+    ['/code/personInvoice', 'personal', false],
+    ['/code/personInvoice/business', 'business', false],
+    ['/companyOrder/createInvoice', 'business', true],
+  ] as const) {
+    app.post(
+      url,
+      {
+        preHandler: company ? requireCompany : requireUser,
+        schema: {
+          tags,
+          summary: `Request a ${kind} invoice for a paid order (one per order; an administrator issues it)`,
+          security: bearerSecurity,
+          body: InvoiceBody,
+          response: { 200: envelope(InvoiceSchema) },
+        },
+      },
+      async (req) => ok(await requestInvoice(userOf(req), req.body, kind)),
+    );
+  }
+
+  app.post(
+    '/invoice/search',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Invoices requested (administrators)',
+        security: bearerSecurity,
+        body: PageQuery.extend({ status: z.enum(['pending', 'issued', 'rejected']).optional() }).optional(),
+        response: { 200: envelope(pageOf(InvoiceSchema)) },
+      },
+    },
+    async (req) => {
+      const b = PageQuery.extend({ status: z.enum(['pending', 'issued', 'rejected']).optional() }).parse(
+        req.body ?? {},
+      );
+      return ok(await store.repos.invoices.list(b));
+    },
+  );
+
+  app.put(
+    '/invoice/:id/:status',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Set an invoice issued or rejected (administrators)',
+        security: bearerSecurity,
+        params: z.object({
+          id: z.coerce.number().int().positive(),
+          status: z.enum(['pending', 'issued', 'rejected']),
+        }),
+        response: { 200: envelope(z.boolean()) },
+      },
+    },
+    async (req) => {
+      if (!(await store.repos.invoices.setStatus(req.params.id, req.params.status, clock.now())))
+        throw new AppError(Codes.NOT_FOUND, 'invoice not found');
+      return ok(true);
+    },
+  );
+
+  // ---- cash-back ----
+  const CODE = /^[A-Za-z0-9]{4,16}$/;
+  app.get(
+    '/user/getRandomBackCashCode',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['referral'],
+        summary: 'Your cash-back code (made on first call: 8 letters and digits)',
+        security: bearerSecurity,
+        response: { 200: envelope(z.string()) },
+      },
+    },
+    async (req) => {
+      const u = userOf(req);
+      const have = await store.repos.cashback.codeOf(u.id);
+      if (have) return ok(have);
+      for (;;) {
+        const code = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8).toUpperCase();
+        if (await store.repos.cashback.setCode(u.id, code, clock.now())) return ok(code);
+      }
+    },
+  );
+
+  app.post(
+    '/user/setBackCashCode',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['referral'],
+        summary: 'Choose your cash-back code (4–16 letters or digits, unique)',
+        security: bearerSecurity,
+        body: z.object({ code: z.string().regex(CODE, '4–16 letters or digits') }),
+        response: { 200: envelope(z.string()) },
+      },
+    },
+    async (req) => {
+      const code = req.body.code.toUpperCase();
+      if (!(await store.repos.cashback.setCode(userOf(req).id, code, clock.now())))
+        throw new AppError(Codes.REFUSED, '该返现码已被使用');
+      return ok(code);
+    },
+  );
+
+  const cashbackPage = async (
+    inviterId: number,
+    status: 'pending' | 'paid' | undefined,
+    page: number,
+    size: number,
+  ) => {
+    const p = await store.repos.cashback.list({ inviterId, status, page, size });
+    const list = await Promise.all(
+      p.list.map(async (r) => ({
+        ...r,
+        invitee: mask((await store.repos.users.findById(r.inviteeId))?.email ?? ''),
+      })),
+    );
+    return { ...p, list };
+  };
+
+  app.post(
+    '/user/referral/cashBack',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['referral'],
+        summary: 'Your commissions on the paid orders of people you invited',
+        security: bearerSecurity,
+        body: PageQuery.optional(),
+        response: { 200: envelope(pageOf(CashbackSchema)) },
+      },
+    },
+    async (req) => {
+      const q = PageQuery.parse(req.body ?? {});
+      return ok(await cashbackPage(userOf(req).id, undefined, q.page, q.size));
+    },
+  );
+
+  app.post(
+    '/user/referral/cash',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['referral'],
+        summary: 'Cash-back totals: rate, code, pending and paid-out commission (fen)',
+        security: bearerSecurity,
+        response: {
+          200: envelope(
+            z.object({
+              code: z.string().nullable(),
+              rateBp: z.number().int(),
+              pending: z.number().int(),
+              paid: z.number().int(),
+            }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const u = userOf(req);
+      const t = await store.repos.cashback.totals(u.id);
+      return ok({
+        code: (await store.repos.cashback.codeOf(u.id)) ?? null,
+        rateBp: await orders.cashbackRate(),
+        ...t,
+      });
+    },
+  );
+
+  app.post(
+    '/sysConfig/setCashBack',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Set the cash-back rate in basis points of the order amount (1000 = 10 %)',
+        security: bearerSecurity,
+        body: z.object({ rateBp: z.number().int().min(0).max(10_000) }),
+        response: { 200: envelope(z.number().int()) },
+      },
+    },
+    async (req) => {
+      await orders.setCashbackRate(req.body.rateBp);
+      return ok(req.body.rateBp);
+    },
+  );
+
+  app.post(
+    '/companyOrder/sendCashBack',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ['admin'],
+        summary: "Mark an inviter's pending commissions paid out (all, or the ids given)",
+        security: bearerSecurity,
+        body: z.object({
+          userId: z.number().int().positive(),
+          ids: z.array(z.number().int().positive()).optional(),
+        }),
+        response: { 200: envelope(z.object({ count: z.number().int(), amount: z.number().int() })) },
+      },
+    },
+    async (req) => {
+      await accounts.getUser(req.body.userId);
+      let ids = req.body.ids;
+      if (!ids) {
+        const all = await store.repos.cashback.list({
+          inviterId: req.body.userId,
+          status: 'pending',
+          page: 1,
+          size: 10_000,
+        });
+        ids = all.list.map((r) => r.id);
+      } else {
+        const mine = await store.repos.cashback.list({
+          inviterId: req.body.userId,
+          status: 'pending',
+          page: 1,
+          size: 10_000,
+        });
+        const own = new Set(mine.list.map((r) => r.id));
+        ids = ids.filter((i) => own.has(i));
+      }
+      return ok(await store.repos.cashback.markPaid(ids, clock.now()));
+    },
+  );
+};
+
+export default orderRoutes;
