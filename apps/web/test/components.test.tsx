@@ -199,7 +199,7 @@ describe('upload page validations', () => {
     mount(5);
     drop([mp4('dance.mp4')]);
     await screen.findByDisplayValue('dance');
-    fireEvent.change(screen.getByRole('combobox'), { target: { value: '3' } });
+    fireEvent.change(document.querySelector('select[name="category"]')!, { target: { value: '3' } });
     fireEvent.click(screen.getByTestId('upload-submit'));
     expect((await screen.findAllByText('你的V币余额不足,无法制作视频')).length).toBeGreaterThan(0);
     expect(screen.queryByText('确认上传')).toBeNull();
@@ -519,9 +519,11 @@ describe('download and remake dialogs', () => {
     expect(await screen.findByText('您的视频免费制作次数已用完')).toBeTruthy();
     fireEvent.click(await screen.findByText('花费 3 V币重新制作'));
     await waitFor(() => expect(done).toHaveBeenCalled());
+    // The remake is solved with the video's options (the solver's defaults here: the server told none).
+    const options = { smoothing: 0.5, footLock: 'auto', rootAtOrigin: false, height: null };
     expect(bodies).toEqual([
-      { id: 9, boneType: 'BoyFBX' },
-      { id: 9, boneType: 'BoyFBX', paid: true },
+      { id: 9, boneType: 'BoyFBX', ...options },
+      { id: 9, boneType: 'BoyFBX', paid: true, ...options },
     ]);
   });
 });

@@ -6,11 +6,13 @@ import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { remakeCost, TITLE_MAX } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
+import { checkSolveOptions, formOf, toApi } from '../lib/solveOptions.ts';
 import type { Video } from '../lib/types.ts';
 import { checkCategoryTag, checkTitle } from '../lib/uploadValidation.ts';
 import { Icon } from './Icon.tsx';
 import { Modal, ModalButtons } from './Modal.tsx';
 import { BoneTypePicker, CategoryTagPicker } from './Pickers.tsx';
+import { SolveOptionsPanel } from './SolveOptions.tsx';
 
 export function EditDialog({
   video,
@@ -109,6 +111,8 @@ export function RemakeDialog({
 function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => void; onDone: () => void }) {
   const { user, refresh } = useSession();
   const [boneType, setBoneType] = useState(video.boneType);
+  // The options the video was last solved with; the remake uses (and keeps) what is chosen here.
+  const [solveOptions, setSolveOptions] = useState(() => formOf(video.solveOptions));
   const [busy, setBusy] = useState(false);
   const [paid, setPaid] = useState(video.freeRemakes === 0);
   const [note, setNote] = useState('');
@@ -119,9 +123,18 @@ function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => v
       toast.error(t('coins.insufficient'));
       return;
     }
+    const problem = checkSolveOptions(solveOptions);
+    if (problem) {
+      toast.error(t(problem.key, problem.vars));
+      return;
+    }
     setBusy(true);
     try {
-      await remakeVideo(video.id, { boneType: boneType || undefined, paid });
+      await remakeVideo(video.id, {
+        boneType: boneType || undefined,
+        paid,
+        solveOptions: toApi(solveOptions),
+      });
       toast.success(t('project.remakeStarted'));
       void refresh();
       onDone();
@@ -170,6 +183,13 @@ function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => v
           : t('project.remakeFreeText', { left: video.freeRemakes ?? '—', n: cost })}
       </p>
       <BoneTypePicker value={boneType} plan={user?.plan ?? 'free'} onChange={setBoneType} compact />
+      <SolveOptionsPanel
+        value={solveOptions}
+        onChange={setSolveOptions}
+        defaultOpen
+        testId="remake-solve-options"
+      />
+      <p className="muted small">{t('solve.remakeNote')}</p>
       {paid && balance < cost && (
         <div className="form-error" role="alert">
           {t('coins.insufficient')}

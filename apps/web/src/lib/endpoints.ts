@@ -5,6 +5,7 @@
 import { API_BASE, api, type UploadHandle, upload } from './api.ts';
 import { type BoneTypeInfo, DEFAULT_BONE_TYPES } from './bonetypes.ts';
 import { encryptPassword } from './rsa.ts';
+import type { SolveOptions } from './solveOptions.ts';
 import {
   type Category,
   type MaintainInfo,
@@ -133,6 +134,8 @@ export interface UploadFields {
   tags: string[];
   boneType: string;
   description: string;
+  /** How to solve the motion (omitted: the solver's defaults). */
+  solveOptions?: SolveOptions;
 }
 
 export function uploadVideo(f: UploadFields, onProgress: (fraction: number) => void): UploadHandle<Video> {
@@ -142,6 +145,12 @@ export function uploadVideo(f: UploadFields, onProgress: (fraction: number) => v
   form.append('tags', f.tags.join(','));
   form.append('boneType', f.boneType);
   form.append('description', f.description);
+  if (f.solveOptions) {
+    form.append('smoothing', String(f.solveOptions.smoothing));
+    form.append('footLock', f.solveOptions.footLock);
+    form.append('rootAtOrigin', String(f.solveOptions.rootAtOrigin));
+    form.append('height', f.solveOptions.height === null ? '' : String(f.solveOptions.height));
+  }
   form.append('file', f.file, f.file.name);
   const h = upload<unknown>('/video/upload', form, onProgress, 'videoUpload');
   return { promise: h.promise.then((v) => normaliseVideo(v)), abort: h.abort };
@@ -216,13 +225,17 @@ export async function collectVideo(id: Video['id']): Promise<boolean> {
  * Remake: without `paid` the server uses a free remake; when none is left it answers 307
  * 您的视频免费制作次数已用完 and the page offers the paid remake.
  */
-export const remakeVideo = (id: Video['id'], opts: { boneType?: string; paid?: boolean } = {}) =>
+export const remakeVideo = (
+  id: Video['id'],
+  opts: { boneType?: string; paid?: boolean; solveOptions?: SolveOptions } = {},
+) =>
   api.post<unknown>(
     '/video/videoRedo',
     {
       id: Number(id),
       ...(opts.boneType ? { boneType: opts.boneType } : {}),
       ...(opts.paid ? { paid: true } : {}),
+      ...(opts.solveOptions ?? {}),
     },
     { silent: !opts.paid },
   );

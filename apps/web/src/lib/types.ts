@@ -3,6 +3,7 @@
  * spellings so the UI keeps working while the server's shapes settle).
  */
 import { type Plan, planOf } from './plans.ts';
+import { normaliseSolveOptions, type SolveOptions } from './solveOptions.ts';
 
 export interface User {
   id: number | string;
@@ -109,6 +110,8 @@ export interface Video {
   freeRemakes: number | null;
   /** V coins a non-owner pays to download it from the square, null when unknown. */
   price: number | null;
+  /** How the motion is solved (the owner's choice at upload or remake), null when not told. */
+  solveOptions: SolveOptions | null;
 }
 
 export function normaliseVideo(raw: unknown, me?: User | null): Video {
@@ -148,6 +151,7 @@ export function normaliseVideo(raw: unknown, me?: User | null): Video {
         : num(v.position ?? v.queuePosition),
     freeRemakes: v.freeRemakes === undefined || v.freeRemakes === null ? null : num(v.freeRemakes),
     price: v.price === undefined || v.price === null ? null : num(v.price),
+    solveOptions: normaliseSolveOptions(v.solveOptions),
     isOwner: v.isOwner === true || (me ? creatorId === '' || creatorId === str(me.id) : true),
   };
 }

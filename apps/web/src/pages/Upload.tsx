@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
 import { Confirm } from '../components/Modal.tsx';
 import { BoneTypePicker, CategoryTagPicker } from '../components/Pickers.tsx';
+import { SolveOptionsPanel } from '../components/SolveOptions.tsx';
 import { isFbxType } from '../lib/bonetypes.ts';
 import { lastModelType, uploadVideo } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
@@ -11,6 +12,7 @@ import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { PLAN_LIMITS, TITLE_MAX, uploadCost } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
+import { checkSolveOptions, DEFAULT_SOLVE_OPTIONS, formOf, toApi } from '../lib/solveOptions.ts';
 import {
   checkBoneType,
   checkCategoryTag,
@@ -38,6 +40,7 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
   const [tags, setTags] = useState<string[]>([]);
   const [boneType, setBoneType] = useState('BoyFBX');
   const [description, setDescription] = useState('');
+  const [solveOptions, setSolveOptions] = useState(() => formOf(DEFAULT_SOLVE_OPTIONS));
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [dragOver, setDragOver] = useState(false);
   const [confirm, setConfirm] = useState(false);
@@ -106,13 +109,21 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
       title: checkTitle(title)?.key ?? null,
       catTag: checkCategoryTag(category, tags)?.key ?? null,
       bone: checkBoneType(boneType, plan)?.key ?? null,
+      solve: checkSolveOptions(solveOptions)?.key ?? null,
     };
     const titleProblem = checkTitle(title);
     setErrors(errs);
     const first = Object.entries(errs).find(([, v]) => v);
     if (first) {
       const key = first[1] as string;
-      toast.error(first[0] === 'title' && titleProblem ? say(titleProblem) : t(key));
+      const solveProblem = checkSolveOptions(solveOptions);
+      toast.error(
+        first[0] === 'title' && titleProblem
+          ? say(titleProblem)
+          : first[0] === 'solve' && solveProblem
+            ? say(solveProblem)
+            : t(key),
+      );
       return false;
     }
     const coins = checkCoins(cost, balance);
@@ -128,8 +139,9 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
     setConfirm(false);
     setServerError('');
     setProgress(0);
-    const h = uploadVideo({ file, name: title, category, tags, boneType, description }, (f) =>
-      setProgress(f),
+    const h = uploadVideo(
+      { file, name: title, category, tags, boneType, description, solveOptions: toApi(solveOptions) },
+      (f) => setProgress(f),
     );
     abortRef.current = h.abort;
     h.promise
@@ -269,6 +281,7 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
             onChange={(e) => setDescription(e.target.value)}
           />
         </label>
+        <SolveOptionsPanel value={solveOptions} onChange={setSolveOptions} />
 
         <div className="cost" data-testid="cost">
           <div>
