@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (idempotent). Run as root (or with sudo available).
 set -euo pipefail
-PKGS=(ffmpeg)
+# fonts-wqy-microhei: the CJK font of the order PDF (server), also used by screenshots in tests.
+PKGS=(ffmpeg fonts-wqy-microhei)
 if [ "${1:-}" = "--test" ]; then
-  PKGS+=(chromium blender python3-numpy assimp-utils fonts-wqy-microhei)
+  PKGS+=(chromium blender python3-numpy assimp-utils)
 fi
 missing=()
 for p in "${PKGS[@]}"; do

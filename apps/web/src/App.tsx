@@ -7,6 +7,7 @@ import { Messages } from './components/Messages.tsx';
 import { isPhone } from './lib/device.ts';
 import { blockBrowserZoom, designScale } from './lib/scale.ts';
 import { SessionProvider } from './lib/session.tsx';
+import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
@@ -67,10 +68,13 @@ export const routes = [
           { path: 'uploadPc', element: <UploadPage /> },
           { path: 'uploadMobile', element: <UploadPage mobile /> },
           { path: 'square', element: <SquarePage /> },
+          { path: 'marked', element: <MarkedPage /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },
       { path: '/userCenter', element: <UserCenterPage /> },
+      { path: '/asPay/index', element: <PricingPage /> },
+      { path: '/asPay/view', element: <PayViewPage /> },
       { path: '/404', element: <NotFoundPage /> },
       { path: '*', element: <Navigate to="/404" replace /> },
     ],

@@ -73,6 +73,13 @@ export function UserMenu() {
             <Icon name="settings" size={16} />
             {t('userMenu.settings')}
           </button>
+          {!user.company &&
+            (['2', '3', '4'] as const).map((k) => (
+              <button key={k} type="button" role="menuitem" onClick={() => navigate(`/userCenter?tab=${k}`)}>
+                <Icon name={k === '2' ? 'coin' : k === '3' ? 'share' : 'recharge'} size={16} />
+                {t(k === '2' ? 'userMenu.payPlan' : k === '3' ? 'userMenu.invite' : 'userMenu.cashback')}
+              </button>
+            ))}
           <button type="button" role="menuitem" onClick={() => void signOut()}>
             <Icon name="logout" size={16} />
             {t('userMenu.logout')}

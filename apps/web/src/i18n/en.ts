@@ -1,4 +1,6 @@
 /** English strings. `zh.ts` has exactly the same keys (the type checks it). */
+import { payEn } from './pay.ts';
+
 export const en = {
   'app.name': 'MoCap Studio',
 
@@ -350,6 +352,7 @@ export const en = {
 
   'notFound.text': 'This page does not exist.',
   'notFound.back': 'Back to my projects',
+  ...payEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

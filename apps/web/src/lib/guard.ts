@@ -21,6 +21,9 @@ const TITLES: [RegExp, string][] = [
   [/^\/index\/upload(Pc|Mobile)?\/?$/, 'title.upload'],
   [/^\/index\/square\/?$/, 'title.square'],
   [/^\/userCenter\/?$/, 'title.userCenter'],
+  [/^\/asPay\/index\/?$/, 'title.asPay'],
+  [/^\/asPay\/view\/?$/, 'title.asPayView'],
+  [/^\/index\/marked\/?$/, 'title.marked'],
   [/^\/404\/?$/, 'title.notFound'],
 ];
 

@@ -1,4 +1,4 @@
-/** /userCenter: tab 1, user settings (profile, password, plan and coins). Other tabs arrive with their issues. */
+/** /userCenter: tab 1 user settings (profile, password, plan and coins), 2 pay plan, 3 invite plan, 4 cash-back. */
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
@@ -11,11 +11,12 @@ import { PLAN_LIMITS } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import { checkMatch, checkPassword } from './Auth.tsx';
 import { formatDate } from './MyPro.tsx';
+import { CashbackTab, InviteTab, PayPlanTab } from './UserCenterTabs.tsx';
 
 export function UserCenterPage() {
   const { user, refresh, loading } = useSession();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const tab = params.get('tab') ?? '1';
   const [form, setForm] = useState({ username: '', phone: '', contact: '', company: '', address: '' });
   const [pw, setPw] = useState({ old: '', next: '', again: '' });
@@ -102,16 +103,23 @@ export function UserCenterPage() {
         <LangSwitch />
       </header>
       <div className="tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === '1'}
-          className={`tab-btn${tab === '1' ? ' on' : ''}`}
-        >
-          {t('center.tab1')}
-        </button>
+        {['1', '2', '3', '4'].map((k) => (
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            aria-selected={tab === k}
+            className={`tab-btn${tab === k ? ' on' : ''}`}
+            onClick={() => setParams({ tab: k }, { replace: true })}
+          >
+            {t(`center.tab${k}`)}
+          </button>
+        ))}
       </div>
-      <div className="center-grid">
+      {tab === '2' && <PayPlanTab />}
+      {tab === '3' && <InviteTab />}
+      {tab === '4' && <CashbackTab />}
+      <div className="center-grid" hidden={tab !== '1'}>
         <section className="panel account-card">
           <div className="avatar big">{(user.username || user.email).slice(0, 1).toUpperCase()}</div>
           <div className="account-email">{user.email}</div>
