@@ -3,7 +3,8 @@
  * (and prints its credentials), starts the in-process worker when REDIS_URL is unset, the scheduled jobs, and
  * serves the API under /product and the web app under /capture.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createInfra } from './infra/index.ts';
@@ -20,16 +21,17 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  // DATA_DIR holds the SQLite database (RSA private key, signing secrets), files and mails: owner only (issue 13.5).
+  // Everything this process creates is 0600/0700; a data dir made by an older version is tightened.
+  process.umask(0o077);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  tightenDataDir(config.dataDir, config.database.kind === 'sqlite' ? config.database.file : undefined);
   const infra = await createInfra(config);
   const services = createServices(infra);
   const app = await buildApp({ config, infra, services });
 
   const admin = await services.accounts.ensureAdmin(config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-  if (admin.created)
-    console.log(
-      `\n  Administrator account created:\n    e-mail:   ${admin.email}\n    password: ${admin.password ?? '(from ADMIN_PASSWORD)'}\n  Keep it; it is printed only once.\n`,
-    );
+  if (admin.created) showAdmin(admin.email, admin.password, config.dataDir);
 
   services.scheduler.start(600_000, (e) => app.log.error({ err: e }, 'scheduled job failed'));
 
@@ -76,6 +78,37 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * The first-start administrator: its password is shown once on the console (a terminal) and never written to a
+ * log. When standard output is not a terminal (redirected to a file, a service manager's journal) the password goes
+ * to DATA_DIR/initial-admin-password (0600) instead, and the console says where: read it, then delete it.
+ */
+function showAdmin(email: string, password: string | undefined, dataDir: string): void {
+  if (password === undefined) {
+    console.log(`\n  Administrator account created: ${email} (password from ADMIN_PASSWORD)\n`);
+    return;
+  }
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      `\n  Administrator account created:\n    e-mail:   ${email}\n    password: ${password}\n  Keep it; it is shown only once.\n\n`,
+    );
+    return;
+  }
+  const file = join(dataDir, 'initial-admin-password');
+  writeFileSync(file, `${email}\n${password}\n`, { mode: 0o600 });
+  console.log(
+    `\n  Administrator account created: ${email}\n  The output is not a terminal, so its password is not printed (it would end up in a log):\n  it is in ${file} (readable by this user only). Read it, then delete the file.\n`,
+  );
+}
+
+/** DATA_DIR 0700; the SQLite database and its WAL/SHM files 0600 (older versions left them group/world-readable). */
+function tightenDataDir(dataDir: string, sqliteFile: string | undefined): void {
+  chmodSync(dataDir, 0o700);
+  if (!sqliteFile || sqliteFile === ':memory:') return;
+  for (const f of [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`])
+    if (existsSync(f)) chmodSync(f, 0o600);
 }
 
 main().catch((e) => {

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,9 +152,14 @@ describe('npm start (main.ts)', () => {
     try {
       const first = await run();
       expect(first.body.code).toBe(0);
-      expect(first.out).toMatch(
-        /Administrator account created:\s+e-mail:\s+admin@mocap\.local\s+password:\s+\S{12,}/,
-      );
+      // Output not a terminal (a pipe here): the password goes to a 0600 file, not to the output (issue 13.5).
+      expect(first.out).toMatch(/Administrator account created: admin@mocap\.local/);
+      const pwFile = join(dataDir, 'initial-admin-password');
+      const [email, password] = readFileSync(pwFile, 'utf8').trim().split('\n');
+      expect(email).toBe('admin@mocap.local');
+      expect(password!.length).toBeGreaterThanOrEqual(12);
+      expect(first.out).not.toContain(password);
+      expect(statSync(pwFile).mode & 0o777).toBe(0o600);
       expect(existsSync(join(dataDir, 'mocap.db'))).toBe(true);
       expect(first.code).toBe(0);
       const second = await run();

@@ -2,10 +2,10 @@
  * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { Codes } from '../src/errors.ts';
@@ -434,3 +434,60 @@ async function waitUntil(cond: () => boolean, ms = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('13.5 web hardening of the documented start', () => {
+  it('security headers, DATA_DIR 0700 / files 0600, the administrator password never in the output', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'mocap-sec5-')), 'data');
+    try {
+      const port = await freePort();
+      const s = await startMain({ DATA_DIR: dataDir, PORT: String(port) });
+      try {
+        expect(s.state).toBe('running');
+        for (const path of [
+          '/product/sysConfig/maintainInfo',
+          '/capture/',
+          '/product/docs/static/index.html',
+        ]) {
+          const r = await fetch(`http://127.0.0.1:${port}${path}`);
+          const csp = r.headers.get('content-security-policy') ?? '';
+          expect(csp, path).toContain("frame-ancestors 'none'");
+          expect(csp, path).toContain("script-src 'self'");
+          expect(csp, path).toContain("object-src 'none'");
+          expect(csp, path).not.toContain('upgrade-insecure-requests');
+          expect(r.headers.get('x-frame-options'), path).toBe('DENY');
+          expect(r.headers.get('referrer-policy'), path).toBe('same-origin');
+          expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');
+          expect(r.headers.get('strict-transport-security'), path).toBeNull(); // plain HTTP: no HSTS
+        }
+        // Files: the directory and everything in it owner-only.
+        expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+        const walk = (d: string): string[] =>
+          readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+            e.isDirectory() ? [join(d, e.name), ...walk(join(d, e.name))] : [join(d, e.name)],
+          );
+        const entries = walk(dataDir);
+        expect(entries.some((f) => f.endsWith('mocap.db'))).toBe(true);
+        for (const f of entries) {
+          const st = statSync(f);
+          expect(st.mode & 0o077, f).toBe(0);
+        }
+        const password = readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim().split('\n')[1]!;
+        expect(s.out()).not.toContain(password);
+        expect(s.out()).toContain('initial-admin-password');
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe.each(databases)('13.5 HSTS and upgrade-insecure-requests behind TLS, on %s', (kind) => {
+  const t = useServer(kind, { env: { PUBLIC_URL: 'https://mocap.example.com' } });
+  it('sends HSTS when PUBLIC_URL is https', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/product/sysConfig/maintainInfo' });
+    expect(r.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    expect(String(r.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+  });
+});

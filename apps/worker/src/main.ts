@@ -8,6 +8,8 @@ import { ConfigError, createInfra, createServices, loadConfig } from '@mocap/ser
 import { startWorker } from './runner.ts';
 
 async function main(): Promise<void> {
+  // Files this worker leaves in DATA_DIR (work folders, a SQLite database) are owner-only, like the server's.
+  process.umask(0o077);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
