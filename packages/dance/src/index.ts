@@ -11,4 +11,31 @@ export {
   type MusicAnalysis,
   type TempoSegment,
 } from './analysis.ts';
+export {
+  BODY_SKELETON,
+  CMU_CREDIT,
+  decodeLibrary,
+  encodeLibrary,
+  LIBRARY_FPS,
+  type Library,
+  type LibraryClip,
+  libraryClipToMotion,
+  lowestFootPoint,
+  retargetBvh,
+} from './library.ts';
+export {
+  beatAlignment,
+  clipKinematicBeats,
+  clipKinematics,
+  type FootFigures,
+  footFigures,
+} from './metrics.ts';
+export {
+  type DanceOptions,
+  type DanceResult,
+  generateDance,
+  type PreparedLibrary,
+  prepareLibrary,
+  type Unit,
+} from './synth.ts';
 export * as testTracks from './tracks.ts';
