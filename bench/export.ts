@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- export [--seconds 60] [--fps 30] [--runs 5] [--lower-body]`: times `exportBoneType` for every
+ * `npm run bench -- export [--seconds 60] [--fps 30] [--runs 5] [--lower-body] [--against <checkout>]`: times `exportBoneType` for every
  * bone type (Unreal4 … CS) on one synthetic, already solved canonical clip (skeleton with fingers, smooth
  * whole-body motion, travelling root, 52 face curves) and prints per bone type and in total the wall and CPU time.
  *
@@ -19,8 +19,16 @@
  *   median wall time; the totals are those of the best and of the median whole pass (not sums over bone types). CPU is this process's user + system time (it includes
  *   V8's background GC threads, so it can exceed wall). Report the load average with any figure (printed at the
  *   end): on the shared 2-core machine other processes inflate both figures.
+ *
+ * `--against <dir>`: also times the exporter of another checkout (`<dir>/packages/motion/src/index.ts`, e.g. an
+ * older commit unpacked with `git archive <commit> packages/motion | tar -x -C <dir>` and a `node_modules` link),
+ * side by side in this process: every pass exports the same clip with both, alternating which goes first, and the
+ * summary gives both best and median passes and their ratio. A `--fps` that is not a standard rate (29.97) makes
+ * the current exporter resample the clip (files at 30 fps), which the pass includes.
  */
 import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   ARKIT_BLENDSHAPES,
@@ -74,8 +82,26 @@ export default async function run(args: string[]): Promise<void> {
       fps: { type: 'string', default: '30' },
       runs: { type: 'string', default: '5' },
       'lower-body': { type: 'boolean', default: false },
+      against: { type: 'string' },
     },
   });
+  type Exporter = typeof exportBoneType;
+  const other: Exporter | null = values.against
+    ? (
+        (await import(pathToFileURL(join(resolve(values.against), 'packages/motion/src/index.ts')).href)) as {
+          exportBoneType: Exporter;
+        }
+      ).exportBoneType
+    : null;
+  const otherPasses: { wall: number; cpu: number }[] = [];
+  /** One whole pass of the other exporter over the clip: wall and CPU ms. */
+  const otherPass = (clip: MotionClip): { wall: number; cpu: number } => {
+    const s = performance.now();
+    const c0 = process.cpuUsage();
+    for (const bt of BONE_TYPES) (other as Exporter)(clip, bt, { lowerBodyOnly });
+    const du = process.cpuUsage(c0);
+    return { wall: performance.now() - s, cpu: (du.user + du.system) / 1000 };
+  };
   const seconds = Number(values.seconds);
   const fps = Number(values.fps);
   const runs = Math.max(1, Number(values.runs));
@@ -95,6 +121,11 @@ export default async function run(args: string[]): Promise<void> {
     // per-clip caches of earlier passes can be collected as in a server.
     const clip = first ?? benchClip(seconds, fps, 1 + 0.002 * r);
     first = null;
+    // Side by side: the other exporter first on odd passes, after on even ones.
+    if (other && r % 2 === 1) {
+      const p = otherPass(clip);
+      if (r > 0) otherPasses.push(p);
+    }
     let total = 0;
     let totalCpu = 0;
     for (const bt of BONE_TYPES) {
@@ -115,6 +146,10 @@ export default async function run(args: string[]): Promise<void> {
       coldTotal = total;
       coldCpu = totalCpu;
     } else passes.push({ wall: total, cpu: totalCpu });
+    if (other && r % 2 === 0) {
+      const p = otherPass(clip);
+      if (r > 0) otherPasses.push(p);
+    }
   }
   const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) / 2)];
   console.log(
@@ -140,4 +175,12 @@ export default async function run(args: string[]): Promise<void> {
   console.log(
     `all ${BONE_TYPES.length} bone types, ${seconds} s at ${fps} fps: best pass ${best.wall.toFixed(0)} ms wall, ${best.cpu.toFixed(0)} ms CPU; median pass ${median.wall.toFixed(0)} ms wall, ${median.cpu.toFixed(0)} ms CPU (${runs} passes; target ≤ 1000 ms; 1-min load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
   );
+  if (other) {
+    const o = [...otherPasses].sort((a, b) => a.wall - b.wall);
+    const ob = o[0];
+    const om = o[Math.floor((o.length - 1) / 2)];
+    console.log(
+      `side by side, --against ${values.against}: best pass ${ob.wall.toFixed(0)} ms wall, ${ob.cpu.toFixed(0)} ms CPU; median pass ${om.wall.toFixed(0)} ms wall, ${om.cpu.toFixed(0)} ms CPU; this checkout / that one: best ${(best.wall / ob.wall).toFixed(2)}×, median ${(median.wall / om.wall).toFixed(2)}× (wall)`,
+    );
+  }
 }

@@ -134,6 +134,8 @@ export interface ClipMetadata {
   options?: Record<string, unknown>;
   /** Human-readable warnings (short tracks, guessed camera, no contacts found...). */
   warnings?: string[];
+  /** Set by `resampleClip`: the frame rate the clip had before it was resampled to `fps`. */
+  sourceFps?: number;
 }
 
 export interface MotionClip {
@@ -293,4 +295,119 @@ export function identityRotations(n: number): Float32Array {
   const r = new Float32Array(4 * n);
   for (let j = 0; j < n; j++) writeQuat(r, j, qIdentity());
   return r;
+}
+
+// ------------------------------------------------------------------ frame-rate resampling
+
+/** Standard frame rates the exporters write (film, PAL, NTSC-rounded, and their doubles). */
+export const STANDARD_FPS = [24, 25, 30, 50, 60] as const;
+
+/** The standard rate nearest to `fps` (30 for a rate that is not a positive number; ties go to the lower rate). */
+export function nearestStandardFps(fps: number): number {
+  if (!(fps > 0) || !Number.isFinite(fps)) return 30;
+  let best: number = STANDARD_FPS[0];
+  for (const r of STANDARD_FPS) if (Math.abs(r - fps) < Math.abs(best - fps)) best = r;
+  return best;
+}
+
+/** Frame count of a clip of `frameCount` frames at `fromFps` resampled to `toFps` (same duration, rounded). */
+export function resampledFrameCount(frameCount: number, fromFps: number, toFps: number): number {
+  if (frameCount <= 1) return frameCount;
+  return Math.max(1, Math.round(((frameCount - 1) / fromFps) * toFps) + 1);
+}
+
+/**
+ * The clip on a steady `fps` timeline: frame k is the pose at time k / fps of the source timeline (frame i at
+ * i / clip.fps), so the duration is kept (the last frame is clamped to the source's last time when rounding makes
+ * it fall a fraction of a frame later). Local rotations are slerped (shortest arc), the root position and the face
+ * weights interpolated linearly, foot contacts taken from the nearest source frame. `metadata.sourceFps` records the
+ * rate the clip had. A clip already at `fps` (within 1e-9) is returned as it is.
+ */
+export function resampleClip(clip: MotionClip, fps: number): MotionClip {
+  if (!(fps > 0) || !Number.isFinite(fps)) throw new Error(`resample: frame rate must be > 0 (got ${fps})`);
+  if (Math.abs(clip.fps - fps) < 1e-9) return clip;
+  const n = jointCount(clip.skeleton);
+  const N = clip.frameCount;
+  const M = resampledFrameCount(N, clip.fps, fps);
+  const last = Math.max(0, N - 1);
+  const src = clip.rotations;
+  const rotations = new Float32Array(M * n * 4);
+  const rootPositions = new Float32Array(M * 3);
+  const K = clip.blendshapes ? clip.blendshapes.names.length : 0;
+  const weights = clip.blendshapes ? new Float32Array(M * K) : null;
+  const left = clip.contacts ? new Uint8Array(M) : null;
+  const right = clip.contacts ? new Uint8Array(M) : null;
+  for (let k = 0; k < M; k++) {
+    const s = Math.min(last, (k * clip.fps) / fps);
+    const i = Math.min(Math.floor(s + 1e-9), last);
+    const i1 = Math.min(i + 1, last);
+    const t = i1 === i ? 0 : Math.max(0, Math.min(1, s - i));
+    for (let j = 0; j < n; j++)
+      slerpInto(src, (i * n + j) * 4, (i1 * n + j) * 4, t, rotations, (k * n + j) * 4);
+    for (let c = 0; c < 3; c++) {
+      const a = clip.rootPositions[3 * i + c];
+      rootPositions[3 * k + c] = a + (clip.rootPositions[3 * i1 + c] - a) * t;
+    }
+    if (weights && clip.blendshapes) {
+      const w = clip.blendshapes.weights;
+      for (let c = 0; c < K; c++) {
+        const a = w[i * K + c];
+        weights[k * K + c] = a + (w[i1 * K + c] - a) * t;
+      }
+    }
+    if (left && right && clip.contacts) {
+      const near = t < 0.5 ? i : i1;
+      left[k] = clip.contacts.left[near];
+      right[k] = clip.contacts.right[near];
+    }
+  }
+  return {
+    skeleton: clip.skeleton,
+    fps,
+    frameCount: M,
+    rotations,
+    rootPositions,
+    ...(left && right ? { contacts: { left, right } } : {}),
+    ...(weights && clip.blendshapes
+      ? { blendshapes: { names: clip.blendshapes.names, weights, supported: clip.blendshapes.supported } }
+      : {}),
+    metadata: { ...clip.metadata, sourceFps: clip.metadata.sourceFps ?? clip.fps },
+  };
+}
+
+/** Shortest-arc slerp of the quaternions at a and b of `q` into `out` at o (normalised). */
+function slerpInto(q: Float32Array, a: number, b: number, t: number, out: Float32Array, o: number): void {
+  const ax = q[a];
+  const ay = q[a + 1];
+  const az = q[a + 2];
+  const aw = q[a + 3];
+  let bx = q[b];
+  let by = q[b + 1];
+  let bz = q[b + 2];
+  let bw = q[b + 3];
+  let d = ax * bx + ay * by + az * bz + aw * bw;
+  if (d < 0) {
+    d = -d;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
+  }
+  let wa = 1 - t;
+  let wb = t;
+  if (t > 0 && d < 0.9995) {
+    const th = Math.acos(d);
+    const sn = Math.sin(th);
+    wa = Math.sin((1 - t) * th) / sn;
+    wb = Math.sin(t * th) / sn;
+  }
+  const x = wa * ax + wb * bx;
+  const y = wa * ay + wb * by;
+  const z = wa * az + wb * bz;
+  const w = wa * aw + wb * bw;
+  const l = Math.hypot(x, y, z, w) || 1;
+  out[o] = x / l;
+  out[o + 1] = y / l;
+  out[o + 2] = z / l;
+  out[o + 3] = w / l;
 }

@@ -54,6 +54,7 @@ export * from './skeleton.ts';
 export { DEFAULT_FOV_DEG } from './solver/camera.ts';
 export { SUPPORTED_BLENDSHAPES } from './solver/face.ts';
 export {
+export { lowestFootHeight } from './solver/ground.ts';
   type FootLockMode,
   landmarkSmoothingScale,
   type SolveDetails,

@@ -137,7 +137,7 @@ describe('exportBoneType', () => {
       'CC&iClone': ['My_Dance_1.fbx', 'My_Dance_1.bvh', 'README.txt'],
       RobloxR15: ['My_Dance_1.fbx', 'textures/roblox_basecolor.png', 'README.txt'],
       'VMD-TDA': ['My_Dance_1.vmd', 'README.txt'],
-      UnityAnim: ['My_Dance_1.anim', 'My_Dance_1.fbx', 'README.txt'],
+      UnityAnim: ['My_Dance_1.anim', 'My_Dance_1.fbx', 'textures/boy_basecolor.png', 'README.txt'],
       CS: ['My_Dance_1.csm', 'README.txt'],
       bvh: ['My_Dance_1.bvh', 'README.txt'],
     };

@@ -18,12 +18,14 @@
  * cached per kind (painting + PNG encoding take about 0.1–0.3 s per kind the first time). Geometry: about 6.5 k
  * vertices / 12 k triangles (boy, girl; 5 k / 9 k without hair), built in about 50 ms.
  *
- * `makeFaceMesh()` is a head (and neck) with one morph target per solver-supported ARKit shape: the shapes slide
- * the surface (eyelids close over the painted eyes, the jaw stretches the painted mouth open, lip corners rise for
- * a smile...), so they read well with the base-colour texture alone.
+ * `makeFaceMesh()` is a head (and neck) with all 52 ARKit morph targets, named and ordered as ARKit names them:
+ * the shapes slide the surface (eyelids close over the painted eyes, the jaw stretches the painted mouth open, lip
+ * corners rise for a smile, cheeks puff out...), so they read well with the base-colour texture alone. There is no
+ * tongue or eyeball geometry: `tongueOut` pushes the middle of the lower lip out, the `eyeLook*` shapes slide the
+ * painted eye. Characters with `faceMorphs` (previews) carry the solver-supported shapes only.
  */
 
-import { type MotionClip, restClip, restPositions, type Skeleton } from '../clip.ts';
+import { ARKIT_BLENDSHAPES, type MotionClip, restClip, restPositions, type Skeleton } from '../clip.ts';
 import { write as writeGlb } from '../formats/gltf.ts';
 import { type Quat, qFromAxisAngle, qMul, qRotate, type Vec3 } from '../math.ts';
 import { rigToCanonical } from '../rigs/build.ts';
@@ -572,6 +574,21 @@ function faceShifts(): Partial<Record<string, Shift>> {
       return [-0.02 * sx * w, -0.045 * w];
     };
     out[`browOuterUp${side}`] = (x, y) => [0, 0.05 * gauss(x, y, 0.36 * sx, 0.15, 0.08, 0.06)];
+    // The corner tucks back and out.
+    out[`mouthDimple${side}`] = (x, y) => {
+      const w = gauss(x, y, cx, MOUTH_Y, 0.06, 0.05);
+      return [0.03 * sx * w, 0, -0.03 * w];
+    };
+    // Lips pressed together on one side: both lips pulled towards the mouth line.
+    out[`mouthPress${side}`] = (x, y) => {
+      const w = gauss(x, y, 0.09 * sx, MOUTH_Y, 0.09, 0.05);
+      return [0, -0.45 * (y - mouthLine(x)) * w, -0.01 * w];
+    };
+    out[`cheekSquint${side}`] = (x, y) => {
+      const w = gauss(x, y, 0.27 * sx, -0.15, 0.1, 0.06);
+      return [0, 0.03 * w, 0.01 * w];
+    };
+    out[`noseSneer${side}`] = (x, y) => [0, 0.03 * gauss(x, y, 0.07 * sx, -0.17, 0.05, 0.06)];
   }
   const jawW = (x: number, y: number) =>
     (1 - smooth(0.28, 0.6, Math.abs(x))) *
@@ -596,6 +613,33 @@ function faceShifts(): Partial<Record<string, Shift>> {
   };
   out.mouthLeft = (x, y) => [0.07 * gauss(x, y, 0, MOUTH_Y, 0.22, 0.09), 0];
   out.mouthRight = (x, y) => [-0.07 * gauss(x, y, 0, MOUTH_Y, 0.22, 0.09), 0];
+  out.jawForward = (x, y) => [0, 0, 0.05 * jawW(x, y)];
+  out.mouthRollLower = (x, y) => {
+    const w = gauss(x, y, 0, MOUTH_Y - 0.03, 0.16, 0.03);
+    return [0, 0.025 * w, -0.03 * w];
+  };
+  out.mouthRollUpper = (x, y) => {
+    const w = gauss(x, y, 0, MOUTH_Y + 0.03, 0.16, 0.03);
+    return [0, -0.025 * w, -0.03 * w];
+  };
+  out.mouthShrugLower = (x, y) => {
+    const w = gauss(x, y, 0, MOUTH_Y - 0.07, 0.18, 0.06);
+    return [0, 0.035 * w, 0.01 * w];
+  };
+  out.mouthShrugUpper = (x, y) => {
+    const w = gauss(x, y, 0, MOUTH_Y + 0.04, 0.18, 0.04);
+    return [0, 0.025 * w, 0.01 * w];
+  };
+  out.cheekPuff = (x, y) => [
+    0,
+    0,
+    0.08 * (gauss(x, y, 0.22, -0.27, 0.1, 0.09) + gauss(x, y, -0.22, -0.27, 0.1, 0.09)),
+  ];
+  // No tongue geometry: the middle of the lower lip pushes out and down where the tongue would show.
+  out.tongueOut = (x, y) => {
+    const w = gauss(x, y, 0, MOUTH_Y - 0.025, 0.07, 0.03);
+    return [0, -0.02 * w, 0.12 * w];
+  };
   out.browInnerUp = (x, y) => [
     0,
     0.05 * (gauss(x, y, 0.12, 0.15, 0.08, 0.06) + gauss(x, y, -0.12, 0.15, 0.08, 0.06)),
@@ -603,8 +647,8 @@ function faceShifts(): Partial<Record<string, Shift>> {
   return out;
 }
 
-/** Morph targets (one per supported ARKit shape) for the vertices of the `head` part. */
-function faceMorphs(m: MeshBuilder, head: HeadGeom): MorphTarget[] {
+/** Morph targets (one per ARKit shape of `names` that has a shift) for the vertices of the `head` part. */
+function faceMorphs(m: MeshBuilder, head: HeadGeom, names: readonly string[]): MorphTarget[] {
   // Made once per process: closures created anew on every call would each run unoptimised again (V8 re-optimises
   // them per instance), which made the face mesh 3–4× slower in a process exporting many clips.
   FACE_SHIFTS ??= faceShifts();
@@ -631,7 +675,7 @@ function faceMorphs(m: MeshBuilder, head: HeadGeom): MorphTarget[] {
     ys.push(Math.PI / 2 - phi);
   }
   const targets: MorphTarget[] = [];
-  for (const name of SUPPORTED_BLENDSHAPES) {
+  for (const name of names) {
     const f = shifts[name];
     if (!f) continue;
     const d = new Float32Array(3 * V);
@@ -799,7 +843,10 @@ export function makeCharacter(
     throw new Error(`unknown character kind "${kind}" (${CHARACTER_KINDS.join(', ')})`);
   const J = skeleton ? jointsOf(skeleton) : rig ? jointsFromRig(rig) : jointsOf(FULL);
   const { m, head } = buildBody(J, kind);
-  const morphs = options.faceMorphs && PALETTES[kind].face === 'cartoon' ? faceMorphs(m, head) : undefined;
+  const morphs =
+    options.faceMorphs && PALETTES[kind].face === 'cartoon'
+      ? faceMorphs(m, head, SUPPORTED_BLENDSHAPES)
+      : undefined;
   const mesh = finish(m, J, kind, `${kind}_body`, rig, morphs);
   const texture = mesh.materials[0].texture;
   return { meshes: [mesh], textures: texture ? [texture] : [] };
@@ -811,7 +858,7 @@ export function characterTextures(kind: CharacterKind) {
 }
 
 /**
- * A face (head + neck, boy texture by default) with one morph target per solver-supported ARKit shape, skinned to
+ * A face (head + neck, boy texture by default) with the 52 ARKit morph targets (ARKit names and order), skinned to
  * the head (and neck) joint, placed at the skeleton's head.
  */
 export function makeFaceMesh(
@@ -853,7 +900,7 @@ export function makeFaceMesh(
       phiMax: (th) => Math.PI * (0.6 - 0.25 * ((1 - Math.cos(th)) / 2) ** 1.5),
     });
   }
-  return finish(m, J, kind, `${kind}_face`, options.rig, faceMorphs(m, head));
+  return finish(m, J, kind, `${kind}_face`, options.rig, faceMorphs(m, head, ARKIT_BLENDSHAPES));
 }
 
 /**

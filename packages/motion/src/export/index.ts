@@ -8,7 +8,7 @@
  */
 
 import { characterTextures, makeCharacter, makeFaceMesh } from '../characters/index.ts';
-import type { MotionClip } from '../clip.ts';
+import { type MotionClip, nearestStandardFps, resampleClip } from '../clip.ts';
 import * as anim from '../formats/anim.ts';
 import * as bvh from '../formats/bvh.ts';
 import * as csm from '../formats/csm.ts';
@@ -38,6 +38,40 @@ export interface ExportOptions {
   name?: string;
   /** For ground-root rigs (Unreal, CC): move the root bone with the character instead of the hips. */
   rootMotion?: boolean;
+  /**
+   * Frame rate of the files (a whole number of frames per second, 1–240). Default: the standard rate (24, 25, 30,
+   * 50 or 60) nearest to the clip's, so a variable-frame-rate capture (a phone's 29.83 fps average) is written at
+   * exactly 30 fps and every key falls on a whole frame. The clip is resampled on its timeline first
+   * (`resampleClip`); VMD is always written at MMD's 30 fps.
+   */
+  fps?: number;
+}
+
+/** The frame rate the files of `clip` are written at with `options` (validated). */
+export function exportFps(clip: MotionClip, options: Pick<ExportOptions, 'fps'> = {}): number {
+  if (options.fps === undefined) return nearestStandardFps(clip.fps);
+  if (!Number.isInteger(options.fps) || options.fps < 1 || options.fps > 240)
+    throw new Error(`fps must be a whole number from 1 to 240 (got ${options.fps})`);
+  return options.fps;
+}
+
+const RATE_CACHE = new WeakMap<MotionClip, Map<number, MotionClip>>();
+
+/** The clip resampled to the export rate (cached per clip and rate: the bone types of one clip resample once). */
+function atExportRate(clip: MotionClip, options: ExportOptions): MotionClip {
+  const fps = exportFps(clip, options);
+  if (Math.abs(clip.fps - fps) < 1e-9) return clip;
+  let m = RATE_CACHE.get(clip);
+  if (!m) {
+    m = new Map();
+    RATE_CACHE.set(clip, m);
+  }
+  let c = m.get(fps);
+  if (!c) {
+    c = resampleClip(clip, fps);
+    m.set(fps, c);
+  }
+  return c;
 }
 
 export interface ExportedFile {
@@ -149,16 +183,22 @@ function boneTypeFiles(
       if (!info.rig) throw new Error(`bone type ${boneType}: no rig`);
       // Retargeted only here: the bvh, OnlyFace and CS bone types write the canonical clip itself.
       const rc = rigClipFor(clip, info.rig, options, name);
-      const character = info.character === 'boy' || info.character === 'girl' ? info.character : null;
+      // Every bone type with a texture set ships its character, skinned to the rig, in the FBX.
+      const kind = info.character && info.character !== 'face' ? info.character : null;
       for (const f of info.files) {
         if (f === 'fbx') {
-          // FBX scenes are right-handed: left-handed rigs (Unity) ship a Mixamo-named FBX for Humanoid import.
+          // FBX scenes are right-handed: left-handed rigs ship a Mixamo-named FBX for Humanoid import.
           const frc = rc.rig.axes.handedness === 'right' ? rc : rigClipFor(clip, 'mixamo', options, name);
-          const meshes = character ? makeCharacter(character, frc.rig, clip.skeleton).meshes : undefined;
+          // Cached per RigClip and character: Unreal5.5/5.6 share one file, BoyFBX and UnityAnim another.
           pushFbx(
-            meshes
-              ? fbx.writeWithHints(frc, { ...fbxOptions, meshes })
-              : cachedFile(frc, 'fbx', () => fbx.writeWithHints(frc, fbxOptions)),
+            cachedFile(frc, kind ? `fbx:${kind}` : 'fbx', () =>
+              fbx.writeWithHints(
+                frc,
+                kind
+                  ? { ...fbxOptions, meshes: makeCharacter(kind, frc.rig, clip.skeleton).meshes }
+                  : fbxOptions,
+              ),
+            ),
           );
         } else if (f === 'bvh')
           out.push({
@@ -168,11 +208,12 @@ function boneTypeFiles(
           });
         else if (f === 'glb') out.push({ name: `${name}.glb`, data: gltf.write(rc) });
         else if (f === 'vmd') out.push({ name: `${name}.vmd`, data: vmd.write(rc) });
-        else if (f === 'anim') out.push({ name: `${name}.anim`, data: anim.writeBytes(rc, { name }) });
+        // The .anim binds to the FBX next to it: its hierarchy as Unity imports it (X mirrored, metres).
+        else if (f === 'anim')
+          out.push({ name: `${name}.anim`, data: anim.writeBytes(anim.asUnityImport(rc), { name }) });
       }
       if (out.length === 0) throw new Error(`bone type ${boneType}: no files`);
-      const kind = info.character;
-      if (kind && kind !== 'face') out.push(...textureEntries(kind));
+      if (kind) out.push(...textureEntries(kind));
     }
   }
   return out;
@@ -183,13 +224,14 @@ function boneTypeFiles(
  * one, and README.txt. `fileName` is `<name>_<BoneType>.zip` (file-name-safe).
  */
 export function exportBoneType(
-  clip: MotionClip,
+  source: MotionClip,
   boneType: BoneType,
   options: ExportOptions = {},
 ): ExportedFile {
   if (!isBoneType(boneType))
     throw new Error(`unknown bone type ${JSON.stringify(boneType)} (known: ${BONE_TYPES.join(', ')})`);
-  if (clip.frameCount < 1) throw new Error('the clip has no frames');
+  if (source.frameCount < 1) throw new Error('the clip has no frames');
+  const clip = atExportRate(source, options);
   const info = BONE_TYPE_INFO[boneType];
   const name = baseNameOf(clip, options);
   const entries = boneTypeFiles(clip, boneType, info, options);
@@ -221,12 +263,14 @@ const FORMAT_DEFAULT_RIG: Record<ExportFormat, RigId | null> = {
 
 /** Writes one file of one format (optionally for a bone type's rig). */
 export function exportFormat(
-  clip: MotionClip,
+  source: MotionClip,
   format: ExportFormat,
   options: ExportOptions & { boneType?: BoneType } = {},
 ): ExportedFile {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new Error(`unknown format ${JSON.stringify(format)} (known: ${EXPORT_FORMATS.join(', ')})`);
+  if (source.frameCount < 1) throw new Error('the clip has no frames');
+  const clip = atExportRate(source, options);
   const name = baseNameOf(clip, options);
   const rigId = options.boneType ? BONE_TYPE_INFO[options.boneType].rig : FORMAT_DEFAULT_RIG[format];
   const rc = () => rigClipFor(clip, rigId ?? 'canonical', options, name);
@@ -238,8 +282,7 @@ export function exportFormat(
           `--format fbx: the ${options.boneType} rig is left-handed; FBX needs a right-handed rig`,
         );
       const kind = options.boneType ? BONE_TYPE_INFO[options.boneType].character : undefined;
-      const meshes =
-        kind === 'boy' || kind === 'girl' ? makeCharacter(kind, r.rig, clip.skeleton).meshes : undefined;
+      const meshes = kind && kind !== 'face' ? makeCharacter(kind, r.rig, clip.skeleton).meshes : undefined;
       return {
         fileName: `${name}.fbx`,
         bytes: fbx.write(r, { takeName: name, ...(meshes ? { meshes } : {}) }),
@@ -250,8 +293,14 @@ export function exportFormat(
         fileName: `${name}.bvh`,
         bytes: rigId && rigId !== 'canonical' ? bvh.writeRigBytes(rc()) : bvh.writeBytes(clip),
       };
-    case 'glb':
-      return { fileName: `${name}.glb`, bytes: gltf.write(rigId && rigId !== 'canonical' ? rc() : clip) };
+    case 'glb': {
+      // With the bone type's character (the boy by default) skinned to the joints: the file opens on a visible,
+      // textured body, and readers that require a material (assimp) load it.
+      const r = rigId && rigId !== 'canonical' ? rc() : null;
+      const kind = options.boneType ? BONE_TYPE_INFO[options.boneType].character : undefined;
+      const mesh = makeCharacter(kind && kind !== 'face' ? kind : 'boy', r?.rig, clip.skeleton).meshes[0];
+      return { fileName: `${name}.glb`, bytes: gltf.write(r ?? clip, { mesh, animationName: name }) };
+    }
     case 'vmd':
       return { fileName: `${name}.vmd`, bytes: vmd.write(rigClipFor(clip, 'mmd', options, name)) };
     case 'vrma':
@@ -264,9 +313,12 @@ export function exportFormat(
     case 'json':
       return { fileName: `${name}.json`, bytes: new TextEncoder().encode(motionJson.write(clip)) };
     case 'anim':
+      // On the Unity rig (Humanoid bone names), or bound to a bone type's FBX hierarchy as Unity imports it.
       return {
         fileName: `${name}.anim`,
-        bytes: anim.writeBytes(rigClipFor(clip, 'unity', options, name), { name }),
+        bytes: anim.writeBytes(anim.asUnityImport(rigClipFor(clip, rigId ?? 'unity', options, name)), {
+          name,
+        }),
       };
     default:
       throw new Error(`format ${format} is not supported`);

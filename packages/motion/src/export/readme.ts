@@ -139,12 +139,17 @@ export const BONE_TYPE_INFO: Record<BoneType, BoneTypeInfo> = {
     ],
   },
   UnityAnim: {
-    rig: 'unity',
+    // The .anim is bound to the character FBX shipped with it (Mixamo-named skeleton, which Unity's Humanoid
+    // importer maps automatically).
+    rig: 'mixamo',
     files: ['anim', 'fbx'],
-    tool: 'Unity (Animator / Mecanim)',
+    character: 'boy',
+    tool: 'Unity (Animator / Mecanim): Generic .anim bound to the character FBX, and the FBX for Humanoid retargeting',
     steps: [
-      'Copy the .anim into Assets: it is a Generic clip bound by transform paths (Hips/Spine/...) to a hierarchy named with Unity Humanoid bone names.',
-      'For Humanoid retargeting import the .fbx instead: Rig > Animation Type Humanoid > Create From This Model, then use its clip on any humanoid avatar.',
+      'Copy the .fbx, the .anim and the textures/ folder into Assets.',
+      "Generic (plays the .anim as it is): select the .fbx, Rig > Animation Type: Generic, Avatar Definition: Create From This Model, Apply. Drag the model into the scene, add an Animator Controller with the .anim as its state. The .anim curves are bound by path to the model's own bones (mixamorig:Hips/mixamorig:Spine/...), in metres (Model > Convert Units on, the default).",
+      'Humanoid (to retarget onto any humanoid avatar): select the .fbx, Rig > Animation Type: Humanoid, Avatar Definition: Create From This Model, Apply (the mixamorig: skeleton maps to every required Humanoid bone, T-pose, no Configure needed). Then use the animation clip inside the .fbx (expand it in the Project window, Animation tab > Apply) on any Humanoid Animator; Unity converts it to muscle curves itself.',
+      'The .anim is a Generic clip: it drives this hierarchy only; use the FBX clip (Humanoid) for other characters.',
     ],
   },
   BoyFBX: {
@@ -206,7 +211,12 @@ export function readme(
     '',
     `Target: ${info.tool}`,
     `Rig: ${rig ? `${rig.displayName} (${rig.bones.length} bones, rest pose ${rig.restPose.kind}${rig.restPose.kind === 'A' ? ` with arms ${rig.restPose.armDownDeg}° down` : ''})` : boneType === 'CS' ? 'Character Studio markers (32 markers)' : 'face blendshapes (ARKit 52)'}`,
-    `Frames: ${clip.frameCount} at ${Math.round(clip.fps * 1000) / 1000} fps (${seconds.toFixed(2)} s)`,
+    `Frames: ${clip.frameCount} at ${Math.round(clip.fps * 1000) / 1000} fps (${seconds.toFixed(2)} s)${boneType === 'VMD-TDA' && Math.abs(clip.fps - 30) > 1e-9 ? "; the .vmd is keyed on MMD's 30 fps timeline" : ''}`,
+    ...(clip.metadata.sourceFps !== undefined && Math.abs(clip.metadata.sourceFps - clip.fps) > 1e-9
+      ? [
+          `Frame rate: resampled to a steady ${Math.round(clip.fps * 1000) / 1000} fps from the capture's ${Math.round(clip.metadata.sourceFps * 1000) / 1000} fps (phone videos have a variable frame rate), so every key falls on a whole frame.`,
+        ]
+      : []),
     `Units: ${boneType === 'CS' ? 'millimetres' : UNIT_TEXT(rig)}`,
     `Axes: ${boneType === 'CS' ? 'Z up, actor faces -Y, right-handed (3ds Max)' : AXES_TEXT(rig)}`,
     `Root motion: ${rig ? rootMotionText(rig, ctx.rootMotion) : 'n/a'}`,

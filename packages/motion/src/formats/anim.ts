@@ -14,6 +14,12 @@
  * Paths are relative to the GameObject holding the Animator, the top bone first (`Hips/Spine/Chest/...`), which is
  * how a Generic import of the exported FBX nests them; `rootPath` prefixes another parent ("Armature").
  *
+ * `asUnityImport(rc)` turns a RigClip of a right-handed, Y-up, +Z-facing rig (the Mixamo rig of the UnityAnim
+ * zip's character FBX) into what Unity's FBX importer makes of that FBX: X mirrored (positions (−x, y, z),
+ * rotations (x, −y, −z, w)), units converted to metres by the writer. A clip written from it binds to the FBX's
+ * own hierarchy (`mixamorig:Hips/mixamorig:Spine/...`, our FBX has no extra armature node), so the `.anim` plays on
+ * the character imported as Generic.
+ *
  * Keys: reduced per curve the way Unity's own keyframe reduction writes them (the sample in testdata has the same
  * shape): free tangents (tangentMode 0, inSlope = outSlope = the sampled slope, central differences) and only the
  * keys needed for the cubic Hermite curve Unity plays between them to reproduce every frame within 2e-4
@@ -40,6 +46,40 @@ export interface AnimOptions {
   rotationTolerance?: number;
   /** Key reduction tolerance for positions, metres (default 1e-4). */
   positionTolerance?: number;
+}
+
+/**
+ * A RigClip of a right-handed, Y-up, +Z-facing rig as Unity imports its FBX: X mirrored, the rig marked
+ * left-handed (same names, nesting and units; the writer converts units to metres). Throws for other axes (Unity
+ * bakes a root rotation into Z-up files, which a clip of local transforms cannot express).
+ */
+export function asUnityImport(rc: RigClip): RigClip {
+  const { rig } = rc;
+  if (rig.axes.handedness === 'left' && rig.axes.up === '+Y' && rig.axes.front === '+Z') return rc;
+  if (rig.axes.up !== '+Y' || rig.axes.front !== '+Z' || rig.axes.handedness !== 'right')
+    throw new Error(`.anim: rig "${rig.id}" is not Y up and facing +Z; use a Mixamo-named or the Unity rig`);
+  const rotations = new Float32Array(rc.rotations);
+  for (let i = 0; i < rotations.length; i += 4) {
+    rotations[i + 1] = -rotations[i + 1];
+    rotations[i + 2] = -rotations[i + 2];
+  }
+  const translations = new Float32Array(rc.translations);
+  for (let i = 0; i < translations.length; i += 3) translations[i] = -translations[i];
+  return {
+    ...rc,
+    rig: {
+      ...rig,
+      axes: { up: '+Y', front: '+Z', handedness: 'left' },
+      basis: rig.basis.map((v, i) => (i < 3 ? -v : v)),
+      bones: rig.bones.map((b) => ({
+        ...b,
+        restTranslation: [-b.restTranslation[0], b.restTranslation[1], b.restTranslation[2]],
+        restRotation: [b.restRotation[0], -b.restRotation[1], -b.restRotation[2], b.restRotation[3]],
+      })),
+    },
+    rotations,
+    translations,
+  };
 }
 
 /** Float formatting: 7 decimals (quaternions, metres and slopes need no more), never an exponent; integer

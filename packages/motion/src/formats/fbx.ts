@@ -281,9 +281,13 @@ const RAD2DEG = 180 / Math.PI;
 
 /**
  * FBX eEulerXYZ angles (degrees) of a quaternion: R = Rz(c) · Ry(b) · Rx(a) (X applied first).
- * Writes [a, b, c] to out at o.
+ * Writes [a, b, c] to out at o. At gimbal lock (b within 0.006° of ±90°, where only a − c or a + c is defined)
+ * c is `cHint` (the previous frame's c, degrees; 0 when NaN) and a is solved exactly for it, so the curves stay
+ * continuous through the pole: splitting the angle as c = 0 there made a key whose a and c jumped by up to 180°
+ * against its neighbours, and readers interpolating (or re-deriving) the Euler curves swung the bone around
+ * (a UE4 pelvis passing the pole threw the hands 1.2 m in Blender).
  */
-function quatToFbxEuler(q: ArrayLike<number>, qo: number, out: Float64Array, o: number): void {
+function quatToFbxEuler(q: ArrayLike<number>, qo: number, out: Float64Array, o: number, cHint: number): void {
   // Read from the array here (four double arguments would be boxed on every call of the per-frame loop).
   const x = q[qo];
   const y = q[qo + 1];
@@ -295,19 +299,24 @@ function quatToFbxEuler(q: ArrayLike<number>, qo: number, out: Float64Array, o: 
   const m22 = 1 - 2 * (x * x + y * y);
   const m10 = 2 * (x * y + w * z);
   const m00 = 1 - 2 * (y * y + z * z);
-  const sb = Math.max(-1, Math.min(1, -m20));
-  const b = Math.asin(sb);
+  // cos(b) from the first column (robust near the poles, where asin(-m20) loses half the digits).
+  const cb = Math.sqrt(m00 * m00 + m10 * m10);
+  const b = Math.atan2(-m20, cb);
   let a: number;
   let c: number;
-  if (Math.abs(sb) < 0.9999999) {
+  if (cb > 1e-4) {
     a = Math.atan2(m21, m22);
     c = Math.atan2(m10, m00);
   } else {
-    // Gimbal lock (b = ±90°): R = Ry(b) · Rx(a) with c = 0, and m01 = sin(b) · sin(a), m11 = cos(a).
+    // Gimbal lock: take c, then Rx(a) = Ry(-b) · Rz(-c) · R, whose middle row is -sin(c)·R0 + cos(c)·R1.
+    c = Number.isNaN(cHint) ? 0 : cHint / RAD2DEG;
+    const sc = Math.sin(c);
+    const cc = Math.cos(c);
     const m01 = 2 * (x * y - w * z);
+    const m02 = 2 * (x * z + w * y);
     const m11 = 1 - 2 * (x * x + z * z);
-    a = Math.atan2(m01 * Math.sign(sb), m11);
-    c = 0;
+    const m12 = 2 * (y * z - w * x);
+    a = Math.atan2(-(-sc * m02 + cc * m12), -sc * m01 + cc * m11);
   }
   out[o] = a * RAD2DEG;
   out[o + 1] = b * RAD2DEG;
@@ -677,7 +686,7 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     nw.end();
     const e = new Float64Array(3);
     const q = b.restRotation;
-    quatToFbxEuler(q, 0, e, 0);
+    quatToFbxEuler(q, 0, e, 0, Number.NaN);
     nw.begin('Model', [L(boneIds[i]), S(objName(b.name, 'Model')), S('LimbNode')]);
     nw.leaf('Version', I(232));
     nw.props70([
@@ -896,7 +905,7 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     for (const b of rotKeyed) {
       for (let f = 0; f < F; f++) {
         const o = (f * nb + b) * 4;
-        quatToFbxEuler(rc.rotations, o, euler, 3 * f);
+        quatToFbxEuler(rc.rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
         if (f > 0) unwrapEuler(euler, 3 * f, 3 * f - 3);
       }
       const cnId = newId();

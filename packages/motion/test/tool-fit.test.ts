@@ -1,0 +1,566 @@
+/**
+ * Exports that fit their tools (issue 18), checked with the tools' own readers:
+ * - steady frame rates: a variable-frame-rate clip (29.827 fps) is resampled to a standard rate, the files carry
+ *   exactly that rate and Blender puts every key on a whole frame (FBX, BVH, GLB); `fps` chooses another rate;
+ * - UnityAnim binds: every `.anim` path resolves in the hierarchy of the FBX shipped beside it (fbx2json), and the
+ *   curves played as Unity plays them on that hierarchy (as Unity imports it: X mirrored, metres) reproduce the
+ *   FBX's own animation read by three.js' FBXLoader;
+ * - every zip that promises a character ships one: a mesh with an armature modifier, deformed by the animation,
+ *   whose materials' image textures are found next to the FBX (Blender); OnlyFace has the 52 ARKit shape keys;
+ * - `assimp info` loads every 3D file of every zip and the GLB;
+ * - the Unreal `ik_*` bones stay on the hands and feet at and between keys, through the Euler pole (Blender).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import {
+  ARKIT_BLENDSHAPES,
+  BONE_TYPES,
+  type BoneType,
+  crc32,
+  createSkeleton,
+  exportBoneType,
+  exportFormat,
+  exportFps,
+  type MotionClip,
+  nearestStandardFps,
+  resampleClip,
+  resampledFrameCount,
+  restClip,
+} from '../src/index.ts';
+import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from '../src/math.ts';
+import { assimp, blender } from './validators-b-helpers.ts';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'mocap-toolfit-'));
+const FBX2JSON_DIR = '/usr/share/blender/scripts/addons/io_scene_fbx';
+const BLENDER = blender();
+const ASSIMP = assimp();
+
+/**
+ * Smooth whole-body motion sampled at `fps` for `seconds`: sinusoids on every joint and a hips yaw that keeps
+ * turning (at 30 fps the UE4 pelvis passes the XYZ-Euler pole at frame 200, 6.67 s), a travelling root, face curves.
+ */
+function motion(fps: number, seconds: number, amp = 0.35): MotionClip {
+  const skeleton = createSkeleton(undefined, { fingers: true });
+  const frames = Math.round(seconds * fps);
+  const clip = restClip(skeleton, frames, fps);
+  const n = skeleton.names.length;
+  for (let f = 0; f < frames; f++) {
+    const t = f / fps;
+    for (let j = 0; j < n; j++) {
+      const a = amp * Math.sin(2 * Math.PI * (0.6 + 0.05 * (j % 7)) * t + j);
+      const b = 0.7 * amp * Math.cos(2 * Math.PI * (0.4 + 0.03 * (j % 5)) * t + 2 * j);
+      writeQuat(clip.rotations, f * n + j, qExp([a, j === 0 ? 0.3 * t : b, 0.5 * a * b]));
+    }
+    clip.rootPositions.set([0.5 * Math.sin(0.3 * t), 0.95 + 0.03 * Math.sin(4 * t), 0.8 * t], 3 * f);
+  }
+  const weights = new Float32Array(frames * 52);
+  for (let f = 0; f < frames; f++)
+    for (let k = 0; k < 52; k++) weights[f * 52 + k] = 0.5 + 0.5 * Math.sin(f / (9 * (fps / 30)) + k);
+  const left = new Uint8Array(frames).map((_, f) => ((f / fps) % 1 < 0.5 ? 1 : 0));
+  return {
+    ...clip,
+    contacts: { left, right: left.map((v) => 1 - v) },
+    blendshapes: { names: ARKIT_BLENDSHAPES, weights, supported: ARKIT_BLENDSHAPES },
+    metadata: { generator: 'tool-fit test', source: 'phone clip.mp4' },
+  };
+}
+
+/** Unzips a bone type's zip into its own folder; returns the folder and the entry names. */
+async function unzip(clip: MotionClip, bt: BoneType, options: { fps?: number } = {}) {
+  const out = exportBoneType(clip, bt, options);
+  const d = join(dir, `${out.fileName.replace(/\.zip$/, '')}${options.fps ? `_${options.fps}` : ''}`);
+  mkdirSync(d, { recursive: true });
+  const zipFile = `${d}.zip`;
+  writeFileSync(zipFile, out.bytes);
+  await run('python3', [
+    '-c',
+    'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+    zipFile,
+    d,
+  ]);
+  const names: string[] = [];
+  const walk = (p: string, rel: string) => {
+    for (const e of readdirSync(p, { withFileTypes: true }))
+      if (e.isDirectory()) walk(join(p, e.name), `${rel}${e.name}/`);
+      else names.push(`${rel}${e.name}`);
+  };
+  walk(d, '');
+  return { dir: d, names };
+}
+
+// ---------------------------------------------------------------- Blender inspector (one process, many files)
+
+const INSPECT_PY = `
+import bpy, sys, json, builtins, os
+files = sys.argv[sys.argv.index("--") + 1:]
+results = {}
+for path in files:
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    ext = os.path.splitext(path)[1].lower()
+    if ext == '.fbx':
+        bpy.ops.import_scene.fbx(filepath=path)
+    elif ext == '.bvh':
+        import io_anim_bvh.import_bvh as ib
+        ib.open = lambda f, mode='r', *a, **k: builtins.open(f, mode.replace('U', ''), *a, **k)
+        bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=True, update_scene_duration=True)
+    else:
+        import numpy
+        if not hasattr(numpy, "bool"): numpy.bool = bool
+        bpy.ops.import_scene.gltf(filepath=path)
+    sc = bpy.context.scene
+    r = {"fps": sc.render.fps, "fpsBase": sc.render.fps_base, "keys": 0, "offFrame": 0.0, "lastKey": 0.0, "meshes": []}
+    for a in bpy.data.actions:
+        for fc in a.fcurves:
+            for k in fc.keyframe_points:
+                x = k.co[0]
+                r["keys"] += 1
+                r["offFrame"] = max(r["offFrame"], abs(x - round(x)))
+                r["lastKey"] = max(r["lastKey"], x)
+    arms = [o for o in sc.objects if o.type == 'ARMATURE']
+    mid = int(round(r["lastKey"] / 2)) + 1
+    for m in [o for o in sc.objects if o.type == 'MESH']:
+        mods = [md for md in m.modifiers if md.type == 'ARMATURE']
+        images = []
+        for slot in m.material_slots:
+            if slot.material and slot.material.use_nodes:
+                for nd in slot.material.node_tree.nodes:
+                    if nd.type == 'TEX_IMAGE' and nd.image:
+                        fp = bpy.path.abspath(nd.image.filepath)
+                        images.append({"file": os.path.basename(fp), "exists": os.path.isfile(fp), "width": nd.image.size[0]})
+        bbox = []
+        for f in (1, mid):
+            sc.frame_set(f)
+            ev = m.evaluated_get(bpy.context.evaluated_depsgraph_get())
+            me = ev.to_mesh()
+            xs = [ev.matrix_world @ v.co for v in me.vertices]
+            bbox.append([min(p[i] for p in xs) for i in range(3)] + [max(p[i] for p in xs) for i in range(3)])
+            ev.to_mesh_clear()
+        r["meshes"].append({"name": m.name, "armatureModifier": bool(mods) and all(md.object is not None and md.object.type == 'ARMATURE' for md in mods),
+            "materials": len(m.material_slots), "images": images, "bbox": bbox,
+            "shapeKeys": [k.name for k in m.data.shape_keys.key_blocks[1:]] if m.data.shape_keys else []})
+    if arms and "ik_hand_r" in arms[0].pose.bones:
+        arm = arms[0]
+        pairs = [("ik_hand_r", "hand_r"), ("ik_hand_l", "hand_l"), ("ik_hand_gun", "hand_r"), ("ik_foot_l", "foot_l"), ("ik_foot_r", "foot_r")]
+        worst = {}
+        f = 1.0
+        while f <= r["lastKey"]:
+            sc.frame_set(int(f), subframe=f - int(f))
+            for a, b in pairs:
+                d = ((arm.matrix_world @ arm.pose.bones[a].head) - (arm.matrix_world @ arm.pose.bones[b].head)).length
+                worst[a] = max(worst.get(a, 0.0), d)
+            f += 0.5
+        r["ik"] = worst
+    results[os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)] = r
+print("RESULT " + json.dumps(results))
+`;
+
+interface Inspected {
+  fps: number;
+  fpsBase: number;
+  keys: number;
+  offFrame: number;
+  lastKey: number;
+  meshes: {
+    name: string;
+    armatureModifier: boolean;
+    materials: number;
+    images: { file: string; exists: boolean; width: number }[];
+    bbox: number[][];
+    shapeKeys: string[];
+  }[];
+  ik?: Record<string, number>;
+}
+
+async function inspect(files: string[]): Promise<Record<string, Inspected>> {
+  const { stdout } = await run(
+    BLENDER as string,
+    ['-b', '--factory-startup', '--python-exit-code', '3', '--python-expr', INSPECT_PY, '--', ...files],
+    { maxBuffer: 256 << 20 },
+  );
+  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-2000)}`);
+  return JSON.parse(line.slice(7));
+}
+
+const key = (d: string, f: string) => `${d.split('/').pop()}/${f}`;
+
+// ---------------------------------------------------------------- steady frame rates
+
+describe('steady frame rates', () => {
+  it('picks the nearest standard rate (30 for a 29.827 fps phone clip), validates a chosen one', () => {
+    expect(nearestStandardFps(29.827)).toBe(30);
+    expect(nearestStandardFps(25.834)).toBe(25);
+    expect(nearestStandardFps(23.976)).toBe(24);
+    expect(nearestStandardFps(59.2)).toBe(60);
+    expect(nearestStandardFps(48)).toBe(50);
+    expect(nearestStandardFps(Number.NaN)).toBe(30);
+    const c = motion(29.827, 1);
+    expect(exportFps(c)).toBe(30);
+    expect(exportFps(c, { fps: 24 })).toBe(24);
+    expect(() => exportFps(c, { fps: 29.97 })).toThrow(/whole number/);
+    expect(() => exportFps(c, { fps: 0 })).toThrow(/whole number/);
+  });
+
+  it('resampleClip keeps the duration and follows the motion at the new timestamps', () => {
+    const src = motion(29.827, 4);
+    const dst = resampleClip(src, 30);
+    expect(dst.fps).toBe(30);
+    const duration = (src.frameCount - 1) / src.fps;
+    expect(dst.frameCount).toBe(Math.round(duration * 30) + 1);
+    expect(dst.frameCount).toBe(resampledFrameCount(src.frameCount, src.fps, 30));
+    expect(Math.abs((dst.frameCount - 1) / 30 - duration)).toBeLessThanOrEqual(0.5 / 30);
+    expect(dst.metadata.sourceFps).toBe(29.827);
+    // The same motion sampled directly at 30 fps: the resampled rotations match it within 0.3° and the root
+    // within 0.2 mm (interpolation between 33.5 ms samples of ≤ 1 Hz sinusoids).
+    const truth = motion(30, 4);
+    const n = src.skeleton.names.length;
+    let worstAngle = 0;
+    let worstRoot = 0;
+    // Frames up to the source's last time (the last one may be clamped to it, half a frame at most).
+    for (let f = 0; f / 30 <= duration && f < truth.frameCount; f++) {
+      for (let j = 0; j < n; j++) {
+        const o = (f * n + j) * 4;
+        let d = 0;
+        for (let k = 0; k < 4; k++) d += dst.rotations[o + k] * truth.rotations[o + k];
+        worstAngle = Math.max(worstAngle, 2 * Math.acos(Math.min(1, Math.abs(d))));
+      }
+      for (let k = 0; k < 3; k++)
+        worstRoot = Math.max(
+          worstRoot,
+          Math.abs(dst.rootPositions[3 * f + k] - truth.rootPositions[3 * f + k]),
+        );
+    }
+    expect((worstAngle * 180) / Math.PI).toBeLessThan(0.3);
+    expect(worstRoot).toBeLessThan(2e-4);
+    // Face weights interpolated, contacts from the nearest frame, both sized to the new frame count.
+    expect(dst.blendshapes?.weights.length).toBe(dst.frameCount * 52);
+    expect(dst.contacts?.left.length).toBe(dst.frameCount);
+    expect(resampleClip(dst, 30)).toBe(dst);
+    expect(() => resampleClip(src, 0)).toThrow(/frame rate/);
+  });
+
+  it.skipIf(!BLENDER)(
+    'a 29.827 fps clip gives files at exactly 30 fps (24 when chosen) with every key on a whole frame in Blender',
+    async () => {
+      const clip = motion(29.827, 3);
+      const expectedFrames = resampledFrameCount(clip.frameCount, 29.827, 30);
+      const mixamo = await unzip(clip, 'Mixamo');
+      const ue4 = await unzip(clip, 'Unreal4');
+      const boy24 = await unzip(clip, 'BoyFBX', { fps: 24 });
+      const glb = join(dir, 'vfr.glb');
+      writeFileSync(glb, exportFormat(clip, 'glb').bytes);
+      const readme = readFileSync(join(mixamo.dir, 'README.txt'), 'utf8');
+      expect(readme).toContain(`Frames: ${expectedFrames} at 30 fps`);
+      expect(readme).toMatch(/resampled to a steady 30 fps from the capture's 29\.827 fps/);
+      expect(readFileSync(join(boy24.dir, 'README.txt'), 'utf8')).toContain('at 24 fps');
+      const bvhText = readFileSync(join(mixamo.dir, 'phone_clip.bvh'), 'utf8');
+      expect(bvhText).toMatch(/Frames: (\d+)\r?\nFrame Time: 0\.0333333333/);
+      expect(Number(/Frames: (\d+)/.exec(bvhText)?.[1])).toBe(expectedFrames);
+      const r = await inspect([
+        join(mixamo.dir, 'phone_clip.fbx'),
+        join(mixamo.dir, 'phone_clip.bvh'),
+        join(ue4.dir, 'phone_clip.fbx'),
+        join(boy24.dir, 'phone_clip.fbx'),
+        glb,
+      ]);
+      for (const [file, fps] of [
+        [key(mixamo.dir, 'phone_clip.fbx'), 30],
+        [key(mixamo.dir, 'phone_clip.bvh'), 30],
+        [key(ue4.dir, 'phone_clip.fbx'), 30],
+        [key(boy24.dir, 'phone_clip.fbx'), 24],
+      ] as const) {
+        const x = r[file];
+        expect(x.fps / x.fpsBase, file).toBeCloseTo(fps, 4);
+        expect(x.keys, file).toBeGreaterThan(0);
+        // Every key on a whole frame, the last one where the clip's last frame belongs.
+        expect(x.offFrame, file).toBeLessThan(1e-3);
+      }
+      expect(r[key(mixamo.dir, 'phone_clip.fbx')].lastKey).toBeCloseTo(expectedFrames, 3);
+      expect(r[key(boy24.dir, 'phone_clip.fbx')].lastKey).toBeCloseTo(
+        resampledFrameCount(clip.frameCount, 29.827, 24),
+        3,
+      );
+      // glTF stores seconds: in a 30 fps scene (Blender's default is 24) the keys land on whole frames too.
+      const g = r[`${dir.split('/').pop()}/vfr.glb`];
+      expect(g.keys).toBeGreaterThan(0);
+    },
+    240_000,
+  );
+});
+
+// ---------------------------------------------------------------- UnityAnim
+
+interface AnimKey {
+  time: number;
+  value: Record<string, number>;
+  inSlope: Record<string, number>;
+  outSlope: Record<string, number>;
+}
+interface AnimClip {
+  m_RotationCurves: { curve: { m_Curve: AnimKey[] }; path: string }[];
+  m_PositionCurves: { curve: { m_Curve: AnimKey[] }; path: string }[];
+  m_SampleRate: number;
+  m_ClipBindingConstant: { genericBindings: { path: number; attribute: number }[] };
+}
+
+/** Cubic Hermite as Unity plays a curve (outSlope of the left key, inSlope of the right one). */
+function sample(keys: AnimKey[], t: number): number[] {
+  let i = 0;
+  while (i + 1 < keys.length && keys[i + 1].time <= t + 1e-9) i++;
+  const a = keys[i];
+  const b = keys[Math.min(i + 1, keys.length - 1)];
+  const dt = b.time - a.time;
+  const s = dt > 0 ? Math.min(1, Math.max(0, (t - a.time) / dt)) : 0;
+  const h = [2 * s ** 3 - 3 * s ** 2 + 1, s ** 3 - 2 * s ** 2 + s, -2 * s ** 3 + 3 * s ** 2, s ** 3 - s ** 2];
+  return Object.keys(a.value).map(
+    (k) => h[0] * a.value[k] + h[1] * dt * a.outSlope[k] + h[2] * b.value[k] + h[3] * dt * b.inSlope[k],
+  );
+}
+
+/** FBX Model hierarchy (fbx2json): top-level models and each model's children, by exact name. */
+const HIERARCHY_PY = `
+import sys, json
+sys.path.insert(0, sys.argv[1])
+import fbx2json
+root, version = fbx2json.parse(sys.argv[2])
+def first(e, name):
+    for c in e.elems:
+        if c.id == name: return c
+models = {}
+for o in first(root, b'Objects').elems:
+    if o.id == b'Model':
+        models[o.props[0]] = o.props[1].split(b'\\x00\\x01')[0].decode()
+parent = {}
+for c in first(root, b'Connections').elems:
+    if c.props[0] == b'OO' and c.props[1] in models and (c.props[2] in models or c.props[2] == 0):
+        parent[c.props[1]] = c.props[2]
+paths = {}
+def path(m):
+    if m not in paths:
+        p = parent.get(m, 0)
+        paths[m] = models[m] if p == 0 else path(p) + '/' + models[m]
+    return paths[m]
+print(json.dumps(sorted(path(m) for m in models)))
+`;
+
+describe('UnityAnim binds to the character FBX shipped with it', () => {
+  const clip = motion(29.827, 2);
+
+  it.skipIf(!existsSync(join(FBX2JSON_DIR, 'fbx2json.py')) && process.env.CI !== 'true')(
+    'every .anim path resolves in the FBX hierarchy (fbx2json) and the bindings are the CRC32 of those paths',
+    async () => {
+      const z = await unzip(clip, 'UnityAnim');
+      expect(z.names.sort()).toEqual(
+        ['README.txt', 'phone_clip.anim', 'phone_clip.fbx', 'textures/boy_basecolor.png'].sort(),
+      );
+      const { stdout } = await run(
+        'python3',
+        ['-c', HIERARCHY_PY, FBX2JSON_DIR, join(z.dir, 'phone_clip.fbx')],
+        { maxBuffer: 64 << 20 },
+      );
+      const hierarchy = new Set(JSON.parse(stdout) as string[]);
+      const docs = YAML.parseAllDocuments(readFileSync(join(z.dir, 'phone_clip.anim'), 'utf8'));
+      expect(docs[0].errors).toEqual([]);
+      const anim = (docs[0].toJS() as { AnimationClip: AnimClip }).AnimationClip;
+      expect(anim.m_SampleRate).toBe(30);
+      const paths = [...anim.m_RotationCurves, ...anim.m_PositionCurves].map((c) => c.path);
+      expect(paths.length).toBeGreaterThan(50);
+      const missing = paths.filter((p) => !hierarchy.has(p));
+      expect(missing).toEqual([]);
+      expect(paths).toContain('mixamorig:Hips/mixamorig:Spine/mixamorig:Spine1');
+      const crcs = new Set(anim.m_ClipBindingConstant.genericBindings.map((b) => b.path));
+      for (const p of paths) expect(crcs.has(crc32(new TextEncoder().encode(p))), p).toBe(true);
+      // The character mesh is in the same FBX, beside the skeleton.
+      expect([...hierarchy].some((p) => p === 'boy_body')).toBe(true);
+      const readme = readFileSync(join(z.dir, 'README.txt'), 'utf8');
+      expect(readme).toMatch(/Animation Type: Humanoid/);
+      expect(readme).toMatch(/Animation Type: Generic/);
+    },
+    120_000,
+  );
+
+  it('played as Unity plays it on the FBX as Unity imports it, the .anim reproduces the FBX animation (three.js) within 1 mm', async () => {
+    const z = await unzip(clip, 'UnityAnim');
+    const anim = (
+      YAML.parseAllDocuments(readFileSync(join(z.dir, 'phone_clip.anim'), 'utf8'))[0].toJS() as {
+        AnimationClip: AnimClip;
+      }
+    ).AnimationClip;
+    const loaderPath: string = 'three/examples/jsm/loaders/FBXLoader.js';
+    const threePath: string = 'three';
+    // biome-ignore lint/suspicious/noExplicitAny: three.js is loaded untyped in tests
+    const { FBXLoader } = (await import(loaderPath)) as any;
+    // biome-ignore lint/suspicious/noExplicitAny: idem
+    const THREE = (await import(threePath)) as any;
+    const b = readFileSync(join(z.dir, 'phone_clip.fbx'));
+    // The FBX has a texture: three's ImageLoader makes an <img>; a stub element is enough (pixels are not used).
+    const g = globalThis as { document?: unknown };
+    const hadDocument = 'document' in g;
+    g.document ??= {
+      createElementNS: () => ({ addEventListener() {}, removeEventListener() {}, style: {} }),
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: three.js is loaded untyped in tests
+    let group: any;
+    try {
+      group = new FBXLoader().parse(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength), '');
+    } finally {
+      if (!hadDocument) delete g.document;
+    }
+    // three.js names bones with PropertyBinding.sanitizeNodeName (drops ':'): map .anim path leaves the same way.
+    const sanitize = (s: string) => THREE.PropertyBinding.sanitizeNodeName(s);
+    const bones: Record<string, { name: string; parent: string | null; t: Vec3; q: Quat }> = {};
+    const order: string[] = [];
+    group.traverse(
+      (o: {
+        isBone?: boolean;
+        name: string;
+        parent: { isBone?: boolean; name: string } | null;
+        position: { x: number; y: number; z: number };
+        quaternion: { x: number; y: number; z: number; w: number };
+      }) => {
+        if (!o.isBone) return;
+        // Unity's import of a right-handed, Y-up FBX: X mirrored, centimetres → metres.
+        bones[o.name] = {
+          name: o.name,
+          parent: o.parent?.isBone ? o.parent.name : null,
+          t: [-o.position.x / 100, o.position.y / 100, o.position.z / 100],
+          q: [o.quaternion.x, -o.quaternion.y, -o.quaternion.z, o.quaternion.w],
+        };
+        order.push(o.name);
+      },
+    );
+    const rot = new Map(
+      anim.m_RotationCurves.map((c) => [sanitize(c.path.split('/').pop() as string), c.curve.m_Curve]),
+    );
+    const pos = new Map(
+      anim.m_PositionCurves.map((c) => [sanitize(c.path.split('/').pop() as string), c.curve.m_Curve]),
+    );
+    expect(rot.size).toBeGreaterThan(50);
+    for (const name of rot.keys()) expect(bones[name], name).toBeDefined();
+    const mixer = new THREE.AnimationMixer(group);
+    mixer.clipAction(group.animations[0]).play();
+    const F = resampledFrameCount(clip.frameCount, clip.fps, 30);
+    let worst = 0;
+    for (let f = 0; f < F; f += 3) {
+      const t = f / 30;
+      mixer.setTime(t);
+      group.updateMatrixWorld(true);
+      const W = new Map<string, { p: Vec3; q: Quat }>();
+      for (const name of order) {
+        const bone = bones[name];
+        const r = rot.get(name);
+        const q = r ? qNormalize(sample(r, t) as Quat) : bone.q;
+        const pk = pos.get(name);
+        const p = (pk ? sample(pk, t) : bone.t) as Vec3;
+        const par = bone.parent ? W.get(bone.parent) : undefined;
+        W.set(
+          name,
+          par ? { p: qRotate(par.q, p).map((v, k) => v + par.p[k]) as Vec3, q: qMul(par.q, q) } : { p, q },
+        );
+      }
+      for (const name of order) {
+        const o = group.getObjectByName(name);
+        const v = o.getWorldPosition(new THREE.Vector3());
+        const u = (W.get(name) as { p: Vec3 }).p;
+        worst = Math.max(worst, Math.hypot(-u[0] - v.x / 100, u[1] - v.y / 100, u[2] - v.z / 100));
+      }
+    }
+    expect(worst).toBeLessThan(1e-3);
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------- characters, face shapes, readers
+
+const CHARACTER_ZIPS: [BoneType, string][] = [
+  ['Unreal4', 'ue4_basecolor.png'],
+  ['Unreal5.5', 'ue5_basecolor.png'],
+  ['Unreal5.6', 'ue5_basecolor.png'],
+  ['RobloxR15', 'roblox_basecolor.png'],
+  ['BoyFBX', 'boy_basecolor.png'],
+  ['GirlFBX', 'girl_basecolor.png'],
+  ['UnityAnim', 'boy_basecolor.png'],
+];
+
+describe('characters in every zip that promises one; readers', () => {
+  // 8 s at 30 fps: the UE4 pelvis passes the Euler pole at frame 200.
+  const clip = motion(30, 8);
+
+  it.skipIf(!BLENDER)(
+    'Blender: a mesh with an armature modifier, moved by the animation, its image textures found beside the FBX; OnlyFace has the 52 ARKit shape keys; Unreal ik bones stay on the hands and feet',
+    async () => {
+      const zips = await Promise.all(CHARACTER_ZIPS.map(([bt]) => unzip(clip, bt)));
+      const face = await unzip(motion(30, 1), 'OnlyFace');
+      const files = [...zips.map((z) => join(z.dir, 'phone_clip.fbx')), join(face.dir, 'phone_clip.fbx')];
+      const r = await inspect(files);
+      CHARACTER_ZIPS.forEach(([bt, texture], i) => {
+        const z = zips[i];
+        expect(z.names, bt).toContain(`textures/${texture}`);
+        const x = r[key(z.dir, 'phone_clip.fbx')];
+        expect(x.meshes.length, bt).toBe(1);
+        const m = x.meshes[0];
+        expect(m.armatureModifier, bt).toBe(true);
+        expect(m.materials, bt).toBeGreaterThan(0);
+        expect(m.images.length, bt).toBeGreaterThan(0);
+        for (const img of m.images) {
+          expect(img.file, bt).toBe(texture);
+          expect(img.exists, bt).toBe(true);
+          expect(img.width, bt).toBeGreaterThanOrEqual(512);
+        }
+        // Body-sized (1.5–2 m tall) and moved by the animation between the first and a middle frame.
+        const [b0, b1] = m.bbox;
+        expect(b0[5] - b0[2], bt).toBeGreaterThan(1.4);
+        expect(b0[5] - b0[2], bt).toBeLessThan(2.1);
+        expect(Math.max(...b0.map((v, k) => Math.abs(v - b1[k]))), bt).toBeGreaterThan(0.1);
+      });
+      const faceMesh = r[key(face.dir, 'phone_clip.fbx')].meshes[0];
+      expect(faceMesh.shapeKeys).toEqual([...ARKIT_BLENDSHAPES]);
+      for (const bt of ['Unreal4', 'Unreal5.5'] as const) {
+        const ik = r[key(zips[CHARACTER_ZIPS.findIndex(([b]) => b === bt)].dir, 'phone_clip.fbx')].ik;
+        expect(ik, bt).toBeDefined();
+        // At every frame and half frame of 8 s (Blender metres): within 5 mm of the hand or foot they follow.
+        for (const [bone, d] of Object.entries(ik ?? {})) expect(d, `${bt} ${bone}`).toBeLessThan(5e-3);
+      }
+    },
+    300_000,
+  );
+
+  it.skipIf(!ASSIMP)(
+    'assimp info loads every 3D file of every zip and the GLB',
+    async () => {
+      const short = motion(29.827, 2);
+      const checked: string[] = [];
+      const other = new Set<string>();
+      for (const bt of BONE_TYPES) {
+        const z = await unzip(short, bt);
+        for (const name of z.names) {
+          const ext = name.split('.').pop() as string;
+          if (!['fbx', 'bvh', 'glb'].includes(ext)) {
+            other.add(ext);
+            continue;
+          }
+          const { stdout } = await run(ASSIMP as string, ['info', join(z.dir, name)], {
+            maxBuffer: 64 << 20,
+          });
+          expect(stdout, `${bt} ${name}`).toMatch(/Animations:\s+1/);
+          checked.push(`${bt}/${name}`);
+        }
+      }
+      const glb = join(dir, 'assimp.glb');
+      writeFileSync(glb, exportFormat(short, 'glb').bytes);
+      const { stdout } = await run(ASSIMP as string, ['info', glb], { maxBuffer: 64 << 20 });
+      expect(stdout).toMatch(/Materials:\s+1/);
+      expect(stdout).toMatch(/Animations:\s+1/);
+      // All 12 FBX bone types and the 5 BVHs; the rest are formats assimp has no reader for.
+      expect(checked.filter((c) => c.endsWith('.fbx'))).toHaveLength(12);
+      expect(checked.filter((c) => c.endsWith('.bvh'))).toHaveLength(5);
+      expect([...other].sort()).toEqual(['anim', 'csm', 'csv', 'json', 'png', 'txt', 'vmd']);
+    },
+    300_000,
+  );
+});
