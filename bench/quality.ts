@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- quality [--quick] [--clips id,id] [--no-real] [--model heavy|full|lite] [--out file.json]
- *  [--compare previous.json]`
+ * `npm run bench -- quality [--quick] [--clips id,id] [--no-real] [--no-pose2sim] [--model heavy|full|lite]
+ *  [--out file.json] [--compare previous.json]`
  *
  * Renders (or reuses from `bench/out/quality/renders/`) characters with known motion (see
  * `packages/quality/src/scenes.ts`), runs the capture path on each video (`trackVideo` → `solve`, the render's
  * true focal length given to the solver) and on the real clips of ../shared/testdata/videos (default 60° FOV
- * guess), and prints per clip a markdown table (raw BlazePose world landmarks vs solved output vs truth),
+ * guess) and on each camera of the Pose2Sim static trial alone (its calibrated focal length; PA-MPJPE against
+ * the 4-view triangulation), and prints per clip a markdown table (raw BlazePose world landmarks vs solved output vs truth),
  * then the summary. Results go to `bench/out/quality/report.json` (or `--out`); `--compare` flags summary
  * metrics more than 5 % worse than a previous report. Tracks are cached by video content and model.
  */
@@ -20,11 +21,16 @@ import {
   CLIPS,
   type ClipResult,
   clipMarkdown,
+  compareMarkdown,
   compareSummaries,
   ensureRendered,
+  evaluatePose2Sim,
   evaluateReal,
   evaluateRendered,
+  type Pose2SimResult,
   pageSpec,
+  parseCalibration,
+  parseTrc,
   Renderer,
   type Summary,
   summarize,
@@ -118,7 +124,27 @@ export default async function bench(args: string[]): Promise<void> {
       console.log(`${clipMarkdown(res)}\n`);
     }
   }
-  const summary = summarize(results);
+  const pose2sim: Pose2SimResult[] = [];
+  if (!args.includes('--no-pose2sim') && !quick) {
+    const dir = join(DATA, 'gt', 'pose2sim_static_trial_4view');
+    const cams = parseCalibration(readFileSync(join(dir, 'calibration', 'Calib_qualisys.toml'), 'utf8'));
+    const truth = parseTrc(readFileSync(join(dir, 'pose-3d', 'S00_P00_T00_StaticTrial_0-12.trc'), 'utf8'));
+    for (const cam of cams) {
+      const video = join(dir, 'videos', `${cam.name.replace('cam_', 'cam')}.mp4`);
+      if (!existsSync(video)) continue;
+      const t1 = performance.now();
+      const { tracks, cached } = await tracked(video, `pose2sim-${cam.name}`, model);
+      if (!cached) trackSeconds += (performance.now() - t1) / 1000;
+      const details = solveDetailed(tracks, { focalLengthPx: cam.k.fx });
+      const r = evaluatePose2Sim(cam.name, tracks, details, truth, cam.k);
+      pose2sim.push(r);
+      console.log(
+        `Pose2Sim ${cam.name}: PA-MPJPE raw ${r.raw.toFixed(1)} mm, solved ${r.solved.toFixed(1)} mm (${r.frames} frames)`,
+      );
+    }
+    console.log('');
+  }
+  const summary = summarize(results, pose2sim);
   console.log('## Summary\n');
   console.log(summaryMarkdown(summary));
   const seconds = (performance.now() - t0) / 1000;
@@ -145,6 +171,8 @@ export default async function bench(args: string[]): Promise<void> {
   console.log(`report: ${outFile}`);
   if (comparePath) {
     const prev = JSON.parse(readFileSync(comparePath, 'utf8')) as { summary: Summary };
+    console.log(`\n## Old → new (${comparePath} → this run)\n`);
+    console.log(compareMarkdown(prev.summary, summary));
     const worse = compareSummaries(prev.summary, summary);
     console.log(
       worse.length

@@ -22,6 +22,7 @@ export {
   type ExportOptions,
   exportBoneType,
   exportFormat,
+  exportFps,
   type FormatFamily,
   isBoneType,
 } from './export/index.ts';
@@ -53,8 +54,8 @@ export * from './rigs/types.ts';
 export * from './skeleton.ts';
 export { DEFAULT_FOV_DEG } from './solver/camera.ts';
 export { SUPPORTED_BLENDSHAPES } from './solver/face.ts';
-export {
 export { lowestFootHeight } from './solver/ground.ts';
+export {
   type FootLockMode,
   landmarkSmoothingScale,
   type SolveDetails,

@@ -6,6 +6,7 @@ export * from './correspondence.ts';
 export * from './estimates.ts';
 export * from './gt.ts';
 export * from './metrics.ts';
+export * from './pose2sim.ts';
 export {
   CHROMIUM_PATH,
   type CharacterInspection,

@@ -54,11 +54,12 @@ describe('report', () => {
   });
   it('states the targets with their margins', () => {
     const lines = targetLines(summarize([clip('a', 100, 50, 3, 10)]));
-    expect(lines[0]).toContain('**missed**');
-    expect(lines[0]).toContain('5.00 mm from the target');
-    expect(lines[1]).toContain('met'); // 50 vs raw 100: 50 % lower
-    expect(lines[2]).toContain('**missed**: foot sliding');
-    expect(lines[3]).toContain('met: RTE');
+    expect(lines[0]).toBe('- met: rendered PA-MPJPE ≤ 60 mm: 50.0 mm');
+    expect(lines[1]).toContain('met: rendered foot sliding ≤ 5 mm: 3.00 mm');
+    expect(lines[2]).toContain('met: rendered RTE');
+    const worse = targetLines(summarize([clip('a', 100, 70, 8, 10)]));
+    expect(worse[0]).toContain('**missed**: rendered PA-MPJPE ≤ 60 mm: 70.0 mm');
+    expect(worse[1]).toContain('**missed**: rendered foot sliding');
   });
   it('renders a markdown table with dashes for missing values', () => {
     const t = metricTable([['solved', { paMpjpe: 12.345 }]], ['paMpjpe', 'rte']);
