@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { Codes } from '../src/errors.ts';
+import { readOutbox } from '../src/infra/mail/index.ts';
 import { createVideoStore } from '../src/index.ts';
 import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
 import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
@@ -489,5 +490,63 @@ describe.each(databases)('13.5 HSTS and upgrade-insecure-requests behind TLS, on
     const r = await t.app.inject({ method: 'GET', url: '/product/sysConfig/maintainInfo' });
     expect(r.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     expect(String(r.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+  });
+});
+
+describe.each(databases)('13.6 no account enumeration, on %s', (kind) => {
+  const t = useServer(kind);
+  const mails = (to: string) => readOutbox(join(t.dataDir, 'outbox'), to);
+
+  it('code requests, registration and invitations answer alike for taken and free addresses', async () => {
+    const owner = await t.register(`taken-${kind}@example.com`);
+    const taken = `taken-${kind}@example.com`;
+    const free = `free-${kind}@example.com`;
+    const strip = (r: { status: number; code: number; message: string; data: unknown }) => ({
+      status: r.status,
+      code: r.code,
+      message: r.message,
+      keys: Object.keys((r.data as object) ?? {}).sort(),
+    });
+    for (const type of [1, 2, 3]) {
+      t.clock.advance(61_000);
+      const a = await t.call('POST', `/product/code/${taken}/${type}`);
+      const b = await t.call('POST', `/product/code/${free}/${type}`);
+      expect(strip(a), `type ${type}`).toEqual(strip(b));
+      expect(a.code).toBe(0);
+      // Resend throttle alike too.
+      const a2 = await t.call('POST', `/product/code/${taken}/${type}`);
+      const b2 = await t.call('POST', `/product/code/${free}/${type}`);
+      expect(strip(a2)).toEqual(strip(b2));
+    }
+    // The mailboxes are told what happened: a code where one can be used, a notice where not.
+    const takenMails = await mails(taken);
+    expect(takenMails.some((m) => /already has one/.test(m.text))).toBe(true); // register
+    expect(takenMails.some((m) => /already belongs to an account/.test(m.text))).toBe(true); // change e-mail
+    expect(takenMails.some((m) => /password reset code is \d{4}/.test(m.text))).toBe(true);
+    const freeMails = await mails(free);
+    expect(freeMails.some((m) => /no mocap account uses it/.test(m.text))).toBe(true); // reset
+    expect(freeMails.some((m) => /registration code is \d{4}/.test(m.text))).toBe(true);
+
+    // Registration with a guessed code: the same "wrong code" for both.
+    const body = (email: string) => ({ email, password: t.encrypt('secret-123'), code: '0000' });
+    const ra = await t.call('POST', '/product/user/register', { body: body(taken) });
+    const rb = await t.call('POST', '/product/user/register', { body: body(`other-${free}`) });
+    expect(strip(ra)).toEqual(strip(rb));
+    expect(ra.code).toBe(Codes.WRONG_CODE);
+
+    // Invitations.
+    const inviter = await t.register(`inviter-${kind}@example.com`);
+    const ia = await t.call('POST', '/product/user/referral/email', {
+      token: inviter.token,
+      body: { email: taken },
+    });
+    const ib = await t.call('POST', '/product/user/referral/email', {
+      token: inviter.token,
+      body: { email: free },
+    });
+    expect(strip(ia)).toEqual(strip(ib));
+    expect(ia.code).toBe(0);
+    expect((await mails(taken)).some((m) => /already has an account/.test(m.text))).toBe(true);
+    expect(owner.id).toBeGreaterThan(0);
   });
 });

@@ -175,16 +175,9 @@ export class AccountService {
         Codes.PARAMETER_ERROR,
         'code type must be 1 (register), 2 (reset) or 3 (change e-mail)',
       );
-    const existing = await this.store.repos.users.findByEmail(email);
-    if (type === CodeTypes.REGISTER && existing) throw new AppError(Codes.ACCOUNT_EXISTS);
-    if (type === CodeTypes.CHANGE_EMAIL && existing) throw new AppError(Codes.EMAIL_TAKEN);
-    if (
-      type === CodeTypes.RESET &&
-      (!existing || (existing.type === ACCOUNT_COMPANY) !== (accountType === ACCOUNT_COMPANY))
-    )
-      throw new AppError(Codes.REFUSED, 'no account is registered with this e-mail');
     const now = this.clock.now();
     // In-process gate first (closes the race between two simultaneous requests), then the database (all processes).
+    // The same limits whether or not the address has an account (no enumeration through them).
     const gate = await this.limiter.hit(`code:${email}:${type}`, 1, this.opts.codeResendMs);
     const last = await this.store.repos.codes.latest(email, type, accountType);
     if (!gate.allowed || (last && now - last.createdAt < this.opts.codeResendMs))
@@ -197,6 +190,31 @@ export class AccountService {
     }
     const perDay = await this.store.repos.codes.countSince({ email, since: now - DAY_MS });
     if (perDay >= this.opts.codeEmailLimitPerDay) throw new AppError(Codes.REFUSED, Messages.RESEND);
+    // Whether the address has an account is told only to its mailbox (issue 13.6): the answer is the same, the
+    // mail says what happened instead of carrying a code that could not be used.
+    const existing = await this.store.repos.users.findByEmail(email);
+    const noCode =
+      type === CodeTypes.REGISTER || type === CodeTypes.CHANGE_EMAIL
+        ? existing
+          ? 'taken'
+          : null
+        : !existing || (existing.type === ACCOUNT_COMPANY) !== (accountType === ACCOUNT_COMPANY)
+          ? 'none'
+          : null;
+    if (noCode) {
+      // A row without a usable code keeps the resend/IP/day limits identical to the other case.
+      await this.store.repos.codes.create({
+        email,
+        type,
+        accountType,
+        codeHash: `notice:${randomBytes(16).toString('hex')}`,
+        now,
+        expiresAt: now,
+        ip: meta.ip ?? null,
+      });
+      await this.mailer.send(this.noCodeMail(email, type, noCode));
+      return { expiresAt: now + this.opts.codeTtlMs };
+    }
     const code = String(randomInt(0, 10_000)).padStart(4, '0');
     const expiresAt = now + this.opts.codeTtlMs;
     await this.store.repos.codes.create({
@@ -221,6 +239,18 @@ export class AccountService {
       text: `Your ${purpose} code is ${code}. It is valid for ${minutes} minutes.\n\n您的验证码是 ${code}，${minutes} 分钟内有效。\n\nIf you did not ask for it, ignore this mail.`,
     });
     return { expiresAt };
+  }
+
+  /** The mail sent instead of a code when the address cannot use one (it has an account, or has none to reset). */
+  private noCodeMail(email: string, type: number, why: 'taken' | 'none') {
+    const p = this.opts.productName;
+    const text =
+      why === 'none'
+        ? `Someone asked to reset the ${p} password of this address, but no ${p} account uses it. If it was you, register instead (or use the address you registered with).\n\n有人请求重置此邮箱的 ${p} 密码，但没有 ${p} 账号使用此邮箱。如果是您本人，请注册（或使用注册时的邮箱）。\n\nIf it was not you, ignore this mail.`
+        : type === CodeTypes.REGISTER
+          ? `Someone asked to register a ${p} account with this address, but it already has one. Log in, or reset your password if you forgot it.\n\n有人请求用此邮箱注册 ${p} 账号，但此邮箱已有账号。请直接登录，忘记密码可重置。\n\nIf it was not you, ignore this mail.`
+          : `Someone asked to move a ${p} account to this address, but it already belongs to an account. No change was made.\n\n有人请求把 ${p} 账号的邮箱改为此邮箱，但此邮箱已属于一个账号，未做任何更改。\n\nIf it was not you, ignore this mail.`;
+    return { to: email, subject: `${p}: about your request`, text };
   }
 
   /** Checks and consumes a code (410 验证码错误,请确认 when wrong, expired, used or tried too often). */
@@ -263,12 +293,13 @@ export class AccountService {
     if (input.confirmPassword !== undefined && this.auth.decryptPassword(input.confirmPassword) !== password)
       throw new AppError(Codes.REFUSED, Messages.PASSWORDS_DIFFER);
     assertPasswordPolicy(password);
-    if (await this.store.repos.users.findByEmail(email)) throw new AppError(Codes.ACCOUNT_EXISTS);
     const inviter = input.inviteCode
       ? await this.store.repos.users.findByInviteCode(input.inviteCode.trim())
       : undefined;
     if (input.inviteCode && !inviter) throw new AppError(Codes.REFUSED, 'invitation code not found');
+    // The code first: only the mailbox's owner learns that the address already has an account (issue 13.6).
     await this.consumeCode(email, CodeTypes.REGISTER, accountType, input.code);
+    if (await this.store.repos.users.findByEmail(email)) throw new AppError(Codes.ACCOUNT_EXISTS);
     const passwordHash = await this.hasher.hash(password);
     const now = this.clock.now();
     const user = await this.store
@@ -471,10 +502,18 @@ export class AccountService {
     const email = normaliseEmail(rawEmail);
     assertEmail(email);
     if (email === user.email) throw new AppError(Codes.REFUSED, 'you cannot invite yourself');
-    if (await this.store.repos.users.findByEmail(email)) throw new AppError(Codes.ACCOUNT_EXISTS);
     const gate = await this.limiter.hit(`invite:${user.id}`, 5, 3_600_000);
     if (!gate.allowed)
       throw new AppError(Codes.REFUSED, Messages.RESEND, { retryAfterMs: gate.retryAfterMs });
+    // Same answer whether the address has an account (issue 13.6); its mailbox hears what happened.
+    if (await this.store.repos.users.findByEmail(email)) {
+      await this.mailer.send({
+        to: email,
+        subject: `${user.username} invites you to ${this.opts.productName}`,
+        text: `${user.username} invited you to ${this.opts.productName}, but this address already has an account: log in as usual (an invitation code only applies when registering).\n\n${user.username} 邀请您使用 ${this.opts.productName}，但此邮箱已有账号：请直接登录（邀请码仅在注册时有效）。`,
+      });
+      return;
+    }
     await this.mailer.send({
       to: email,
       subject: `${user.username} invites you to ${this.opts.productName}`,
