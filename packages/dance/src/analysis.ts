@@ -201,7 +201,7 @@ function envelopes(audio: AudioBuffer, onProgress?: (p: AnalysisProgress) => voi
     for (let k = 1; k < size / 2; k++) {
       const b = bandOf[k];
       if (b < 0) continue;
-      cur[b] += Math.log1p((1000 * Math.hypot(re[k], im[k])) / size);
+      cur[b] += Math.log1p((1000 * Math.sqrt(re[k] * re[k] + im[k] * im[k])) / size);
     }
     let fl = 0;
     let lo = 0;
@@ -285,13 +285,14 @@ function tempoTrack(env: Float32Array, rate: number): TempoTrack {
   const back = new Int32Array(W * L);
   for (let i = 0; i < L; i++) score[i] = sal[i];
   const next = new Float64Array(L);
+  const logLag = Float64Array.from({ length: L }, (_, i) => Math.log(lagMin + i));
   for (let w = 1; w < W; w++) {
     for (let i = 0; i < L; i++) {
       let bestV = Number.NEGATIVE_INFINITY;
       let bestJ = i;
-      const li = Math.log(lagMin + i);
+      const li = logLag[i];
       for (let j = 0; j < L; j++) {
-        const v = score[j] - jumpCost * Math.abs(li - Math.log(lagMin + j));
+        const v = score[j] - jumpCost * Math.abs(li - logLag[j]);
         if (v > bestV) {
           bestV = v;
           bestJ = j;
