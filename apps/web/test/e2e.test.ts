@@ -179,6 +179,14 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     await expect.poll(() => page.textContent('[data-testid=cost]')).toContain(`${CLIP_SECONDS} V`);
     await settle(page);
     await shot(page, 'pc-upload-filled-en');
+    // Motion options: folded with a summary of the defaults; opened and changed, they go with the upload.
+    const solve = page.locator('[data-testid=solve-options]');
+    expect(await solve.locator('summary').textContent()).toContain('height as measured');
+    await solve.locator('summary').click();
+    await solve.locator('input[name=smoothing]').fill('0.7');
+    await solve.locator('input[name=height]').fill('172');
+    await expect.poll(() => solve.locator('summary').textContent()).toContain('172 cm tall');
+    await shot(page, 'pc-upload-options-en');
     await page.click('[data-testid=upload-submit]');
     await page.getByText(`costs ${CLIP_SECONDS} V coins`).waitFor();
     await shot(page, 'pc-upload-confirm-en');
@@ -224,6 +232,15 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       .toBe(coinsBefore - CLIP_SECONDS);
     await settle(page);
     await shot(page, 'pc-mypro-made-en');
+    // The remake dialog starts from the options stored with the video (they went through the server).
+    await card.locator('[data-action=remake]').click();
+    const remakeSolve = page.locator('[data-testid=remake-solve-options]');
+    await remakeSolve.waitFor();
+    expect(await remakeSolve.locator('input[name=smoothing]').inputValue()).toBe('0.7');
+    expect(await remakeSolve.locator('input[name=height]').inputValue()).toBe('172');
+    await shot(page, 'pc-remake-en');
+    await page.getByRole('button', { name: 'Cancel' }).last().click();
+    await remakeSolve.waitFor({ state: 'detached' });
 
     // Preview: the canvas shows the character moving.
     await card.locator('[data-action=preview]').click();
@@ -330,6 +347,14 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     await zp.waitForURL(/myProPc$/);
     await settle(zp);
     await shot(zp, 'pc-mypro-made-zh');
+    await zp.locator('[data-testid=video-card] [data-action=remake]').first().click();
+    await zp.locator('[data-testid=remake-solve-options]').waitFor();
+    expect(await zp.locator('[data-testid=remake-solve-options] summary').textContent()).toContain(
+      '身高 172 厘米',
+    );
+    await shot(zp, 'pc-remake-zh');
+    await zp.getByRole('button', { name: '取消' }).last().click();
+    await zp.locator('[data-testid=remake-solve-options]').waitFor({ state: 'detached' });
     await zp.locator('[data-testid=video-card] [data-action=preview]').first().click();
     await expect
       .poll(() => zp.locator('[data-testid=viewer]').getAttribute('data-state'), { timeout: 60_000 })
@@ -349,6 +374,11 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       await zp.goto(`${server.url}/capture${path2}`);
       await settle(zp);
       await shot(zp, `pc-${name}-zh`);
+      if (name === 'upload') {
+        await zp.locator('[data-testid=solve-options] summary').click();
+        await zp.locator('[data-testid=solve-options] select[name=footLock]').selectOption('grounding');
+        await shot(zp, 'pc-upload-options-zh');
+      }
     }
     await zh.close();
     await en.close();

@@ -18,8 +18,10 @@ import {
 /** One line: "Smoothing 0.5 · Feet: auto · height as measured" (shown folded and next to a project). */
 export function solveOptionsSummary(f: SolveOptionsForm): string {
   const parts = [
-    `${t('solve.smoothing')} ${f.smoothing === 0 ? t('solve.smoothingNone') : f.smoothing.toFixed(2).replace(/0$/, '')}`,
-    `${t('solve.footLock')}: ${t(`solve.footLockShort.${f.footLock}`)}`,
+    t('solve.summarySmoothing', {
+      s: f.smoothing === 0 ? t('solve.smoothingNone') : f.smoothing.toFixed(2).replace(/0$/, ''),
+    }),
+    t('solve.summaryFootLock', { m: t(`solve.footLockShort.${f.footLock}`) }),
   ];
   if (f.rootAtOrigin) parts.push(t('solve.summaryInPlace'));
   parts.push(
