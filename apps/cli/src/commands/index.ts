@@ -1,4 +1,5 @@
 import { convert } from './convert.ts';
+import { dance } from './dance.ts';
 import { track } from './track.ts';
 import type { Command } from './types.ts';
 
@@ -6,4 +7,5 @@ import type { Command } from './types.ts';
 export const commands: Record<string, Command> = {
   track,
   convert,
+  dance,
 };
