@@ -62,7 +62,7 @@ const esc = (s: string) =>
 
 const yuan = (fen: number) => `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 
-function page(title: string, body: string, accent: string): string {
+function page(title: string, body: string, accent: string, wide = false): string {
   return `<!doctype html><html lang="zh"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)}</title><style>
 body{margin:0;font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;background:#eef0f3;color:#222;display:flex;justify-content:center}
@@ -73,7 +73,7 @@ main{padding:28px 24px;flex:1}.amt{font-size:40px;font-weight:700;margin:12px 0 
 button{width:100%;padding:14px;font-size:17px;border:0;border-radius:8px;margin-top:14px;cursor:pointer}
 .pay{background:${accent};color:#fff}.cancel{background:#f2f2f2;color:#333}.ok{color:#1a7f37;font-size:22px;font-weight:600}
 .bad{color:#b42318;font-size:22px;font-weight:600}.tag{display:inline-block;background:#fff3;border-radius:4px;padding:2px 6px;font-size:12px;margin-left:8px}
-</style></head><body><div class="phone">${body}</div></body></html>`;
+</style></head><body><div class="phone"${wide ? ' style="width:560px"' : ''}>${body}</div></body></html>`;
 }
 
 function sortedQuery(params: Record<string, string>, omit: string[]): string {
@@ -426,6 +426,7 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
 <div class="muted">${esc(t.subject)}</div><div class="amt">¥${esc(t.totalAmount)}</div>
 <div class="row"><span>商户订单号 Order</span><span>${esc(t.outTradeNo)}</span></div>${note}${done}${buttons}</main>`,
         '#1677ff',
+        true,
       );
     };
 

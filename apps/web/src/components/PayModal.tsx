@@ -16,6 +16,7 @@ import { t } from '../lib/i18n.ts';
 import {
   alipayForm,
   type Goods,
+  goodsName,
   mmss,
   PAY_COUNTDOWN_S,
   PAY_POLL_MS,
@@ -185,7 +186,7 @@ export function PayModal({
           <div className="pay-wait" data-testid="pay-wait">
             <div className="pay-summary">
               <span className="muted">{t('payModal.goods')}</span>
-              <strong>{goods?.title}</strong>
+              <strong>{goods ? goodsName(goods) : ''}</strong>
               <span className="pay-amount" data-testid="pay-amount">
                 ¥{price}
               </span>

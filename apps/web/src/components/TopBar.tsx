@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { forceLogout } from '../lib/api.ts';
 import { logout } from '../lib/endpoints.ts';
 import { getLang, type Lang, switchLang, t } from '../lib/i18n.ts';
@@ -121,7 +121,11 @@ export function TopBar({ title, maintain }: { title: string; maintain: MaintainI
             {user.company ? `${user.cvCoin} CV` : `${user.surplus} V`}
           </span>
         )}
-        {user && !user.company && <PlanBadge plan={user.plan} />}
+        {user && !user.company && (
+          <Link to="/asPay/index" className="plan-link" title={t('title.asPay')} data-testid="plan-link">
+            <PlanBadge plan={user.plan} />
+          </Link>
+        )}
         <LangSwitch />
         <UserMenu />
       </div>

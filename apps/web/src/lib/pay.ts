@@ -3,6 +3,7 @@
  * §9): the 300 s countdown, the 2 s poll of the WeChat order, money in fen shown as yuan.
  */
 import { API_BASE, api, authHeaders } from './api.ts';
+import { hasKey, t } from './i18n.ts';
 
 export const PAY_COUNTDOWN_S = 300;
 export const PAY_POLL_MS = 2000;
@@ -66,6 +67,10 @@ export interface Page<T> {
 export const yuan = (fen: number): string => `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 /** 9900 → "99", 9950 → "99.50". */
 export const yuanShort = (fen: number): string => (fen % 100 === 0 ? String(fen / 100) : yuan(fen));
+
+/** The goods' name in the user's language (the server's title is bilingual). */
+export const goodsName = (g: { name: string; title: string }): string =>
+  hasKey(`goods.${g.name}`) ? t(`goods.${g.name}`) : g.title;
 
 export const getGoods = () => api.get<GoodsList>('/goods');
 export const companyProducts = () => api.post<Goods[]>('/sysProduct/queryAll');

@@ -15,6 +15,7 @@ import {
   type Goods,
   type GoodsList,
   getGoods,
+  goodsName,
   orderDetail,
   payMethods,
   yuan,
@@ -68,6 +69,8 @@ export function PricingPage() {
   const [selected, setSelected] = useState<Goods | null>(null);
   const [open, setOpen] = useState(false);
   const plan = user?.plan ?? 'free';
+  // A company account holds no individual plan: no card is marked current.
+  const current = user?.company ? null : plan;
   const monthly = goods?.list.find((g) => g.level === 'monthly');
   const yearly = goods?.list.find((g) => g.level === 'yearly');
   const packs = goods?.list.filter((g) => g.kind === 'coins') ?? [];
@@ -95,7 +98,7 @@ export function PricingPage() {
         {sandbox && <p className="pay-sandbox-note">{t('pay.sandbox')}</p>}
       </div>
       <div className="plan-cards">
-        <section className={`plan-card${plan === 'free' ? ' current' : ''}`} data-testid="plan-free">
+        <section className={`plan-card${current === 'free' ? ' current' : ''}`} data-testid="plan-free">
           <h3>{t('plan.free')}</h3>
           <div className="plan-price">
             ¥0<span>{t('pay.perMonth')}</span>
@@ -109,11 +112,11 @@ export function PricingPage() {
             {feature(t('pay.formatsFree'))}
           </ul>
           <button type="button" className="btn btn-block" disabled>
-            {plan === 'free' ? t('pay.current') : t('plan.free')}
+            {current === 'free' ? t('pay.current') : t('plan.free')}
           </button>
         </section>
         <section
-          className={`plan-card featured${plan === 'monthly' ? ' current' : ''}`}
+          className={`plan-card featured${current === 'monthly' ? ' current' : ''}`}
           data-testid="plan-monthly"
         >
           <h3>{t('plan.monthly')}</h3>
@@ -140,7 +143,10 @@ export function PricingPage() {
             {plan === 'monthly' ? t('pay.renew') : t('pay.buy')} · ¥{monthly ? yuan(monthly.price) : ''}
           </button>
         </section>
-        <section className={`plan-card best${plan === 'yearly' ? ' current' : ''}`} data-testid="plan-yearly">
+        <section
+          className={`plan-card best${current === 'yearly' ? ' current' : ''}`}
+          data-testid="plan-yearly"
+        >
           {yearly?.offPercent && (
             <span className="plan-ribbon">{t('pay.off', { n: yearly.offPercent })}</span>
           )}
@@ -296,7 +302,7 @@ export function MarkedPage() {
         <tbody>
           {rows.map((g) => (
             <tr key={g.id}>
-              <td>{g.title}</td>
+              <td>{goodsName(g)}</td>
               <td>
                 {g.days ? `${t('pay.days', { n: g.days })} · ` : ''}
                 {g.coins} {g.kind === 'company' ? 'CV' : 'V'}

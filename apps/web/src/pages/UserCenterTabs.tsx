@@ -156,6 +156,7 @@ function InvoiceDialog({
 }) {
   const [f, setF] = useState({ title: '', taxNo: '', email });
   const [busy, setBusy] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form for each order the dialog opens on
   useEffect(() => setF({ title: '', taxNo: '', email }), [order, email]);
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
