@@ -23,6 +23,7 @@ export { createOutboxMailer, type OutboxMail, readOutbox } from './infra/mail/in
 export * from './infra/queue/index.ts';
 export { createMemoryRateLimiter } from './infra/ratelimit.ts';
 export * from './infra/storage/index.ts';
+export { STALE_TMP_MS, startTmpSweeper, sweepTmp } from './infra/tmp.ts';
 export * from './modules/jobs/index.ts';
 export { MotionService } from './modules/motion/service.ts';
 export * from './modules/video/limits.ts';

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createInfra } from './infra/index.ts';
+import { STALE_TMP_MS, startTmpSweeper, sweepTmp } from './infra/tmp.ts';
 import { createServices } from './services/index.ts';
 
 async function main(): Promise<void> {
@@ -26,6 +27,11 @@ async function main(): Promise<void> {
   process.umask(0o077);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   tightenDataDir(config.dataDir, config.database.kind === 'sqlite' ? config.database.file : undefined);
+  // Leftovers of a crash (partial uploads, capture work folders): at boot, then every 10 minutes (issue 13.7).
+  const tmpDir = join(config.dataDir, 'tmp');
+  const swept = await sweepTmp(tmpDir, STALE_TMP_MS);
+  if (swept.length) console.log(`removed ${swept.length} leftover(s) of an earlier run from ${tmpDir}`);
+  const stopSweeper = startTmpSweeper(tmpDir);
   const infra = await createInfra(config);
   const services = createServices(infra);
   const app = await buildApp({ config, infra, services });
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
+    stopSweeper();
     await app.close();
     await stopWorker?.();
     await services.scheduler.stop();

@@ -2,7 +2,16 @@
  * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { Codes } from '../src/errors.ts';
 import { readOutbox } from '../src/infra/mail/index.ts';
+import { STALE_TMP_MS, sweepTmp } from '../src/infra/tmp.ts';
 import { createVideoStore } from '../src/index.ts';
 import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
 import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
@@ -549,4 +559,46 @@ describe.each(databases)('13.6 no account enumeration, on %s', (kind) => {
     expect((await mails(taken)).some((m) => /already has an account/.test(m.text))).toBe(true);
     expect(owner.id).toBeGreaterThan(0);
   });
+});
+
+describe('13.7 leftovers of a crash under DATA_DIR/tmp', () => {
+  it('sweepTmp removes entries untouched for 10 minutes, keeps younger ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mocap-sweep-'));
+    try {
+      const old = (Date.now() - 3_600_000) / 1000;
+      writeFileSync(join(dir, 'up-1-a.bin'), 'partial');
+      mkdirSync(join(dir, 'mocap-job-5-x', 'out'), { recursive: true });
+      writeFileSync(join(dir, 'mocap-job-5-x', 'source.mp4'), 'x');
+      writeFileSync(join(dir, 'fresh.mp4'), 'live upload');
+      utimesSync(join(dir, 'up-1-a.bin'), old, old);
+      utimesSync(join(dir, 'mocap-job-5-x'), old, old);
+      const removed = await sweepTmp(dir, STALE_TMP_MS);
+      expect(removed.sort()).toEqual(['mocap-job-5-x', 'up-1-a.bin']);
+      expect(readdirSync(dir)).toEqual(['fresh.mp4']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('npm start removes a crashed run’s partial upload and job folder at boot', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mocap-sec7-'));
+    try {
+      const tmp = join(dataDir, 'tmp');
+      mkdirSync(join(tmp, 'mocap-job-9-abc', 'out'), { recursive: true });
+      writeFileSync(join(tmp, 'mocap-job-9-abc', 'out', 'tracks.json'), '{}');
+      writeFileSync(join(tmp, 'up-123-zz.bin'), Buffer.alloc(1024));
+      const old = (Date.now() - 3_600_000) / 1000;
+      for (const f of ['mocap-job-9-abc', 'up-123-zz.bin']) utimesSync(join(tmp, f), old, old);
+      const s = await startMain({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+      try {
+        expect(s.state).toBe('running');
+        expect(readdirSync(tmp)).toEqual([]);
+        expect(s.out()).toContain('removed 2 leftover(s) of an earlier run');
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -4,7 +4,8 @@
  * `<host>-<pid>`). It registers as a machine with a heartbeat, takes capture jobs until SIGTERM/SIGINT (then
  * finishes the running job and stops), and logs one line per job event.
  */
-import { ConfigError, createInfra, createServices, loadConfig } from '@mocap/server';
+import { join } from 'node:path';
+import { ConfigError, createInfra, createServices, loadConfig, STALE_TMP_MS, sweepTmp } from '@mocap/server';
 import { startWorker } from './runner.ts';
 
 async function main(): Promise<void> {
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // Work folders of a crashed worker (issue 13.7); live ones (of workers sharing DATA_DIR) are touched every minute.
+  await sweepTmp(join(config.dataDir, 'tmp'), STALE_TMP_MS);
   const infra = await createInfra(config);
   const services = createServices(infra);
   const log = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`);

@@ -9,7 +9,7 @@
  * hooks.failedForGood refunds. Failures that a retry cannot fix (unreadable video, nobody in it) are
  * permanent. The worker registers itself as a machine and sends a heartbeat every `heartbeatMs`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -150,9 +150,15 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
       const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), `mocap-job-${data.videoId}-`));
       log(`job ${job.id} (${data.mode}) attempt ${job.attempt}/${job.maxAttempts}: video ${data.videoId}`);
       let lastWrite = 0;
+      let lastTouch = Date.now();
       let lastPct = -1;
       const onProgress = (pct: number) => {
         const now = Date.now();
+        // A live job's folder stays young: the tmp sweeper removes only folders untouched for 10 minutes.
+        if (now - lastTouch > 60_000) {
+          lastTouch = now;
+          void utimes(dir, now / 1000, now / 1000).catch(() => {});
+        }
         if (pct === lastPct || (now - lastWrite < 500 && pct < 99)) return;
         lastPct = pct;
         lastWrite = now;
