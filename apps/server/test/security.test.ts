@@ -18,9 +18,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { Codes } from '../src/errors.ts';
+import { createVideoStore } from '../src/index.ts';
 import { readOutbox } from '../src/infra/mail/index.ts';
 import { STALE_TMP_MS, sweepTmp } from '../src/infra/tmp.ts';
-import { createVideoStore } from '../src/index.ts';
 import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
 import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
 import { PreflightMessages, uploadsInFlight } from '../src/modules/video/preflight.ts';
@@ -601,4 +601,36 @@ describe('13.7 leftovers of a crash under DATA_DIR/tmp', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe.each(databases)('13.8 malformed multipart is bad input (400), not a server error, on %s', (kind) => {
+  const t = useServer(kind);
+  it('answers 400 in the envelope for a missing boundary, a truncated body and a malformed part header', async () => {
+    const u = await t.register(`mp-${kind}@example.com`);
+    const cases: [string, string, string][] = [
+      ['no boundary', 'multipart/form-data', '--x\r\n'],
+      [
+        'truncated',
+        'multipart/form-data; boundary=XyZ',
+        '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\n\r\nabc',
+      ],
+      [
+        'bad part header',
+        'multipart/form-data; boundary=XyZ',
+        '--XyZ\r\nthis is not a header\r\n\r\nabc\r\n--XyZ--\r\n',
+      ],
+      ['boundary never seen', 'multipart/form-data; boundary=XyZ', 'garbage without any boundary'],
+    ];
+    for (const [name, type, payload] of cases) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${u.token}`, 'content-type': type },
+        payload,
+      });
+      expect(r.statusCode, name).toBe(400);
+      expect(r.json().code, name).toBe(Codes.PARAMETER_ERROR);
+      expect(r.json().message, name).toMatch(/multipart|file/);
+    }
+  });
 });

@@ -158,7 +158,12 @@ const routes: FastifyPluginAsync = async (base) => {
         if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
           throw new AppError(Codes.PARAMETER_ERROR, 'too many form fields');
         }
-        throw err;
+        // Anything else the parser throws is bad input (issue 13.8); file-system errors stay server errors.
+        if (err instanceof AppError || (err as NodeJS.ErrnoException).syscall) throw err;
+        throw new AppError(
+          Codes.PARAMETER_ERROR,
+          `malformed multipart/form-data: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       if (extra || tooLarge) {
         if (file) await rm(file.path, { force: true });
