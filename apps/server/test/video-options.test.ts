@@ -4,7 +4,7 @@
  * stored with the video, returned to the owner only, changed by a remake (fields sent replace, the others are
  * kept) and handed to the worker with the job's video.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
@@ -114,6 +114,44 @@ describe.each(databases)('solve options on %s', (kind) => {
       footLock: 'auto',
       rootAtOrigin: false,
       height: null,
+    });
+  });
+
+  it('a direct-to-storage upload takes the options in its JSON body, refusing a bad one', async () => {
+    await setBalance(b.id, 50);
+    const grant = async () => {
+      const c = await t.call<{
+        credentials: { sessionToken: string };
+        uploadUrl: string;
+        headers: Record<string, string>;
+      }>('GET', '/product/cos/sts/upload?fileName=clip.mp4', { token: b.token });
+      const url = new URL(c.data.uploadUrl, 'http://x');
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: url.pathname + url.search,
+        headers: c.data.headers,
+        payload: readFileSync(fx.synthetic(42, 2)),
+      });
+      expect(put.json().code).toBe(0);
+      return c.data.credentials.sessionToken;
+    };
+    const fields = { name: 'direct', tags: ['t'], boneType: 'Mixamo' };
+    const bad = await t.call('POST', '/product/video/uploads', {
+      token: b.token,
+      body: { sessionToken: await grant(), ...fields, footLock: 'sometimes' },
+    });
+    expect(bad.code).toBe(400);
+    expect(await balance(b.id)).toBe(50);
+    const r = await t.call<VideoView>('POST', '/product/video/uploads', {
+      token: b.token,
+      body: { sessionToken: await grant(), ...fields, footLock: 'never', height: 1.6 },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.solveOptions).toEqual({
+      smoothing: 0.5,
+      footLock: 'never',
+      rootAtOrigin: false,
+      height: 1.6,
     });
   });
 
