@@ -337,6 +337,177 @@ describe.each(databases)('payments on %s', (kind) => {
   });
 });
 
+describe.each(databases)('records, invoices, company orders and cash-back on %s', (kind) => {
+  const t = useServer(kind, { env: { PAY_SWEEP_SECONDS: '3600' } });
+  let keys: SandboxKeys;
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    keys = t.infra.payment.sandboxKeys!;
+  });
+  beforeEach(() => {
+    t.clock.t = Date.now();
+  });
+  const pay = async (token: string, url: string) => {
+    const p = (await t.call<{ orderNo: string; amount: number }>('POST', url, { token })).data;
+    const n = wxNotice(keys.wechat, { orderNo: p.orderNo, total: p.amount });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/product/pay/wx/notify',
+      headers: n.headers,
+      payload: n.body,
+    });
+    expect(r.statusCode).toBe(204);
+    return p.orderNo;
+  };
+
+  it('pays the inviter a commission at the administrator rate; payouts are marked once', async () => {
+    const inviter = await t.register(`inv-${kind}@example.com`);
+    const code = (
+      await t.call<{ user: { inviteCode: string } }>('GET', '/product/auth/info', { token: inviter.token })
+    ).data.user.inviteCode;
+    const invitee = await t.register(`fr-${kind}@example.com`, { inviteCode: code });
+    const admin = await t.adminToken();
+    expect(
+      (await t.call('POST', '/product/sysConfig/setCashBack', { token: admin, body: { rateBp: 1500 } })).data,
+    ).toBe(1500);
+    expect(
+      (await t.call('POST', '/product/sysConfig/setCashBack', { token: inviter.token, body: { rateBp: 1 } }))
+        .code,
+    ).toBe(406);
+    const orderNo = await pay(invitee.token, '/product/wx/prepay/1');
+    const sum = await t.call<{ rateBp: number; pending: number; paid: number; code: string | null }>(
+      'POST',
+      '/product/user/referral/cash',
+      { token: inviter.token },
+    );
+    // 15 % of 9900 fen, floored: 1485 fen.
+    expect(sum.data).toMatchObject({ rateBp: 1500, pending: 1485, paid: 0 });
+    const rec = await t.call<{ list: { orderNo: string; amount: number; invitee: string }[] }>(
+      'POST',
+      '/product/user/referral/cashBack',
+      { token: inviter.token, body: {} },
+    );
+    expect(rec.data.list).toEqual([
+      expect.objectContaining({ orderNo, amount: 1485, invitee: 'fr***@example.com' }),
+    ]);
+    const out = await t.call('POST', '/product/companyOrder/sendCashBack', {
+      token: admin,
+      body: { userId: inviter.id },
+    });
+    expect(out.data).toEqual({ count: 1, amount: 1485 });
+    const again = await t.call('POST', '/product/companyOrder/sendCashBack', {
+      token: admin,
+      body: { userId: inviter.id },
+    });
+    expect(again.data).toEqual({ count: 0, amount: 0 });
+    const after = await t.call<{ pending: number; paid: number }>('POST', '/product/user/referral/cash', {
+      token: inviter.token,
+    });
+    expect(after.data).toMatchObject({ pending: 0, paid: 1485 });
+
+    // Cash-back codes: one per user, unique.
+    const mine = (
+      await t.call<string>('GET', '/product/user/getRandomBackCashCode', { token: inviter.token })
+    ).data;
+    expect(mine).toMatch(/^[A-Z0-9]{8}$/);
+    expect(
+      (await t.call<string>('GET', '/product/user/getRandomBackCashCode', { token: inviter.token })).data,
+    ).toBe(mine);
+    expect(
+      (
+        await t.call('POST', '/product/user/setBackCashCode', {
+          token: inviter.token,
+          body: { code: 'walker7' },
+        })
+      ).data,
+    ).toBe('WALKER7');
+    const taken = await t.call('POST', '/product/user/setBackCashCode', {
+      token: invitee.token,
+      body: { code: 'WALKER7' },
+    });
+    expect(taken.code).toBe(307);
+  });
+
+  it('invoices: paid orders only, one per order, business needs a tax number; the administrator sets the status', async () => {
+    const u = await t.register(`invoice-${kind}@example.com`);
+    const orderNo = await pay(u.token, '/product/wx/prepay/11');
+    const open = (await t.call<{ orderNo: string }>('POST', '/product/wx/prepay/12', { token: u.token })).data
+      .orderNo;
+    const body = { orderNo, title: '张三', email: 'invoice@example.com' };
+    expect(
+      (
+        await t.call('POST', '/product/code/personInvoice', {
+          token: u.token,
+          body: { ...body, orderNo: open },
+        })
+      ).code,
+    ).toBe(307);
+    expect(
+      (await t.call('POST', '/product/code/personInvoice/business', { token: u.token, body })).code,
+    ).toBe(400);
+    const inv = await t.call<{ id: number; status: string; amount: number; kind: string }>(
+      'POST',
+      '/product/code/personInvoice',
+      { token: u.token, body },
+    );
+    expect(inv.data).toMatchObject({ status: 'pending', amount: 1000, kind: 'personal' });
+    expect((await t.call('POST', '/product/code/personInvoice', { token: u.token, body })).code).toBe(307);
+    const other = await t.register(`invoice2-${kind}@example.com`);
+    expect((await t.call('POST', '/product/code/personInvoice', { token: other.token, body })).code).toBe(
+      404,
+    );
+    const admin = await t.adminToken();
+    expect((await t.call('PUT', `/product/invoice/${inv.data.id}/issued`, { token: admin })).data).toBe(true);
+    const list = await t.call<{ list: { status: string }[] }>('POST', '/product/invoice/search', {
+      token: admin,
+      body: {},
+    });
+    expect(list.data.list.some((i) => i.status === 'issued')).toBe(true);
+    const o = await t.call<{ invoice: string | null }>('GET', `/product/user/order/${orderNo}`, {
+      token: u.token,
+    });
+    expect(o.data.invoice).toBe('issued');
+  });
+
+  it('company accounts buy CV packs (WeChat or Alipay form) and see them under companyOrder', async () => {
+    const c = await t.register(`corp-${kind}@example.com`, { company: true });
+    const products = await t.call<{ id: number; price: number }[]>('POST', '/product/sysProduct/queryAll');
+    expect(products.data.map((p) => p.id)).toEqual([21, 22, 23]);
+    const cvOf = async () => (await t.infra.store.repos.users.findById(c.id))!.cvCoin;
+    const before = await cvOf();
+    const orderNo = await pay(c.token, '/product/wx/company/prepay/22');
+    expect((await cvOf()) - before).toBe(5000);
+    const all = await t.call<{ list: { orderNo: string; currency: string; coins: number }[] }>(
+      'POST',
+      '/product/companyOrder/queryAll',
+      { token: c.token, body: {} },
+    );
+    expect(all.data.list[0]).toMatchObject({ orderNo, currency: 'CV', coins: 5000 });
+    expect(
+      (await t.call('GET', `/product/companyOrder/queryDetail/${orderNo}`, { token: c.token })).code,
+    ).toBe(0);
+    const form = await t.call<string>('POST', '/product/alipay/company/palace/21', { token: c.token });
+    expect(form.data).toContain('<form');
+    const u = await t.register(`notcorp-${kind}@example.com`);
+    expect((await t.call('POST', '/product/wx/company/prepay/21', { token: u.token })).code).toBe(307);
+    expect((await t.call('POST', '/product/companyOrder/queryAll', { token: u.token, body: {} })).code).toBe(
+      406,
+    );
+  });
+
+  it('the sweep closes expired orders at the provider first and here', async () => {
+    const u = await t.register(`sweep-${kind}@example.com`);
+    const a = (await t.call<{ orderNo: string }>('POST', '/product/wx/prepay/11', { token: u.token })).data
+      .orderNo;
+    await t.call('POST', '/product/alipay/palace/12', { token: u.token });
+    t.clock.advance(301_000);
+    expect(await t.services.pay.closeExpired()).toBeGreaterThanOrEqual(2);
+    const o = await t.call<{ status: string }>('GET', `/product/user/order/${a}`, { token: u.token });
+    expect(o.data.status).toBe('closed');
+    expect(await t.services.pay.closeExpired()).toBe(0);
+  });
+});
+
 describe('payment configuration', () => {
   const pemPair = () =>
     generateKeyPairSync('rsa', {
