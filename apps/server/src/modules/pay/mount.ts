@@ -18,6 +18,10 @@ export async function mountPayments(app: FastifyInstance, infra: Infra, services
       publicBase: () => payment.sandboxPublic?.() ?? `${payment.selfBase()}${SANDBOX_PREFIX}`,
     });
     await app.register(plugin, { prefix: SANDBOX_PREFIX });
+    if (infra.config.NODE_ENV === 'production')
+      app.log.warn(
+        'payments: no WECHATPAY_*/ALIPAY_* merchant credentials, so the payment SANDBOX plays both providers at /paysandbox: anyone can "pay" there. Configure the credentials before selling.',
+      );
   }
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onListen', async () => {
