@@ -70,7 +70,7 @@ export interface TestServer {
   /** Registers an individual (or company) account through the API; returns its token and id. */
   register(
     email: string,
-    opts?: { password?: string; inviteCode?: string; company?: boolean },
+    opts?: { password?: string; inviteCode?: string; company?: boolean; ip?: string },
   ): Promise<{ token: string; id: number }>;
   /** Logs in through the API as the first-start administrator. */
   adminToken(): Promise<string>;
@@ -78,7 +78,7 @@ export interface TestServer {
   call<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
-    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; ip?: string },
   ): Promise<{ status: number; code: number; message: string; data: T }>;
 }
 
@@ -125,6 +125,7 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
   const t = {} as TestServer;
   let cleanup: (() => Promise<void>) | undefined;
   let adminPassword = '';
+  let registrations = 0;
   beforeAll(async () => {
     const clock = new TestClock();
     const ti = await createTestInfra(kind, { clock, env: opts.env });
@@ -157,6 +158,7 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
       url,
       headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
       ...(o.body !== undefined ? { payload: o.body as object } : {}),
+      ...(o.ip ? { remoteAddress: o.ip } : {}),
     });
     const body = res.json() as { code: number; message: string; data: never };
     return { status: res.statusCode, ...body };
@@ -169,9 +171,14 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
   };
   t.register = async (email, o = {}) => {
     const company = o.company ?? false;
+    // Each registration from an address of its own (different people), unless the test gives one: referral
+    // rewards are refused to the inviter's own network (issue 13.9).
+    registrations++;
+    const ip = o.ip ?? `10.77.${(registrations >> 8) & 255}.${registrations & 255}`;
     const sent = await t.call(
       'POST',
       `/product/code/${company ? 'company/' : ''}${encodeURIComponent(email)}/1`,
+      { ip },
     );
     if (sent.code !== 0) throw new Error(`code for ${email}: ${sent.code} ${sent.message}`);
     const code = await t.lastCode(email);
@@ -187,6 +194,7 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
           code,
           ...(o.inviteCode ? { inviteCode: o.inviteCode } : {}),
         },
+        ip,
       },
     );
     if (r.code !== 0) throw new Error(`register ${email}: ${r.code} ${r.message}`);

@@ -634,3 +634,34 @@ describe.each(databases)('13.8 malformed multipart is bad input (400), not a ser
     }
   });
 });
+
+describe.each(databases)('13.9 referral farming, on %s', (kind) => {
+  const t = useServer(kind);
+  it('rewards a verified new person once; not the inviter’s own addresses, network, or a second account from one network', async () => {
+    const inviter = await t.register(`farmer-${kind}@gmail.com`, { ip: '203.0.113.5' });
+    const code = (
+      await t.call<{ user: { inviteCode: string } }>('GET', '/product/auth/info', { token: inviter.token })
+    ).data.user.inviteCode;
+    const coins = () => t.services.coins.balance(inviter.id);
+    const start = await coins();
+    // Same person, new addresses, from the inviter's network: no reward (the old code paid 10 V each).
+    const self1 = await t.register(`farmer-${kind}+1@gmail.com`, { inviteCode: code, ip: '198.51.100.9' });
+    const self2 = await t.register(`fa.rmer-${kind}@gmail.com`, { inviteCode: code, ip: '198.51.100.10' });
+    const sameNet = await t.register(`sock-${kind}@example.net`, { inviteCode: code, ip: '203.0.113.5' });
+    expect(await coins()).toBe(start);
+    for (const u of [self1, self2, sameNet]) expect(await t.services.coins.balance(u.id)).toBe(50);
+    // A different person from another network: both rewarded (10 and 20, spec §9).
+    const friend = await t.register(`friend-${kind}@example.org`, { inviteCode: code, ip: '192.0.2.77' });
+    expect(await coins()).toBe(start + 10);
+    expect(await t.services.coins.balance(friend.id)).toBe(70);
+    // A second account from that same network: no reward.
+    const friend2 = await t.register(`friend2-${kind}@example.org`, { inviteCode: code, ip: '192.0.2.77' });
+    expect(await coins()).toBe(start + 10);
+    expect(await t.services.coins.balance(friend2.id)).toBe(50);
+    const record = await t.call<{ referralCount: number }>('POST', '/product/user/referral/award', {
+      token: inviter.token,
+    });
+    expect(record.code).toBe(0);
+    expect(record.data.referralCount).toBe(1);
+  });
+});

@@ -253,6 +253,16 @@ export class KyselyUserRepo implements UserRepo {
     ]);
     return { list: rows.map(toUser), total: Number(total.n), page, size };
   }
+
+  async countInviteesFromIp(inviterId: number, ip: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('referred_by', '=', inviterId)
+      .where('ip', '=', ip)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
 }
 
 export class KyselyTokenRepo implements TokenRepo {
@@ -319,6 +329,18 @@ export class KyselyTokenRepo implements TokenRepo {
   async purgeExpired(before: number) {
     const r = await this.db.deleteFrom('tokens').where('expires_at', '<', before).executeTakeFirst();
     return Number(r.numDeletedRows);
+  }
+
+  async ipsOf(userId: number, since: number) {
+    const rows = await this.db
+      .selectFrom('tokens')
+      .select('ip')
+      .distinct()
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', since)
+      .where('ip', 'is not', null)
+      .execute();
+    return rows.map((r) => r.ip as string);
   }
 }
 

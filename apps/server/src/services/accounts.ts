@@ -300,6 +300,11 @@ export class AccountService {
     // The code first: only the mailbox's owner learns that the address already has an account (issue 13.6).
     await this.consumeCode(email, CodeTypes.REGISTER, accountType, input.code);
     if (await this.store.repos.users.findByEmail(email)) throw new AppError(Codes.ACCOUNT_EXISTS);
+    // Referral rewards only for a new person (issue 13.9): not the inviter's own address, network or device.
+    const referral =
+      inviter && accountType === ACCOUNT_INDIVIDUAL
+        ? (await this.referralRefusal(inviter, email, meta)) === null
+        : false;
     const passwordHash = await this.hasher.hash(password);
     const now = this.clock.now();
     const user = await this.store
@@ -310,7 +315,7 @@ export class AccountService {
           passwordHash,
           type: accountType,
           inviteCode: await this.uniqueInviteCode(repos),
-          referredBy: inviter && accountType === ACCOUNT_INDIVIDUAL ? inviter.id : null,
+          referredBy: referral && inviter ? inviter.id : null,
           ip: meta.ip ?? null,
           company: input.company?.trim() || null,
           contact: input.contact?.trim() || null,
@@ -326,7 +331,7 @@ export class AccountService {
             `signup:${created.id}`,
           );
           await repos.grants.claim(Reasons.MONTHLY_TOPUP, monthKey(now), created.id, now);
-          if (inviter) await this.rewardReferral(repos, inviter.id, created.id);
+          if (referral && inviter) await this.rewardReferral(repos, inviter.id, created.id);
         }
         return created;
       })
@@ -339,6 +344,34 @@ export class AccountService {
     const session = await this.auth.issueToken(user.id, meta);
     const fresh = (await this.store.repos.users.findById(user.id)) ?? user;
     return { ...session, user: fresh };
+  }
+
+  /**
+   * Why a registration with `inviter`'s code earns no referral reward, or null when it does (issue 13.9; the rule
+   * is stated on the referral page): the invitee's address is the inviter's own (plus-addressing and Gmail dots
+   * ignored); it registers from an IP address the inviter registered, logged in or held a session from in the last
+   * 30 days (same network or device); or the inviter already referred an account from that IP address. The code
+   * itself is verified before this runs (registration needs the mailbox's code), so every reward is for a verified
+   * new account, once (ledger refs per invitee).
+   */
+  private async referralRefusal(
+    inviter: UserRecord,
+    email: string,
+    meta: RequestMeta,
+  ): Promise<string | null> {
+    if (canonicalMailbox(inviter.email) === canonicalMailbox(email)) return 'the inviter’s own address';
+    const ip = meta.ip;
+    if (!ip) return null;
+    const since = this.clock.now() - 30 * DAY_MS;
+    const inviterIps = new Set([
+      inviter.ip,
+      inviter.lastLoginIp,
+      ...(await this.store.repos.tokens.ipsOf(inviter.id, since)),
+    ]);
+    if (inviterIps.has(ip)) return 'the inviter’s network or device';
+    if ((await this.store.repos.users.countInviteesFromIp(inviter.id, ip)) > 0)
+      return 'another account of this inviter registered from this network';
+    return null;
   }
 
   /** Referral rewards (spec §9): inviter by rank 10/15/20, invitee 20. Idempotent per invitee. */
@@ -728,6 +761,14 @@ export class AccountService {
   async unbind(user: UserRecord, providerName: string): Promise<boolean> {
     return (await this.store.repos.identities.unlink(user.id, providerName)) > 0;
   }
+}
+
+/** One mailbox under its spellings: lower case, `+tag` dropped, dots ignored at Gmail. */
+export function canonicalMailbox(email: string): string {
+  const [local = '', domain = ''] = email.trim().toLowerCase().split('@');
+  let l = local.split('+')[0] ?? '';
+  if (domain === 'gmail.com' || domain === 'googlemail.com') l = l.replace(/\./g, '');
+  return `${l}@${domain === 'googlemail.com' ? 'gmail.com' : domain}`;
 }
 
 /** Messages of `/user/bind` (the spec lists the path only; these are ours). */

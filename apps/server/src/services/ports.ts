@@ -128,6 +128,8 @@ export interface UserRepo {
   expirePlans(now: number): Promise<number>;
   /** Users invited by `inviterId`, oldest first. */
   invitees(inviterId: number, page: number, size: number): Promise<Page<UserRecord>>;
+  /** Accounts the inviter referred that registered from `ip`. */
+  countInviteesFromIp(inviterId: number, ip: string): Promise<number>;
 }
 
 export interface Session {
@@ -152,6 +154,8 @@ export interface TokenRepo {
   /** Revokes every live token of the user except `exceptHash` (the current session, when given). */
   revokeAllForUser(userId: number, now: number, exceptHash?: string): Promise<number>;
   purgeExpired(before: number): Promise<number>;
+  /** Distinct IP addresses the user's sessions were opened from since `since` (referral checks). */
+  ipsOf(userId: number, since: number): Promise<string[]>;
 }
 
 export interface CodeRecord {

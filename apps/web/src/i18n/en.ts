@@ -351,6 +351,8 @@ export const en = {
   'center.limitQueue': 'Queued videos',
   'center.freeNote': 'Free plan: topped up to 50 V coins at the start of each month, FBX bone types only.',
   'center.inviteCode': 'Your invitation code',
+  'center.inviteRule':
+    'A friend who registers with your code and verifies their e-mail earns you 10–20 V and them 20 V, once per new account. Your own addresses, accounts registered from your network or device, and a second account from one network earn nothing.',
 
   'notFound.text': 'This page does not exist.',
   'notFound.back': 'Back to my projects',

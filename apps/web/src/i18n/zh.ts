@@ -350,6 +350,8 @@ export const zh: Record<MessageKey, string> = {
   'center.limitQueue': '排队视频数',
   'center.freeNote': '免费版:每月初补足到 50 V币,仅可选择 FBX 骨骼类型。',
   'center.inviteCode': '你的邀请码',
+  'center.inviteRule':
+    '好友使用您的邀请码注册并验证邮箱后，您获得 10–20 V，好友获得 20 V，每个新账号仅一次。您自己的邮箱、从您的网络或设备注册的账号、同一网络的第二个账号均不计奖励。',
 
   'notFound.text': '页面不存在。',
   'notFound.back': '返回我的项目',

@@ -157,6 +157,7 @@ export function UserCenterPage() {
               {t('center.inviteCode')}: <code>{user.inviteCode}</code>
             </p>
           )}
+          {user.inviteCode && <p className="muted small invite-rule">{t('center.inviteRule')}</p>}
           <button type="button" className="btn btn-block" onClick={() => void signOut()}>
             <Icon name="logout" /> {t('userMenu.logout')}
           </button>
