@@ -665,3 +665,20 @@ describe.each(databases)('13.9 referral farming, on %s', (kind) => {
     expect(record.data.referralCount).toBe(1);
   });
 });
+
+describe.each(databases)('13.5 the token cookie is no credential for the API (no CSRF), on %s', (kind) => {
+  const t = useServer(kind);
+  it('a request carrying only the token cookie is unauthenticated', async () => {
+    const u = await t.register(`cookie-${kind}@example.com`);
+    const withHeader = await t.call('GET', '/product/auth/info', { token: u.token });
+    expect(withHeader.code).toBe(0);
+    const withCookie = await t.call('GET', '/product/auth/info', {
+      headers: { cookie: `mocap_v1_token=${u.token}` },
+    });
+    expect(withCookie.code).toBe(Codes.UNAUTHENTICATED);
+    const post = await t.call('POST', '/product/user/saveLastLogin', {
+      headers: { cookie: `mocap_v1_token=${u.token}`, origin: 'https://evil.example' },
+    });
+    expect(post.code).toBe(Codes.UNAUTHENTICATED);
+  });
+});
