@@ -26,6 +26,8 @@ export * from './infra/storage/index.ts';
 export { STALE_TMP_MS, startTmpSweeper, sweepTmp } from './infra/tmp.ts';
 export * from './modules/jobs/index.ts';
 export { MotionService } from './modules/motion/service.ts';
+export { createMusicStore, type MusicStore } from './modules/music/repo.ts';
+export * from './modules/music/service.ts';
 export * from './modules/video/limits.ts';
 export * from './modules/video/ports.ts';
 export { type FilePort, type ProbedFile, VideoService, type VideoView } from './modules/video/service.ts';

@@ -16,10 +16,5 @@ export {
   type UserSolveOptions,
   userSolveOptions,
 } from './capture.ts';
-export {
-  type RunningWorker,
-  runWorker,
-  startWorker,
-  type WorkerInfra,
-  type WorkerOptions,
-} from './runner.ts';
+export { type MusicWorkerInfra, runMusicWorker, startWorker } from './music.ts';
+export { type RunningWorker, runWorker, type WorkerInfra, type WorkerOptions } from './runner.ts';

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { ConfigError, createInfra, createServices, loadConfig, STALE_TMP_MS, sweepTmp } from '@mocap/server';
-import { startWorker } from './runner.ts';
+import { startWorker } from './music.ts';
 
 async function main(): Promise<void> {
   // Files this worker leaves in DATA_DIR (work folders, a SQLite database) are owner-only, like the server's.

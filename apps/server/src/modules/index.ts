@@ -9,6 +9,7 @@ import catalogRoutes from './catalog/routes.ts';
 import cosRoutes from './cos/routes.ts';
 import goodsRoutes from './goods/routes.ts';
 import motionRoutes from './motion/routes.ts';
+import musicRoutes from './music/routes.ts';
 import orderRoutes from './order/routes.ts';
 import payRoutes from './pay/routes.ts';
 import systemRoutes from './system/routes.ts';
@@ -23,6 +24,7 @@ export const apiModules: FastifyPluginAsync[] = [
   systemRoutes,
   videoRoutes,
   motionRoutes,
+  musicRoutes,
   cosRoutes,
   goodsRoutes,
   payRoutes,

@@ -7,6 +7,9 @@ import type { Infra } from '../infra/index.ts';
 import { createOidcProvider } from '../infra/oauth/oidc.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
 import { MotionService } from '../modules/motion/service.ts';
+import { createAudioFilePort } from '../modules/music/files.ts';
+import { createMusicStore } from '../modules/music/repo.ts';
+import { MUSIC_QUEUE, type MusicJobData, MusicService } from '../modules/music/service.ts';
 import { createPayServices, type OrderService, type PayService } from '../modules/pay/index.ts';
 import { createFilePort } from '../modules/video/files.ts';
 import { VideoService } from '../modules/video/service.ts';
@@ -30,6 +33,8 @@ export interface Services {
   videos: VideoService;
   motion: MotionService;
   captureJobs: CaptureJobs;
+  /** Music → dance cards and their jobs (issue 22). */
+  music: MusicService;
   /** Orders and their fulfilment (issue 19). */
   orders: OrderService;
   /** WeChat Pay / Alipay flows over the providers of infra.payment. */
@@ -101,8 +106,19 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     defaultModel: config.CAPTURE_MODEL,
   });
   const motion = new MotionService({ store: videoStore, coins, storage: infra.storage, videos, clock });
+  const music = new MusicService({
+    store: createMusicStore(infra.database),
+    coins,
+    storage: infra.storage,
+    files: createAudioFilePort(),
+    queue: infra.queue<MusicJobData>(MUSIC_QUEUE),
+    clock,
+    attempts: config.JOB_ATTEMPTS,
+    backoffMs: config.JOB_BACKOFF_MS,
+  });
   return {
     ...createPayServices(infra, coins),
+    music,
     videos,
     motion,
     captureJobs,

@@ -1,0 +1,229 @@
+/**
+ * Music repository over Kysely (SQLite or PostgreSQL), table `music` (migration `500_music`), and the music
+ * store: S1's repositories plus this one, bound to one connection or one transaction (a charge and a row
+ * commit together). The only SQL of the music slice.
+ */
+import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../infra/db/index.ts';
+import type { DB } from '../../infra/db/schema.ts';
+import { createRepos } from '../../repos/index.ts';
+import type { Page, Repos } from '../../services/ports.ts';
+import type { MusicOutputs, MusicPatch, MusicRecord, MusicRepo, NewMusic } from './service.ts';
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface MusicTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  file_name: Defaulted<string>;
+  audio_key: string;
+  storage_prefix: string;
+  md5: string;
+  size_bytes: number;
+  duration_ms: number;
+  format: Defaulted<string>;
+  status: Defaulted<number>;
+  progress: Defaulted<number>;
+  error: string | null;
+  priority: Defaulted<string>;
+  seed: Defaulted<number>;
+  job_seq: Defaulted<number>;
+  attempts: Defaulted<number>;
+  redone_count: Defaulted<number>;
+  currency: Defaulted<string>;
+  charged: Defaulted<number>;
+  charge_ref: string | null;
+  refunded: Defaulted<number>;
+  outputs: Defaulted<string>;
+  started_at: number | null;
+  finished_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+type MusicDB = DB & { music: MusicTable };
+type Row = Selectable<MusicTable>;
+
+function toRecord(r: Row): MusicRecord {
+  let outputs: MusicOutputs = {};
+  try {
+    outputs = JSON.parse(r.outputs) as MusicOutputs;
+  } catch {
+    outputs = {};
+  }
+  return {
+    id: Number(r.id),
+    userId: Number(r.user_id),
+    name: r.name,
+    fileName: r.file_name,
+    audioKey: r.audio_key,
+    storagePrefix: r.storage_prefix,
+    md5: r.md5,
+    sizeBytes: Number(r.size_bytes),
+    durationMs: Number(r.duration_ms),
+    format: r.format,
+    status: Number(r.status) as MusicRecord['status'],
+    progress: Number(r.progress),
+    error: r.error,
+    priority: r.priority as MusicRecord['priority'],
+    seed: Number(r.seed),
+    jobSeq: Number(r.job_seq),
+    attempts: Number(r.attempts),
+    redoneCount: Number(r.redone_count),
+    currency: r.currency as 'V' | 'CV',
+    charged: Number(r.charged),
+    chargeRef: r.charge_ref,
+    refunded: Number(r.refunded) === 1,
+    outputs,
+    startedAt: r.started_at === null ? null : Number(r.started_at),
+    finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+function patchRow(p: MusicPatch): Partial<Row> {
+  const o: Partial<Row> = {};
+  if (p.status !== undefined) o.status = p.status;
+  if (p.progress !== undefined) o.progress = p.progress;
+  if (p.error !== undefined) o.error = p.error;
+  if (p.seed !== undefined) o.seed = p.seed;
+  if (p.jobSeq !== undefined) o.job_seq = p.jobSeq;
+  if (p.attempts !== undefined) o.attempts = p.attempts;
+  if (p.redoneCount !== undefined) o.redone_count = p.redoneCount;
+  if (p.refunded !== undefined) o.refunded = p.refunded ? 1 : 0;
+  if (p.outputs !== undefined) o.outputs = JSON.stringify(p.outputs);
+  if (p.startedAt !== undefined) o.started_at = p.startedAt;
+  if (p.finishedAt !== undefined) o.finished_at = p.finishedAt;
+  if (p.name !== undefined) o.name = p.name;
+  return o;
+}
+
+export class KyselyMusicRepo implements MusicRepo {
+  private readonly db: Kysely<MusicDB>;
+  constructor(db: Kysely<DB>) {
+    this.db = db as unknown as Kysely<MusicDB>;
+  }
+
+  async create(m: NewMusic): Promise<MusicRecord> {
+    const row = await this.db
+      .insertInto('music')
+      .values({
+        user_id: m.userId,
+        name: m.name,
+        file_name: m.fileName,
+        audio_key: m.audioKey,
+        storage_prefix: m.storagePrefix,
+        md5: m.md5,
+        size_bytes: m.sizeBytes,
+        duration_ms: m.durationMs,
+        format: m.format,
+        priority: m.priority,
+        seed: m.seed,
+        currency: m.currency,
+        charged: m.charged,
+        charge_ref: m.chargeRef,
+        error: null,
+        started_at: null,
+        finished_at: null,
+        created_at: m.createdAt,
+        updated_at: m.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  async findById(id: number): Promise<MusicRecord | null> {
+    const r = await this.db.selectFrom('music').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  async findByMd5(userId: number, md5: string): Promise<MusicRecord | null> {
+    const r = await this.db
+      .selectFrom('music')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('md5', '=', md5)
+      .executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  async list(q: { userId: number; page: number; size: number; name?: string }): Promise<Page<MusicRecord>> {
+    let base = this.db.selectFrom('music').where('user_id', '=', q.userId);
+    if (q.name) base = base.where('name', 'like', `%${q.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    );
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute();
+    return { list: rows.map(toRecord), total, page: q.page, size: q.size };
+  }
+
+  async countByStatus(userId: number, statuses: number[]): Promise<number> {
+    const r = await this.db
+      .selectFrom('music')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', statuses)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async update(id: number, p: MusicPatch, now: number): Promise<void> {
+    await this.db
+      .updateTable('music')
+      .set({ ...patchRow(p), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async updateIfStatus(id: number, statuses: number[], p: MusicPatch, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('music')
+      .set({ ...patchRow(p), updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', statuses)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('music').where('id', '=', id).execute();
+  }
+
+  async unfinished(limit: number): Promise<MusicRecord[]> {
+    const rows = await this.db
+      .selectFrom('music')
+      .selectAll()
+      .where('status', 'in', [0, 1])
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+}
+
+export type MusicRepos = Repos & { music: MusicRepo };
+
+export interface MusicStore {
+  readonly repos: MusicRepos;
+  transaction<T>(fn: (repos: MusicRepos) => Promise<T>): Promise<T>;
+}
+
+function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): MusicRepos {
+  return { ...createRepos(db, kind), music: new KyselyMusicRepo(db) };
+}
+
+export function createMusicStore(database: Pick<Database, 'db' | 'kind'>): MusicStore {
+  const { db, kind } = database;
+  return {
+    repos: reposOf(db, kind),
+    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
+  };
+}
