@@ -64,8 +64,18 @@ describe('mocap convert', () => {
     for (let f = 0; f < 90; f++) expect(clip.rootPositions[f * 3]).toBe(0);
   });
 
+  it('--fps writes the plain BVH at the chosen rate (same duration)', async () => {
+    const out = join(dir, 'walk24.bvh');
+    await run('node', [MOCAP, 'convert', input, '-o', out, '--fps', '24']);
+    const doc = readBvh(readFileSync(out, 'utf8'));
+    // 90 frames at 30 fps last 89/30 s: 72 frames at 24 fps (71/24 s, the nearest whole frame).
+    expect(doc.frameCount).toBe(72);
+    expect(doc.frameTime).toBeCloseTo(1 / 24, 9);
+  });
+
   it('rejects bad arguments with exit code 2 and the usage', async () => {
     for (const args of [
+      [input, '-o', join(dir, 'x.bvh'), '--fps', '29.97'],
       [input],
       [input, '-o', join(dir, 'x.fbx')],
       [input, '-o', join(dir, 'x.bvh'), '--smoothing', '2'],

@@ -9,9 +9,11 @@ import {
   type ExportFormat,
   exportBoneType,
   exportFormat,
+  exportFps,
   isBoneType,
   type MotionClip,
   motionJson,
+  resampleClip,
   type SolveOptions,
   solve,
 } from '@mocap/motion';
@@ -37,6 +39,8 @@ Options:
                                          type's rig; default rigs: fbx Mixamo, vmd MMD, anim Unity, others canonical)
   --lower-body                           key only the hips and legs (the lower-body download)
   --root-motion                          Unreal/CC rigs: move the root bone with the character
+  --fps <n>                              frame rate of the files, a whole number (default: the nearest of
+                                         24, 25, 30, 50, 60 to the video's; variable-rate video is resampled)
   --smoothing <0..1>                     temporal smoothing strength (default 0.5, 0 = none)
   --foot-lock auto|always|never|grounding
                                          foot locking mode (default auto)
@@ -70,11 +74,13 @@ function writeOutput(
   ext: string,
   single: ExportFormat | undefined,
   boneType: BoneType | undefined,
-  options: { lowerBodyOnly: boolean; rootMotion: boolean; name: string },
+  options: { lowerBodyOnly: boolean; rootMotion: boolean; name: string; fps?: number },
 ): Uint8Array | string {
   if (single) return exportFormat(clip, single, { ...options, ...(boneType ? { boneType } : {}) }).bytes;
   if (boneType) return exportBoneType(clip, boneType, options).bytes;
-  return ext === '.bvh' ? bvh.write(clip) : motionJson.write(clip);
+  // The plain files too are written at a steady standard rate (as the exporters do).
+  const steady = resampleClip(clip, exportFps(clip, options));
+  return ext === '.bvh' ? bvh.write(steady) : motionJson.write(steady);
 }
 
 export const convert: Command = {
@@ -96,6 +102,7 @@ export const convert: Command = {
         format: { type: 'string' },
         'lower-body': { type: 'boolean', default: false },
         'root-motion': { type: 'boolean', default: false },
+        fps: { type: 'string' },
         ...TRACKING_FLAGS,
       },
     });
@@ -116,10 +123,14 @@ export const convert: Command = {
       );
     if (!expectedExt && format !== '.bvh' && format !== '.json')
       throw new UsageError('-o must end in .bvh or .json (or use --bone-type / --format)');
+    const fps = parseNumber('fps', values.fps, 1, 240);
+    if (fps !== undefined && !Number.isInteger(fps))
+      throw new UsageError(`--fps must be a whole number of frames per second (got '${values.fps}')`);
     const exportOptions = {
       lowerBodyOnly: values['lower-body'],
       rootMotion: values['root-motion'],
       name: input.replace(/^.*[\\/]/, ''),
+      ...(fps !== undefined ? { fps } : {}),
     };
     const options: SolveOptions = {
       smoothing: parseNumber('smoothing', values.smoothing, 0, 1) ?? 0.5,

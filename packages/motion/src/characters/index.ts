@@ -712,6 +712,20 @@ export function characterTexture(kind: CharacterKind): Uint8Array {
   return t;
 }
 
+/** `out` = the quaternion at `R[r..r+3]` applied to (vx, vy, vz) (the same arithmetic as `qRotate`). */
+function rotateInto(R: Float64Array, r: number, vx: number, vy: number, vz: number, out: Float64Array): void {
+  const qx = R[r];
+  const qy = R[r + 1];
+  const qz = R[r + 2];
+  const qw = R[r + 3];
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  out[0] = vx + qw * tx + (qy * tz - qz * ty);
+  out[1] = vy + qw * ty + (qz * tx - qx * tz);
+  out[2] = vz + qw * tz + (qx * ty - qy * tx);
+}
+
 /** Bind the builder's mesh: A-pose arms for A-pose rigs, rig joint names, typed arrays. */
 function finish(
   m: MeshBuilder,
@@ -727,34 +741,68 @@ function finish(
   // A-pose: rotate the arm joints about the shoulders (LBS), like the rig's rest.
   if (rig && rig.restPose.kind !== 'T' && rig.restPose.armDownDeg !== 0) {
     const down = (rig.restPose.armDownDeg * Math.PI) / 180;
-    const rotOf = new Map<number, { q: Quat; c: Vec3 }>();
+    // Per canonical joint: 0 (not an arm joint), 1 (left arm), 2 (right arm); the rotation and centre per side.
+    const sideOf = new Uint8Array(FULL.names.length);
+    const R = new Float64Array(8); // quaternion per side (x, y, z, w)
+    const C = new Float64Array(6); // shoulder centre per side
     for (const side of ['left', 'right'] as const) {
       const s = side === 'left' ? 1 : -1;
       const q = qFromAxisAngle([0, 0, 1], -s * down);
       const c = J.get(`${side}UpperArm`) as Vec3;
+      const k = side === 'left' ? 0 : 1;
+      R.set(q, 4 * k);
+      C.set(c, 3 * k);
       FULL.names.forEach((n, j) => {
-        if (isArmJoint(n, side)) rotOf.set(j, { q, c });
+        if (isArmJoint(n, side)) sideOf[j] = k + 1;
       });
     }
     const nrm = new Float32Array(normals.length);
+    const rp = new Float64Array(3);
+    const rn = new Float64Array(3);
     for (let v = 0; v < V; v++) {
-      const p: Vec3 = [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
-      const n: Vec3 = [normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]];
-      const op: Vec3 = [0, 0, 0];
-      const on: Vec3 = [0, 0, 0];
+      const px = positions[3 * v];
+      const py = positions[3 * v + 1];
+      const pz = positions[3 * v + 2];
+      const nx = normals[3 * v];
+      const ny = normals[3 * v + 1];
+      const nz = normals[3 * v + 2];
+      let ox = 0;
+      let oy = 0;
+      let oz = 0;
+      let mx = 0;
+      let my = 0;
+      let mz = 0;
       for (let k = 0; k < 4; k++) {
         const w = m.weights[4 * v + k];
         if (w === 0) continue;
-        const r = rotOf.get(m.joints[4 * v + k]);
-        const pp = r ? add(r.c, qRotate(r.q, sub(p, r.c))) : p;
-        const nn = r ? qRotate(r.q, n) : n;
-        for (let c = 0; c < 3; c++) {
-          op[c] += w * pp[c];
-          on[c] += w * nn[c];
+        const sd = sideOf[m.joints[4 * v + k]];
+        if (sd === 0) {
+          ox += w * px;
+          oy += w * py;
+          oz += w * pz;
+          mx += w * nx;
+          my += w * ny;
+          mz += w * nz;
+          continue;
         }
+        const r = 4 * (sd - 1);
+        const c = 3 * (sd - 1);
+        rotateInto(R, r, px - C[c], py - C[c + 1], pz - C[c + 2], rp);
+        rotateInto(R, r, nx, ny, nz, rn);
+        ox += w * (C[c] + rp[0]);
+        oy += w * (C[c + 1] + rp[1]);
+        oz += w * (C[c + 2] + rp[2]);
+        mx += w * rn[0];
+        my += w * rn[1];
+        mz += w * rn[2];
       }
-      positions.set(op, 3 * v);
-      nrm.set(norm(on), 3 * v);
+      positions[3 * v] = ox;
+      positions[3 * v + 1] = oy;
+      positions[3 * v + 2] = oz;
+      const l = Math.hypot(mx, my, mz) || 1;
+      nrm[3 * v] = mx / l;
+      nrm[3 * v + 1] = my / l;
+      nrm[3 * v + 2] = mz / l;
     }
     normals = nrm;
   }

@@ -119,37 +119,77 @@ export class MeshBuilder {
       const nx = uy * vz - uz * vy;
       const ny = uz * vx - ux * vz;
       const nz = ux * vy - uy * vx;
-      for (const i of [a, b, c]) {
-        n[i] += nx;
-        n[i + 1] += ny;
-        n[i + 2] += nz;
-      }
+      n[a] += nx;
+      n[a + 1] += ny;
+      n[a + 2] += nz;
+      n[b] += nx;
+      n[b + 1] += ny;
+      n[b + 2] += nz;
+      n[c] += nx;
+      n[c + 1] += ny;
+      n[c + 2] += nz;
     }
-    // Average vertices sharing a position within the same part (UV seams, pole fans).
-    const key = (i: number) =>
-      `${this.part[i]}|${Math.round(p[3 * i] * 1e5)},${Math.round(p[3 * i + 1] * 1e5)},${Math.round(p[3 * i + 2] * 1e5)}`;
-    const groups = new Map<string, number[]>();
-    for (let i = 0; i < this.vertexCount; i++) {
-      const k = key(i);
-      const g = groups.get(k);
-      if (g) g.push(i);
-      else groups.set(k, [i]);
+    // Average vertices sharing a position (to 0.01 mm) within the same part (UV seams, pole fans): a hash table
+    // of (part, quantised position) with chains; each vertex points at the first vertex of its group, and sums
+    // run in vertex order.
+    const V = this.vertexCount;
+    const partIds = new Map<string, number>();
+    const pid = new Int32Array(V);
+    const q = new Int32Array(3 * V);
+    for (let i = 0; i < V; i++) {
+      let id = partIds.get(this.part[i]);
+      if (id === undefined) {
+        id = partIds.size;
+        partIds.set(this.part[i], id);
+      }
+      pid[i] = id;
+      for (let k = 0; k < 3; k++) q[3 * i + k] = Math.round(p[3 * i + k] * 1e5);
     }
-    for (const g of groups.values()) {
-      if (g.length < 2) continue;
-      let sx = 0;
-      let sy = 0;
-      let sz = 0;
-      for (const i of g) {
-        sx += n[3 * i];
-        sy += n[3 * i + 1];
-        sz += n[3 * i + 2];
-      }
-      for (const i of g) {
-        n[3 * i] = sx;
-        n[3 * i + 1] = sy;
-        n[3 * i + 2] = sz;
-      }
+    let size = 1;
+    while (size < 2 * V) size <<= 1;
+    const head = new Int32Array(size).fill(-1);
+    const next = new Int32Array(V);
+    const rep = new Int32Array(V);
+    const count = new Int32Array(V);
+    for (let i = 0; i < V; i++) {
+      const h =
+        (Math.imul(q[3 * i], 73856093) ^
+          Math.imul(q[3 * i + 1], 19349663) ^
+          Math.imul(q[3 * i + 2], 83492791) ^
+          Math.imul(pid[i], 2654435761)) &
+        (size - 1);
+      let j = head[h];
+      while (
+        j >= 0 &&
+        !(
+          pid[j] === pid[i] &&
+          q[3 * j] === q[3 * i] &&
+          q[3 * j + 1] === q[3 * i + 1] &&
+          q[3 * j + 2] === q[3 * i + 2]
+        )
+      )
+        j = next[j];
+      if (j < 0) {
+        rep[i] = i;
+        next[i] = head[h];
+        head[h] = i;
+      } else rep[i] = j;
+      count[rep[i]]++;
+    }
+    const sum = new Float64Array(3 * V);
+    for (let i = 0; i < V; i++) {
+      const r = rep[i];
+      if (count[r] < 2) continue;
+      sum[3 * r] += n[3 * i];
+      sum[3 * r + 1] += n[3 * i + 1];
+      sum[3 * r + 2] += n[3 * i + 2];
+    }
+    for (let i = 0; i < V; i++) {
+      const r = rep[i];
+      if (count[r] < 2) continue;
+      n[3 * i] = sum[3 * r];
+      n[3 * i + 1] = sum[3 * r + 1];
+      n[3 * i + 2] = sum[3 * r + 2];
     }
     for (let i = 0; i < n.length; i += 3) {
       const l = Math.hypot(n[i], n[i + 1], n[i + 2]) || 1;

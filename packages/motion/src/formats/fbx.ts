@@ -15,8 +15,8 @@
  * - one `AnimationStack` (named after the take) + `BaseLayer`; per keyed bone an `R` curve node (3 linear Euler
  *   curves, unwrapped frame to frame so there are no ±360° jumps) and, for bones whose translation moves, a `T`
  *   curve node; key times in KTime ticks (46 186 158 000 per second) on every frame;
- * - meshes (`SkinnedMesh`): `Geometry` (vertices in rig units and axes, polygon indices, per-polygon-vertex normals
- *   and UVs, material layer), a `Mesh` model, `Material` (Phong, diffuse colour) + `Texture` + `Video` with the PNG
+ * - meshes (`SkinnedMesh`): `Geometry` (vertices in rig units and axes, polygon indices, per-vertex (ByVertice) normals,
+ *   per-polygon-vertex UVs, material layer), a `Mesh` model, `Material` (Phong, diffuse colour) + `Texture` + `Video` with the PNG
  *   embedded (`Content`) and referenced by relative file name (the zip carries the PNG next to the FBX), a `Skin`
  *   deformer with one `Cluster` per influencing bone (`Transform` = mesh bind matrix, `TransformLink` = bone bind
  *   matrix), a `BindPose`; morph targets as `BlendShape` / `BlendShapeChannel` deformers with `Shape` geometries
@@ -323,27 +323,34 @@ function quatToFbxEuler(q: ArrayLike<number>, qo: number, out: Float64Array, o: 
   out[o + 2] = c * RAD2DEG;
 }
 
-const wrap180 = (d: number) => d - 360 * Math.round(d / 360);
+const wrap180 = (d: number) => (d >= -180 && d < 180 ? d : d - 360 * Math.round(d / 360));
 
-/** Unwraps Euler degrees at o against the previous triple at p (both in `e`), choosing the closer equivalent. */
+/**
+ * Unwraps Euler degrees at o against the previous triple at p (both in `e`), choosing the closer equivalent:
+ * (a, b, c) or (a + 180, 180 − b, c + 180), each wrapped to within 180° of the previous values. The second is only
+ * worth computing when the first is more than 180° away in total: its a and c steps are 180° minus the first's,
+ * so it is never closer otherwise.
+ */
 function unwrapEuler(e: Float64Array, o: number, p: number): void {
   const a0 = e[p] + wrap180(e[o] - e[p]);
   const a1 = e[p + 1] + wrap180(e[o + 1] - e[p + 1]);
   const a2 = e[p + 2] + wrap180(e[o + 2] - e[p + 2]);
-  const b0 = e[p] + wrap180(e[o] + 180 - e[p]);
-  const b1 = e[p + 1] + wrap180(180 - e[o + 1] - e[p + 1]);
-  const b2 = e[p + 2] + wrap180(e[o + 2] + 180 - e[p + 2]);
   const da = Math.abs(a0 - e[p]) + Math.abs(a1 - e[p + 1]) + Math.abs(a2 - e[p + 2]);
-  const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
-  if (db < da) {
-    e[o] = b0;
-    e[o + 1] = b1;
-    e[o + 2] = b2;
-  } else {
-    e[o] = a0;
-    e[o + 1] = a1;
-    e[o + 2] = a2;
+  if (da > 180) {
+    const b0 = e[p] + wrap180(e[o] + 180 - e[p]);
+    const b1 = e[p + 1] + wrap180(180 - e[o + 1] - e[p + 1]);
+    const b2 = e[p + 2] + wrap180(e[o + 2] + 180 - e[p + 2]);
+    const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
+    if (db < da) {
+      e[o] = b0;
+      e[o + 1] = b1;
+      e[o + 2] = b2;
+      return;
+    }
   }
+  e[o] = a0;
+  e[o + 1] = a1;
+  e[o + 2] = a2;
 }
 
 /** Column-major 4×4 (FBX matrices: translation in elements 12..14) from a quaternion, translation, uniform scale. */
@@ -1108,16 +1115,16 @@ function prepareMesh(rig: Rig, m: SkinnedMesh, boneIndex: Map<string, number>): 
     throw new Error(`FBX: mesh ${m.name}: attribute lengths do not match ${nv} vertices`);
   if (m.indices.length % 3 !== 0) throw new Error(`FBX: mesh ${m.name}: index count is not a multiple of 3`);
   const vertices = meshToRig(rig, m.positions, true);
-  const vnormals = meshToRig(rig, m.normals, false);
+  // Normals per vertex (ByVertice): the mesh's vertices already carry one normal each (seams are split), so
+  // per-polygon-vertex normals would only repeat them (3.4× the data to write and deflate).
+  const normals = meshToRig(rig, m.normals, false);
   const nt = m.indices.length / 3;
   const polygonIndex = new Int32Array(m.indices.length);
-  const normals = new Float64Array(m.indices.length * 3);
   for (let t = 0; t < nt; t++) {
     for (let k = 0; k < 3; k++) {
       const v = m.indices[3 * t + k];
       if (v >= nv) throw new Error(`FBX: mesh ${m.name}: index ${v} out of range`);
       polygonIndex[3 * t + k] = k === 2 ? -(v + 1) : v;
-      normals.set(vnormals.subarray(3 * v, 3 * v + 3), 9 * t + 3 * k);
     }
   }
   // UVs: FBX has v up from the bottom of the image; SkinnedMesh uses glTF's v down.
@@ -1178,7 +1185,7 @@ function writeGeometry(nw: NodeWriter, id: number, name: string, md: PreparedMes
   nw.begin('LayerElementNormal', [I(0)]);
   nw.leaf('Version', I(101));
   nw.leaf('Name', S(''));
-  nw.leaf('MappingInformationType', S('ByPolygonVertex'));
+  nw.leaf('MappingInformationType', S('ByVertice'));
   nw.leaf('ReferenceInformationType', S('Direct'));
   nw.leaf('Normals', Ad(md.normals));
   nw.end();
