@@ -241,6 +241,8 @@ function angleBetween(a: Vec3, b: Vec3): number {
 
 interface FrameSpec {
   time: number;
+  /** Source rectangle of the video frame shown (video pixels): around the performer. */
+  crop: [number, number, number, number];
   tag: string;
   imageUrl: string;
   bones2d: number[][];
@@ -329,15 +331,44 @@ function buildSpec(
   }
 
   const K = Math.min(frames, clip.frameCount);
+  // The performer's box in the image per frame (landmarks seen), for a crop that follows them at one scale.
+  const boxOf = (f: number): [number, number, number, number] | null => {
+    const fr = sameGrid ? tracks.frames[f] : undefined;
+    const pts = fr?.image?.filter((l) => l[3] > 0.5) ?? [];
+    if (pts.length < 5) return null;
+    const xs = pts.map((l) => l[0]);
+    const ys = pts.map((l) => l[1]);
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  };
+  const cellAspect = 4 / 3; // height / width of a video cell
+  const picks = Array.from({ length: K }, (_, i) =>
+    K === 1 ? 0 : Math.round((i * (clip.frameCount - 1)) / (K - 1)),
+  );
+  const boxes = picks.map(boxOf);
+  let cropH = 0;
+  for (const b of boxes)
+    if (b) cropH = Math.max(cropH, (b[3] - b[1]) * 1.45, (b[2] - b[0]) * 1.3 * cellAspect);
+  if (!(cropH > 0)) cropH = tracks.video.height;
+  cropH = Math.min(cropH, Math.max(tracks.video.height, tracks.video.width * cellAspect));
+  const cropW = cropH / cellAspect;
+  let lastBox: [number, number, number, number] = [0, 0, tracks.video.width, tracks.video.height];
   const specFrames: FrameSpec[] = [];
   const perFrame: SheetFigures['perFrame'] = [];
   const images = new Map<string, Buffer>();
   let viewTop = 2.1;
   for (let i = 0; i < K; i++) {
-    const f = K === 1 ? 0 : Math.round((i * (clip.frameCount - 1)) / (K - 1));
+    const f = picks[i]!;
+    const box = boxes[i] ?? lastBox;
+    lastBox = box;
+    const crop: [number, number, number, number] = [
+      (box[0] + box[2]) / 2 - cropW / 2,
+      (box[1] + box[3]) / 2 - cropH / 2,
+      cropW,
+      cropH,
+    ];
     const videoTime = sameGrid ? tracks.frames[f]!.time : t0 + f / clip.fps;
     const url = `/data/frame-${i}.jpg`;
-    images.set(url, frameJpeg(src.video, videoTime, width * 2));
+    images.set(url, frameJpeg(src.video, videoTime, Math.min(tracks.video.width, 1600)));
     const bones2d: number[][] = [];
     for (const b of body) {
       const a = project(cam, P(f, b.p));
@@ -383,6 +414,7 @@ function buildSpec(
     perFrame.push({ t: f / clip.fps, kneeL, kneeR, head, hips: hips[1], reproj: r?.px ?? Number.NaN });
     specFrames.push({
       time: f / clip.fps,
+      crop,
       tag: `${(f / clip.fps).toFixed(2)} s · f${f}`,
       imageUrl: url,
       bones2d,
@@ -422,7 +454,7 @@ function buildSpec(
       `mean reprojection ${figures.reprojPx.toFixed(1)} px (${figures.reprojPct.toFixed(2)} % of the person's height) · ` +
       `solve ${solveS.toFixed(1)} s${figures.warnings.length ? ` · warnings: ${figures.warnings.join('; ')}` : ''}`,
     legend:
-      'Row 1: video frame · solved skeleton through the solve’s camera (white centre, blue left, orange right) · ' +
+      'Row 1: the video frame around the performer (one scale per clip) · solved skeleton through the solve’s camera (white centre, blue left, orange right) · ' +
       'yellow dots: BlazePose image landmarks (visibility ≥ 0.5) · cyan: the solve’s floor, 1 m grid. ' +
       'Rows 2–3: the BoyFBX character animated by the solved clip, level orthographic views from the performer’s ' +
       'front and right side; thick line: floor (y = 0), thin line: 10 cm above. Knee 180° = straight; head pitch ' +

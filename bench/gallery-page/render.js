@@ -23,8 +23,32 @@ function el(tag, cls, text) {
   return e;
 }
 
-function drawOverlay(ctx, img, f, s) {
-  ctx.drawImage(img, 0, 0, ctx.canvas.width, ctx.canvas.height);
+// Draws the frame's crop (video pixels [x, y, w, h], may reach outside the picture: black there) and the overlays.
+function drawOverlay(ctx, img, f, video) {
+  const [cx, cy, cw, ch] = f.crop;
+  const s = ctx.canvas.width / cw;
+  const k = img.naturalWidth / video.width; // the JPEG may be smaller than the video
+  ctx.fillStyle = '#000';
+  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  const x0 = Math.max(0, cx);
+  const y0 = Math.max(0, cy);
+  const x1 = Math.min(video.width, cx + cw);
+  const y1 = Math.min(video.height, cy + ch);
+  if (x1 > x0 && y1 > y0) {
+    ctx.drawImage(
+      img,
+      x0 * k,
+      y0 * k,
+      (x1 - x0) * k,
+      (y1 - y0) * k,
+      (x0 - cx) * s,
+      (y0 - cy) * s,
+      (x1 - x0) * s,
+      (y1 - y0) * s,
+    );
+  }
+  ctx.save();
+  ctx.translate(-cx * s, -cy * s);
   ctx.lineCap = 'round';
   // The solve's floor, projected.
   ctx.strokeStyle = 'rgba(90, 230, 230, 0.55)';
@@ -51,9 +75,10 @@ function drawOverlay(ctx, img, f, s) {
   for (const [u, v, vis] of f.landmarks) {
     if (vis < 0.5) continue;
     ctx.beginPath();
-    ctx.arc(u * s, v * s, 2, 0, Math.PI * 2);
+    ctx.arc(u * s, v * s, 2.2, 0, Math.PI * 2);
     ctx.fill();
   }
+  ctx.restore();
 }
 
 async function render(spec) {
@@ -61,7 +86,7 @@ async function render(spec) {
   sheet.innerHTML = '';
   sheet.append(el('h1', '', spec.title), el('div', 'sub', spec.subtitle));
   const W = spec.colWidth;
-  const vidH = Math.round((W * spec.video.height) / spec.video.width);
+  const vidH = Math.round((W * 4) / 3);
   const viewH = Math.round(W * 1.3);
   const n = spec.frames.length;
   const grid = el('div', 'grid');
@@ -106,7 +131,13 @@ async function render(spec) {
   const model = gltf.scene;
   scene.add(model);
   const mixer = new THREE.AnimationMixer(model);
-  if (gltf.animations[0]) mixer.clipAction(gltf.animations[0]).play();
+  if (gltf.animations[0]) {
+    // Played once and held: a looping action would wrap the last frame's time back to the first pose.
+    const action = mixer.clipAction(gltf.animations[0]);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+  }
   model.traverse((o) => {
     if (o.isMesh) o.frustumCulled = false;
   });
@@ -127,7 +158,7 @@ async function render(spec) {
     const canvas = document.createElement('canvas');
     canvas.width = W;
     canvas.height = vidH;
-    drawOverlay(canvas.getContext('2d'), images[k], f, W / spec.video.width);
+    drawOverlay(canvas.getContext('2d'), images[k], f, spec.video);
     vc.append(canvas, el('div', 'tag', f.tag));
     rows.video.push(vc);
     // Character.
