@@ -298,6 +298,49 @@ describe.each(databases)('payments on %s', (kind) => {
     expect((await info(token)).surplus).toBe(balance);
   });
 
+  it('Alipay: wrong amount and forged return refused, a replayed notice pays once, twenty at once too', async () => {
+    const { token } = await t.register(`ali-${kind}@example.com`);
+    const balance = (await info(token)).surplus;
+    const form = await t.call<string>('POST', '/product/alipay/palace/12', { token });
+    const orderNo = /&quot;out_trade_no&quot;:&quot;(\w+)&quot;|"out_trade_no":"(\w+)"/.exec(form.data);
+    const no = orderNo?.[1] ?? orderNo?.[2] ?? '';
+    expect(no).toMatch(/^MC/);
+    const notice = (amount: string, id: string) =>
+      alipaySign(
+        {
+          app_id: keys.alipay.appId,
+          out_trade_no: no,
+          trade_no: `2026${id}`,
+          trade_status: 'TRADE_SUCCESS',
+          total_amount: amount,
+          notify_id: id,
+          notify_time: '2026-11-26 10:00:00',
+        },
+        keys.alipay.alipayPrivateKey,
+      );
+    const post = (p: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/product/pay/alipay/notify',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(p).toString(),
+      });
+    expect((await post(notice('0.01', 'n0'))).body).toBe('fail');
+    expect((await order(token, no)).status).toBe('pending');
+    // A forged return is not taken as paid.
+    const forged = new URLSearchParams({ ...notice('50.00', 'r0'), sign: 'AAAA' });
+    const back = await t.app.inject({ method: 'GET', url: `/product/pay/alipay/return?${forged}` });
+    expect(new URL(back.headers.location as string).searchParams.get('payStatus')).toBe('0');
+    const good = notice('50.00', 'n1');
+    const rs = await Promise.all(
+      [good, good, ...Array.from({ length: 18 }, (_, i) => notice('50.00', `m${i}`))].map(post),
+    );
+    expect(rs.map((r) => r.body)).toEqual(Array(20).fill('success'));
+    expect((await post(good)).body).toBe('success');
+    expect(await ledgerRows(no)).toEqual([{ amount: 500 }]);
+    expect((await info(token)).surplus).toBe(balance + 500);
+  });
+
   it('pays once for a notice delivered twice and for twenty concurrent notices', async () => {
     const { token } = await t.register(`conc-${kind}@example.com`);
     const balance = (await info(token)).surplus;
