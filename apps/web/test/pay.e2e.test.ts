@@ -14,6 +14,7 @@ import {
   DESKTOP,
   e2eUnavailable,
   launchChromium,
+  PHONE,
   type RunningServer,
   setLang,
   shot,
@@ -248,6 +249,30 @@ describe.skipIf(missing !== null && !CI)('payments e2e (chromium + real server +
       await ctx.close();
     }
   }, 180_000);
+
+  it('phone: the pricing page and the payment modal fit a phone screen', async () => {
+    const token = await register('phone@example.com');
+    for (const lang of ['en', 'zh'] as const) {
+      const ctx = await browser.newContext({ ...PHONE });
+      await setLang(ctx, server.url, lang);
+      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/asPay/index`);
+      await page.getByTestId('buy-monthly').waitFor();
+      await settle(page);
+      // One column: no horizontal scrolling.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(
+        true,
+      );
+      await shot(page, `pay-phone-pricing-${lang}`);
+      await page.getByTestId('buy-monthly').click();
+      await page.getByTestId('pay-qr').waitFor();
+      const box = await page.locator('.pay-modal').boundingBox();
+      expect(box && box.width <= 390).toBe(true);
+      await shot(page, `pay-phone-modal-${lang}`);
+      await ctx.close();
+    }
+  }, 120_000);
 
   it('refuses individual plans to a company account and shows the CV coin card', async () => {
     for (const lang of ['en', 'zh'] as const) {
