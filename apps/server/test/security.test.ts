@@ -682,3 +682,108 @@ describe.each(databases)('13.5 the token cookie is no credential for the API (no
     expect(post.code).toBe(Codes.UNAUTHENTICATED);
   });
 });
+
+describe.each(databases)('issue 13 replay: the hostile requests of the report, one server, on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  let fx: Fixtures;
+  beforeAll(() => {
+    fx = makeFixtures();
+  });
+  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+
+  it('every hostile request gets the new answer', async () => {
+    const checks: [string, boolean][] = [];
+    const check = (name: string, ok: boolean) => checks.push([name, ok]);
+    const upload = (token: string, form: { headers: Record<string, string>; payload: Buffer }) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${token}`, ...form.headers },
+        payload: form.payload,
+      });
+    // 1. the dev provider, for the administrator and for a new address
+    for (const who of ['admin@test.local', 'brand-new@example.com'])
+      check(
+        `1 dev login as ${who}`,
+        (
+          await t.call('POST', '/product/passport/3rd/login', {
+            body: { provider: 'dev', code: `dev:${who}` },
+          })
+        ).code === Codes.PARAMETER_ERROR,
+      );
+    // 2. another user's square video through the preview routes
+    const owner = await t.register(`r-owner-${kind}@example.com`);
+    const thief = await t.register(`r-thief-${kind}@example.com`);
+    const made = (
+      await upload(owner.token, uploadForm(fx.synthetic(51, 2), { name: 'sq', tags: 'x' }))
+    ).json();
+    await markMade(t.infra, t.services, made.data.id, ['Mixamo', 'VMD-TDA']);
+    await t.call('PUT', `/product/video/square/${made.data.id}/1`, { token: owner.token });
+    for (const k of ['fbx', 'vmd'])
+      check(
+        `2 ${k}/anm of a square video`,
+        (await t.call('GET', `/product/motion/${k}/${made.data.id}/anm`, { token: thief.token })).code ===
+          Codes.REFUSED,
+      );
+    const clip = await t.call<{ url: string }>('GET', `/product/motion/video/${made.data.id}/clip_url`, {
+      token: thief.token,
+    });
+    const u = new URL(clip.data.url, 'http://x');
+    const doc = (await t.app.inject({ method: 'GET', url: u.pathname + u.search })).json();
+    check('2 clip_url gives a preview clip', doc.metadata?.preview === true);
+    // 3. a 1-second clip at 1000 fps
+    const dir = mkdtempSync(join(tmpdir(), 'mocap-replay-'));
+    const fast = join(dir, 'fast.mp4');
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+      ...['-i', 'testsrc=size=96x64:rate=1000:duration=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', fast],
+    ]);
+    const r3 = (await upload(owner.token, uploadForm(fast, { name: 'fast', tags: 'x' }))).json();
+    rmSync(dir, { recursive: true, force: true });
+    check('3 1000 fps refused', r3.code === Codes.REFUSED && /fps/.test(r3.message));
+    // 4. an over-size declaration (the body check before reading is in the 13.4 test over TCP)
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: {
+        authorization: `Bearer ${thief.token}`,
+        'content-type': 'multipart/form-data; boundary=XyZ',
+        'content-length': String(400 * 1024 * 1024),
+      },
+      payload: '--XyZ--\r\n',
+    });
+    check('4 400 MB declared', big.json().code === Codes.REFUSED);
+    // 5. headers
+    const h = await t.app.inject({ method: 'GET', url: '/product/health' });
+    check('5 CSP', /frame-ancestors 'none'/.test(String(h.headers['content-security-policy'])));
+    check('5 X-Frame-Options', h.headers['x-frame-options'] === 'DENY');
+    // 6. enumeration
+    t.clock.advance(61_000);
+    const taken = await t.call('POST', `/product/code/r-owner-${kind}@example.com/1`);
+    const free = await t.call('POST', `/product/code/r-nobody-${kind}@example.com/1`);
+    check('6 code for a taken vs free address', taken.code === free.code && taken.message === free.message);
+    // 8. malformed multipart
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${thief.token}`, 'content-type': 'multipart/form-data' },
+      payload: 'x',
+    });
+    check('8 malformed multipart', bad.statusCode === 400 && bad.json().code === Codes.PARAMETER_ERROR);
+    // 9. self-referral with a new address from the inviter's network
+    const inviter = await t.register(`r-inv-${kind}@gmail.com`, { ip: '203.0.113.200' });
+    const code = (
+      await t.call<{ user: { inviteCode: string } }>('GET', '/product/auth/info', { token: inviter.token })
+    ).data.user.inviteCode;
+    const before = await t.services.coins.balance(inviter.id);
+    await t.register(`r-inv-${kind}+2@gmail.com`, { inviteCode: code, ip: '203.0.113.200' });
+    check('9 self-referral', (await t.services.coins.balance(inviter.id)) === before);
+
+    const failed = checks.filter(([, ok]) => !ok).map(([n]) => n);
+    console.log(
+      `issue 13 replay on ${kind}: ${checks.length - failed.length}/${checks.length} hostile checks hold`,
+    );
+    expect(failed).toEqual([]);
+    expect(checks.length).toBe(12);
+  });
+});
