@@ -376,6 +376,20 @@ describe('UnityAnim binds to the character FBX shipped with it', () => {
       expect(paths).toContain('mixamorig:Hips/mixamorig:Spine/mixamorig:Spine1');
       const crcs = new Set(anim.m_ClipBindingConstant.genericBindings.map((b) => b.path));
       for (const p of paths) expect(crcs.has(crc32(new TextEncoder().encode(p))), p).toBe(true);
+      // Humanoid-ready: Unity's 15 required Humanoid bones are there with the Mixamo names its avatar maps
+      // automatically, nested as a Humanoid expects.
+      const leaf = new Map([...hierarchy].map((p) => [p.split('/').pop() as string, p]));
+      for (const side of ['Left', 'Right'])
+        for (const [a, b] of [
+          ['UpLeg', 'Leg'],
+          ['Leg', 'Foot'],
+          ['Arm', 'ForeArm'],
+          ['ForeArm', 'Hand'],
+        ])
+          expect(leaf.get(`mixamorig:${side}${b}`)).toBe(
+            `${leaf.get(`mixamorig:${side}${a}`)}/mixamorig:${side}${b}`,
+          );
+      for (const n of ['Hips', 'Spine', 'Head']) expect(leaf.has(`mixamorig:${n}`), n).toBe(true);
       // The character mesh is in the same FBX, beside the skeleton.
       expect([...hierarchy].some((p) => p === 'boy_body')).toBe(true);
       const readme = readFileSync(join(z.dir, 'README.txt'), 'utf8');

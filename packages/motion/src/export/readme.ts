@@ -34,6 +34,7 @@ export const BONE_TYPE_INFO: Record<BoneType, BoneTypeInfo> = {
       'Skeleton: UE4_Mannequin_Skeleton (or your copy of it); Import Mesh off; Import Animations on.',
       'Animation Length: Exported Time; leave "Import Uniform Scale" at 1.0 (the file is in centimetres, Z up).',
       'Root motion: the pelvis carries the travel; export with root motion on to move the "root" bone instead, then enable Root Motion in the animation asset.',
+      'The .fbx also holds a mannequin-style character skinned to this skeleton (material with textures/ue4_basecolor.png): import with Import Mesh on and Skeleton empty to get it as a Skeletal Mesh with the animation.',
     ],
   },
   'Unreal5.5': {
@@ -45,6 +46,7 @@ export const BONE_TYPE_INFO: Record<BoneType, BoneTypeInfo> = {
       'Content Browser > Import > choose the .fbx (Interchange FBX importer of 5.5).',
       'Skeleton: SK_Mannequin (Characters/Mannequins/Meshes); Import Mesh off; Import Animations on.',
       'The file is in centimetres, Z up, 89 core bones: the corrective bones are driven by the pose drivers of the Manny/Quinn post-process Animation Blueprint.',
+      'The .fbx also holds a UE5-style character skinned to this skeleton (material with textures/ue5_basecolor.png): import with Import Mesh on and Skeleton empty to get it as a Skeletal Mesh with the animation.',
     ],
   },
   'Unreal5.6': {
@@ -56,6 +58,7 @@ export const BONE_TYPE_INFO: Record<BoneType, BoneTypeInfo> = {
       'Drag the .fbx into the Content Browser (5.6 Interchange import dialog), pick the "Animation" pipeline.',
       'Skeleton: SK_Mannequin; Import Only Animations on.',
       'The skeleton is the same as in 5.5 (same bone names and bind pose); centimetres, Z up.',
+      'The .fbx also holds a UE5-style character skinned to this skeleton (material with textures/ue5_basecolor.png): pick the "Skeletal Mesh" pipeline with no skeleton to get it with the animation.',
     ],
   },
   Mixamo: {
@@ -97,6 +100,7 @@ export const BONE_TYPE_INFO: Record<BoneType, BoneTypeInfo> = {
       'Studio: Avatar tab > Rig Builder > R15 (or select your R15 character).',
       'Animation Editor > select the rig > ⋯ > Import > From FBX Animation > choose the .fbx.',
       'The root translation is muted (the Humanoid moves the character); publish with the Animation Editor (30 fps timeline).',
+      'The .fbx also holds a Roblox-style character skinned to the R15 bones (material with textures/roblox_basecolor.png), so it opens on a visible body in Blender or the 3D Importer.',
     ],
   },
   BIP: {
