@@ -118,7 +118,7 @@ export class LocalStorage implements ObjectStorage {
     return { size: st.size, contentType: options.contentType };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const p = this.path(key);
     try {
       const st = await stat(p);
@@ -127,7 +127,7 @@ export class LocalStorage implements ObjectStorage {
       if (err instanceof StorageNotFoundError) throw err;
       throw new StorageNotFoundError(key);
     }
-    return createReadStream(p);
+    return createReadStream(p, range ? { start: range.start, end: range.end } : undefined);
   }
 
   async getBytes(key: string): Promise<Buffer> {

@@ -134,9 +134,15 @@ export class S3Storage implements ObjectStorage {
     return this.put(key, createReadStream(path), options);
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     try {
-      const r = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: this.k(key) }));
+      const r = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: this.k(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
       if (!r.Body) throw new StorageNotFoundError(key);
       return r.Body as Readable;
     } catch (err) {

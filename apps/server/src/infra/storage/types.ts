@@ -67,8 +67,11 @@ export interface ObjectStorage {
   put(key: string, body: Uint8Array | Readable | string, options?: PutOptions): Promise<ObjectInfo>;
   /** Stores a local file. */
   putFile(key: string, path: string, options?: PutOptions): Promise<ObjectInfo>;
-  /** A stream of the object; throws `StorageNotFoundError` when absent. */
-  get(key: string): Promise<Readable>;
+  /**
+   * A stream of the object (or of bytes `start..end` inclusive, for HTTP Range requests); throws
+   * `StorageNotFoundError` when absent.
+   */
+  get(key: string, range?: { start: number; end: number }): Promise<Readable>;
   getBytes(key: string): Promise<Buffer>;
   /** Copies the object to a local file (creating folders). */
   download(key: string, path: string): Promise<void>;

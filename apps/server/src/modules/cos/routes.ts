@@ -145,23 +145,40 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
+  /**
+   * Sends a stored object, honouring a single `Range: bytes=...` (206 with Content-Range; 416 when it lies past the
+   * end) so that browsers can seek in videos (issue 15.1); several ranges at once get the whole object (200).
+   */
   const sendObject = async (
     key: string,
+    req: import('fastify').FastifyRequest,
     reply: import('fastify').FastifyReply,
     fileName?: string,
     contentType?: string,
   ) => {
     const st = await storage.stat(key);
     if (!st) throw new AppError(Codes.NOT_FOUND, 'file not found');
-    const stream = await storage.get(key).catch((err) => {
+    const range = parseRange(req.headers.range, st.size);
+    if (range === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${st.size}`);
+      return reply
+        .status(416)
+        .send({ code: Codes.PARAMETER_ERROR, message: 'requested range not satisfiable', data: null });
+    }
+    const stream = await storage.get(key, range ?? undefined).catch((err) => {
       if (err instanceof StorageNotFoundError) throw new AppError(Codes.NOT_FOUND, 'file not found');
       throw err;
     });
     reply.header('content-type', contentType ?? guessType(key));
-    reply.header('content-length', String(st.size));
+    reply.header('accept-ranges', 'bytes');
     reply.header('cache-control', 'private, max-age=300');
     if (fileName)
       reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+    if (range) {
+      reply.status(206);
+      reply.header('content-range', `bytes ${range.start}-${range.end}/${st.size}`);
+      reply.header('content-length', String(range.end - range.start + 1));
+    } else reply.header('content-length', String(st.size));
     return reply.send(stream);
   };
 
@@ -182,7 +199,7 @@ const routes: FastifyPluginAsync = async (base) => {
       } catch (err) {
         throw new AppError(Codes.AUTH_FAILED, `download refused: ${(err as Error).message}`);
       }
-      return sendObject(p.k, reply, p.fn, p.ct);
+      return sendObject(p.k, req, reply, p.fn, p.ct);
     },
   );
 
@@ -206,10 +223,33 @@ const routes: FastifyPluginAsync = async (base) => {
       if (!req.query.key.startsWith(p.p) || req.query.key.includes('..')) {
         throw new AppError(Codes.INSUFFICIENT_PERMISSION);
       }
-      return sendObject(req.query.key, reply);
+      return sendObject(req.query.key, req, reply);
     },
   );
 };
+
+/**
+ * One byte range of an object of `size` bytes from a Range header: `bytes=a-b`, `bytes=a-`, `bytes=-n`.
+ * null: no (usable) range, send everything; 'unsatisfiable': starts past the end.
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const n = Number(m[2]);
+    if (n === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return null;
+  return { start, end };
+}
 
 function guessType(key: string): string {
   if (key.endsWith('.zip')) return 'application/zip';
