@@ -128,6 +128,18 @@ export function cleanFlags(flags: Uint8Array, minOn: number, minOff: number): Ui
   return out;
 }
 
+/**
+ * Image speed of a foot's heel and toe landmarks per frame, in body image heights per second (smoothed
+ * tracks, central difference over ±2 frames); NaN where the landmark is not clearly seen.
+ */
+export interface ImageFootSpeed {
+  heel: Float64Array;
+  toe: Float64Array;
+}
+
+/** Below this image speed (body heights per second) a foot point near the floor is planted. */
+export const IMAGE_CONTACT_SPEED = 0.3;
+
 export interface ContactParams {
   /** Max height of the lowest foot point above the floor, metres. */
   height: number;
@@ -144,6 +156,7 @@ export function detectContacts(
   fps: number,
   params: ContactParams,
   motion?: { heel: (Vec3 | null)[]; toe: (Vec3 | null)[] },
+  image?: ImageFootSpeed,
 ): { flags: Uint8Array; heelDown: Uint8Array } {
   const N = heel.length;
   const flags = new Uint8Array(N);
@@ -163,9 +176,17 @@ export function detectContacts(
     const low = Math.min(h, t);
     // Speed from the motion track where it has the point on both sides of the frame, else from the fit.
     // Image landmarks of the lower point, over ±2 frames (pixel noise).
+    // With image evidence (static camera): the lower point stands still in the picture, and the foot is
+    // near the floor (a looser height: the fitted depth of the leg is less sure than the picture).
+    // Motion towards or away from the camera barely moves in the picture: the fitted speed must not be
+    // fast either (a looser bound).
+    const vi = image ? (useHeel ? image.heel[f] : image.toe[f]) : Number.NaN;
     let v = motion ? hspeed(useHeel ? motion.heel : motion.toe, f, 2) : Number.NaN;
     if (!Number.isFinite(v)) v = useHeel ? hspeed(heel, f) : hspeed(toe, f);
-    flags[f] = low < params.height && v < params.speed ? 1 : 0;
+    let vSlow = motion ? hspeed(useHeel ? motion.heel : motion.toe, f, 4) : Number.NaN;
+    if (!Number.isFinite(vSlow)) vSlow = v;
+    const seenStill = vi < IMAGE_CONTACT_SPEED && low < 2 * params.height && !(vSlow > 3 * params.speed);
+    flags[f] = (low < params.height && v < params.speed) || seenStill ? 1 : 0;
   }
   const minOn = Math.max(2, Math.round(0.08 * fps));
   const minOff = Math.max(2, Math.round(0.06 * fps));
