@@ -41,6 +41,13 @@ export const ConfigSchema = z
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_FORCE_PATH_STYLE: bool.default(true),
+    /**
+     * The one switch from the outbox folder to real mail (issue 15.2): `smtps://user:password@host:465` or
+     * `smtp://user:password@host:587` (user and password URL-encoded). SMTP_HOST & co. do the same, piece by piece.
+     */
+    SMTP_URL: optionalString.refine((u) => u === undefined || /^smtps?:\/\/[^/]+/.test(u), {
+      message: 'SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465',
+    }),
     SMTP_HOST: optionalString,
     SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
     SMTP_SECURE: bool.default(false),
@@ -212,7 +219,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           forcePathStyle: c.S3_FORCE_PATH_STYLE,
         }
       : { kind: 'local', root: resolve(dataDir, 'files') },
-    mail: c.SMTP_HOST
+    mail: c.SMTP_URL
+      ? smtpFromUrl(c.SMTP_URL, c.SMTP_FROM)
+      : c.SMTP_HOST
       ? {
           kind: 'smtp',
           host: c.SMTP_HOST,
@@ -223,6 +232,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           from: c.SMTP_FROM,
         }
       : { kind: 'outbox', dir: resolve(dataDir, 'outbox'), from: c.SMTP_FROM },
+  };
+}
+
+function smtpFromUrl(url: string, from: string): Config['mail'] {
+  const u = new URL(url);
+  const secure = u.protocol === 'smtps:';
+  return {
+    kind: 'smtp',
+    host: u.hostname,
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    user: u.username ? decodeURIComponent(u.username) : undefined,
+    pass: u.password ? decodeURIComponent(u.password) : undefined,
+    from,
   };
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../services/ports.ts';
 import { createArgon2Hasher, createRsaTransport, generateRsaPrivateKeyPem } from './crypto/index.ts';
 import { createDatabase, type Database, migrateToLatest } from './db/index.ts';
-import { createMailer } from './mail/index.ts';
+import { createMailer, outboxNotice } from './mail/index.ts';
 import { createPaymentInfra, type PaymentInfra } from './pay/index.ts';
 import { createQueue, type JobQueue } from './queue/index.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from './ratelimit.ts';
@@ -129,7 +129,13 @@ export async function createInfra(config: Config, overrides: InfraOverrides = {}
       config,
       database,
       store,
-      mailer: overrides.mailer ?? createMailer(config.mail),
+      // Embedded mode (no SMTP): each mail's path and code on the console, where the operator looks (issue 15.2).
+      mailer:
+        overrides.mailer ??
+        createMailer(
+          config.mail,
+          config.NODE_ENV === 'test' ? undefined : (path, mail) => console.log(outboxNotice(path, mail)),
+        ),
       storage,
       queue,
       hasher: overrides.hasher ?? createArgon2Hasher(),

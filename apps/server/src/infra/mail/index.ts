@@ -14,7 +14,15 @@ export interface OutboxMail extends MailMessage {
   sentAt: number;
 }
 
-export function createOutboxMailer(dir: string, from: string): Mailer {
+/**
+ * `onSaved(path, mail)` is told of each mail written (the server prints it on the console in the embedded mode:
+ * without SMTP the outbox is where a user's code is, issue 15.2).
+ */
+export function createOutboxMailer(
+  dir: string,
+  from: string,
+  onSaved?: (path: string, mail: OutboxMail) => void,
+): Mailer {
   return {
     async send(msg) {
       await mkdir(dir, { recursive: true });
@@ -22,8 +30,15 @@ export function createOutboxMailer(dir: string, from: string): Mailer {
       const mail: OutboxMail = { ...msg, from, sentAt: Date.now() };
       // Write then rename would be atomic; a single small write is enough for readers that poll by name.
       await writeFile(join(dir, name), JSON.stringify(mail, null, 2), { mode: 0o600 });
+      onSaved?.(join(dir, name), mail);
     },
   };
+}
+
+/** The console line of an outbox mail: where it is, to whom, and its verification code when it carries one. */
+export function outboxNotice(path: string, mail: OutboxMail): string {
+  const code = /\b(\d{4})\b/.exec(mail.subject)?.[1];
+  return `mail to ${mail.to}${code ? ` (code ${code})` : ''}: "${mail.subject}" saved as ${path} (no SMTP configured: set SMTP_URL to send mails)`;
 }
 
 /** Reads the outbox (newest last); used by tests and the dev tooling to find verification codes. */
@@ -60,6 +75,9 @@ export function createSmtpMailer(cfg: Extract<Config['mail'], { kind: 'smtp' }>)
   };
 }
 
-export function createMailer(cfg: Config['mail']): Mailer {
-  return cfg.kind === 'smtp' ? createSmtpMailer(cfg) : createOutboxMailer(cfg.dir, cfg.from);
+export function createMailer(
+  cfg: Config['mail'],
+  onOutboxSaved?: (path: string, mail: OutboxMail) => void,
+): Mailer {
+  return cfg.kind === 'smtp' ? createSmtpMailer(cfg) : createOutboxMailer(cfg.dir, cfg.from, onOutboxSaved);
 }
