@@ -366,9 +366,14 @@ describe.each(databases)('payments on %s', (kind) => {
 
   it('closes an expired order at the provider and here; the phone page can no longer pay it', async () => {
     const { token } = await t.register(`exp-${kind}@example.com`);
-    const p = (await t.call<{ orderNo: string; url: string }>('POST', '/product/wx/prepay/11', { token }))
-      .data;
-    t.clock.advance(301_000);
+    type P = { orderNo: string; url: string; remainingMs: number };
+    const p = (await t.call<P>('POST', '/product/wx/prepay/11', { token })).data;
+    expect(p.remainingMs).toBe(300_000);
+    // Reopened 100 s later: the same order and code, with the time it has left.
+    t.clock.advance(100_000);
+    const again = (await t.call<P>('POST', '/product/wx/prepay/11', { token })).data;
+    expect(again).toMatchObject({ orderNo: p.orderNo, url: p.url, remainingMs: 200_000 });
+    t.clock.advance(201_000);
     expect((await t.call<boolean>('GET', `/product/wx/order/${p.orderNo}`, { token })).data).toBe(false);
     expect((await order(token, p.orderNo)).status).toBe('closed');
     expect(await (await fetch(p.url)).text()).toContain('data-state="closed"');

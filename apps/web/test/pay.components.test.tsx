@@ -84,7 +84,7 @@ const flush = async (ms = 0) => {
 
 /** The QR once the order and its image are made (real async work: the fake clock does not move meanwhile). */
 async function qrShown(): Promise<HTMLElement> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 5000; i++) {
     const el = screen.queryByTestId('pay-qr');
     if (el) return el;
     await act(async () => {

@@ -110,7 +110,12 @@ export function PayModal({
           goodsId: goods.id,
           price: goods.price,
           dataUrl,
-          deadline: Date.now() + PAY_COUNTDOWN_S * 1000,
+          // 300 s for a new order; a reused one keeps the time it has left (by the server's clock, skew-free).
+          deadline:
+            Date.now() +
+            (p.remainingMs && p.remainingMs > 0
+              ? Math.min(PAY_COUNTDOWN_S * 1000, p.remainingMs)
+              : PAY_COUNTDOWN_S * 1000),
         });
         setNow(Date.now());
       })

@@ -31,6 +31,8 @@ export interface Prepay {
   orderNo: string;
   amount: number;
   expiresAt: number;
+  /** ms the code stays valid by the server's clock (a reused order has less than 300 s left). */
+  remainingMs?: number;
 }
 
 export interface Order {

@@ -20,6 +20,10 @@ const Prepay = z.object({
   orderNo: z.string(),
   amount: z.number().int().describe('fen'),
   expiresAt: z.number().describe('epoch ms: the QR code is valid until then (300 s)'),
+  remainingMs: z
+    .number()
+    .int()
+    .describe('ms the code stays valid by the server clock (300 000 for a new order; less for a reused one)'),
 });
 
 const payRoutes: FastifyPluginAsync = async (root) => {

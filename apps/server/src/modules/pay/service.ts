@@ -56,11 +56,18 @@ export class PayService {
     user: UserRecord,
     goodsId: number,
     company: boolean,
-  ): Promise<{ url: string; orderNo: string; amount: number; expiresAt: number }> {
+  ): Promise<{ url: string; orderNo: string; amount: number; expiresAt: number; remainingMs: number }> {
     const wx = this.wechat();
     const { order, reused } = await this.orders.open(user, goodsId, 'wechat', company);
+    const remainingMs = () => Math.max(0, order.expiresAt - this.clock.now());
     if (reused && order.codeUrl)
-      return { url: order.codeUrl, orderNo: order.orderNo, amount: order.amount, expiresAt: order.expiresAt };
+      return {
+        url: order.codeUrl,
+        orderNo: order.orderNo,
+        amount: order.amount,
+        expiresAt: order.expiresAt,
+        remainingMs: remainingMs(),
+      };
     let codeUrl: string;
     try {
       ({ codeUrl } = await wx.prepay({
@@ -76,7 +83,13 @@ export class PayService {
       throw new AppError(Codes.BUSY, 'payment provider unavailable, retry later');
     }
     await this.orders.setCodeUrl(order.orderNo, codeUrl);
-    return { url: codeUrl, orderNo: order.orderNo, amount: order.amount, expiresAt: order.expiresAt };
+    return {
+      url: codeUrl,
+      orderNo: order.orderNo,
+      amount: order.amount,
+      expiresAt: order.expiresAt,
+      remainingMs: remainingMs(),
+    };
   }
 
   /** `POST /alipay/palace/{goodsId}`: the auto-submitting form to Alipay's cashier. */
