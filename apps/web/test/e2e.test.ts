@@ -266,6 +266,8 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       )
       .toBe(true);
     await shot(page, 'pc-preview-en');
+    // The options the clip was solved with are shown under the player.
+    expect(await page.locator('[data-testid=preview-solve-options]').textContent()).toContain('172 cm tall');
     // Synchronised: the pose drawn is the video's time (the viewer records the time it posed).
     await page.click('[data-testid=play]');
     await page.waitForTimeout(300);
@@ -275,6 +277,26 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     const poseTime = Number(await viewer.getAttribute('data-time'));
     expect(Math.abs(videoTime - Math.min(poseTime, videoTime))).toBeLessThan(0.1);
     expect(Number(await viewer.getAttribute('data-model-tracks'))).toBeGreaterThan(20);
+    // Scrubbing (issue 15.1): the video is seekable (byte ranges), a click at the middle of the time bar moves
+    // the video to 50 % and the 3D pose to the same time (within one frame of the clip).
+    const sourceVideo = page.locator('[data-testid=source-video]');
+    const media = () =>
+      sourceVideo.evaluate((v) => {
+        const e = v as HTMLVideoElement;
+        return { t: e.currentTime, d: e.duration, seekable: e.seekable.length ? e.seekable.end(0) : 0 };
+      });
+    expect((await media()).seekable).toBeGreaterThan(0);
+    await page.locator('.scrub').click();
+    await expect
+      .poll(async () => {
+        const m = await media();
+        return Math.abs(m.t - m.d / 2) < 0.15;
+      }, { timeout: 10_000 })
+      .toBe(true);
+    const half = (await media()).t;
+    await expect
+      .poll(async () => Math.abs(Number(await viewer.getAttribute('data-time')) - half), { timeout: 10_000 })
+      .toBeLessThan(0.04);
     await page.click('[data-testid=play]');
     expect(Buffer.compare(a, b), `page errors: ${errors.join('\n')}`).not.toBe(0);
     // The skeleton overlay changes the picture too.

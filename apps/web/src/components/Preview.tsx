@@ -7,12 +7,14 @@ import { motionClip, previewModel, videoZips } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
+import { formOf } from '../lib/solveOptions.ts';
 import type { Video } from '../lib/types.ts';
 import { parseClip, type ViewerClip } from '../three/clip.ts';
 import { loadModelFromZip } from '../three/model.ts';
 import { CHARACTER_KINDS, type CharacterKind, MotionViewer } from '../three/Viewer.ts';
 import { Icon } from './Icon.tsx';
 import { Modal } from './Modal.tsx';
+import { solveOptionsSummary } from './SolveOptions.tsx';
 
 export const SPEEDS = [0.25, 0.5, 1, 1.5, 2] as const;
 
@@ -280,6 +282,11 @@ export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?
           </button>
         )}
       </div>
+      {video.solveOptions && (
+        <div className="preview-solved muted small" data-testid="preview-solve-options">
+          {t('solve.solvedWith', { s: solveOptionsSummary(formOf(video.solveOptions)) })}
+        </div>
+      )}
     </div>
   );
 }

@@ -247,6 +247,7 @@ export const en = {
   'solve.summaryAuto': 'height as measured',
   'solve.reset': 'Back to defaults',
   'solve.remakeNote': 'The remake is solved with these options; they are kept for the next one.',
+  'solve.solvedWith': 'Motion options: {s} (change them with Remake)',
 
   'status.notMade': 'Waiting',
   'status.inProgress': 'Processing',

@@ -247,6 +247,7 @@ export const zh: Record<MessageKey, string> = {
   'solve.summaryAuto': '身高自动测量',
   'solve.reset': '恢复默认',
   'solve.remakeNote': '重新制作将使用这些选项，并保留到下一次。',
+  'solve.solvedWith': '动作选项：{s}（可在“重新制作”中修改）',
 
   'status.notMade': '未制作',
   'status.inProgress': '制作中',
