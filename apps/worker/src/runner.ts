@@ -24,7 +24,7 @@ import type {
   VideoOutputs,
 } from '@mocap/server';
 import { PermanentJobError } from '@mocap/server';
-import { isVideoError, type PoseModel } from '@mocap/vision';
+import { closeTrackingPool, isVideoError, type PoseModel, warmUpTracking } from '@mocap/vision';
 import {
   boneTypeSlug,
   type CaptureResult,
@@ -59,6 +59,12 @@ export interface WorkerOptions {
   /** 'embedded' (inside the server) or 'process'. */
   kind?: string;
   log?: (msg: string) => void;
+  /**
+   * At start, convert the models and load and warm up the tracking threads for `model` in the background, so
+   * the first job runs like the later ones (default: on in `startWorker`, off in `runWorker`). A job arriving
+   * during the warm-up waits for it instead of loading the models a second time.
+   */
+  warmUp?: boolean;
 }
 
 export interface RunningWorker {
@@ -129,6 +135,7 @@ export function startWorker(
       concurrency: config.WORKER_CONCURRENCY,
       tmpDir: join(config.dataDir, 'tmp'),
       kind: 'embedded',
+      warmUp: true,
       ...options,
     },
   );
@@ -140,6 +147,13 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
   const log = options.log ?? (() => {});
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let running = 0;
+  if (options.warmUp) {
+    const t0 = Date.now();
+    warmUpTracking({ model: options.model ?? 'heavy', workers: options.trackingWorkers }).then(
+      () => log(`tracking models ready and warm (${Date.now() - t0} ms)`),
+      (e: unknown) => log(`tracking warm-up failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
 
   const worker = infra.queue.process(
     async (job) => {
@@ -254,6 +268,7 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
       if (reconciler) clearInterval(reconciler);
       await worker.close(closeOptions);
       await beat('offline');
+      if (options.warmUp) await closeTrackingPool();
     },
   };
 }

@@ -91,6 +91,14 @@ export class FrameTracker {
     return new FrameTracker(sessions, new BodyTracker(detector, pose), hands, face, models);
   }
 
+  /**
+   * Runs every model once on a blank input: onnxruntime plans its memory and the kernels' code paths on the
+   * first run (a first run of the heavy model takes several times a later one), so a job never pays for it.
+   */
+  async warmUp(): Promise<void> {
+    for (const s of this.sessions) await s.run(new Float32Array(s.inputShape.reduce((a, b) => a * b, 1)));
+  }
+
   /** Forgets all tracking state (before a range that does not continue the previous one). */
   reset(): void {
     this.body.reset();

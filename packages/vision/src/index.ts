@@ -14,7 +14,15 @@ export { readTfjsModel, type TfjsModel } from './convert/tfjs-graph.ts';
 export { FrameTracker, type FrameTrackerOptions } from './frame-tracker.ts';
 export { cropToImage, letterbox, type Rect, type RgbImage, warpToTensor } from './image/warp.ts';
 export { MODEL_NAMES, type ModelName, modelJsonPath, modelSource, type PoseModel } from './models.ts';
-export { DEFAULT_INFERENCE_WIDTH, type TrackVideoOptions, trackProbedVideo, trackVideo } from './pipeline.ts';
+export {
+  closeTrackingPool,
+  DEFAULT_INFERENCE_WIDTH,
+  type TrackVideoOptions,
+  trackingPoolCounts,
+  trackProbedVideo,
+  trackVideo,
+  warmUpTracking,
+} from './pipeline.ts';
 export { decodeDetections, detectPeople, type PersonDetection, roiFromKeypoints } from './pose/detector.ts';
 export { decodePose, estimatePose, POSE_OUTPUTS, type PoseResult } from './pose/landmarks.ts';
 export { BodyTracker, pickMainPerson } from './pose/tracker.ts';

@@ -8,7 +8,7 @@ import { POSE_OUTPUTS } from './pose/landmarks.ts';
 import { hipCentre, type RangeRequest, type RangeResult, trackRange } from './range.ts';
 import type { Backend } from './runtime/index.ts';
 import { type ModelInfo, TRACKS_FORMAT, TRACKS_VERSION, type TrackFrame, type Tracks } from './tracks.ts';
-import { probeVideo, toVideoMeta, type VideoInfo } from './video/index.ts';
+import { probeVideo, toVideoMeta, VideoError, type VideoErrorCode, type VideoInfo } from './video/index.ts';
 
 /**
  * `video → tracks`: probes the video, splits it into contiguous shares tracked in parallel by worker threads
@@ -29,6 +29,12 @@ export interface TrackVideoOptions {
   inferenceWidth?: number;
   onProgress?: (p: { done: number; total: number }) => void;
   signal?: AbortSignal;
+  /**
+   * Keep the tracking threads (models loaded and warmed up) for the next call with the same models
+   * (default true, or false with MOCAP_TRACK_KEEP_WARM=0). Idle threads do not keep the process alive; at most
+   * one idle pool is kept.
+   */
+  keepWarm?: boolean;
 }
 
 /** Clips shorter than this many frames per share run in one thread (worker start-up would dominate). */
@@ -50,8 +56,9 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
   };
   const total = info.frameCount;
   const inferenceWidth = options.inferenceWidth ?? DEFAULT_INFERENCE_WIDTH;
-  const maxWorkers = options.workers ?? Math.min(4, availableParallelism());
+  const maxWorkers = options.workers ?? defaultWorkers();
   const shares = Math.max(1, Math.min(maxWorkers, Math.floor(total / MIN_FRAMES_PER_SHARE)));
+  const keepWarm = options.keepWarm ?? process.env.MOCAP_TRACK_KEEP_WARM !== '0';
 
   let done = 0;
   const progress = () => options.onProgress?.({ done: Math.min(done, total), total });
@@ -59,7 +66,9 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
 
   let results: RangeResult[];
   let models: Record<string, ModelInfo>;
-  if (shares === 1) {
+  // A warm pool serves short clips too (no models to load); without one, a short clip is tracked here.
+  const pooled = maxWorkers > 1 && (shares > 1 || (keepWarm && opts.backend === 'ort'));
+  if (!pooled) {
     const tracker = await FrameTracker.create(opts);
     try {
       models = tracker.models;
@@ -78,9 +87,8 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
       await tracker.dispose();
     }
   } else {
-    // Convert the models once here so the workers only read the cache.
-    if (opts.backend === 'ort') await prepareModels(opts);
-    const pool = await WorkerPool.start(shares, opts, info);
+    const pool = await acquirePool(maxWorkers, opts, keepWarm);
+    let ok = false;
     try {
       models = pool.models;
       const bounds = Array.from({ length: shares + 1 }, (_, k) => Math.round((k * total) / shares));
@@ -88,6 +96,7 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
         bounds.slice(0, -1).map((start, k) =>
           pool.run(
             k,
+            info,
             { start, end: bounds[k + 1], inferenceWidth, decodeThreads: 1 },
             () => {
               done++;
@@ -97,9 +106,10 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
           ),
         ),
       );
-      await realignShares(results, bounds, pool, inferenceWidth, options.signal);
+      await realignShares(results, bounds, pool, info, inferenceWidth, options.signal);
+      ok = true;
     } finally {
-      await pool.close();
+      await releasePool(pool, ok && keepWarm);
     }
   }
 
@@ -133,6 +143,94 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
   };
 }
 
+function defaultWorkers(): number {
+  return Math.min(4, availableParallelism());
+}
+
+/**
+ * The idle tracking pool kept between calls (models loaded, onnxruntime warmed up), and a warm-up in flight:
+ * a job that arrives while the pool is being warmed up waits for it rather than starting a second one.
+ */
+let idlePool: { key: string; pool: WorkerPool } | undefined;
+let warming: { key: string; done: Promise<unknown> } | undefined;
+const poolCounts = { started: 0, reused: 0 };
+
+/** How many tracking pools were started and how many calls reused a warm one (for tests and logs). */
+export function trackingPoolCounts(): { started: number; reused: number } {
+  return { ...poolCounts };
+}
+
+const poolKey = (count: number, opts: FrameTrackerOptions) => JSON.stringify([count, opts]);
+
+async function acquirePool(count: number, opts: FrameTrackerOptions, keepWarm: boolean): Promise<WorkerPool> {
+  const key = poolKey(count, opts);
+  if (keepWarm && warming?.key === key) await warming.done.catch(() => undefined);
+  if (idlePool && idlePool.key === key && idlePool.pool.alive) {
+    const { pool } = idlePool;
+    idlePool = undefined;
+    pool.ref();
+    poolCounts.reused++;
+    return pool;
+  }
+  // Convert the models once here so the workers only read the cache.
+  if (opts.backend === 'ort') await prepareModels(opts);
+  poolCounts.started++;
+  const pool = await WorkerPool.start(count, opts, key);
+  await pool.warm();
+  return pool;
+}
+
+async function releasePool(pool: WorkerPool, keep: boolean): Promise<void> {
+  if (!keep || !pool.alive) {
+    await (pool.alive && keep ? pool.close() : pool.terminate());
+    return;
+  }
+  const previous = idlePool;
+  pool.unref();
+  idlePool = { key: pool.key, pool };
+  if (previous && previous.pool !== pool) await previous.pool.close();
+}
+
+/**
+ * Converts the models of `options` (cached on disk), starts the tracking threads, loads and warms up every
+ * model, and keeps them for the next `trackVideo` with the same options: a process calls this at start so its
+ * first job runs as fast as the later ones. Also converts the hand and face models (`convertOnly`) so a first
+ * job with hands or face does not pay for their conversion.
+ */
+export async function warmUpTracking(
+  options: Pick<TrackVideoOptions, 'model' | 'hands' | 'face' | 'threads' | 'workers'> = {},
+  convertOnly: Pick<TrackVideoOptions, 'hands' | 'face'> = { hands: true, face: true },
+): Promise<void> {
+  const opts: FrameTrackerOptions = {
+    model: options.model ?? 'heavy',
+    hands: options.hands ?? false,
+    face: options.face ?? false,
+    backend: 'ort',
+    threads: options.threads ?? 1,
+  };
+  const count = options.workers ?? defaultWorkers();
+  const key = poolKey(count, opts);
+  const run = async () => {
+    const pool = await acquirePool(count, opts, true);
+    await releasePool(pool, true);
+    await prepareModels({ ...opts, hands: convertOnly.hands ?? false, face: convertOnly.face ?? false });
+  };
+  const done = run();
+  warming = { key, done };
+  try {
+    await done;
+  } finally {
+    if (warming?.done === done) warming = undefined;
+  }
+}
+
+/** Closes the idle tracking pool (tests; a process that exits needs not: idle threads are unref'd). */
+export async function closeTrackingPool(): Promise<void> {
+  const idle = idlePool;
+  idlePool = undefined;
+  await idle?.pool.close();
+}
+
 async function prepareModels(opts: FrameTrackerOptions): Promise<void> {
   const names = modelNames(opts);
   const jobs: [ModelName, string[] | undefined][] = [
@@ -154,6 +252,7 @@ async function realignShares(
   results: RangeResult[],
   bounds: number[],
   pool: WorkerPool,
+  info: VideoInfo,
   inferenceWidth: number,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -175,6 +274,7 @@ async function realignShares(
     });
     const redo = await pool.run(
       0,
+      info,
       { start: bounds[k], end: bounds[k + 1], inferenceWidth, seed: last, compareTo, decodeThreads: 1 },
       undefined,
       signal,
@@ -193,7 +293,12 @@ type WorkerMessage =
   | { type: 'ready'; models: Record<string, ModelInfo> }
   | { type: 'frames'; id: number; frames: TrackFrame[] }
   | { type: 'done'; id: number; result: RangeResult }
-  | { type: 'error'; id?: number; message: string };
+  | {
+      type: 'error';
+      id?: number;
+      message: string;
+      video?: { code: VideoErrorCode; file: string; detail?: string };
+    };
 
 class WorkerPool {
   private nextId = 0;
@@ -207,24 +312,32 @@ class WorkerPool {
     }
   >();
 
+  /** False once a worker has exited or failed: the pool is not reused. */
+  alive = true;
+
   private constructor(
     private readonly workers: Worker[],
     readonly models: Record<string, ModelInfo>,
+    readonly key: string,
   ) {
     for (const w of workers) {
       w.on('message', (m: WorkerMessage) => this.onMessage(m));
-      w.on('error', (err) => this.failAll(err));
+      w.on('error', (err) => {
+        this.alive = false;
+        this.failAll(err);
+      });
       w.on('exit', (code) => {
+        this.alive = false;
         if (code !== 0) this.failAll(new Error(`a tracking worker exited with code ${code}`));
       });
     }
   }
 
-  static async start(count: number, options: FrameTrackerOptions, info: VideoInfo): Promise<WorkerPool> {
+  static async start(count: number, options: FrameTrackerOptions, key: string): Promise<WorkerPool> {
     const workers: Worker[] = [];
     const ready: Promise<Record<string, ModelInfo>>[] = [];
     for (let i = 0; i < count; i++) {
-      const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { options, info } });
+      const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { options } });
       workers.push(w);
       ready.push(
         new Promise((resolve, reject) => {
@@ -241,7 +354,7 @@ class WorkerPool {
     }
     try {
       const models = await Promise.all(ready);
-      return new WorkerPool(workers, models[0]);
+      return new WorkerPool(workers, models[0], key);
     } catch (err) {
       await Promise.all(workers.map((w) => w.terminate()));
       throw err;
@@ -250,27 +363,73 @@ class WorkerPool {
 
   run(
     worker: number,
+    info: VideoInfo,
     request: RangeRequest,
+    onFrame?: (f: TrackFrame) => void,
+    signal?: AbortSignal,
+  ): Promise<RangeResult> {
+    return this.send(worker, { type: 'range', request, info }, onFrame, signal);
+  }
+
+  /** Runs every model of every worker once (see FrameTracker.warmUp). */
+  async warm(): Promise<void> {
+    await Promise.all(this.workers.map((_, k) => this.send(k, { type: 'warm' })));
+  }
+
+  private send(
+    worker: number,
+    message: Record<string, unknown>,
     onFrame?: (f: TrackFrame) => void,
     signal?: AbortSignal,
   ): Promise<RangeResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new Error('aborted'));
-      signal?.addEventListener('abort', () => this.failAll(new Error('aborted')), { once: true });
-      this.pending.set(id, { frames: [], onFrame, resolve, reject });
-      this.workers[worker % this.workers.length].postMessage({ type: 'range', id, request });
+      // An aborted range leaves its worker busy: the pool is not reused.
+      const onAbort = () => {
+        this.alive = false;
+        this.failAll(new Error('aborted'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        frames: [],
+        onFrame,
+        resolve: (r) => {
+          done();
+          resolve(r);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
+      });
+      this.workers[worker % this.workers.length].postMessage({ ...message, id });
     });
+  }
+
+  ref(): void {
+    for (const w of this.workers) w.ref();
+  }
+
+  unref(): void {
+    for (const w of this.workers) w.unref();
+  }
+
+  async terminate(): Promise<void> {
+    this.alive = false;
+    await Promise.all(this.workers.map((w) => w.terminate()));
   }
 
   private onMessage(m: WorkerMessage): void {
     if (m.type === 'ready') return;
     const p = m.id === undefined ? undefined : this.pending.get(m.id);
     if (m.type === 'error') {
+      const err = m.video ? new VideoError(m.video.code, m.video.file, m.video.detail) : new Error(m.message);
       if (p) {
         this.pending.delete(m.id!);
-        p.reject(new Error(m.message));
-      } else this.failAll(new Error(m.message));
+        p.reject(err);
+      } else this.failAll(err);
       return;
     }
     if (!p) return;
@@ -293,6 +452,7 @@ class WorkerPool {
   }
 
   async close(): Promise<void> {
+    this.alive = false;
     await Promise.all(
       this.workers.map(
         (w) =>

@@ -2,7 +2,7 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CONVERTER_VERSION, type ConvertOptions, convertTfjsToOnnx } from './converter.ts';
-import { readTfjsModel } from './tfjs-graph.ts';
+import { hashTfjsModel, readTfjsModel } from './tfjs-graph.ts';
 
 /**
  * On-disk cache of converted models, keyed by the sha256 of the source model (JSON + weights), the converter
@@ -21,24 +21,40 @@ export interface CachedModel {
   converted: boolean;
 }
 
+/** Source hashes by path, size and modification time: a process hashes each model file once. */
+const hashes = new Map<string, Promise<string>>();
+
+async function sourceHash(jsonPath: string): Promise<string> {
+  const st = await stat(jsonPath);
+  const key = `${jsonPath}:${st.size}:${st.mtimeMs}`;
+  let h = hashes.get(key);
+  if (!h) {
+    h = hashTfjsModel(jsonPath);
+    hashes.set(key, h);
+    h.catch(() => hashes.delete(key));
+  }
+  return h;
+}
+
 export async function convertCached(
   jsonPath: string,
   name: string,
   options: ConvertOptions = {},
 ): Promise<CachedModel> {
-  const source = await readTfjsModel(jsonPath);
+  const sha256 = await sourceHash(jsonPath);
   const optKey = [
     options.outputs?.slice().sort().join('+') ?? 'all',
     options.inputSize?.join('x') ?? '',
   ].join('_');
-  const key = `${name}-${source.sha256.slice(0, 16)}-c${CONVERTER_VERSION}-${optKey.replace(/[^A-Za-z0-9_+x-]/g, '')}`;
+  const key = `${name}-${sha256.slice(0, 16)}-c${CONVERTER_VERSION}-${optKey.replace(/[^A-Za-z0-9_+x-]/g, '')}`;
   const dir = join(cacheDir(), 'onnx');
   const path = join(dir, `${key}.onnx`);
   try {
-    if ((await stat(path)).size > 0) return { path, sourceSha256: source.sha256, converted: false };
+    if ((await stat(path)).size > 0) return { path, sourceSha256: sha256, converted: false };
   } catch {
     // miss: convert below
   }
+  const source = await readTfjsModel(jsonPath);
   const result = convertTfjsToOnnx(source, options);
   await mkdir(dir, { recursive: true });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

@@ -121,6 +121,19 @@ export function decodeWeights(specs: TfjsWeightSpec[], bytes: Uint8Array): Map<s
   return out;
 }
 
+/**
+ * The sha256 of `readTfjsModel` (model JSON, then every weight shard) without parsing or decoding the weights:
+ * what the converted-model cache is keyed by, so a cache hit costs a hash, not a decode of the weights.
+ */
+export async function hashTfjsModel(jsonPath: string): Promise<string> {
+  const jsonText = await readFile(jsonPath);
+  const json = JSON.parse(jsonText.toString('utf8')) as TfjsModelJson;
+  const hash = createHash('sha256').update(jsonText);
+  for (const group of json.weightsManifest ?? [])
+    for (const p of group.paths) hash.update(await readFile(join(dirname(jsonPath), p)));
+  return hash.digest('hex');
+}
+
 export async function readTfjsModel(jsonPath: string): Promise<TfjsModel> {
   const jsonText = await readFile(jsonPath);
   const json = JSON.parse(jsonText.toString('utf8')) as TfjsModelJson;
