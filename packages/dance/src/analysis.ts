@@ -491,8 +491,15 @@ export function analyzeMusic(audio: AudioBuffer, onProgress?: (p: AnalysisProgre
     for (let d = -2; d <= 2; d++) m = Math.max(m, onset[t + d] ?? 0);
     return Math.min(1, m / (strong || 1));
   });
-  const periods = beats.slice(1).map((b, i) => b - beats[i]);
-  const medPeriod = periods.length ? percentile(periods, 0.5) : 0.5;
+  // Summary tempo: the 20 %-trimmed mean of the beat periods (a median of periods quantised to the hop would
+  // be off by up to 1 %).
+  const periods = beats
+    .slice(1)
+    .map((b, i) => b - beats[i])
+    .sort((a, b) => a - b);
+  const trim = Math.floor(periods.length * 0.2);
+  const mid = periods.slice(trim, periods.length - trim);
+  const medPeriod = mid.length ? mid.reduce((a, b) => a + b, 0) / mid.length : 0.5;
   const tempoCurve: TempoSegment[] = Array.from(tempo.period, (p, w) => ({
     start: (w * tempo.hop) / rate,
     bpm: (60 * rate) / p,
