@@ -10,6 +10,7 @@ import { SessionProvider } from './lib/session.tsx';
 import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
+import { MusicPage } from './pages/Music.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
 import { SquarePage } from './pages/Square.tsx';
 import { UploadPage } from './pages/Upload.tsx';
@@ -69,6 +70,7 @@ export const routes = [
           { path: 'uploadMobile', element: <UploadPage mobile /> },
           { path: 'square', element: <SquarePage /> },
           { path: 'marked', element: <MarkedPage /> },
+          { path: 'music', element: <MusicPage /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },

@@ -4,6 +4,7 @@ import { t } from '../lib/i18n.ts';
 import { isMenuItemActive, type MenuItem, menuFor, menuItemForPath } from '../lib/menu.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
+import { tm } from '../pages/Music.tsx';
 import { Icon } from './Icon.tsx';
 
 /** Route names built so far; entries for pages of later issues are not shown. */
@@ -36,6 +37,7 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
   const items = visibleMenu(false, !!user?.company);
   const current = menuItemForPath(items, pathname);
   const click = useMenuClick();
+  const navigate = useNavigate();
   const hasUploaded = (user?.uploadCount ?? 0) > 0;
   return (
     <aside className="sidebar">
@@ -64,6 +66,18 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
             </button>
           );
         })}
+      </nav>
+      <nav className="menu menu-lab" aria-label="lab">
+        <button
+          type="button"
+          data-menu-path="/index/music"
+          className={`menu-item${pathname.startsWith('/index/music') ? ' on' : ''}`}
+          aria-current={pathname.startsWith('/index/music') ? 'page' : undefined}
+          onClick={() => navigate('/index/music')}
+        >
+          <Icon name={pathname.startsWith('/index/music') ? 'playOn' : 'play'} size={20} />
+          <span>{tm('menu.music')}</span>
+        </button>
       </nav>
       <div className="sidebar-bottom">
         {DIGITAL_HUMAN_URL && !user?.company && (

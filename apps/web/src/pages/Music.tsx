@@ -1,0 +1,393 @@
+/**
+ * /index/music (lab page, issue 22): upload a song → a dance that follows it. The user's music cards with live
+ * progress (the card is polled every second while a dance is being made), a preview that plays the dance on a
+ * character with the song as the clock (in sync, pause/seek together), downloads per bone type
+ * (DownLoadMusicMotion), a new dance for the same song (redone: new seed), delete. Price and plan limit shown.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Icon } from '../components/Icon.tsx';
+import { Confirm, Modal } from '../components/Modal.tsx';
+import { musicEn, musicZh } from '../i18n/music.ts';
+import { api, upload } from '../lib/api.ts';
+import { getLang, t } from '../lib/i18n.ts';
+import { toast } from '../lib/messages.ts';
+import { PLAN_LIMITS, planOf } from '../lib/plans.ts';
+import { useSession } from '../lib/session.tsx';
+import { parseClip } from '../three/clip.ts';
+import { MotionViewer } from '../three/Viewer.ts';
+import '../styles/music.css';
+
+/** The page's strings in the user's language. */
+export function tm(key: keyof typeof musicEn, vars?: Record<string, string | number>): string {
+  let s: string = (getLang() === 'zh' ? musicZh : musicEn)[key] ?? musicEn[key];
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}
+
+export interface MusicCard {
+  id: number;
+  name: string;
+  fileName: string;
+  duration: number;
+  status: number;
+  statusName: string;
+  progress: number;
+  error: string | null;
+  seed: number;
+  redoneCount: number;
+  tempo: number | null;
+  beats: number | null;
+  boneTypes: string[];
+  charged: number;
+  currency: string;
+  createAt: number;
+}
+
+const STATUS_KEY = ['status.notMade', 'status.inProgress', 'status.made', 'status.failed'];
+const DOWNLOAD_ORDER = [
+  'Mixamo',
+  'Unreal5.6',
+  'Unreal5.5',
+  'Unreal4',
+  'C4D',
+  'CC&iClone',
+  'RobloxR15',
+  'UnityAnim',
+  'BoyFBX',
+  'GirlFBX',
+  'VMD-TDA',
+  'bvh',
+  'BIP',
+  'CS',
+];
+
+function MusicPreview({ card, onClose }: { card: MusicCard; onClose: () => void }) {
+  const holder = useRef<HTMLDivElement>(null);
+  const audio = useRef<HTMLAudioElement>(null);
+  const [audioUrl, setAudioUrl] = useState('');
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  useEffect(() => {
+    if (!holder.current) return;
+    let v: MotionViewer | null = null;
+    try {
+      v = new MotionViewer(holder.current);
+    } catch {
+      setState('error');
+      return;
+    }
+    v.setCharacter('girl');
+    let live = true;
+    api
+      .get<{ audio: string; clip: string | null }>(`/music/cos_url/${card.id}`)
+      .then(async (u) => {
+        if (!u.clip) throw new Error('no clip');
+        const res = await fetch(u.clip);
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const clip = parseClip(await res.json());
+        if (!live) return;
+        v?.setClip(clip);
+        v?.setTimeSource(() => audio.current?.currentTime ?? 0);
+        setAudioUrl(u.audio);
+        setState('ready');
+      })
+      .catch(() => live && setState('error'));
+    return () => {
+      live = false;
+      v?.dispose();
+    };
+  }, [card.id]);
+  return (
+    <Modal
+      open
+      title={tm('music.previewTitle', { name: card.name })}
+      onClose={onClose}
+      width={900}
+      className="music-preview"
+    >
+      <div className="music-stage" ref={holder} data-testid="music-stage" data-state={state}>
+        {state === 'loading' && <div className="spinner" />}
+        {state === 'error' && <div className="card-fail">{t('preview.error')}</div>}
+      </div>
+      {/* biome-ignore lint/a11y/useMediaCaption: music without words to caption */}
+      <audio
+        ref={audio}
+        src={audioUrl || undefined}
+        controls
+        className="music-audio"
+        data-testid="music-audio"
+        preload="auto"
+      />
+      <p className="music-credits">{tm('music.credits')}</p>
+    </Modal>
+  );
+}
+
+function DownloadRow({ card }: { card: MusicCard }) {
+  const ready = DOWNLOAD_ORDER.filter((b) => card.boneTypes.includes(b));
+  const [bone, setBone] = useState(ready[0] ?? 'Mixamo');
+  const go = async () => {
+    try {
+      const d = await api.get<{ paths: string[] }>(
+        `/music/download/0/${card.id}/${encodeURIComponent(bone)}`,
+      );
+      const a = document.createElement('a');
+      a.href = d.paths[0]!;
+      a.rel = 'noopener';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch {
+      /* shown by the client */
+    }
+  };
+  return (
+    <div className="music-download">
+      <select
+        aria-label={tm('music.boneType')}
+        value={bone}
+        onChange={(e) => setBone(e.target.value)}
+        data-testid="music-bonetype"
+      >
+        {ready.map((b) => (
+          <option key={b} value={b}>
+            {b}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="btn btn-primary btn-sm"
+        onClick={() => void go()}
+        data-action="music-download"
+      >
+        <Icon name="download" size={16} /> {tm('music.download')}
+      </button>
+    </div>
+  );
+}
+
+export function MusicPage() {
+  const { user, refresh } = useSession();
+  const plan = user ? planOf(user) : 'free';
+  const maxSec = PLAN_LIMITS[plan]?.durationSec ?? 30;
+  const [list, setList] = useState<MusicCard[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const [sending, setSending] = useState<number | null>(null);
+  const [preview, setPreview] = useState<MusicCard | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'redone' | 'delete'; card: MusicCard } | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const p = await api.post<{ list: MusicCard[] }>(
+        '/music/center',
+        { page: 1, size: 50 },
+        { silent: true },
+      );
+      setList(p.list);
+    } catch {
+      /* shown */
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  // Live progress: poll every second while a dance is being made.
+  const busy = list.some((m) => m.status === 0 || m.status === 1);
+  useEffect(() => {
+    if (!busy) return;
+    const h = setInterval(() => void load(), 1000);
+    return () => clearInterval(h);
+  }, [busy, load]);
+
+  const send = async () => {
+    if (!file) {
+      toast.warning(tm('music.notAudio'));
+      return;
+    }
+    const form = new FormData();
+    if (name.trim()) form.append('name', name.trim());
+    form.append('file', file);
+    setSending(0);
+    try {
+      await upload<MusicCard>('/music/upload', form, (f) => setSending(Math.round(f * 100))).promise;
+      toast.success(t('message.success'));
+      setFile(null);
+      setName('');
+      if (fileInput.current) fileInput.current.value = '';
+      await Promise.all([load(), refresh()]);
+    } catch {
+      /* shown */
+    } finally {
+      setSending(null);
+    }
+  };
+
+  const act = async () => {
+    if (!confirm) return;
+    const { kind, card } = confirm;
+    setConfirm(null);
+    try {
+      if (kind === 'redone') await api.post(`/music/redone/${card.id}`);
+      else await api.del('/music', { ids: [card.id] });
+      await Promise.all([load(), refresh()]);
+    } catch {
+      /* shown */
+    }
+  };
+
+  return (
+    <div className="music-page">
+      <section className="music-hero">
+        <div>
+          <h1>{tm('music.title')}</h1>
+          <p className="music-lead">{tm('music.lead')}</p>
+          <p className="music-price" data-testid="music-price">
+            {tm('music.price', { sec: maxSec })}
+          </p>
+        </div>
+        <form
+          className="music-upload"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <label className="music-file">
+            <Icon name="upload" size={20} />
+            <span>{file ? file.name : tm('music.pick')}</span>
+            <input
+              ref={fileInput}
+              type="file"
+              accept="audio/*,.wav,.mp3,.m4a,.ogg,.flac"
+              data-testid="music-file"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            />
+          </label>
+          <input
+            className="music-name"
+            value={name}
+            maxLength={15}
+            placeholder={tm('music.name')}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={sending !== null}
+            data-action="music-upload"
+          >
+            {sending !== null ? tm('music.uploading', { n: sending }) : tm('music.upload')}
+          </button>
+        </form>
+      </section>
+
+      {loading ? (
+        <div className="page-loading">
+          <div className="spinner" />
+        </div>
+      ) : list.length === 0 ? (
+        <div className="empty">
+          <Icon name="film" size={48} />
+          <p>{tm('music.empty')}</p>
+        </div>
+      ) : (
+        <div className="music-cards">
+          {list.map((m) => (
+            <article
+              className="music-card"
+              key={m.id}
+              data-testid="music-card"
+              data-music-id={m.id}
+              data-status={m.status}
+            >
+              <div className="music-card-head">
+                <div className="music-card-title" title={m.fileName}>
+                  {m.name}
+                </div>
+                <span className={`status status-${['notMade', 'inProgress', 'made', 'failed'][m.status]}`}>
+                  {m.status === 1
+                    ? t('status.inProgressPct', { n: m.progress })
+                    : t(STATUS_KEY[m.status] ?? 'status.notMade')}
+                </span>
+              </div>
+              <div className="card-meta">
+                <span>{m.duration.toFixed(1)}s</span>
+                {m.tempo !== null && (
+                  <span className="chip">{tm('music.tempo', { bpm: Math.round(m.tempo) })}</span>
+                )}
+                <span className="chip">{tm('music.seed', { n: m.redoneCount + 1 })}</span>
+                <span>
+                  {m.charged} {m.currency}
+                </span>
+              </div>
+              {(m.status === 0 || m.status === 1) && (
+                <div
+                  className="card-progress"
+                  role="progressbar"
+                  aria-valuenow={m.progress}
+                  data-testid="music-progress"
+                >
+                  <div className="progress-bar" style={{ width: `${m.progress}%` }} />
+                  <span>{m.progress}%</span>
+                </div>
+              )}
+              {m.status === 3 && <div className="card-fail">{m.error}</div>}
+              <div className="music-card-actions">
+                {m.status === 2 && (
+                  <>
+                    <button
+                      type="button"
+                      className="btn btn-sm"
+                      onClick={() => setPreview(m)}
+                      data-action="music-preview"
+                    >
+                      <Icon name="playOn" size={16} /> {tm('music.preview')}
+                    </button>
+                    <DownloadRow card={m} />
+                  </>
+                )}
+                {(m.status === 2 || m.status === 3) && (
+                  <button
+                    type="button"
+                    className="btn btn-sm"
+                    onClick={() => setConfirm({ kind: 'redone', card: m })}
+                    data-action="music-redone"
+                  >
+                    {tm('music.redone')}
+                  </button>
+                )}
+                {m.status !== 1 && (
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-ghost"
+                    onClick={() => setConfirm({ kind: 'delete', card: m })}
+                    data-action="music-delete"
+                  >
+                    {tm('music.delete')}
+                  </button>
+                )}
+              </div>
+            </article>
+          ))}
+        </div>
+      )}
+      <p className="music-credits">{tm('music.credits')}</p>
+      {preview && <MusicPreview card={preview} onClose={() => setPreview(null)} />}
+      {confirm && (
+        <Confirm
+          open
+          title={confirm.kind === 'redone' ? tm('music.redone') : tm('music.delete')}
+          text={confirm.kind === 'redone' ? tm('music.redoneConfirm') : tm('music.deleteConfirm')}
+          danger={confirm.kind === 'delete'}
+          onCancel={() => setConfirm(null)}
+          onOk={() => void act()}
+        />
+      )}
+    </div>
+  );
+}

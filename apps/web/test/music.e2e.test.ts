@@ -1,0 +1,195 @@
+/**
+ * Music → dance end to end (issue 22) in Chromium against the real server (in-process worker: capture and music
+ * jobs): a free account uploads a generated song on /index/music, the card goes to made with live progress, the
+ * preview plays the dance with the song as the clock (the character moves while the audio plays), a Mixamo zip
+ * downloads, a new dance (redone) is made. Screenshots in en and zh.
+ */
+import { constants, publicEncrypt } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testTracks } from '@mocap/dance';
+import { wavBytes } from '@mocap/dance/node';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildWeb,
+  codeFromOutbox,
+  DESKTOP,
+  e2eUnavailable,
+  launchChromium,
+  type RunningServer,
+  setLang,
+  shot,
+  startServer,
+  waitFor,
+} from './e2e-harness.ts';
+
+const missing = e2eUnavailable();
+const CI = process.env.CI === 'true';
+
+describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const dir = mkdtempSync(join(tmpdir(), 'mocap-music-e2e-'));
+
+  beforeAll(async () => {
+    if (missing) throw new Error(`e2e cannot run: ${missing}`);
+    await buildWeb();
+    server = await startServer();
+    browser = await launchChromium();
+  }, 600_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ) => {
+    const r = await fetch(`${server.url}/product${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    });
+    const env = (await r.json()) as { code: number; message: string; data: T };
+    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
+    return env.data;
+  };
+  const register = async (email: string) => {
+    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
+    await call('POST', `/code/${email}/1`);
+    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+    const password = publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from('music-pass-123'),
+    ).toString('base64');
+    return (await call<{ token: string }>('POST', '/user/register', { email, password, code })).token;
+  };
+  /** Pixels of the preview canvas as a data URL (WebGL keeps its drawing buffer). */
+  const canvasShot = (page: Page) =>
+    page.evaluate(
+      () => (document.querySelector('.music-stage canvas') as HTMLCanvasElement | null)?.toDataURL() ?? '',
+    );
+
+  it('uploads a song, follows the progress to made, plays the dance in sync, downloads, makes a new dance', async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const t = testTracks.renderTrack({
+        name: lang,
+        sections: [{ bars: 6, bpm: lang === 'en' ? 120 : 100, pattern: 'rock' }],
+        seed: lang === 'en' ? 1 : 2,
+      });
+      const wav = join(dir, `song-${lang}.wav`);
+      writeFileSync(wav, wavBytes({ samples: t.samples, sampleRate: t.sampleRate }));
+      const token = await register(`music-${lang}@example.com`);
+      const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
+      await setLang(ctx, server.url, lang);
+      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/index/music`);
+      await page.getByTestId('music-price').waitFor();
+      await page.waitForLoadState('networkidle');
+      await shot(page, `music-empty-${lang}`);
+      expect(await page.getByTestId('music-price').textContent()).toMatch(/30/);
+
+      await page.getByTestId('music-file').setInputFiles(wav);
+      await page.locator('[data-action="music-upload"]').click();
+      const card = page.getByTestId('music-card').first();
+      await card.waitFor();
+      // Live progress: the card's bar moves before it is made.
+      const seen = new Set<number>();
+      await waitFor(
+        async () => {
+          const p = await page
+            .getByTestId('music-progress')
+            .first()
+            .getAttribute('aria-valuenow')
+            .catch(() => null);
+          if (p !== null) seen.add(Number(p));
+          return (await card.getAttribute('data-status')) === '2' ? true : null;
+        },
+        240_000,
+        'the dance',
+      );
+      expect([...seen].some((x) => x > 0 && x < 100)).toBe(true);
+      await shot(page, `music-made-${lang}`);
+      const bpm = Number(/(\d+) BPM/.exec((await card.textContent()) ?? '')?.[1]);
+      expect(Math.abs(bpm - (lang === 'en' ? 120 : 100))).toBeLessThanOrEqual(1);
+
+      // Preview: the song is the clock; the character moves while it plays.
+      await page.locator('[data-action="music-preview"]').first().click();
+      await page.locator('[data-testid="music-stage"][data-state="ready"]').waitFor({ timeout: 60_000 });
+      await page.waitForFunction(() => {
+        const a = document.querySelector('[data-testid="music-audio"]') as HTMLAudioElement | null;
+        return !!a && a.readyState >= 2;
+      });
+      const still = await canvasShot(page);
+      await page.evaluate(() =>
+        (document.querySelector('[data-testid="music-audio"]') as HTMLAudioElement).play(),
+      );
+      await page.waitForFunction(
+        () => (document.querySelector('[data-testid="music-audio"]') as HTMLAudioElement).currentTime > 1.5,
+        undefined,
+        { timeout: 20_000 },
+      );
+      const audioState = await page.evaluate(() => {
+        const a = document.querySelector('[data-testid="music-audio"]') as HTMLAudioElement;
+        return { paused: a.paused, muted: a.muted, volume: a.volume, duration: a.duration };
+      });
+      expect(audioState).toMatchObject({ paused: false, muted: false, volume: 1 });
+      expect(Math.abs(audioState.duration - t.samples.length / t.sampleRate)).toBeLessThan(0.2);
+      await waitFor(
+        async () => ((await canvasShot(page)) !== still ? true : null),
+        15_000,
+        'the dance to move',
+      );
+      await shot(page, `music-preview-${lang}`);
+      await page.evaluate(() =>
+        (document.querySelector('[data-testid="music-audio"]') as HTMLAudioElement).pause(),
+      );
+      await page.keyboard.press('Escape');
+      await page
+        .locator('.music-preview')
+        .waitFor({ state: 'detached' })
+        .catch(() => undefined);
+      if (await page.locator('.music-preview').count())
+        await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+
+      // Download a Mixamo zip (a free account gets FBX bone types).
+      await page.getByTestId('music-bonetype').first().selectOption('Mixamo');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('[data-action="music-download"]').first().click(),
+      ]);
+      const zipPath = join(dir, `dance-${lang}.zip`);
+      await download.saveAs(zipPath);
+      const zip = readFileSync(zipPath);
+      expect(zip.subarray(0, 2).toString()).toBe('PK');
+      expect(zip.includes(Buffer.from('.fbx'))).toBe(true);
+
+      // A new dance for the same song (free the first time).
+      const seed0 = (await call<{ list: { seed: number }[] }>('POST', '/music/center', {}, token)).list[0]!
+        .seed;
+      await page.locator('[data-action="music-redone"]').first().click();
+      await page.locator('.modal .btn-primary, .modal .btn-danger').last().click();
+      await waitFor(
+        async () => {
+          const m = (
+            await call<{ list: { seed: number; status: number }[] }>('POST', '/music/center', {}, token)
+          ).list[0]!;
+          return m.seed !== seed0 && m.status === 2 ? true : null;
+        },
+        240_000,
+        'the new dance',
+      );
+      await page.reload();
+      await page.getByTestId('music-card').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await shot(page, `music-redone-${lang}`);
+      await ctx.close();
+    }
+  }, 900_000);
+});
