@@ -7,10 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { parseRange } from '../src/modules/cos/routes.ts';
 import { databases, useServer } from './harness.ts';
+import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
 
 describe('15.1 parseRange', () => {
   it('reads the three forms of one range and refuses what lies past the end', () => {
@@ -138,3 +139,99 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  let fx: Fixtures;
+  beforeAll(() => {
+    fx = makeFixtures();
+  });
+  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  const names = async (url: string) => {
+    const u = new URL(url, 'http://x');
+    const r = await t.app.inject({ method: 'GET', url: u.pathname + u.search });
+    return [...unzip(r.rawPayload).keys()].sort();
+  };
+  const madeVideo = async (token: string, i: number) => {
+    const form = uploadForm(fx.synthetic(i, 2), { name: `v${i}`, tags: 'x' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(r.json().code, r.json().message).toBe(0);
+    await markMade(t.infra, t.services, r.json().data.id, ['Mixamo', 'UnityAnim', 'bvh']);
+    return r.json().data.id as number;
+  };
+
+  it('a free plan’s Mixamo zip has no BVH; monthly keeps .anim, drops BVH; yearly gets everything', async () => {
+    const free = await t.register(`zfree-${kind}@example.com`);
+    const id = await madeVideo(free.token, 61);
+    const dl = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${id}/Mixamo`, {
+      token: free.token,
+    });
+    expect(dl.code, dl.message).toBe(0);
+    const freeNames = await names(dl.data.paths[0]!);
+    expect(freeNames.some((n) => n.endsWith('.fbx'))).toBe(true);
+    expect(freeNames.some((n) => n.endsWith('.bvh'))).toBe(false);
+    expect(freeNames).toContain('README.txt');
+    // The FBX preview of a free plan carries no BVH either.
+    const pv = await t.call<{ url: string }>('GET', `/product/motion/fbx/${id}/anm`, { token: free.token });
+    expect((await names(pv.data.url)).some((n) => n.endsWith('.bvh'))).toBe(false);
+    // Bulk: the inner zip too.
+    const bulk = await t.call<{ paths: string[] }>('POST', '/product/motion/MotionBulkDownload', {
+      token: free.token,
+      body: { ids: [id], boneType: 'Mixamo' },
+    });
+    const u = new URL(bulk.data.paths[0]!, 'http://x');
+    const outer = unzip((await t.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload);
+    for (const inner of outer.values())
+      expect([...unzip(inner).keys()].some((n) => n.endsWith('.bvh'))).toBe(false);
+
+    const setPlan = async (userId: number, level: 'monthly' | 'yearly') =>
+      t.infra.store.repos.users.update(
+        userId,
+        { level, vexpiredAt: t.clock.now() + 86_400_000 },
+        t.clock.now(),
+      );
+    const monthly = await t.register(`zmonth-${kind}@example.com`);
+    await setPlan(monthly.id, 'monthly');
+    const mid = await madeVideo(monthly.token, 62);
+    const m1 = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${mid}/Mixamo`, {
+      token: monthly.token,
+    });
+    expect((await names(m1.data.paths[0]!)).some((n) => n.endsWith('.bvh'))).toBe(false);
+    const m2 = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${mid}/UnityAnim`, {
+      token: monthly.token,
+    });
+    const m2names = await names(m2.data.paths[0]!);
+    expect(m2names.some((n) => n.endsWith('.anim'))).toBe(true);
+    expect(m2names.some((n) => n.endsWith('.fbx'))).toBe(true);
+
+    const yearly = await t.register(`zyear-${kind}@example.com`);
+    await setPlan(yearly.id, 'yearly');
+    const yid = await madeVideo(yearly.token, 63);
+    const y = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${yid}/Mixamo`, {
+      token: yearly.token,
+    });
+    expect((await names(y.data.paths[0]!)).some((n) => n.endsWith('.bvh'))).toBe(true);
+  });
+
+  it('GET /motion/boneTypes answers (the web asked for it on every page and got 404)', async () => {
+    const r = await t.call<{ name: string; format: string; free: boolean; needs: string | null }[]>(
+      'GET',
+      '/product/motion/boneTypes',
+    );
+    expect(r.status).toBe(200);
+    expect(r.data.length).toBe(15);
+    expect(r.data.find((b) => b.name === 'Mixamo')).toEqual({
+      name: 'Mixamo',
+      format: 'FBX',
+      free: true,
+      needs: null,
+    });
+    expect(r.data.find((b) => b.name === 'bvh')?.free).toBe(false);
+    expect(r.data.find((b) => b.name === 'OnlyFace')?.needs).toBe('face');
+  });
+});

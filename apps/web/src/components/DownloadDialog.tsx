@@ -30,8 +30,10 @@ export function DownloadDialog({ video, onClose }: { video: Video | null; onClos
   const { user, refresh } = useSession();
   const all = useBoneTypes();
   const [offered, setOffered] = useState<BoneTypeInfo[] | null>(null);
-  // What this video offers (and what the plan allows), else every bone type.
-  const list = offered && offered.length > 0 ? offered : all;
+  // Every bone type, as upload and remake list them (issue 15.4): those this video has are downloadable within the
+  // plan; the others say why not (OnlyFace needs a capture with the face tracked).
+  const list = all;
+  const made = offered && offered.length > 0 ? new Map(offered.map((b) => [b.name, b])) : null;
   const [pre, setPre] = useState<PreDownload | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [lower, setLower] = useState(false);
@@ -106,8 +108,14 @@ export function DownloadDialog({ video, onClose }: { video: Video | null; onClos
     <Modal open title={t('download.title', { name: video.name })} onClose={onClose} width={640}>
       <div className="download" data-testid="download-dialog">
         <div className="download-head">
-          <span>
-            {cost > 0 ? t('download.cost', { n: cost, s: Math.ceil(video.duration) }) : t('download.free')}
+          <span data-testid="download-terms">
+            {cost > 0
+              ? t('download.cost', { n: cost, s: Math.ceil(video.duration) })
+              : video.isOwner
+                ? t('download.free')
+                : pre
+                  ? t('download.bought')
+                  : t('common.wait')}
           </span>
           <label className="checkbox">
             <input type="checkbox" checked={lower} onChange={(e) => setLower(e.target.checked)} />
@@ -116,24 +124,32 @@ export function DownloadDialog({ video, onClose }: { video: Video | null; onClos
         </div>
         <div className="download-list">
           {list.map((b) => {
-            const locked = offered?.length ? !b.free : plan === 'free' && !b.free;
+            const has = made ? made.get(b.name) : b;
+            const missing = made !== null && !has;
+            const locked = !missing && (made ? !has?.free : plan === 'free' && !b.free);
             return (
               <button
                 type="button"
                 key={b.name}
                 data-bone={b.name}
-                className={`download-item${locked ? ' locked' : ''}${b.name === video.boneType ? ' preferred' : ''}`}
-                disabled={busy !== null}
+                data-missing={missing ? '1' : undefined}
+                className={`download-item${locked ? ' locked' : ''}${missing ? ' missing' : ''}${b.name === video.boneType ? ' preferred' : ''}`}
+                disabled={busy !== null || missing}
+                title={
+                  missing ? t(b.name === 'OnlyFace' ? 'download.needsFace' : 'download.notMade') : undefined
+                }
                 onClick={() => choose(b.name, !locked)}
               >
                 <span className="bone-name">{b.name}</span>
                 <span className="bone-format">{b.format}</span>
                 <span className="download-cost">
-                  {locked
-                    ? t('upload.vipOnly')
-                    : cost > 0
-                      ? t('coins.v', { n: cost })
-                      : t('download.freeShort')}
+                  {missing
+                    ? t(b.name === 'OnlyFace' ? 'download.needsFaceShort' : 'download.notMadeShort')
+                    : locked
+                      ? t('upload.vipOnly')
+                      : cost > 0
+                        ? t('coins.v', { n: cost })
+                        : t('download.freeShort')}
                 </span>
                 <Icon
                   name={busy === b.name ? 'redo' : 'download'}

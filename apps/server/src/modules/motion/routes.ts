@@ -1,9 +1,12 @@
 /** Motion routes (spec §7 Motion): downloads through signed, expiring URLs, price check, regen, history. */
+
+import { BONE_TYPE_FORMAT, BONE_TYPES } from '@mocap/motion/bone-types';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { formatAllowed } from '../video/limits.ts';
 import { IdsBody, MotionResultSchema, VideoSchema } from '../video/schemas.ts';
 
 const tags = ['motion'];
@@ -84,6 +87,38 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req) => ok(await motion.lowerBody(userOf(req), req.body.id, req.body.boneType)),
+  );
+
+  app.get(
+    '/motion/boneTypes',
+    {
+      schema: {
+        tags,
+        summary:
+          'Bone types: main format, whether a free plan may choose it, what it needs (OnlyFace: face capture)',
+        response: {
+          200: envelope(
+            z.array(
+              z.object({
+                name: z.string(),
+                format: z.string(),
+                free: z.boolean(),
+                needs: z.enum(['face']).nullable(),
+              }),
+            ),
+          ),
+        },
+      },
+    },
+    async () =>
+      ok(
+        BONE_TYPES.map((name) => ({
+          name,
+          format: BONE_TYPE_FORMAT[name].toUpperCase(),
+          free: formatAllowed('free', name),
+          needs: name === 'OnlyFace' ? ('face' as const) : null,
+        })),
+      ),
   );
 
   app.get(

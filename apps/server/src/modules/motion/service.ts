@@ -11,10 +11,11 @@ import type { ObjectStorage } from '../../infra/storage/types.ts';
 import { isAdmin } from '../../services/auth.ts';
 import { type CoinService, Reasons, squareDownloadCost } from '../../services/coins.ts';
 import type { Clock, UserRecord } from '../../services/ports.ts';
-import { BONE_TYPE_FORMAT, formatAllowed, planOf, UploadMessages } from '../video/limits.ts';
+import { BONE_TYPE_FORMAT, formatAllowed, PLAN_LIMITS, planOf, UploadMessages } from '../video/limits.ts';
 import { type StoredZip, type VideoRecord, VideoStatus } from '../video/ports.ts';
 import { FREE_REGENS, type VideoService } from '../video/service.ts';
 import type { VideoStore } from '../video/store.ts';
+import { zipForPlan } from './planzip.ts';
 
 /** Spec §3 "Motion download result". */
 export interface MotionDownloadResult {
@@ -165,7 +166,25 @@ export class MotionService {
     if (!z) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
     const charged = owned ? 0 : await this.pay(u, v, price);
     await this.record(u, v, boneType, owned ? 'own' : 'square', charged);
-    return this.result(v, boneType, z, charged);
+    return this.result(v, boneType, await this.forPlan(u, z), charged);
+  }
+
+  /**
+   * The zip this user's plan may have (issue 15.4): motion files of formats the plan does not allow (the BVH beside
+   * a Mixamo FBX for a free plan) are left out; made once per stored zip and plan, then kept beside it.
+   */
+  private async forPlan(u: UserRecord, z: StoredZip): Promise<StoredZip> {
+    if (isAdmin(u)) return z;
+    const plan = planOf(u, this.deps.clock.now());
+    const formats = PLAN_LIMITS[plan].formats;
+    if (formats === 'all') return z;
+    const key = `${z.key.replace(/\.zip$/, '')}.${plan}.${z.size}.zip`;
+    const have = await this.deps.storage.stat(key);
+    if (have) return { ...z, key, size: have.size };
+    const filtered = zipForPlan(await this.deps.storage.getBytes(z.key), (f) => formats.includes(f));
+    if (!filtered) return z;
+    await this.deps.storage.put(key, filtered.bytes, { contentType: 'application/zip' });
+    return { ...z, key, size: filtered.bytes.byteLength };
   }
 
   private async record(
@@ -234,7 +253,7 @@ export class MotionService {
     }
     const charged = owned ? 0 : await this.pay(u, v, price);
     await this.record(u, v, boneType, 'lower', charged);
-    return this.result(v, boneType, z, charged);
+    return this.result(v, boneType, await this.forPlan(u, z), charged);
   }
 
   /** Bulk download: one zip holding each video's zip of `boneType`; square videos are paid for once each. */
@@ -268,7 +287,7 @@ export class MotionService {
     let charged = 0;
     const entries: { name: string; data: Uint8Array }[] = [];
     for (const it of items) {
-      const z = it.v.outputs.zips![boneType]!;
+      const z = await this.forPlan(u, it.v.outputs.zips![boneType]!);
       charged += it.owned ? 0 : await this.pay(u, it.v, it.price);
       entries.push({ name: `${it.v.serialNo}_${z.fileName}`, data: await this.deps.storage.getBytes(z.key) });
       await this.record(u, it.v, boneType, 'bulk', it.owned ? 0 : it.price);
@@ -360,8 +379,9 @@ export class MotionService {
       chosen = kind === 'vmd' ? 'VMD-TDA' : BONE_TYPE_FORMAT[v.boneType] === 'fbx' ? v.boneType : 'Mixamo';
     }
     this.checkFormat(u, chosen);
-    const z = v.outputs.zips?.[chosen];
-    if (!z) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
+    const stored = v.outputs.zips?.[chosen];
+    if (!stored) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
+    const z = await this.forPlan(u, stored);
     return {
       url: await this.deps.storage.signedUrl(z.key, { expiresInS: this.ttl, contentType: 'application/zip' }),
       boneType: chosen,
