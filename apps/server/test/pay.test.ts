@@ -382,6 +382,11 @@ describe.each(databases)('payments on %s', (kind) => {
     // A new purchase of the same goods makes a new order.
     const q = (await t.call<{ orderNo: string }>('POST', '/product/wx/prepay/11', { token })).data;
     expect(q.orderNo).not.toBe(p.orderNo);
+    // renew=1 (chosen again after the countdown ran out): the open order is closed, a fresh one made.
+    const r = (await t.call<{ orderNo: string }>('POST', '/product/wx/prepay/11?renew=1', { token })).data;
+    expect(r.orderNo).not.toBe(q.orderNo);
+    expect((await order(token, q.orderNo)).status).toBe('closed');
+    expect((await order(token, r.orderNo)).status).toBe('pending');
   });
 });
 

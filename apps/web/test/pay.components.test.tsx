@@ -195,6 +195,9 @@ describe('payment modal', () => {
     expect(screen.getByRole('radio', { name: /WeChat/ }).getAttribute('aria-checked')).toBe('true');
     expect(screen.getByTestId('pay-countdown').textContent).toContain('05:00');
     expect(prepays()).toBe(2);
+    // The new opening asks for a fresh order: the first one was not renewed, the second is.
+    const urls = server.fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.includes('/wx/prepay/'));
+    expect(urls.map((u) => u.includes('renew=1'))).toEqual([false, true]);
   });
 
   it('a refused payment closes the modal with the message and starts no timers', async () => {

@@ -70,6 +70,8 @@ export function PayModal({
   const [detail, setDetail] = useState<string | null>(null);
   const qrRef = useRef<Qr | null>(null);
   qrRef.current = qr;
+  /** The countdown ran out: the next order of any price is a fresh one (the price selection was reset). */
+  const renewNext = useRef(false);
 
   const close = useCallback(() => {
     onClose();
@@ -100,7 +102,9 @@ export function PayModal({
     reset();
     let cancelled = false;
     setBusy(true);
-    wxPrepay(goods.id, company)
+    const renew = renewNext.current;
+    renewNext.current = false;
+    wxPrepay(goods.id, company, renew)
       .then(async (p) => {
         if (cancelled) return;
         const dataUrl = await QRCode.toDataURL(p.url, { margin: 1, width: 220, errorCorrectionLevel: 'M' });
@@ -157,6 +161,7 @@ export function PayModal({
   useEffect(() => {
     if (!open || status !== 'fail') return;
     const h = setTimeout(() => {
+      renewNext.current = true;
       setQr(null);
       onExpired?.();
       close();

@@ -78,8 +78,11 @@ export const getGoods = () => api.get<GoodsList>('/goods');
 export const companyProducts = () => api.post<Goods[]>('/sysProduct/queryAll');
 export const payMethods = () =>
   api.get<{ wechat: boolean; alipay: boolean; mode: 'sandbox' | 'live' }>('/pay/methods', { silent: true });
-export const wxPrepay = (goodsId: number, company = false) =>
-  api.post<Prepay>(company ? `/wx/company/prepay/${goodsId}` : `/wx/prepay/${goodsId}`);
+/** `renew`: a fresh order even if one of these goods is still open (the price was chosen again after expiry). */
+export const wxPrepay = (goodsId: number, company = false, renew = false) =>
+  api.post<Prepay>(
+    `${company ? `/wx/company/prepay/${goodsId}` : `/wx/prepay/${goodsId}`}${renew ? '?renew=1' : ''}`,
+  );
 /** Truthy when paid. Polled: failures are silent (the next poll tries again). */
 export const wxOrderPaid = (orderNo: string) =>
   api.get<boolean>(`/wx/order/${encodeURIComponent(orderNo)}`, { silent: true });

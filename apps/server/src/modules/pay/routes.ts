@@ -13,6 +13,12 @@ import { PaymentNoticeError } from '../order/ports.ts';
 
 const GoodsParams = z.object({ goodsId: IdParam });
 const CompanyParams = z.object({ id: IdParam });
+const RenewQuery = z.object({
+  renew: z
+    .enum(['0', '1'])
+    .optional()
+    .describe('1: close the open order of these goods and make a fresh one (after the countdown ran out)'),
+});
 const OrderNoParams = z.object({ orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/) });
 
 const Prepay = z.object({
@@ -49,7 +55,8 @@ const payRoutes: FastifyPluginAsync = async (root) => {
 
   const wxPrepay = (company: boolean) => async (req: FastifyRequest) => {
     const p = req.params as { goodsId?: number; id?: number };
-    return ok(await pay.wxPrepay(userOf(req), (p.goodsId ?? p.id) as number, company));
+    const renew = (req.query as { renew?: string } | undefined)?.renew === '1';
+    return ok(await pay.wxPrepay(userOf(req), (p.goodsId ?? p.id) as number, company, renew));
   };
   app.post(
     '/wx/prepay/:goodsId',
@@ -62,6 +69,7 @@ const payRoutes: FastifyPluginAsync = async (root) => {
         description: 'Company accounts are refused 307 企业用户无法购买该类型商品.',
         security: bearerSecurity,
         params: GoodsParams,
+        querystring: RenewQuery,
         response: { 200: envelope(Prepay) },
       },
     },
@@ -76,6 +84,7 @@ const payRoutes: FastifyPluginAsync = async (root) => {
         summary: 'WeChat Pay Native order for a company product (CV coins)',
         security: bearerSecurity,
         params: CompanyParams,
+        querystring: RenewQuery,
         response: { 200: envelope(Prepay) },
       },
     },

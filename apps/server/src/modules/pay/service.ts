@@ -56,8 +56,15 @@ export class PayService {
     user: UserRecord,
     goodsId: number,
     company: boolean,
+    renew = false,
   ): Promise<{ url: string; orderNo: string; amount: number; expiresAt: number; remainingMs: number }> {
     const wx = this.wechat();
+    // `renew`: the buyer chose the price again after the countdown ran out: the open order is closed (at the
+    // provider first) and a fresh one made, instead of handing back the open one.
+    if (renew) {
+      const open = await this.orders.repos.orders.openFor(user.id, goodsId, 'wechat', this.clock.now());
+      if (open) await this.closeOne(open);
+    }
     const { order, reused } = await this.orders.open(user, goodsId, 'wechat', company);
     const remainingMs = () => Math.max(0, order.expiresAt - this.clock.now());
     if (reused && order.codeUrl)
