@@ -38,10 +38,22 @@ function Host() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" onClick={() => (setG(MONTHLY), setOpen(true))}>
+      <button
+        type="button"
+        onClick={() => {
+          setG(MONTHLY);
+          setOpen(true);
+        }}
+      >
         open-monthly
       </button>
-      <button type="button" onClick={() => (setG(YEARLY), setOpen(true))}>
+      <button
+        type="button"
+        onClick={() => {
+          setG(YEARLY);
+          setOpen(true);
+        }}
+      >
         open-yearly
       </button>
       <span data-testid="selected">{g ? g.id : 'none'}</span>
