@@ -133,7 +133,11 @@ export default async function bench(args: string[]): Promise<void> {
       const video = join(dir, 'videos', `${cam.name.replace('cam_', 'cam')}.mp4`);
       if (!existsSync(video)) continue;
       const t1 = performance.now();
-      const { tracks, cached } = await tracked(video, `pose2sim-${cam.name}`, model);
+      const { tracks, cached } = await tracked(
+        video,
+        `pose2sim_static_${cam.name.replace('cam_', 'cam')}`,
+        model,
+      );
       if (!cached) trackSeconds += (performance.now() - t1) / 1000;
       const details = solveDetailed(tracks, { focalLengthPx: cam.k.fx });
       const r = evaluatePose2Sim(cam.name, tracks, details, truth, cam.k);

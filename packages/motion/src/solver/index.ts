@@ -598,6 +598,35 @@ function smoothPoles(points: Float64Array, N: number, fps: number, fc: number, h
   return out;
 }
 
+/**
+ * Most the hips are lowered to end floating (m, for a 1.75 m body): a larger gap means a wrong pose or floor,
+ * and moving the body that far would move it off its image landmarks.
+ */
+const MAX_DROP = 0.15;
+
+/** Moving minimum then moving average over ±w samples (edges: the available samples; NaN = unknown, left
+ *  out, and filled by the average): a smooth curve never above `x` (for x ≥ 0). */
+function lowerEnvelope(x: Float64Array, w: number): Float64Array {
+  const N = x.length;
+  const mn = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    let m = Number.POSITIVE_INFINITY;
+    for (let k = Math.max(0, i - w); k <= Math.min(N - 1, i + w); k++) if (x[k] < m) m = x[k];
+    mn[i] = Number.isFinite(m) ? m : 0;
+  }
+  const out = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    let s = 0;
+    let c = 0;
+    for (let k = Math.max(0, i - w); k <= Math.min(N - 1, i + w); k++) {
+      s += mn[k];
+      c++;
+    }
+    out[i] = Number.isNaN(x[i]) ? s / c : Math.min(x[i], s / c);
+  }
+  return out;
+}
+
 /** Moving maximum then moving average over ±w samples: a smooth curve never below `x`. */
 function envelope(x: Float64Array, w: number): Float64Array {
   const N = x.length;
@@ -946,24 +975,28 @@ function groundAndLock(
     }
   }
   // No floating: unless the image shows a jump, some sole point carries the weight. Where the lowest sole
-  // point is above the floor, the hips come down by that much, as a smooth lower envelope over ±0.15 s (a
-  // moving minimum then a moving average, never above the need), so short flight phases of a run stay.
+  // point is above the floor, the hips come down by that much, as a smooth lower envelope over ±0.1 s (a
+  // moving minimum then a moving average, never above the need), so short flight phases of a run stay;
+  // during a jump the hips keep the drop of the frames around it.
   if (mode !== 'never' && jumps) {
-    const need = new Float64Array(N);
+    const need = new Float64Array(N).fill(Number.NaN);
     for (let f = 0; f < N; f++) {
       if (jumps[f]) continue;
       let low = Number.POSITIVE_INFINITY;
       for (let s = 0; s < 2; s++) low = Math.min(low, rel[s][f].heel[1], rel[s][f].toe[1]);
-      need[f] = Math.max(0, rootW[f * 3 + 1] + low);
+      need[f] = Math.min(MAX_DROP * k, Math.max(0, rootW[f * 3 + 1] + low));
     }
-    const w = Math.max(1, Math.round(0.15 * fps));
-    const neg = envelope(
-      need.map((x) => -x),
-      w,
-    );
+    const w = Math.max(1, Math.round(0.1 * fps));
+    const drop = lowerEnvelope(need, w);
+    // Leading and trailing frames without a body hold the first/last seen drop (like their pose).
+    const seenF = [...rootCam.weight.keys()].filter((f) => rootCam.weight[f] > 0);
+    if (seenF.length) {
+      for (let f = 0; f < seenF[0]; f++) drop[f] = drop[seenF[0]];
+      for (let f = seenF[seenF.length - 1] + 1; f < N; f++) drop[f] = drop[seenF[seenF.length - 1]];
+    }
     let dropped = 0;
     for (let f = 0; f < N; f++) {
-      const d = Math.max(0, -neg[f]);
+      const d = drop[f];
       if (d > 0.03) dropped++;
       rootW[f * 3 + 1] -= d;
     }
