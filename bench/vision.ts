@@ -1,13 +1,21 @@
 import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { probeVideo, type Tracks, type TrackVideoOptions, trackProbedVideo } from '@mocap/vision';
+import {
+  probeVideo,
+  type Tracks,
+  type TrackVideoOptions,
+  trackProbedVideo,
+  warmUpTracking,
+} from '@mocap/vision';
 import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixtures.ts';
 
 /**
  * `npm run bench -- vision [--seconds 60] [--quick]`: wall time and frames/s of `video → tracks` on a long
  * 1080p30 clip (a testdata clip looped with ffmpeg), heavy and full, onnxruntime and tfjs-wasm, side by side
  * in one run, with the ratios. Also: one worker with two intra-op threads vs two workers with one thread
- * (the choice the pipeline makes), and what downscaling to 960 px before inference costs in accuracy.
+ * (the choice the pipeline makes), what downscaling to 960 px before inference costs in accuracy, and old vs
+ * new tracking threads: started per call (old) or kept warm between calls and warmed up beforehand (new).
  */
 export default async function visionBench(args: string[]): Promise<void> {
   const seconds = Number(args[args.indexOf('--seconds') + 1]) || 60;
@@ -20,8 +28,18 @@ export default async function visionBench(args: string[]): Promise<void> {
     `clip: ${info.width}x${info.height} ${info.fps.toFixed(2)} fps, ${info.frameCount} frames, ${info.duration.toFixed(1)} s (${info.codec})\n`,
   );
 
-  const runs: { label: string; opts: TrackVideoOptions }[] = [
-    { label: 'heavy ort (2 workers × 1 thread, 960 px)', opts: { model: 'heavy', backend: 'ort' } },
+  const runs: { label: string; opts: TrackVideoOptions; warm?: boolean }[] = [
+    // Old: tracking threads started and models loaded by every call; new: threads kept warm between calls
+    // (a worker warms them up at start), the call only tracks.
+    {
+      label: 'heavy ort, fresh threads (old)',
+      opts: { model: 'heavy', backend: 'ort', keepWarm: false },
+    },
+    {
+      label: 'heavy ort (2 workers × 1 thread, 960 px)',
+      opts: { model: 'heavy', backend: 'ort' },
+      warm: true,
+    },
     { label: 'full  ort (2 workers × 1 thread, 960 px)', opts: { model: 'full', backend: 'ort' } },
     ...(quick
       ? []
@@ -39,7 +57,13 @@ export default async function visionBench(args: string[]): Promise<void> {
     { label: 'full  tfjs-wasm (2 workers)', opts: { model: 'full', backend: 'tfjs' } },
   ];
   const results: { label: string; wall: number; fps: number; coverage: number; tracks: Tracks }[] = [];
+  console.log(
+    `load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const run of runs) {
+    if (run.warm) await warmUpTracking({ model: run.opts.model, workers: run.opts.workers });
     const t0 = performance.now();
     const tracks = await trackProbedVideo(info, run.opts);
     const wall = (performance.now() - t0) / 1000;
@@ -52,7 +76,7 @@ export default async function visionBench(args: string[]): Promise<void> {
       tracks,
     });
     console.log(
-      `${run.label.padEnd(42)} ${wall.toFixed(1).padStart(7)} s  ${(tracks.frames.length / wall).toFixed(1).padStart(6)} frames/s`,
+      `${run.label.padEnd(42)} ${wall.toFixed(1).padStart(7)} s  ${(tracks.frames.length / wall).toFixed(1).padStart(6)} frames/s  (load ${loadavg()[0].toFixed(1)})`,
     );
   }
   const by = (l: string) => results.find((r) => r.label.startsWith(l));
@@ -67,6 +91,16 @@ export default async function visionBench(args: string[]): Promise<void> {
   console.log(
     `\nonnxruntime vs tfjs-wasm speed-up: heavy ${ratio(by('heavy ort (2 workers × 1'), by('heavy tfjs'))}×, full ${ratio(by('full  ort'), by('full  tfjs'))}×`,
   );
+  const old = by('heavy ort, fresh threads (old)');
+  const warm = by('heavy ort (2 workers × 1');
+  if (old && warm) {
+    const same = old.tracks.frames.every(
+      (f, i) => JSON.stringify(f.image) === JSON.stringify(warm.tracks.frames[i]?.image),
+    );
+    console.log(
+      `warm threads (new) vs fresh threads (old): ${ratio(warm, old)}× faster; landmarks ${same ? 'identical' : 'DIFFER'}`,
+    );
+  }
   const w1 = by('heavy ort (1 worker');
   if (w1)
     console.log(

@@ -362,13 +362,12 @@ export async function capture(
   await writeFile(tracksPath, JSON.stringify(tracks));
   options.signal?.throwIfAborted();
 
+  // The thumbnail (an ffmpeg process) is made while the solve thread works: it has a core to itself then.
+  const thumbnailPath = join(workDir, 'thumbnail.jpg');
+  const thumb = makeThumbnail(info.path, thumbnailPath, info.duration, options.signal).catch(() => false);
   const solved = await solveAndExport(tracksPath, workDir, { ...options, onProgress: progress }, 80);
   if (resampled) solved.warnings.unshift(resampledWarning(source.fps, TRACK_MAX_FPS));
-
-  const thumbnailPath = join(workDir, 'thumbnail.jpg');
-  const thumbOk = await makeThumbnail(info.path, thumbnailPath, info.duration, options.signal).catch(
-    () => false,
-  );
+  const thumbOk = await thumb;
   progress(100, 'done');
   return {
     video: {
