@@ -3,6 +3,7 @@
  * path and code on the console, SMTP as one variable.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -233,5 +234,46 @@ describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kin
     });
     expect(r.data.find((b) => b.name === 'bvh')?.free).toBe(false);
     expect(r.data.find((b) => b.name === 'OnlyFace')?.needs).toBe('face');
+  });
+});
+
+describe.each(databases)('15.5 POST /video/checkMd5, on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  let fx: Fixtures;
+  beforeAll(() => {
+    fx = makeFixtures();
+  });
+  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  it('tells me whether I uploaded this file before (mine only), nothing charged', async () => {
+    const me = await t.register(`md5-me-${kind}@example.com`);
+    const other = await t.register(`md5-other-${kind}@example.com`);
+    const path = fx.synthetic(71, 1);
+    const md5 = createHash('md5').update(readFileSync(path)).digest('hex');
+    const before = await t.call<{ duplicate: boolean }>('POST', '/product/video/checkMd5', {
+      token: me.token,
+      body: { md5 },
+    });
+    expect(before.data).toEqual({ duplicate: false, id: null, name: null });
+    const form = uploadForm(path, { name: 'first', tags: 'x' });
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${me.token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(up.json().code).toBe(0);
+    const coins = await t.services.coins.balance(me.id);
+    const after = await t.call('POST', '/product/video/checkMd5', {
+      token: me.token,
+      body: { md5: md5.toUpperCase() },
+    });
+    expect(after.data).toEqual({ duplicate: true, id: up.json().data.id, name: 'first' });
+    expect(await t.services.coins.balance(me.id)).toBe(coins);
+    // Someone else's files are not told.
+    const theirs = await t.call('POST', '/product/video/checkMd5', { token: other.token, body: { md5 } });
+    expect(theirs.data).toEqual({ duplicate: false, id: null, name: null });
+    expect(
+      (await t.call('POST', '/product/video/checkMd5', { token: me.token, body: { md5: 'xyz' } })).code,
+    ).toBe(400);
   });
 });

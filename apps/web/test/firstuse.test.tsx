@@ -3,6 +3,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
+import * as validation from '../src/lib/uploadValidation.ts';
+import { UploadPage } from '../src/pages/Upload.tsx';
 import { setLangForTests } from '../src/lib/i18n.ts';
 import { normaliseVideo } from '../src/lib/types.ts';
 import { fakeServer, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
@@ -85,5 +87,35 @@ describe('15.4 download dialog', () => {
       ),
     );
     fireEvent.click(screen.getByText('Mixamo'));
+  });
+});
+
+describe('15.5 a file uploaded before is refused when it is chosen, before any confirm step', () => {
+  it('asks the server by MD5 and says so plainly', async () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    const srv = fakeServer({
+      'POST /category/search': () => ok([]),
+      'POST /tag/search': () => ok([]),
+      'GET /motion/boneTypes': () => ok([]),
+      'GET /video/getLastModelType': () => ok(''),
+      'POST /video/checkMd5': () => ok({ duplicate: true, id: 7, name: 'Morning run' }),
+    });
+    vi.spyOn(validation, 'readDuration').mockResolvedValue(5);
+    renderAt(
+      '/index/uploadPc',
+      [{ path: '/index/uploadPc', element: <UploadPage /> }],
+      makeUser({ surplus: 50 }, 0),
+    );
+    const file = new File([new Uint8Array([1, 2, 3, 4])], 'run.mp4', { type: 'video/mp4' });
+    fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [file], types: ['Files'] } });
+    expect(
+      (await screen.findAllByText('You already uploaded this file (“Morning run”): choose another video'))
+        .length,
+    ).toBeGreaterThan(0);
+    const call = srv.calls.find((c) => c.path === '/video/checkMd5');
+    expect((call?.body as { md5: string }).md5).toBe('08d6c05a21512a79a1dfeb9d2a8f262f');
+    expect(screen.getByTestId('dropzone')).toBeTruthy();
+    expect(screen.queryByText('Confirm upload')).toBeNull();
   });
 });

@@ -211,6 +211,7 @@ export const en = {
   'upload.tooLong': 'video duration cannot exceed {n} seconds',
   'upload.onlyOne': 'You can choose at most 1 video',
   'upload.duplicate': 'This file is already chosen',
+  'upload.alreadyUploaded': 'You already uploaded this file (“{name}”): choose another video',
   'upload.unreadable': 'This video cannot be read, please choose another MP4',
   'upload.chooseFile': 'Please choose a video',
   'upload.titleRequired': 'Please enter a title',

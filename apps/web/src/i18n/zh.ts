@@ -211,6 +211,7 @@ export const zh: Record<MessageKey, string> = {
   'upload.tooLong': '视频时长不能超过{n}秒',
   'upload.onlyOne': '当前限制选择 最多1 个视频',
   'upload.duplicate': '当前文件已存在',
+  'upload.alreadyUploaded': '你已上传过此文件(“{name}”):请选择其他视频',
   'upload.unreadable': '无法读取该视频,请选择其他 MP4 文件',
   'upload.chooseFile': '请选择视频',
   'upload.titleRequired': '请输入标题',

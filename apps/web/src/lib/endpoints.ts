@@ -4,6 +4,7 @@
  */
 import { API_BASE, api, type UploadHandle, upload } from './api.ts';
 import { type BoneTypeInfo, DEFAULT_BONE_TYPES } from './bonetypes.ts';
+import { md5OfBlob } from './md5.ts';
 import { encryptPassword } from './rsa.ts';
 import type { SolveOptions } from './solveOptions.ts';
 import {
@@ -251,6 +252,13 @@ export const lastModelType = async (): Promise<string> => {
   const d = await api.get<unknown>('/video/getLastModelType', { silent: true }).catch(() => '');
   return typeof d === 'string' ? d : String((d as Rec)?.boneType ?? (d as Rec)?.modelType ?? '');
 };
+
+/** My earlier video of the same file (by MD5), or null (issue 15.5). */
+export async function uploadedBefore(file: Blob): Promise<{ id: number; name: string } | null> {
+  const md5 = await md5OfBlob(file);
+  const d = (await api.post<unknown>('/video/checkMd5', { md5 }, { silent: true })) as Rec;
+  return d?.duplicate === true ? { id: Number(d.id), name: String(d.name ?? '') } : null;
+}
 
 // ---------- motion ----------
 

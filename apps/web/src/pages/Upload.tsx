@@ -6,7 +6,7 @@ import { Confirm } from '../components/Modal.tsx';
 import { BoneTypePicker, CategoryTagPicker } from '../components/Pickers.tsx';
 import { SolveOptionsPanel } from '../components/SolveOptions.tsx';
 import { isFbxType } from '../lib/bonetypes.ts';
-import { lastModelType, uploadVideo } from '../lib/endpoints.ts';
+import { lastModelType, uploadedBefore, uploadVideo } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
@@ -79,10 +79,18 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
       toast.error(t('upload.unreadable'));
       return;
     }
-    setChecking(false);
     const tooLong = checkDuration(seconds, plan);
     if (tooLong) {
+      setChecking(false);
       toast.error(say(tooLong));
+      return;
+    }
+    // Already uploaded? Asked by the file's MD5 before anything is confirmed or paid (issue 15.5).
+    const earlier = await uploadedBefore(f).catch(() => null);
+    setChecking(false);
+    if (earlier) {
+      toast.error(t('upload.alreadyUploaded', { name: earlier.name }));
+      setServerError(t('upload.alreadyUploaded', { name: earlier.name }));
       return;
     }
     setFile(f);

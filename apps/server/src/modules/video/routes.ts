@@ -176,6 +176,26 @@ const routes: FastifyPluginAsync = async (base) => {
   );
 
   app.post(
+    '/video/checkMd5',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Whether I already uploaded a file with this MD5 (checked by the upload page before its confirm step)',
+        security,
+        body: z.object({ md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'md5: 32 hex digits') }),
+        response: {
+          200: envelope(z.object({ duplicate: z.boolean(), id: z.number().int().nullable(), name: z.string().nullable() })),
+        },
+      },
+    },
+    async (req) => {
+      const d = await videos.duplicateOf(userOf(req), req.body.md5);
+      return ok({ duplicate: d !== null, id: d?.id ?? null, name: d?.name ?? null });
+    },
+  );
+
+  app.post(
     '/video/uploads',
     {
       preHandler: requireUser,

@@ -260,6 +260,12 @@ export class VideoService {
     };
   }
 
+  /** My video holding a file with this MD5, if any (the upload page asks before its confirm step, issue 15.5). */
+  async duplicateOf(u: UserRecord, md5: string): Promise<{ id: number; name: string } | null> {
+    const v = await this.deps.store.repos.videos.findByMd5(u.id, md5.toLowerCase());
+    return v ? { id: v.id, name: v.name } : null;
+  }
+
   /** Refuses when the user's queue (not made + in progress) is full. */
   async checkQueue(u: UserRecord): Promise<void> {
     const limit = PLAN_LIMITS[this.planOf(u)].queue;
