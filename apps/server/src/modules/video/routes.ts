@@ -181,11 +181,18 @@ const routes: FastifyPluginAsync = async (base) => {
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Whether I already uploaded a file with this MD5 (checked by the upload page before its confirm step)',
+        summary:
+          'Whether I already uploaded a file with this MD5 (checked by the upload page before its confirm step)',
         security,
         body: z.object({ md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'md5: 32 hex digits') }),
         response: {
-          200: envelope(z.object({ duplicate: z.boolean(), id: z.number().int().nullable(), name: z.string().nullable() })),
+          200: envelope(
+            z.object({
+              duplicate: z.boolean(),
+              id: z.number().int().nullable(),
+              name: z.string().nullable(),
+            }),
+          ),
         },
       },
     },
