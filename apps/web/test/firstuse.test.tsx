@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
-/** Issue 15 on the web: the download dialog's lists and words (15.4). */
+/** Issue 15 on the web: download dialog lists and words (15.4), duplicate file before confirm (15.5), admin role badge (15.6). */
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
-import * as validation from '../src/lib/uploadValidation.ts';
-import { UploadPage } from '../src/pages/Upload.tsx';
+import { TopBar } from '../src/components/TopBar.tsx';
 import { setLangForTests } from '../src/lib/i18n.ts';
 import { normaliseVideo } from '../src/lib/types.ts';
+import * as validation from '../src/lib/uploadValidation.ts';
+import { UploadPage } from '../src/pages/Upload.tsx';
 import { fakeServer, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
 
 afterEach(() => {
@@ -114,8 +115,29 @@ describe('15.5 a file uploaded before is refused when it is chosen, before any c
         .length,
     ).toBeGreaterThan(0);
     const call = srv.calls.find((c) => c.path === '/video/checkMd5');
-    expect((call?.body as { md5: string }).md5).toBe('08d6c05a21512a79a1dfeb9d2a8f262f');
+    expect((call?.body as { md5?: string } | undefined)?.md5).toBe('08d6c05a21512a79a1dfeb9d2a8f262f');
     expect(screen.getByTestId('dropzone')).toBeTruthy();
     expect(screen.queryByText('Confirm upload')).toBeNull();
   });
+});
+
+describe('15.6 the administrator’s top bar shows the role, not a free plan', () => {
+  for (const [lang, role, free] of [
+    ['en', 'Administrator', 'Free'],
+    ['zh', '管理员', '免费版'],
+  ] as const)
+    it(`admin vs free user (${lang})`, async () => {
+      setLangForTests(lang);
+      setTokenCookie('t');
+      fakeServer({});
+      const admin = makeUser({ admin: true });
+      const view = renderAt('/x', [{ path: '/x', element: <TopBar title="x" maintain={null} /> }], admin);
+      expect((await screen.findByTestId('role-badge')).textContent).toBe(role);
+      expect(screen.queryByTestId('plan-link')).toBeNull();
+      expect(screen.queryByText(free)).toBeNull();
+      view.unmount();
+      renderAt('/x', [{ path: '/x', element: <TopBar title="x" maintain={null} /> }], makeUser());
+      expect((await screen.findByTestId('plan-link')).textContent).toBe(free);
+      expect(screen.queryByTestId('role-badge')).toBeNull();
+    });
 });

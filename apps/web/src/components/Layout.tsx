@@ -12,7 +12,7 @@ import { Footer } from './Footer.tsx';
 import { Icon } from './Icon.tsx';
 import { NoticeCarousel } from './NoticeCarousel.tsx';
 import { MobileTabBar, Sidebar } from './Sidebar.tsx';
-import { LangSwitch, PlanBadge, TopBar } from './TopBar.tsx';
+import { LangSwitch, RoleBadge, TopBar } from './TopBar.tsx';
 
 const NOTICES_SEEN = 'mocap_notices_seen';
 
@@ -79,7 +79,7 @@ export function Layout() {
               {user.company ? `${user.cvCoin} CV` : `${user.surplus} V`}
             </span>
           )}
-          {user && !user.company && <PlanBadge plan={user.plan} />}
+          {user && !user.company && <RoleBadge user={user} />}
           <LangSwitch />
         </header>
         <Announcement info={maintain} />

@@ -12,6 +12,17 @@ export function PlanBadge({ plan }: { plan: Plan }) {
   return <span className={`plan-badge plan-${plan}`}>{t(`plan.${plan}`)}</span>;
 }
 
+/** The top bar's badge: an administrator's role (not the free plan its account happens to have), else the plan. */
+export function RoleBadge({ user }: { user: { admin: boolean; plan: Plan } }) {
+  if (user.admin)
+    return (
+      <span className="plan-badge plan-admin" data-testid="role-badge">
+        {t('role.admin')}
+      </span>
+    );
+  return <PlanBadge plan={user.plan} />;
+}
+
 export function LangSwitch() {
   const lang = getLang();
   const other: Lang = lang === 'en' ? 'zh' : 'en';
@@ -121,7 +132,8 @@ export function TopBar({ title, maintain }: { title: string; maintain: MaintainI
             {user.company ? `${user.cvCoin} CV` : `${user.surplus} V`}
           </span>
         )}
-        {user && !user.company && (
+        {user?.admin && <RoleBadge user={user} />}
+        {user && !user.company && !user.admin && (
           <Link to="/asPay/index" className="plan-link" title={t('title.asPay')} data-testid="plan-link">
             <PlanBadge plan={user.plan} />
           </Link>

@@ -63,6 +63,7 @@ export const en = {
   'plan.monthly': 'VIP monthly',
   'plan.yearly': 'VIP yearly',
   'plan.company': 'Company',
+  'role.admin': 'Administrator',
 
   'lang.switch': 'Switch language',
 

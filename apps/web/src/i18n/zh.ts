@@ -64,6 +64,7 @@ export const zh: Record<MessageKey, string> = {
   'plan.monthly': 'VIP 月卡',
   'plan.yearly': 'VIP 年卡',
   'plan.company': '企业版',
+  'role.admin': '管理员',
 
   'lang.switch': '切换语言',
 
