@@ -175,17 +175,29 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
         .seed;
       await page.locator('[data-action="music-redone"]').first().click();
       await page.locator('.modal .btn-primary, .modal .btn-danger').last().click();
+      // My Projects shows the card with its live status until the new dance is made.
+      await page.waitForFunction(() => !document.querySelector('.modal'));
+      await page.goto(`${server.url}/capture/index/myPro`);
+      const chip = page.getByTestId('music-strip-card').first();
+      await chip.waitFor();
+      const statuses = new Set<string>();
       await waitFor(
         async () => {
-          const m = (
-            await call<{ list: { seed: number; status: number }[] }>('POST', '/music/center', {}, token)
-          ).list[0]!;
-          return m.seed !== seed0 && m.status === 2 ? true : null;
+          const st = (await chip.getAttribute('data-status')) ?? '';
+          statuses.add(st);
+          return st === '2' ? true : null;
         },
         240_000,
-        'the new dance',
+        'the new dance in My Projects',
       );
-      await page.reload();
+      expect([...statuses].some((x) => x === '0' || x === '1')).toBe(true);
+      await page.waitForLoadState('networkidle');
+      await shot(page, `music-mypro-${lang}`);
+      const m = (await call<{ list: { seed: number; status: number }[] }>('POST', '/music/center', {}, token))
+        .list[0]!;
+      expect(m.seed).not.toBe(seed0);
+      expect(m.status).toBe(2);
+      await page.goto(`${server.url}/capture/index/music`);
       await page.getByTestId('music-card').first().waitFor();
       await page.waitForLoadState('networkidle');
       await shot(page, `music-redone-${lang}`);

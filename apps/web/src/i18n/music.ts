@@ -27,6 +27,8 @@ export const musicEn = {
   'music.previewTitle': '{name} — dance preview',
   'music.tooLong': 'music duration cannot exceed {sec} seconds',
   'music.notAudio': 'Choose an audio file',
+  'music.myDances': 'My dances',
+  'music.open': 'Open the music page',
 } as const;
 
 export const musicZh: Record<keyof typeof musicEn, string> = {
@@ -55,4 +57,6 @@ export const musicZh: Record<keyof typeof musicEn, string> = {
   'music.previewTitle': '{name} — 舞蹈预览',
   'music.tooLong': 'music duration cannot exceed {sec} seconds',
   'music.notAudio': '请选择音频文件',
+  'music.myDances': '我的舞蹈',
+  'music.open': '打开音乐页面',
 };

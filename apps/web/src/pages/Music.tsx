@@ -5,6 +5,7 @@
  * (DownLoadMusicMotion), a new dance for the same song (redone: new seed), delete. Price and plan limit shown.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { musicEn, musicZh } from '../i18n/music.ts';
@@ -163,6 +164,67 @@ function DownloadRow({ card }: { card: MusicCard }) {
         <Icon name="download" size={16} /> {tm('music.download')}
       </button>
     </div>
+  );
+}
+
+/**
+ * The user's music cards in My Projects (shown only when there are some): name, status, live progress (polled
+ * every second while a dance is made), a link to the music page for preview and downloads.
+ */
+export function MusicStrip() {
+  const navigate = useNavigate();
+  const [list, setList] = useState<MusicCard[]>([]);
+  const load = useCallback(async () => {
+    try {
+      const p = await api.post<{ list: MusicCard[] }>(
+        '/music/center',
+        { page: 1, size: 6 },
+        { silent: true },
+      );
+      setList(p.list);
+    } catch {
+      /* not shown: the strip is optional */
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const busy = list.some((m) => m.status === 0 || m.status === 1);
+  useEffect(() => {
+    if (!busy) return;
+    const h = setInterval(() => void load(), 1000);
+    return () => clearInterval(h);
+  }, [busy, load]);
+  if (list.length === 0) return null;
+  return (
+    <section className="music-strip" data-testid="music-strip">
+      <div className="music-strip-head">
+        <span>{tm('music.myDances')}</span>
+        <button type="button" className="btn btn-sm btn-ghost" onClick={() => navigate('/index/music')}>
+          {tm('music.open')}
+        </button>
+      </div>
+      <div className="music-strip-cards">
+        {list.map((m) => (
+          <button
+            type="button"
+            className="music-chip"
+            key={m.id}
+            data-testid="music-strip-card"
+            data-status={m.status}
+            onClick={() => navigate('/index/music')}
+          >
+            <Icon name="play" size={14} />
+            <span className="music-chip-name">{m.name}</span>
+            <span className={`status status-${['notMade', 'inProgress', 'made', 'failed'][m.status]}`}>
+              {m.status === 1
+                ? t('status.inProgressPct', { n: m.progress })
+                : t(STATUS_KEY[m.status] ?? 'status.notMade')}
+            </span>
+          </button>
+        ))}
+      </div>
+    </section>
   );
 }
 

@@ -13,6 +13,7 @@ import { toast } from '../lib/messages.ts';
 import { followVideo } from '../lib/progress.ts';
 import { useSession } from '../lib/session.tsx';
 import type { Video, VideoStatus } from '../lib/types.ts';
+import { MusicStrip } from './Music.tsx';
 
 const PAGE_SIZE_PC = 12;
 const PAGE_SIZE_M = 10;
@@ -167,6 +168,7 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
   const pages = Math.max(1, Math.ceil(total / size));
   return (
     <div className={mobile ? 'mypro mypro-m' : 'mypro'}>
+      <MusicStrip />
       <div className="toolbar">
         <div className="filters" role="tablist">
           {FILTERS.map((f) => (
