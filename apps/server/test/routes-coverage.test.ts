@@ -1,0 +1,414 @@
+/**
+ * One test per route the route-table audit (issue 25) found with no test calling it successfully: each calls the
+ * route as its client does, asserts its real effect (state changed, the right data returned) and its main error
+ * answer in the `{code, message, data}` envelope. Runs on SQLite and PostgreSQL like the rest of the suite.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Codes } from '../src/errors.ts';
+import { createVideoStore, type VideoView } from '../src/index.ts';
+import { databases, useServer } from './harness.ts';
+import { markMade, unzip, uploadForm } from './video-helpers.ts';
+
+let dir: string;
+/** A tiny synthetic clip (no person), distinct bytes per `i`. */
+const clip = (i: number): { filename: string; data: Buffer } => {
+  const out = join(dir, `c${i}.mp4`);
+  execFileSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=96x64:rate=10:duration=2`,
+      '-vf',
+      `hue=h=${(i * 41) % 360}`,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ],
+    { stdio: 'pipe' },
+  );
+  return { filename: `c${i}.mp4`, data: readFileSync(out) };
+};
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mocap-routes-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface UserView {
+  id: number;
+  level: string;
+  beta: boolean;
+  extensionStaff: boolean;
+}
+
+describe.each(databases)('routes the audit found untested, on %s', (kind) => {
+  const t = useServer(kind);
+  let admin: string;
+  let a: { token: string; id: number };
+  let b: { token: string; id: number };
+  let seq = 0;
+
+  const upload = async (token: string, name: string): Promise<VideoView> => {
+    const form = uploadForm(clip(++seq), { name, tags: 'x', boneType: 'Mixamo' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(r.json().code, r.json().message).toBe(0);
+    return r.json().data as VideoView;
+  };
+  const stored = async (id: number) => createVideoStore(t.infra.database).repos.videos.findById(id);
+
+  // Fresh accounts per test: a free plan lets only 2 videos wait, and one test moves the clock a month on.
+  let n = 0;
+  beforeEach(async () => {
+    n++;
+    admin = await t.adminToken();
+    a = await t.register(`rc-a${n}-${kind}@example.com`);
+    b = await t.register(`rc-b${n}-${kind}@example.com`);
+  });
+
+  it('DELETE /video deletes my videos and refunds one not yet made; another user is refused', async () => {
+    const before = await t.services.coins.balance(a.id);
+    const v = await upload(a.token, 'to delete');
+    expect(await t.services.coins.balance(a.id)).toBe(before - 2);
+    const foreign = await t.call('DELETE', '/product/video', { token: b.token, body: { ids: [v.id] } });
+    expect(foreign.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect(await stored(v.id)).toBeTruthy();
+    const r = await t.call<{ deleted: number[] }>('DELETE', '/product/video', {
+      token: a.token,
+      body: { ids: [v.id] },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.deleted).toEqual([v.id]);
+    expect(await stored(v.id)).toBeFalsy();
+    expect(await t.services.coins.balance(a.id)).toBe(before);
+    const gone = await t.call('POST', '/product/video/queryVideoById', {
+      token: a.token,
+      body: { id: v.id },
+    });
+    expect(gone.code).toBe(Codes.NOT_FOUND);
+  });
+
+  it('POST /video/search finds my videos by keyword; administrators search one user’s', async () => {
+    const mine = await upload(a.token, 'searchme');
+    await upload(a.token, 'other');
+    const other = await upload(b.token, 'searchme');
+    const r = await t.call<{ list: VideoView[]; total: number }>('POST', '/product/video/search', {
+      token: a.token,
+      body: { keyword: 'searchme', page: 1, size: 20 },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.list.map((v) => v.id)).toEqual([mine.id]);
+    expect(r.data.total).toBe(1);
+    // A user's userId filter cannot widen the search to someone else.
+    const widened = await t.call<{ list: VideoView[] }>('POST', '/product/video/search', {
+      token: a.token,
+      body: { keyword: 'searchme', userId: b.id },
+    });
+    expect(widened.data.list.map((v) => v.id)).toEqual([mine.id]);
+    const byAdmin = await t.call<{ list: VideoView[] }>('POST', '/product/video/search', {
+      token: admin,
+      body: { keyword: 'searchme', userId: b.id },
+    });
+    expect(byAdmin.data.list.map((v) => v.id)).toEqual([other.id]);
+    const none = await t.call('POST', '/product/video/search', { body: {} });
+    expect(none.code).toBe(Codes.UNAUTHENTICATED);
+  });
+
+  it('PUT /video/fbxs and PUT /motion/model/{id} choose the bone type within the plan', async () => {
+    const v = await upload(a.token, 'bones');
+    const r1 = await t.call('PUT', '/product/video/fbxs', {
+      token: a.token,
+      body: { id: v.id, boneType: 'Unreal4' },
+    });
+    expect(r1.code, r1.message).toBe(0);
+    expect((await stored(v.id))!.boneType).toBe('Unreal4');
+    const r2 = await t.call('PUT', `/product/motion/model/${v.id}`, {
+      token: a.token,
+      body: { boneType: 'C4D' },
+    });
+    expect(r2.code, r2.message).toBe(0);
+    const view = await t.call<VideoView>('POST', '/product/video/queryVideoById', {
+      token: a.token,
+      body: { id: v.id },
+    });
+    expect(view.data.boneType).toBe('C4D');
+    // Free plan: FBX bone types only; unknown names are a parameter error; others' videos are refused.
+    const bvh = await t.call('PUT', '/product/video/fbxs', {
+      token: a.token,
+      body: { id: v.id, boneType: 'bvh' },
+    });
+    expect(bvh.code).toBe(Codes.REFUSED);
+    expect(bvh.message).toBeTruthy();
+    const unknown = await t.call('PUT', `/product/motion/model/${v.id}`, {
+      token: a.token,
+      body: { boneType: 'NoSuchRig' },
+    });
+    expect(unknown.code).toBe(Codes.PARAMETER_ERROR);
+    const foreign = await t.call('PUT', `/product/motion/model/${v.id}`, {
+      token: b.token,
+      body: { boneType: 'Mixamo' },
+    });
+    expect(foreign.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect((await stored(v.id))!.boneType).toBe('C4D');
+  });
+
+  it('POST /motion/zip/{id} signs the zip of the chosen (or asked) bone type', async () => {
+    const v = await upload(a.token, 'zipped');
+    await markMade(t.infra, t.services, v.id, ['Mixamo', 'Unreal4']);
+    const fetchZip = async (path: string) => {
+      const u = new URL(path, 'http://x');
+      const res = await t.app.inject({ method: 'GET', url: u.pathname + u.search });
+      expect(res.statusCode).toBe(200);
+      return unzip(res.rawPayload);
+    };
+    const def = await t.call<{ paths: string[]; bonetype: string }>('POST', `/product/motion/zip/${v.id}`, {
+      token: a.token,
+    });
+    expect(def.code, def.message).toBe(0);
+    expect(def.data.bonetype).toBe('Mixamo');
+    expect([...(await fetchZip(def.data.paths[0]!)).keys()]).toContain('README.txt');
+    const asked = await t.call<{ paths: string[]; bonetype: string }>('POST', `/product/motion/zip/${v.id}`, {
+      token: a.token,
+      body: { boneType: 'Unreal4' },
+    });
+    expect(asked.code, asked.message).toBe(0);
+    expect(asked.data.bonetype).toBe('Unreal4');
+    expect(asked.data.paths[0]).not.toBe(def.data.paths[0]);
+    expect((await fetchZip(asked.data.paths[0]!)).size).toBeGreaterThan(0);
+    // A private video of someone else.
+    const foreign = await t.call('POST', `/product/motion/zip/${v.id}`, { token: b.token });
+    expect(foreign.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('POST /video/setFeedbackStatus: administrators mark feedback handled', async () => {
+    const v = await upload(a.token, 'feedback');
+    expect(
+      (
+        await t.call('POST', '/product/video/setFeedback', {
+          token: a.token,
+          body: { id: v.id, content: 'feet slide' },
+        })
+      ).code,
+    ).toBe(0);
+    expect((await stored(v.id))!.feedbackStatus).toBe(0);
+    const byUser = await t.call('POST', '/product/video/setFeedbackStatus', {
+      token: a.token,
+      body: { id: v.id, status: 1 },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect((await stored(v.id))!.feedbackStatus).toBe(0);
+    const r = await t.call('POST', '/product/video/setFeedbackStatus', {
+      token: admin,
+      body: { id: v.id, status: 1 },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect((await stored(v.id))!.feedbackStatus).toBe(1);
+    const missing = await t.call('POST', '/product/video/setFeedbackStatus', {
+      token: admin,
+      body: { id: 999_999, status: 1 },
+    });
+    expect(missing.code).toBe(Codes.NOT_FOUND);
+  });
+
+  it('PUT /user/beta/{id} sets or flips the beta flag (administrators only)', async () => {
+    const set = await t.call<UserView>('PUT', `/product/user/beta/${b.id}`, {
+      token: admin,
+      body: { flag: true },
+    });
+    expect(set.code, set.message).toBe(0);
+    expect(set.data.beta).toBe(true);
+    expect((await t.services.accounts.getUser(b.id)).beta).toBe(true);
+    // Flip: an empty body (a request with no body at all is answered 400: reported in issue 25's notes).
+    const flipped = await t.call<UserView>('PUT', `/product/user/beta/${b.id}`, { token: admin, body: {} });
+    expect(flipped.code, flipped.message).toBe(0);
+    expect(flipped.data.beta).toBe(false);
+    expect((await t.services.accounts.getUser(b.id)).beta).toBe(false);
+    const byUser = await t.call('PUT', `/product/user/beta/${b.id}`, {
+      token: b.token,
+      body: { flag: true },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect((await t.services.accounts.getUser(b.id)).beta).toBe(false);
+  });
+
+  it('POST /user/setExtensionStaff marks promotion staff (administrators only)', async () => {
+    const r = await t.call<UserView>('POST', '/product/user/setExtensionStaff', {
+      token: admin,
+      body: { id: b.id },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.extensionStaff).toBe(true);
+    expect((await t.services.accounts.getUser(b.id)).extensionStaff).toBe(true);
+    const cleared = await t.call<UserView>('POST', '/product/user/setExtensionStaff', {
+      token: admin,
+      body: { id: b.id, flag: false },
+    });
+    expect(cleared.data.extensionStaff).toBe(false);
+    const byUser = await t.call('POST', '/product/user/setExtensionStaff', {
+      token: b.token,
+      body: { id: b.id },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect((await t.services.accounts.getUser(b.id)).extensionStaff).toBe(false);
+  });
+
+  it('PUT /user/update/vip/level sets the plan for a number of days', async () => {
+    const c = await t.register(`rc-c-${kind}@example.com`);
+    const r = await t.call<UserView>('PUT', '/product/user/update/vip/level', {
+      token: admin,
+      body: { id: c.id, level: 'monthly', days: 30 },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.level).toBe('monthly');
+    const info = await t.call<{ user: { level: string } }>('GET', '/product/auth/info', { token: c.token });
+    expect(info.data.user.level).toBe('monthly');
+    const bad = await t.call('PUT', '/product/user/update/vip/level', {
+      token: admin,
+      body: { id: c.id, level: 'platinum' },
+    });
+    expect(bad.code).toBe(Codes.PARAMETER_ERROR);
+    const byUser = await t.call('PUT', '/product/user/update/vip/level', {
+      token: c.token,
+      body: { id: c.id, level: 'yearly' },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    // The plan ends after its days.
+    t.clock.advance(31 * 86_400_000);
+    expect(t.services.accounts.view(await t.services.accounts.getUser(c.id)).level).toBe('free');
+  });
+
+  it('PUT /company/reset/{a}/{b}/{c} resets a company password with a mailed code', async () => {
+    const email = `rc-co-${kind}@example.com`;
+    const co = await t.register(email, { company: true, password: 'company-old' });
+    t.clock.advance(61_000);
+    expect((await t.call('POST', `/product/code/company/${email}/2`)).code).toBe(0);
+    const code = await t.lastCode(email);
+    // The individual reset route does not reset a company account.
+    const asUser = await t.call('PUT', `/product/user/reset/${email}/-/2`, {
+      body: { code, password: t.encrypt('company-new') },
+    });
+    expect(asUser.code).toBe(Codes.WRONG_CODE);
+    const wrong = await t.call('PUT', `/product/company/reset/${email}/-/2`, {
+      body: { code: code === '1111' ? '2222' : '1111', password: t.encrypt('company-new') },
+    });
+    expect(wrong.code).toBe(Codes.WRONG_CODE);
+    const r = await t.call('PUT', `/product/company/reset/${email}/-/2`, {
+      body: { code, password: t.encrypt('company-new') },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect((await t.call('GET', '/product/auth/company/info', { token: co.token })).code).toBe(
+      Codes.LOGIN_TIMEOUT,
+    );
+    const login = await t.call('POST', '/product/auth/company/login', {
+      body: { username: email, password: t.encrypt('company-new') },
+    });
+    expect(login.code, login.message).toBe(0);
+    const old = await t.call('POST', '/product/auth/company/login', {
+      body: { username: email, password: t.encrypt('company-old') },
+    });
+    expect(old.code).toBe(Codes.BAD_CREDENTIALS);
+  });
+
+  it('POST /sysConfig/saveMark switches the price-list mark that maintainInfo reports', async () => {
+    const on = await t.call<{ markBtn: boolean }>('POST', '/product/sysConfig/saveMark', {
+      token: admin,
+      body: { markBtn: true },
+    });
+    expect(on.code, on.message).toBe(0);
+    expect(on.data.markBtn).toBe(true);
+    expect((await t.call<{ markBtn: boolean }>('GET', '/product/sysConfig/maintainInfo')).data.markBtn).toBe(
+      true,
+    );
+    await t.call('POST', '/product/sysConfig/saveMark', { token: admin, body: { markBtn: false } });
+    expect((await t.call<{ markBtn: boolean }>('GET', '/product/sysConfig/maintainInfo')).data.markBtn).toBe(
+      false,
+    );
+    const bad = await t.call('POST', '/product/sysConfig/saveMark', { token: admin, body: {} });
+    expect(bad.code).toBe(Codes.PARAMETER_ERROR);
+    const byUser = await t.call('POST', '/product/sysConfig/saveMark', {
+      token: a.token,
+      body: { markBtn: true },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect((await t.call<{ markBtn: boolean }>('GET', '/product/sysConfig/maintainInfo')).data.markBtn).toBe(
+      false,
+    );
+  });
+
+  it('POST /notice/list returns every notice, disabled ones too (administrators only)', async () => {
+    const on = await t.call<{ id: number }>('POST', '/product/notice/save', {
+      token: admin,
+      body: { title: 'shown notice', content: 'hello', enabled: true },
+    });
+    const off = await t.call<{ id: number }>('POST', '/product/notice/save', {
+      token: admin,
+      body: { title: 'hidden notice', content: 'later', enabled: false },
+    });
+    expect([on.code, off.code]).toEqual([0, 0]);
+    const r = await t.call<{ id: number; title: string; enabled: boolean }[]>(
+      'POST',
+      '/product/notice/list',
+      {
+        token: admin,
+      },
+    );
+    expect(r.code, r.message).toBe(0);
+    const mine = r.data.filter((n) => n.id === on.data.id || n.id === off.data.id);
+    expect(mine.map((n) => [n.title, n.enabled]).sort()).toEqual([
+      ['hidden notice', false],
+      ['shown notice', true],
+    ]);
+    const byUser = await t.call('POST', '/product/notice/list', { token: a.token });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('POST /machineInfo/add registers a machine by hand; a second of the same name is refused', async () => {
+    const r = await t.call<{ id: number; name: string; capacity: number }>(
+      'POST',
+      '/product/machineInfo/add',
+      {
+        token: admin,
+        body: { name: `gpu-${kind}`, host: '10.0.0.9', capacity: 3, remark: 'rack 2' },
+      },
+    );
+    expect(r.code, r.message).toBe(0);
+    expect(r.data).toMatchObject({ name: `gpu-${kind}`, capacity: 3 });
+    const list = await t.call<{ id: number; name: string }[]>('POST', '/product/machineInfo/list', {
+      token: admin,
+    });
+    expect(list.data.filter((m) => m.name === `gpu-${kind}`).map((m) => m.id)).toEqual([r.data.id]);
+    const again = await t.call('POST', '/product/machineInfo/add', {
+      token: admin,
+      body: { name: `gpu-${kind}` },
+    });
+    expect(again.code).toBe(Codes.REFUSED);
+    const byUser = await t.call('POST', '/product/machineInfo/add', {
+      token: a.token,
+      body: { name: 'mine' },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('GET /docs/yaml serves the OpenAPI document as YAML', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/product/docs/yaml' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/^openapi: ['"]?3\./m);
+    expect(res.body).toContain('/product/video/search:');
+    expect(res.body).toContain('/product/machineInfo/add:');
+  });
+});
