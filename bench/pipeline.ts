@@ -131,12 +131,13 @@ async function child(args: string[]): Promise<void> {
   const full = args.includes('--full');
   // Imported here so their loading is part of the cold job, as in a worker process.
   const { warmUpTracking } = await import('@mocap/vision');
-  const { capture } = await import('@mocap/worker');
+  const { capture, prestartSolveThread } = await import('@mocap/worker');
   const result: ChildResult = { variant, jobs: [], peakRssMb: 0 };
   // The old path closed its tracking threads after every job.
   if (variant === 'old') process.env.MOCAP_TRACK_KEEP_WARM = '0';
   if (variant === 'new') {
     // What startWorker does at start (runner.ts), in the background.
+    prestartSolveThread();
     void warmUpTracking({ model: 'heavy' }).then(() => {
       result.warmUpMs = performance.now() - t0;
     });

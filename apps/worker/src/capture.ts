@@ -242,6 +242,15 @@ function takeThread(): Worker {
   return w;
 }
 
+/**
+ * Starts the solve/export thread ahead of a first job (its modules load while the worker waits for work) and
+ * keeps it idle for the first task. Nothing happens when a thread is already idle.
+ */
+export function prestartSolveThread(): void {
+  if (idleThreads.length > 0) return;
+  releaseThread(takeThread());
+}
+
 function releaseThread(w: Worker): void {
   if (idleThreads.length > 0) {
     void w.terminate();

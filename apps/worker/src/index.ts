@@ -11,6 +11,7 @@ export {
   exportFromClip,
   makeThumbnail,
   packageBoneType,
+  prestartSolveThread,
   solveAndExport,
   solveThreadCounts,
   type UserSolveOptions,

@@ -30,6 +30,7 @@ import {
   type CaptureResult,
   capture,
   exportFromClip,
+  prestartSolveThread,
   solveAndExport,
   userSolveOptions,
 } from './capture.ts';
@@ -148,6 +149,7 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let running = 0;
   if (options.warmUp) {
+    prestartSolveThread();
     const t0 = Date.now();
     warmUpTracking({ model: options.model ?? 'heavy', workers: options.trackingWorkers }).then(
       () => log(`tracking models ready and warm (${Date.now() - t0} ms)`),
