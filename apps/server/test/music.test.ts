@@ -196,6 +196,23 @@ describe.each(databases)('music on %s', (kind) => {
     const vzip = unzip((await fetchUrl(vmd2.data.paths[0]!)).rawPayload);
     const vmdFile = [...vzip.entries()].find(([k]) => k.endsWith('.vmd'));
     expect(vmdFile?.[1].subarray(0, 20).toString('latin1')).toBe('Vocaloid Motion Data');
+    // Read back by an independent reader (mmd-parser, as the exporters' tests): keys on the centre and both leg
+    // IKs over the whole song at 30 fps.
+    const modPath: string = 'mmd-parser';
+    const { Parser } = (await import(modPath)) as {
+      Parser: new () => {
+        parseVmd(b: ArrayBuffer, lr: boolean): { motions: { boneName: string; frameNum: number }[] };
+      };
+    };
+    const vb = vmdFile![1];
+    const parsed = new Parser().parseVmd(
+      vb.buffer.slice(vb.byteOffset, vb.byteOffset + vb.byteLength) as ArrayBuffer,
+      false,
+    );
+    const bones = new Set(parsed.motions.map((m) => m.boneName));
+    for (const b of ['センター', '左足ＩＫ', '右足ＩＫ']) expect(bones.has(b), b).toBe(true);
+    const lastFrame = Math.max(...parsed.motions.map((m) => m.frameNum));
+    expect(Math.abs(lastFrame / 30 - made.duration)).toBeLessThan(0.2);
     // The preview's URLs: the music and the dance.
     const urls = await t.call<{ audio: string; clip: string }>(
       'GET',
