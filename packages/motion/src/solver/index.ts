@@ -157,8 +157,8 @@ export interface SolveDetails {
   clip: MotionClip;
   /** The fitted body model (proportions, landmark attachments). */
   model: BodyModel;
-  /** Root (hips) position per frame in camera space before the world transform `[N × 3]` (Y up, Z towards the
-   *  viewer), metres. */
+  /** Root (hips) position per frame in camera space `[N × 3]` (Y up, Z towards the viewer), metres: the
+   *  clip's final root taken back through the world transform (with `rootAtOrigin`: the root before it). */
   rootCamera: Float64Array;
   camera: CameraModel;
 }
@@ -399,7 +399,7 @@ export function solveDetailed(
       warnings: [...warnings, ...ground.warnings],
     },
   };
-  return { clip, model, rootCamera: rootCam.smoothed, camera: cam };
+  return { clip, model, rootCamera: ground.rootCamera ?? rootCam.smoothed, camera: cam };
 }
 
 /** Limb segments used to compare the size of two landmark sets. */
@@ -780,6 +780,8 @@ interface GroundResult {
   rootPositions: Float64Array;
   /** Camera (body space) → world rotation. */
   tilt: Quat;
+  /** The final root per frame back in camera space (null with `rootAtOrigin`: not camera-consistent). */
+  rootCamera: Float64Array | null;
   contacts: { left: Uint8Array; right: Uint8Array };
   warnings: string[];
 }
@@ -891,7 +893,7 @@ function groundAndLock(
   // World transform: tilt up → +Y; origin on the floor under the first frame's hips.
   const tilt: Quat = qFromUnitVectors(up, [0, 1, 0]);
   const r0 = readVec3(rootCam.smoothed, 0);
-  const origin = sub(r0, scale(up, dot(r0, up) - floor));
+  let origin = sub(r0, scale(up, dot(r0, up) - floor));
   const toWorld = (p: Vec3): Vec3 => qRotate(tilt, sub(p, origin));
   for (let f = 0; f < N; f++) writeQuat(local, f * n + j.hips, qMul(tilt, readQuat(local, f * n + j.hips)));
   const rel: { heel: Vec3; toe: Vec3 }[][] = relC.map((arr) =>
@@ -974,17 +976,31 @@ function groundAndLock(
       rootW[f * 3 + 2] = 0;
     }
   }
-  // No floating: unless the image shows a jump, some sole point carries the weight. Where the lowest sole
+  // No floating: unless the image shows a jump, some sole point carries the weight. First the floor, then
+  // per frame: where the lowest sole
   // point is above the floor, the hips come down by that much, as a smooth lower envelope over ±0.1 s (a
   // moving minimum then a moving average, never above the need), so short flight phases of a run stay;
   // during a jump the hips keep the drop of the frames around it.
   if (mode !== 'never' && jumps) {
+    const lowest = (f: number) => {
+      let low = Number.POSITIVE_INFINITY;
+      for (let s = 0; s < 2; s++) low = Math.min(low, rel[s][f].heel[1], rel[s][f].toe[1]);
+      return rootW[f * 3 + 1] + low;
+    };
+    // A whole clip above its floor means the floor was placed too low: the floor (the world origin) moves up
+    // by the median gap, which changes nothing in the picture.
+    const gaps: number[] = [];
+    for (let f = 0; f < N; f++) if (!jumps[f] && rootCam.weight[f] > 0) gaps.push(lowest(f));
+    const lift = gaps.length ? Math.max(0, median(gaps)) : 0;
+    if (lift > 0) {
+      for (let f = 0; f < N; f++) rootW[f * 3 + 1] -= lift;
+      origin = add(origin, qRotate(qConj(tilt), [0, lift, 0]));
+      if (lift > 0.03 * k) warnings.push(`floor raised by ${(lift * 100).toFixed(0)} cm to the feet`);
+    }
     const need = new Float64Array(N).fill(Number.NaN);
     for (let f = 0; f < N; f++) {
       if (jumps[f]) continue;
-      let low = Number.POSITIVE_INFINITY;
-      for (let s = 0; s < 2; s++) low = Math.min(low, rel[s][f].heel[1], rel[s][f].toe[1]);
-      need[f] = Math.min(MAX_DROP * k, Math.max(0, rootW[f * 3 + 1] + low));
+      need[f] = Math.min(MAX_DROP * k, Math.max(0, lowest(f)));
     }
     const w = Math.max(1, Math.round(0.1 * fps));
     const drop = lowerEnvelope(need, w);
@@ -1122,7 +1138,13 @@ function groundAndLock(
   }
   if (lifted > 0) warnings.push(`${lifted} frames: hips raised to keep the feet above the floor`);
   const flags = (s: number) => (mode === 'grounding' ? new Uint8Array(N).fill(1) : contacts[s].flags);
-  return { rootPositions: rootW, tilt, contacts: { left: flags(0), right: flags(1) }, warnings };
+  let rootCamera: Float64Array | null = null;
+  if (!rootAtOrigin) {
+    rootCamera = new Float64Array(N * 3);
+    const back = qConj(tilt);
+    for (let f = 0; f < N; f++) writeVec3(rootCamera, f, add(qRotate(back, readVec3(rootW, f)), origin));
+  }
+  return { rootPositions: rootW, tilt, rootCamera, contacts: { left: flags(0), right: flags(1) }, warnings };
 }
 
 export { LM };
