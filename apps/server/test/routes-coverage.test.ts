@@ -205,7 +205,7 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
         })
       ).code,
     ).toBe(0);
-    expect((await stored(v.id))!.feedbackStatus).toBe(0);
+    expect(await stored(v.id)).toMatchObject({ feedback: 'feet slide', feedbackStatus: 0 });
     const byUser = await t.call('POST', '/product/video/setFeedbackStatus', {
       token: a.token,
       body: { id: v.id, status: 1 },
@@ -402,6 +402,94 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
       body: { name: 'mine' },
     });
     expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('POST /video/checkWaiting/{id} reports status, progress and queue position of my video', async () => {
+    const v = await upload(a.token, 'waiting');
+    const w = await t.call<{ id: number; status: number; progress: number; position: number | null }>(
+      'POST',
+      `/product/video/checkWaiting/${v.id}`,
+      { token: a.token },
+    );
+    expect(w.code, w.message).toBe(0);
+    expect(w.data).toMatchObject({ id: v.id, status: 0 });
+    expect(typeof w.data.position).toBe('number');
+    await markMade(t.infra, t.services, v.id, ['Mixamo']);
+    const done = await t.call<{ status: number; progress: number; position: number | null }>(
+      'POST',
+      `/product/video/checkWaiting/${v.id}`,
+      { token: a.token },
+    );
+    expect(done.data).toMatchObject({ status: 2, progress: 100, position: null });
+    const foreign = await t.call('POST', `/product/video/checkWaiting/${v.id}`, { token: b.token });
+    expect(foreign.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('POST /user/test/{id} sets or flips the internal-test flag (administrators only)', async () => {
+    const set = await t.call<{ testFlag: boolean }>('POST', `/product/user/test/${b.id}`, {
+      token: admin,
+      body: { flag: true },
+    });
+    expect(set.code, set.message).toBe(0);
+    expect(set.data.testFlag).toBe(true);
+    expect((await t.services.accounts.getUser(b.id)).testFlag).toBe(true);
+    const flipped = await t.call<{ testFlag: boolean }>('POST', `/product/user/test/${b.id}`, {
+      token: admin,
+      body: {},
+    });
+    expect(flipped.data.testFlag).toBe(false);
+    expect((await t.services.accounts.getUser(b.id)).testFlag).toBe(false);
+    const byUser = await t.call('POST', `/product/user/test/${b.id}`, {
+      token: b.token,
+      body: { flag: true },
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('GET /user/invited/{id} gives my invite code and how many I invited', async () => {
+    const before = await t.call<{ userId: number; inviteCode: string; referralCount: number }>(
+      'GET',
+      `/product/user/invited/${a.id}`,
+      { token: a.token },
+    );
+    expect(before.code, before.message).toBe(0);
+    expect(before.data).toMatchObject({ userId: a.id, referralCount: 0 });
+    expect(before.data.inviteCode).toBe((await t.services.accounts.getUser(a.id)).inviteCode);
+    await t.register(`rc-inv${n}-${kind}@example.com`, { inviteCode: before.data.inviteCode });
+    const after = await t.call<{ referralCount: number }>('GET', `/product/user/invited/${a.id}`, {
+      token: admin,
+    });
+    expect(after.data.referralCount).toBe(1);
+    const foreign = await t.call('GET', `/product/user/invited/${a.id}`, { token: b.token });
+    expect(foreign.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('POST /user/scheduled/monthlyTopUp tops free accounts up to 50 V once a month', async () => {
+    await t.services.coins.change(a.id, -20, 'upload', `rc-spend:${a.id}`);
+    expect(await t.services.coins.balance(a.id)).toBe(30);
+    // Into the next month (the clock of the test server), with a fresh administrator session.
+    t.clock.advance(32 * 86_400_000);
+    const token = await t.adminToken();
+    const byUser = await t.call('POST', '/product/user/scheduled/monthlyTopUp', {
+      token: (await t.register(`rc-m${n}-${kind}@example.com`)).token,
+    });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    const r = await t.call<{ period: string; skipped: boolean; toppedUp: number; coins: number }>(
+      'POST',
+      '/product/user/scheduled/monthlyTopUp',
+      { token },
+    );
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.skipped).toBe(false);
+    expect(r.data.toppedUp).toBeGreaterThanOrEqual(1);
+    expect(await t.services.coins.balance(a.id)).toBe(50);
+    const row = (await t.services.coins.records({ userId: a.id, page: 1, size: 1 })).list[0];
+    expect(row).toMatchObject({ reason: 'monthly_topup', amount: 20, balanceAfter: 50 });
+    const again = await t.call<{ skipped: boolean }>('POST', '/product/user/scheduled/monthlyTopUp', {
+      token,
+    });
+    expect(again.data.skipped).toBe(true);
+    expect(await t.services.coins.balance(a.id)).toBe(50);
   });
 
   it('GET /docs/yaml serves the OpenAPI document as YAML', async () => {
