@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
   codeFromOutbox,
@@ -57,8 +57,17 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     await server?.stop();
   });
 
+  /** Every 404 any page met (issue 15.4: none may appear in a page's network log). */
+  const notFound: string[] = [];
+  afterEach(() => {
+    const seen = notFound.splice(0);
+    expect(seen, 'requests answered 404').toEqual([]);
+  });
   const context = async (lang: 'en' | 'zh', device = DESKTOP): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...device, acceptDownloads: true });
+    ctx.on('response', (r) => {
+      if (r.status() === 404) notFound.push(`${r.request().method()} ${r.url().replace(server.url, '')}`);
+    });
     await setLang(ctx, server.url, lang);
     return ctx;
   };
