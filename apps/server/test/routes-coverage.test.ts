@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Codes } from '../src/errors.ts';
+import { Codes, DefaultMessages } from '../src/errors.ts';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import { markMade, unzip, uploadForm } from './video-helpers.ts';
@@ -499,4 +499,154 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
     expect(res.body).toContain('/product/video/search:');
     expect(res.body).toContain('/product/machineInfo/add:');
   });
+});
+
+/**
+ * Spec §7 "The calls it makes", as the client makes them (method, path under /product; `{x}` parameters filled with
+ * sample values). Each must reach a route of the server: without a token it may be refused (401) or its input
+ * rejected (400), but never answered by the not-found handler. Digital-human and animation families (exact paths
+ * "not shown") and `/sysInfo/*` (no paths given) are left to their own issues.
+ */
+const SPEC_CALLS: [string, string][] = [
+  ['POST', '/auth/login'],
+  ['POST', '/auth/company/login'],
+  ['POST', '/passport/3rd/login'],
+  ['POST', '/user/register'],
+  ['POST', '/company/register'],
+  ['GET', '/auth/info'],
+  ['GET', '/auth/company/info'],
+  ['GET', '/company/1'],
+  ['DELETE', '/auth/logout'],
+  ['PUT', '/user/center'],
+  ['POST', '/code/not-an-email/9'],
+  ['POST', '/code/company/not-an-email/9'],
+  ['PUT', '/user/reset/not-an-email/-/2'],
+  ['PUT', '/company/reset/not-an-email/-/2'],
+  ['POST', '/user/bind/github/1'],
+  ['GET', '/user/bind/github/1'],
+  ['GET', '/user/sku/role'],
+  ['POST', '/user/saveLastLogin'],
+  ['GET', '/user/getIsUse'],
+  ['POST', '/user/teaching/getConfirmationTeaching'],
+  ['POST', '/user/teaching/setConfirmationTeaching'],
+  ['POST', '/user/search'],
+  ['POST', '/user/test/1'],
+  ['POST', '/user/blackFlag/1'],
+  ['POST', '/user/updateLevel/1/monthly/30'],
+  ['POST', '/user/addTime/1/1'],
+  ['PUT', '/user/surplus/1/1'],
+  ['PUT', '/user/beta/1'],
+  ['PUT', '/user/update/vip/level'],
+  ['POST', '/user/countUser'],
+  ['POST', '/user/setExtensionStaff'],
+  ['POST', '/user/referral/record'],
+  ['POST', '/user/referral/cashBack'],
+  ['POST', '/user/referral/cash'],
+  ['POST', '/user/referral/email'],
+  ['POST', '/user/referral/award'],
+  ['GET', '/user/invited/1'],
+  ['POST', '/companyOrder/sendCashBack'],
+  ['GET', '/user/getRandomBackCashCode'],
+  ['POST', '/user/setBackCashCode'],
+  ['POST', '/sysConfig/setCashBack'],
+  ['POST', '/user/surplus/record'],
+  ['POST', '/user/order/record'],
+  ['GET', '/user/order/X1'],
+  ['GET', '/companyOrder/queryDetail/X1'],
+  ['POST', '/alipay/palace/1'],
+  ['POST', '/wx/prepay/1'],
+  ['GET', '/wx/order/X1'],
+  ['POST', '/wx/company/prepay/1'],
+  ['POST', '/alipay/company/palace/1'],
+  ['GET', '/auth/enhanced/purchasing'],
+  ['POST', '/code/personInvoice'],
+  ['POST', '/code/personInvoice/business'],
+  ['POST', '/video/center'],
+  ['POST', '/video/square'],
+  ['POST', '/video/search'],
+  ['POST', '/video/searchQueue'],
+  ['POST', '/video/upload'],
+  ['POST', '/video/uploads'],
+  ['PUT', '/video'],
+  ['DELETE', '/video'],
+  ['PUT', '/video/fbxs'],
+  ['PUT', '/video/square/1/1'],
+  ['DELETE', '/video/center/1'],
+  ['GET', '/video/2d'],
+  ['PUT', '/video/2d'],
+  ['PUT', '/video/collect/1'],
+  ['POST', '/video/checkWaiting/1'],
+  ['POST', '/video/videoRedo'],
+  ['GET', '/video/getLastModelType'],
+  ['POST', '/video/queryVideoById'],
+  ['POST', '/video/setFeedback'],
+  ['POST', '/video/setFeedbackStatus'],
+  ['GET', '/motion/video/1'],
+  ['POST', '/motion/zip/1'],
+  ['GET', '/motion/video/1/pose_url'],
+  ['GET', '/motion/fbx/1/anm'],
+  ['GET', '/motion/vmd/1/anm'],
+  ['GET', '/motion/download/video/1/Mixamo'],
+  ['PUT', '/motion/model/1'],
+  ['GET', '/motion/has_download/1'],
+  ['GET', '/motion/regen/1/cnt'],
+  ['PUT', '/motion/1/regen/fbxs'],
+  ['GET', '/motion/preMotionDownload/1'],
+  ['POST', '/motion/MotionBulkDownload'],
+  ['POST', '/motion/DeleteBatch'],
+  ['POST', '/motion/lowerBodyDownload'],
+  ['GET', '/cos/sts/download'],
+  ['GET', '/cos/sts/upload'],
+  ['GET', '/tomokage/checkMaintain'],
+  ['GET', '/category/child/1'],
+  ['POST', '/category/search'],
+  ['POST', '/tag/search'],
+  ['GET', '/tag/1'],
+  ['GET', '/category/1'],
+  ['PUT', '/category'],
+  ['POST', '/category'],
+  ['DELETE', '/category/1'],
+  ['POST', '/companyOrder/queryAll'],
+  ['POST', '/sysProduct/queryAll'],
+  ['POST', '/companyOrder/createInvoice'],
+  ['POST', '/company/search'],
+  ['POST', '/company/surplus/record'],
+  ['PUT', '/company/update/vip/level'],
+  ['PUT', '/company/emailNotice'],
+  ['POST', '/machineInfo/list'],
+  ['POST', '/machineInfo/add'],
+  ['POST', '/machineInfo/update'],
+  ['POST', '/machineInfo/delete'],
+  ['POST', '/sysConfig/blackListInfo'],
+  ['POST', '/sysConfig/blackListInfo/insert'],
+  ['POST', '/sysConfig/blackListInfo/update'],
+  ['GET', '/sysConfig/maintainInfo'],
+  ['POST', '/sysConfig/saveMaintain'],
+  ['POST', '/sysConfig/saveMark'],
+  ['POST', '/sysConfig/savePlateNumber'],
+  ['GET', '/notice/getNotice'],
+  ['POST', '/notice/noLongerDisplayed'],
+];
+/** Spec §7 calls the server does not have yet (issue 25 builds them): listed so the suite names them. */
+const SPEC_CALLS_MISSING: [string, string][] = [
+  ['POST', '/file/upload'],
+  ['POST', '/file/write/ext'],
+  ['POST', '/tencent-email/exchange'],
+  ['POST', '/pageView/addBehavior'],
+  ['POST', '/pageView/addDigitalHumanBehavior'],
+];
+
+describe('spec §7 calls reach a route', () => {
+  const t = useServer('sqlite');
+  it('every call the server has is routed (refused or rejected without a token, never not-found)', async () => {
+    const unrouted: string[] = [];
+    for (const [method, path] of SPEC_CALLS) {
+      const res = await t.app.inject({ method: method as 'GET', url: `/product${path}` });
+      const body = res.json() as { code: number; message: string };
+      if (res.statusCode === 404 && body.message.startsWith(`${DefaultMessages[404]}: ${method} `))
+        unrouted.push(`${method} ${path}`);
+    }
+    expect(unrouted).toEqual([]);
+  });
+  for (const [method, path] of SPEC_CALLS_MISSING) it.todo(`${method} ${path} (spec §7; not built yet)`);
 });
