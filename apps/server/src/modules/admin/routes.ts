@@ -18,7 +18,7 @@ const routes: FastifyPluginAsync = async (base) => {
   const tags = ['admin'];
   const opts = { preHandler: requireAdmin };
   const IdOnly = z.object({ id: IdParam });
-  const toggle = z.object({ flag: z.boolean().optional().describe('default: flip') }).default({});
+  const toggle = z.object({ flag: z.boolean().optional().describe('default: flip') }).nullish();
 
   app.post(
     '/user/search',
