@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IMAGE_CONTACT_SPEED } from '../src/solver/ground.ts';
-import { imageFootSpeeds, imageJumps, solveDetailed } from '../src/solver/index.ts';
+import { imageFootSpeeds, imageJumps, lowerEnvelope, solveDetailed } from '../src/solver/index.ts';
 import { readLandmarks } from '../src/solver/input.ts';
 import { syntheticFrom } from './helpers.ts';
 
@@ -56,5 +56,21 @@ describe('contacts and jumps from image evidence (synthetic tracks with known co
     for (let f = 100; f < 110; f++) for (const p of jumping.frames[f].image!) p[1] -= 150;
     const flags = imageJumps(readLandmarks(jumping));
     for (let f = 0; f < flags.length; f++) expect(flags[f]).toBe(f >= 100 && f < 110 ? 1 : 0);
+  });
+});
+
+describe('no floating: the lower envelope of the needed drop', () => {
+  it('is never above the need, follows a long float fully, keeps a short flight phase, fills unknowns', () => {
+    const N = 60;
+    const need = new Float64Array(N);
+    for (let f = 10; f < 40; f++) need[f] = 0.2; // floating 20 cm for 1 s
+    need[50] = 0.1; // one frame of flight
+    need[45] = Number.NaN; // a jump frame (unknown)
+    const drop = lowerEnvelope(need, 3);
+    for (let f = 0; f < N; f++) if (!Number.isNaN(need[f])) expect(drop[f]).toBeLessThanOrEqual(need[f] + 1e-12);
+    for (let f = 16; f < 34; f++) expect(drop[f]).toBeCloseTo(0.2, 12);
+    expect(drop[50]).toBe(0);
+    expect(drop[45]).toBe(0);
+    expect(drop[5]).toBe(0);
   });
 });

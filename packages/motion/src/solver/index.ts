@@ -606,7 +606,7 @@ const MAX_DROP = 0.15;
 
 /** Moving minimum then moving average over ±w samples (edges: the available samples; NaN = unknown, left
  *  out, and filled by the average): a smooth curve never above `x` (for x ≥ 0). */
-function lowerEnvelope(x: Float64Array, w: number): Float64Array {
+export function lowerEnvelope(x: Float64Array, w: number): Float64Array {
   const N = x.length;
   const mn = new Float64Array(N);
   for (let i = 0; i < N; i++) {
