@@ -297,10 +297,13 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     expect((await media()).seekable).toBeGreaterThan(0);
     await page.locator('.scrub').click();
     await expect
-      .poll(async () => {
-        const m = await media();
-        return Math.abs(m.t - m.d / 2) < 0.15;
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const m = await media();
+          return Math.abs(m.t - m.d / 2) < 0.15;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     const half = (await media()).t;
     await expect
@@ -457,6 +460,10 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
         .waitFor();
       await settle(page);
       await shot(page, `m-upload-${lang}`);
+      // The motion options fold open on the phone too.
+      await page.locator('[data-testid=solve-options] summary').click();
+      await page.locator('[data-testid=solve-options] input[name=height]').scrollIntoViewIfNeeded();
+      await shot(page, `m-upload-options-${lang}`);
       await page.goto(`${server.url}/capture/userCenter?tab=1`);
       await settle(page);
       await shot(page, `m-center-${lang}`);
