@@ -67,7 +67,8 @@ describe('no floating: the lower envelope of the needed drop', () => {
     need[50] = 0.1; // one frame of flight
     need[45] = Number.NaN; // a jump frame (unknown)
     const drop = lowerEnvelope(need, 3);
-    for (let f = 0; f < N; f++) if (!Number.isNaN(need[f])) expect(drop[f]).toBeLessThanOrEqual(need[f] + 1e-12);
+    for (let f = 0; f < N; f++)
+      if (!Number.isNaN(need[f])) expect(drop[f]).toBeLessThanOrEqual(need[f] + 1e-12);
     for (let f = 16; f < 34; f++) expect(drop[f]).toBeCloseTo(0.2, 12);
     expect(drop[50]).toBe(0);
     expect(drop[45]).toBe(0);
