@@ -1,0 +1,143 @@
+/**
+ * The capture judging its own result (issue 15.3, first part: not wired into the job yet). From the tracks alone,
+ * per frame: tracking lost, a weak pose, a jump of the tracked body (another person taking over, or the tracker
+ * swapping), and a 3D flip (the world pose's torso upside down while the picture's torso is upright). Gives a
+ * confidence per clip and the time ranges that fall below 0.5 with their reasons, and whether the result is
+ * unusable (more than 40 % of the time bad, or confidence under 0.4) — the job's refund rule to come.
+ */
+import type { Tracks } from '@mocap/vision';
+
+export type JudgeReason = 'lost' | 'weak' | 'jump' | 'flip';
+
+export interface JudgedRange {
+  /** Seconds from the start of the video. */
+  from: number;
+  to: number;
+  /** Mean frame confidence inside the range, 0..1. */
+  confidence: number;
+  reasons: JudgeReason[];
+}
+
+export interface Judgement {
+  /** Mean frame confidence of the clip, 0..1 (2 decimals). */
+  confidence: number;
+  ranges: JudgedRange[];
+  unusable: boolean;
+  /** One sentence per range, for the result's warnings. */
+  warnings: string[];
+}
+
+const NOSE = 0;
+const L_SHOULDER = 11;
+const R_SHOULDER = 12;
+const L_HIP = 23;
+const R_HIP = 24;
+
+const REASON_TEXT: Record<JudgeReason, string> = {
+  lost: 'nobody tracked',
+  weak: 'the pose is uncertain',
+  jump: 'the tracked body jumps (another person or a tracking swap)',
+  flip: 'the 3D pose flips upside down',
+};
+
+export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement {
+  const frames = tracks.frames;
+  const n = frames.length;
+  if (n === 0) return { confidence: 0, ranges: [], unusable: true, warnings: ['no frames were tracked'] };
+  const size = Math.max(tracks.video.width, tracks.video.height, 1);
+  const conf = new Float64Array(n);
+  const why: JudgeReason[][] = Array.from({ length: n }, () => []);
+  let prevHip: [number, number] | null = null;
+  let prevTorso = 0;
+  for (let i = 0; i < n; i++) {
+    const f = frames[i]!;
+    const img = f.image;
+    if (f.state === 'lost' || !img || img.length < 25) {
+      conf[i] = 0;
+      why[i]!.push('lost');
+      prevHip = null;
+      continue;
+    }
+    let c = Math.max(0, Math.min(1, f.score));
+    if (c < 0.5) why[i]!.push('weak');
+    const hip: [number, number] = [
+      (img[L_HIP]![0] + img[R_HIP]![0]) / 2,
+      (img[L_HIP]![1] + img[R_HIP]![1]) / 2,
+    ];
+    const sh = [
+      (img[L_SHOULDER]![0] + img[R_SHOULDER]![0]) / 2,
+      (img[L_SHOULDER]![1] + img[R_SHOULDER]![1]) / 2,
+    ];
+    const torso = Math.hypot(sh[0]! - hip[0], sh[1]! - hip[1]);
+    if (prevHip) {
+      const moved = Math.hypot(hip[0] - prevHip[0], hip[1] - prevHip[1]);
+      const ratio = prevTorso > 0 && torso > 0 ? Math.max(torso / prevTorso, prevTorso / torso) : 1;
+      if (moved > 0.25 * size || ratio > 1.8) {
+        why[i]!.push('jump');
+        c *= 0.2;
+      }
+    }
+    prevHip = hip;
+    prevTorso = torso;
+    const w = f.world;
+    if (w && w.length >= 25) {
+      // Image y grows downwards, world y too (BlazePose): an upright torso has shoulders above hips in both.
+      const imgUp = sh[1]! - hip[1];
+      const worldUp = (w[L_SHOULDER]![1] + w[R_SHOULDER]![1]) / 2 - (w[L_HIP]![1] + w[R_HIP]![1]) / 2;
+      const worldHead = w[NOSE]![1] - (w[L_HIP]![1] + w[R_HIP]![1]) / 2;
+      if (imgUp < -0.05 * size && worldUp > 0.1 && worldHead > 0.1) {
+        why[i]!.push('flip');
+        c *= 0.2;
+      }
+    }
+    conf[i] = c;
+  }
+
+  const time = (i: number) => frames[i]!.time;
+  const step = n > 1 ? (time(n - 1) - time(0)) / (n - 1) : 1 / Math.max(1, tracks.video.fps);
+  const ranges: JudgedRange[] = [];
+  let start = -1;
+  const close = (end: number) => {
+    let sum = 0;
+    const reasons = new Set<JudgeReason>();
+    for (let k = start; k <= end; k++) {
+      sum += conf[k]!;
+      for (const r of why[k]!) reasons.add(r);
+    }
+    const last = ranges.at(-1);
+    const from = time(start);
+    const to = time(end) + step;
+    if (last && from - last.to <= 0.1 + 1e-9) {
+      // Merge with the previous range across a short good gap.
+      const lenA = last.to - last.from;
+      const lenB = to - from;
+      last.confidence = (last.confidence * lenA + (sum / (end - start + 1)) * lenB) / (lenA + lenB);
+      last.to = to;
+      last.reasons = [...new Set([...last.reasons, ...reasons])];
+    } else ranges.push({ from, to, confidence: sum / (end - start + 1), reasons: [...reasons] });
+  };
+  for (let i = 0; i < n; i++) {
+    if (conf[i]! < 0.5) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      close(i - 1);
+      start = -1;
+    }
+  }
+  if (start >= 0) close(n - 1);
+
+  const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+  for (const r of ranges) {
+    r.from = round(r.from);
+    r.to = round(r.to);
+    r.confidence = round(r.confidence);
+  }
+  const total = Math.max(step * n, 1e-9);
+  const bad = ranges.reduce((s, r) => s + (r.to - r.from), 0);
+  const confidence = round(conf.reduce((a, b) => a + b, 0) / n);
+  const unusable = bad / total > 0.4 || confidence < 0.4;
+  const warnings = ranges.map(
+    (r) => `${r.from.toFixed(1)}–${r.to.toFixed(1)} s: ${r.reasons.map((x) => REASON_TEXT[x]).join('; ')}`,
+  );
+  return { confidence, ranges, unusable, warnings };
+}
