@@ -3,6 +3,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
+import { PreviewPlayer } from '../src/components/Preview.tsx';
 import { TopBar } from '../src/components/TopBar.tsx';
 import { setLangForTests } from '../src/lib/i18n.ts';
 import { normaliseVideo } from '../src/lib/types.ts';
@@ -140,4 +141,21 @@ describe('15.6 the administrator’s top bar shows the role, not a free plan', (
       expect((await screen.findByTestId('plan-link')).textContent).toBe(free);
       expect(screen.queryByTestId('role-badge')).toBeNull();
     });
+});
+
+describe('15.3 the capture’s warnings about its result are shown in the preview (owner)', () => {
+  it('lists them under the player', async () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    fakeServer({
+      'GET /motion/video/9': () =>
+        ok({ zips: [], warnings: ['2.0–2.4 s: the tracked body jumps (another person or a tracking swap)'] }),
+      'GET /motion/video/9/clip_url': () => ({ code: 307, message: 'x' }),
+      'GET /motion/fbx/9/anm': () => ({ code: 307, message: 'x' }),
+    });
+    renderAt('/x', [{ path: '/x', element: <PreviewPlayer video={made()} /> }], makeUser());
+    const box = await screen.findByTestId('preview-warnings');
+    expect(box.textContent).toContain('The capture flagged parts of this result:');
+    expect(box.textContent).toContain('2.0–2.4 s: the tracked body jumps');
+  });
 });

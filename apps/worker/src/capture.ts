@@ -30,6 +30,7 @@ import {
   type VideoInfo,
 } from '@mocap/vision';
 import { capFrameRate, resampledWarning, TRACK_MAX_FPS } from './fps.ts';
+import { judgeTracks } from './judge.ts';
 
 /** A file-system safe version of a bone type name (`CC&iClone` → `CC_iClone`), for storage keys. */
 export function boneTypeSlug(boneType: string): string {
@@ -376,6 +377,8 @@ export async function capture(
   const thumb = makeThumbnail(info.path, thumbnailPath, info.duration, options.signal).catch(() => false);
   const solved = await solveAndExport(tracksPath, workDir, { ...options, onProgress: progress }, 80);
   if (resampled) solved.warnings.unshift(resampledWarning(source.fps, TRACK_MAX_FPS));
+  // The capture judges its own result (issue 15.3): lost tracking, another person, flips, with their times.
+  solved.warnings.push(...judgeTracks(tracks).warnings);
   const thumbOk = await thumb;
   progress(100, 'done');
   return {

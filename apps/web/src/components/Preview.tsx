@@ -3,7 +3,7 @@
  * the clock when it exists), with play/pause, scrub, speed, orbit camera, skeleton toggle and character choice.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { motionClip, previewModel, videoZips } from '../lib/endpoints.ts';
+import { motionClip, previewModel, videoWarnings, videoZips } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
@@ -93,6 +93,19 @@ export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?
   }, [video.id]);
 
   useEffect(() => viewer.current?.setCharacter(kind), [kind]);
+
+  // The capture's own warnings about this result (own videos; issue 15.3).
+  const [warnings, setWarnings] = useState<string[]>([]);
+  useEffect(() => {
+    if (!video.isOwner) return;
+    let live = true;
+    videoWarnings(video.id)
+      .then((w) => live && setWarnings(w))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [video.id, video.isOwner]);
 
   // Rig choice (own videos): every FBX bone type the capture offers, loaded on demand.
   useEffect(() => {
@@ -282,6 +295,16 @@ export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?
           </button>
         )}
       </div>
+      {warnings.length > 0 && (
+        <div className="preview-warnings" role="status" data-testid="preview-warnings">
+          <strong>{t('preview.warningsTitle')}</strong>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {video.solveOptions && (
         <div className="preview-solved muted small" data-testid="preview-solve-options">
           {t('solve.solvedWith', { s: solveOptionsSummary(formOf(video.solveOptions)) })}

@@ -305,6 +305,7 @@ export const en = {
   'preview.play': 'Play',
   'preview.pause': 'Pause',
   'preview.scrub': 'Position',
+  'preview.warningsTitle': 'The capture flagged parts of this result:',
   'preview.speed': 'Speed',
   'preview.character': 'Character',
   'preview.char.model': 'Our character',

@@ -304,6 +304,7 @@ export const zh: Record<MessageKey, string> = {
   'preview.play': '播放',
   'preview.pause': '暂停',
   'preview.scrub': '进度',
+  'preview.warningsTitle': '动捕结果中有以下需要注意的部分：',
   'preview.speed': '速度',
   'preview.character': '角色',
   'preview.char.model': '官方角色',

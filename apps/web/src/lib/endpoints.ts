@@ -358,6 +358,12 @@ export async function previewModel(
 }
 
 /** The bone types a made video offers (`/motion/video/{id}`), with whether the user's plan allows each. */
+/** The capture's own warnings about its result (owner only; issue 15.3: lost tracking, flips, another person...). */
+export async function videoWarnings(id: Video['id']): Promise<string[]> {
+  const d = (await api.get<unknown>(`/motion/video/${id}`, { silent: true })) as Rec;
+  return Array.isArray(d?.warnings) ? (d.warnings as unknown[]).map(String) : [];
+}
+
 export async function videoZips(id: Video['id']): Promise<BoneTypeInfo[]> {
   const d = (await api.get<unknown>(`/motion/video/${id}`, { silent: true })) as Rec;
   const zips = Array.isArray(d?.zips) ? (d.zips as Rec[]) : [];
