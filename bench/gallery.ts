@@ -331,6 +331,7 @@ function buildSpec(
   }
 
   const K = Math.min(frames, clip.frameCount);
+  const dataPrefix = `${encodeURIComponent(src.name)}-${Date.now().toString(36)}`;
   // The performer's box in the image per frame (landmarks seen), for a crop that follows them at one scale.
   const boxOf = (f: number): [number, number, number, number] | null => {
     const fr = sameGrid ? tracks.frames[f] : undefined;
@@ -367,7 +368,8 @@ function buildSpec(
       cropH,
     ];
     const videoTime = sameGrid ? tracks.frames[f]!.time : t0 + f / clip.fps;
-    const url = `/data/frame-${i}.jpg`;
+    // Unique per clip and run: the page would otherwise reuse the previous clip's cached frames.
+    const url = `/data/${dataPrefix}/frame-${i}.jpg`;
     images.set(url, frameJpeg(src.video, videoTime, Math.min(tracks.video.width, 1600)));
     const bones2d: number[][] = [];
     for (const b of body) {
@@ -461,11 +463,11 @@ function buildSpec(
       'against the chest, + = forward.',
     colWidth: width,
     video: { width: tracks.video.width, height: tracks.video.height },
-    glbUrl: '/data/clip.glb',
+    glbUrl: `/data/${dataPrefix}/clip.glb`,
     viewTop: Math.min(viewTop, 3.5),
     frames: specFrames,
   };
-  images.set('/data/clip.glb', Buffer.from(makeCharacterGlb('boy', withFingers(clip))));
+  images.set(`/data/${dataPrefix}/clip.glb`, Buffer.from(makeCharacterGlb('boy', withFingers(clip))));
   return { spec, images, figures };
 }
 
