@@ -27,6 +27,9 @@ export interface Judgement {
   warnings: string[];
 }
 
+/** Bad stretches closer than this are one range. */
+const MERGE_GAP_S = 0.5;
+
 const NOSE = 0;
 const L_SHOULDER = 11;
 const R_SHOULDER = 12;
@@ -107,8 +110,8 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
     const last = ranges.at(-1);
     const from = time(start);
     const to = time(end) + step;
-    if (last && from - last.to <= 0.1 + 1e-9) {
-      // Merge with the previous range across a short good gap.
+    if (last && from - last.to <= MERGE_GAP_S + 1e-9) {
+      // Merge with the previous range across a short good gap (a flickering fault reads as one stretch).
       const lenA = last.to - last.from;
       const lenB = to - from;
       last.confidence = (last.confidence * lenA + (sum / (end - start + 1)) * lenB) / (lenA + lenB);
@@ -137,7 +140,10 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
   const confidence = round(conf.reduce((a, b) => a + b, 0) / n);
   const unusable = bad / total > 0.4 || confidence < 0.4;
   const warnings = ranges.map(
-    (r) => `${r.from.toFixed(1)}–${r.to.toFixed(1)} s: ${r.reasons.map((x) => REASON_TEXT[x]).join('; ')}`,
+    (r) =>
+      `${(Math.floor(r.from * 10) / 10).toFixed(1)}–${(Math.ceil(r.to * 10) / 10).toFixed(1)} s: ${r.reasons
+        .map((x) => REASON_TEXT[x])
+        .join('; ')}`,
   );
   return { confidence, ranges, unusable, warnings };
 }
