@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,8 @@ interface JobFigures {
   wall: number;
   tracking: number;
   solveExport: number;
-  thumbnail: number;
+  /** CPU seconds of the process's threads and its finished child processes (ffmpeg) during the job. */
+  cpu: number;
   zips: number;
   load: number;
 }
@@ -69,7 +71,7 @@ export default async function pipelineBench(args: string[]): Promise<void> {
       results.push(r);
       for (const j of r.jobs)
         console.log(
-          `${variant.padEnd(4)} job ${j.job} (${j.job === 1 ? 'cold' : 'warm'}): ${j.wall.toFixed(1)} s  (to tracks ${j.tracking.toFixed(1)}, solve+export ${j.solveExport.toFixed(1)}, thumbnail ${j.thumbnail.toFixed(1)}; ${j.zips} zips; load ${j.load.toFixed(1)})`,
+          `${variant.padEnd(4)} job ${j.job} (${j.job === 1 ? 'cold' : 'warm'}): ${j.wall.toFixed(1)} s  (to tracks ${j.tracking.toFixed(1)}, solve+export+thumbnail ${j.solveExport.toFixed(1)}; CPU ${j.cpu.toFixed(1)} s; ${j.zips} zips; load ${j.load.toFixed(1)})`,
         );
       console.log(`${variant.padEnd(4)} peak RSS ${r.peakRssMb.toFixed(0)} MB\n`);
     } finally {
@@ -77,20 +79,25 @@ export default async function pipelineBench(args: string[]): Promise<void> {
     }
   }
 
-  console.log('| variant | job | wall s | to tracks s | solve + export s | zips | load (1 min) |');
-  console.log('|---|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '| variant | job | wall s | to tracks s | solve + export + thumbnail s | CPU s | zips | load (1 min) |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results)
     for (const j of r.jobs)
       console.log(
-        `| ${r.variant} | ${j.job === 1 ? '1 (cold)' : `${j.job} (warm)`} | ${j.wall.toFixed(1)} | ${j.tracking.toFixed(1)} | ${j.solveExport.toFixed(1)} | ${j.zips} | ${j.load.toFixed(1)} |`,
+        `| ${r.variant} | ${j.job === 1 ? '1 (cold)' : `${j.job} (warm)`} | ${j.wall.toFixed(1)} | ${j.tracking.toFixed(1)} | ${j.solveExport.toFixed(1)} | ${j.cpu.toFixed(1)} | ${j.zips} | ${j.load.toFixed(1)} |`,
       );
-  console.log('\n| variant | cold s | warm s (best) | cold / warm | peak RSS MB |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log(
+    '\n| variant | cold s | warm s (best) | cold / warm | cold CPU s | warm CPU s (best) | cold / warm CPU | peak RSS MB |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
-    const cold = r.jobs[0]?.wall ?? Number.NaN;
+    const cold = r.jobs[0];
     const warm = Math.min(...r.jobs.slice(1).map((j) => j.wall));
+    const warmCpu = Math.min(...r.jobs.slice(1).map((j) => j.cpu));
     console.log(
-      `| ${r.variant} | ${cold.toFixed(1)} | ${warm.toFixed(1)} | ${(cold / warm).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`,
+      `| ${r.variant} | ${cold.wall.toFixed(1)} | ${warm.toFixed(1)} | ${(cold.wall / warm).toFixed(2)} | ${cold.cpu.toFixed(1)} | ${warmCpu.toFixed(1)} | ${(cold.cpu / warmCpu).toFixed(2)} | ${r.peakRssMb.toFixed(0)} |`,
     );
   }
   const old = results.find((r) => r.variant === 'old');
@@ -122,6 +129,23 @@ function runChild(args: string[], env: NodeJS.ProcessEnv): Promise<ChildResult> 
   });
 }
 
+/**
+ * CPU milliseconds used so far by this process (all threads) and its waited-for children (ffmpeg), from
+ * /proc/self/stat on Linux (utime, stime, cutime, cstime); the process's own CPU elsewhere. Less sensitive to
+ * the machine's load than wall time: the figure to compare when the machine is shared.
+ */
+function cpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = [11, 12, 13, 14].reduce((a, k) => a + Number(f[k]), 0);
+    return (ticks * 1000) / 100;
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+}
+
 /** One fresh process: (new) the worker's start-up warm-up, then `jobs` capture jobs of the clip in turn. */
 async function child(args: string[]): Promise<void> {
   const t0 = performance.now();
@@ -145,6 +169,7 @@ async function child(args: string[]): Promise<void> {
   for (let job = 1; job <= jobs; job++) {
     const out = await mkdtemp(join(tmpdir(), 'mocap-bench-job-'));
     const start = job === 1 ? t0 : performance.now();
+    const cpu0 = job === 1 ? 0 : cpuSeconds();
     const marks: Record<string, number> = {};
     try {
       const r = await capture(clip, out, {
@@ -161,8 +186,8 @@ async function child(args: string[]): Promise<void> {
         job,
         wall: (end - start) / 1000,
         tracking: (at('solving', end) - start) / 1000,
-        solveExport: (at('thumbnail', end) - at('solving', end)) / 1000,
-        thumbnail: (at('done', end) - at('thumbnail', end)) / 1000,
+        solveExport: (end - at('solving', end)) / 1000,
+        cpu: (cpuSeconds() - cpu0) / 1000,
         zips: r.zips.length,
         load: loadavg()[0],
       });

@@ -11,7 +11,7 @@ import {
 import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixtures.ts';
 
 /**
- * `npm run bench -- vision [--seconds 60] [--quick]`: wall time and frames/s of `video → tracks` on a long
+ * `npm run bench -- vision [--seconds 60] [--quick] [--pool]`: wall time and frames/s of `video → tracks` on a long
  * 1080p30 clip (a testdata clip looped with ffmpeg), heavy and full, onnxruntime and tfjs-wasm, side by side
  * in one run, with the ratios. Also: one worker with two intra-op threads vs two workers with one thread
  * (the choice the pipeline makes), what downscaling to 960 px before inference costs in accuracy, and old vs
@@ -20,6 +20,8 @@ import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixt
 export default async function visionBench(args: string[]): Promise<void> {
   const seconds = Number(args[args.indexOf('--seconds') + 1]) || 60;
   const quick = args.includes('--quick');
+  // --pool: only the heavy model's old (fresh threads) and new (warm threads) runs.
+  const poolOnly = args.includes('--pool');
   const dir = join(process.cwd(), 'bench/out');
   await mkdir(dir, { recursive: true });
   const clip = await makeLongClip(CLIPS.studioDance, dir, seconds, { width: 1920, height: 1080, fps: 30 });
@@ -62,7 +64,7 @@ export default async function visionBench(args: string[]): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  for (const run of runs) {
+  for (const run of poolOnly ? runs.slice(0, 2) : runs) {
     if (run.warm) await warmUpTracking({ model: run.opts.model, workers: run.opts.workers });
     const t0 = performance.now();
     const tracks = await trackProbedVideo(info, run.opts);

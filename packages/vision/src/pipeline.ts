@@ -59,7 +59,19 @@ export async function trackProbedVideo(info: VideoInfo, options: TrackVideoOptio
   const maxWorkers = options.workers ?? defaultWorkers();
   const shares = Math.max(1, Math.min(maxWorkers, Math.floor(total / MIN_FRAMES_PER_SHARE)));
   const keepWarm = options.keepWarm ?? process.env.MOCAP_TRACK_KEEP_WARM !== '0';
+  return trackShares(info, options, opts, total, inferenceWidth, maxWorkers, shares, keepWarm);
+}
 
+async function trackShares(
+  info: VideoInfo,
+  options: TrackVideoOptions,
+  opts: FrameTrackerOptions,
+  total: number,
+  inferenceWidth: number,
+  maxWorkers: number,
+  shares: number,
+  keepWarm: boolean,
+): Promise<Tracks> {
   let done = 0;
   const progress = () => options.onProgress?.({ done: Math.min(done, total), total });
   progress();
@@ -194,12 +206,12 @@ async function releasePool(pool: WorkerPool, keep: boolean): Promise<void> {
 /**
  * Converts the models of `options` (cached on disk), starts the tracking threads, loads and warms up every
  * model, and keeps them for the next `trackVideo` with the same options: a process calls this at start so its
- * first job runs as fast as the later ones. Also converts the hand and face models (`convertOnly`) so a first
- * job with hands or face does not pay for their conversion.
+ * first job runs as fast as the later ones. Only the models of `options`: converting the hand and face models
+ * too (≈ 5 s of CPU on an empty cache) slowed the first body-only job that arrived during the warm-up; they are
+ * converted, once per model cache, by the first job that needs them.
  */
 export async function warmUpTracking(
   options: Pick<TrackVideoOptions, 'model' | 'hands' | 'face' | 'threads' | 'workers'> = {},
-  convertOnly: Pick<TrackVideoOptions, 'hands' | 'face'> = { hands: true, face: true },
 ): Promise<void> {
   const opts: FrameTrackerOptions = {
     model: options.model ?? 'heavy',
@@ -213,7 +225,6 @@ export async function warmUpTracking(
   const run = async () => {
     const pool = await acquirePool(count, opts, true);
     await releasePool(pool, true);
-    await prepareModels({ ...opts, hands: convertOnly.hands ?? false, face: convertOnly.face ?? false });
   };
   const done = run();
   warming = { key, done };

@@ -34,7 +34,7 @@ describe('warm tracking pool', () => {
 
   it('warm-up at start, then jobs reuse the same threads and track exactly as a fresh pool', async () => {
     const before = trackingPoolCounts();
-    await warmUpTracking({ model: 'lite', workers: 2 }, { hands: false, face: false });
+    await warmUpTracking({ model: 'lite', workers: 2 });
     expect(trackingPoolCounts().started).toBe(before.started + 1);
     const a = await trackVideo(CLIPS.treadmill, { model: 'lite', workers: 2 });
     const b = await trackVideo(CLIPS.treadmill, { model: 'lite', workers: 2 });
@@ -54,7 +54,7 @@ describe('warm tracking pool', () => {
   });
 
   it('a job that fails keeps its VideoError and does not hand its threads to the next job', async () => {
-    await warmUpTracking({ model: 'lite', workers: 2 }, { hands: false, face: false });
+    await warmUpTracking({ model: 'lite', workers: 2 });
     const file = await makeUndecodable(CLIPS.treadmill, dir);
     const err = await trackVideo(file, { model: 'lite', workers: 2 }).then(
       () => undefined,
@@ -68,7 +68,7 @@ describe('warm tracking pool', () => {
   });
 
   it('an aborted job does not hand its threads to the next job', async () => {
-    await warmUpTracking({ model: 'lite', workers: 2 }, { hands: false, face: false });
+    await warmUpTracking({ model: 'lite', workers: 2 });
     const info = await probeVideo(CLIPS.treadmill);
     const ac = new AbortController();
     const run = trackProbedVideo(info, {
