@@ -222,16 +222,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: c.SMTP_URL
       ? smtpFromUrl(c.SMTP_URL, c.SMTP_FROM)
       : c.SMTP_HOST
-      ? {
-          kind: 'smtp',
-          host: c.SMTP_HOST,
-          port: c.SMTP_PORT,
-          secure: c.SMTP_SECURE,
-          user: c.SMTP_USER,
-          pass: c.SMTP_PASS,
-          from: c.SMTP_FROM,
-        }
-      : { kind: 'outbox', dir: resolve(dataDir, 'outbox'), from: c.SMTP_FROM },
+        ? {
+            kind: 'smtp',
+            host: c.SMTP_HOST,
+            port: c.SMTP_PORT,
+            secure: c.SMTP_SECURE,
+            user: c.SMTP_USER,
+            pass: c.SMTP_PASS,
+            from: c.SMTP_FROM,
+          }
+        : { kind: 'outbox', dir: resolve(dataDir, 'outbox'), from: c.SMTP_FROM },
   };
 }
 
