@@ -57,6 +57,7 @@ function video(id: number) {
     remakeCount: 0,
     freeRemakes: 1,
     price: 9,
+    solveOptions: id % 2 ? null : { smoothing: 0.5, footLock: 'auto', rootAtOrigin: false, height: 1.72 },
   };
   return shuffled(v, { storagePrefix: 'videos/secret', outputs: { thumbKey: 'x' }, userId: 7 });
 }
