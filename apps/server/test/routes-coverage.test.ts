@@ -648,5 +648,14 @@ describe('spec §7 calls reach a route', () => {
     }
     expect(unrouted).toEqual([]);
   });
-  for (const [method, path] of SPEC_CALLS_MISSING) it.todo(`${method} ${path} (spec §7; not built yet)`);
+  it('the calls not built yet are still unrouted (move one to SPEC_CALLS when it is built)', async () => {
+    const routed: string[] = [];
+    for (const [method, path] of SPEC_CALLS_MISSING) {
+      const res = await t.app.inject({ method: method as 'GET', url: `/product${path}` });
+      const body = res.json() as { code: number; message: string };
+      if (!(res.statusCode === 404 && body.message.startsWith(`${DefaultMessages[404]}: ${method} `)))
+        routed.push(`${method} ${path}`);
+    }
+    expect(routed).toEqual([]);
+  });
 });
