@@ -213,8 +213,13 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
         const status = (await card.getAttribute('data-status')) ?? '';
         seen.add(status);
         const bar = card.locator('[data-testid=card-progress]');
-        if ((await bar.count()) > 0) {
-          const v = Number(await bar.getAttribute('aria-valuenow'));
+        // The bar goes away when the capture is made: between count() and getAttribute() it may be gone.
+        const raw =
+          (await bar.count()) > 0
+            ? await bar.getAttribute('aria-valuenow', { timeout: 1000 }).catch(() => undefined)
+            : undefined;
+        if (raw !== undefined) {
+          const v = Number(raw);
           if (Number.isFinite(v)) progress.push(v);
           if (!shotProcessing && status === 'inProgress' && v > 0) {
             shotProcessing = true;
