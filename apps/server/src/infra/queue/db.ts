@@ -250,7 +250,9 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
       if (r.state === 'active' && (pState !== 'active' || Number(pAttempts) !== r.attempts)) {
         events.push({ type: 'active', jobId: r.id, attempt: r.attempts });
       }
-      if (r.state === 'active' && String(r.progress) !== pProgress) {
+      // a claimed job starts at 0: that is activation, not a report of the handler's (BullMQ sends none either)
+      const justActive = pState !== 'active' || Number(pAttempts) !== r.attempts;
+      if (r.state === 'active' && String(r.progress) !== pProgress && !(justActive && r.progress === 0)) {
         events.push({ type: 'progress', jobId: r.id, progress: r.progress });
       }
       if (
