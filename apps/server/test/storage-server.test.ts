@@ -1,5 +1,5 @@
 /**
- * The whole app on S3-compatible storage (config S3_*), against the in-test S3 stub: a multipart upload is
+ * The whole app on S3-compatible storage (config S3_*), against s3rver (a real S3-compatible server from npm, `s3-server.ts`): a multipart upload is
  * stored in the bucket, a direct upload goes to a pre-signed PUT URL, downloads are pre-signed GET URLs of the
  * bucket, deleting a video empties its prefix.
  */
@@ -7,10 +7,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage, type VideoView } from '../src/index.ts';
 import { useServer } from './harness.ts';
-import { startS3Stub } from './storage-s3-stub.ts';
+import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server } from './s3-server.ts';
 import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
 
-const stub = await startS3Stub('mocap-test');
+const stub = await startS3Server('mocap-test');
 let fx: Fixtures;
 beforeAll(() => {
   fx = makeFixtures();
@@ -25,8 +25,8 @@ describe('the app on S3 storage', () => {
     env: {
       S3_BUCKET: stub.bucket,
       S3_ENDPOINT: stub.url,
-      S3_ACCESS_KEY_ID: 'AKIDTEST',
-      S3_SECRET_ACCESS_KEY: 'secret-test-key',
+      S3_ACCESS_KEY_ID,
+      S3_SECRET_ACCESS_KEY,
       CAPTURE_MODEL: 'lite',
     },
   });
@@ -43,8 +43,8 @@ describe('the app on S3 storage', () => {
     });
     expect(up.json().code, up.json().message).toBe(0);
     const video = up.json().data as VideoView;
-    const keys = () => [...stub.objects.keys()];
-    expect(keys().filter((k) => k.endsWith('/source.mp4')).length).toBe(1);
+    const keys = () => stub.keys();
+    expect((await keys()).filter((k) => k.endsWith('/source.mp4')).length).toBe(1);
     expect(video.path).toContain(stub.url);
     expect(video.path).toContain('X-Amz-Signature=');
 
@@ -79,7 +79,7 @@ describe('the app on S3 storage', () => {
       body: { sessionToken: c.data.credentials.sessionToken, name: 'direct', tags: 'x', boneType: 'Mixamo' },
     });
     expect(confirmed.code, confirmed.message).toBe(0);
-    expect(keys().filter((k) => k.startsWith('uploadZM/'))).toEqual([]);
+    expect((await keys()).filter((k) => k.startsWith('uploadZM/'))).toEqual([]);
 
     const del = await t.call<{ deleted: number[] }>('POST', '/product/motion/DeleteBatch', {
       token: a.token,
@@ -87,7 +87,7 @@ describe('the app on S3 storage', () => {
     });
     expect(del.data.deleted).toEqual([video.id]);
     // Only the second video's source is left under the user's prefix.
-    const left = keys().filter((k) => k.includes(`/u${a.id}/`));
+    const left = (await keys()).filter((k) => k.includes(`/u${a.id}/`));
     expect(left.length).toBe(1);
     expect(left[0]).toMatch(/\/source\.mp4$/);
   });

@@ -1,6 +1,6 @@
 /**
- * Object storage: the same tests on local disk and on the S3 adapter (against an in-test S3-compatible stub,
- * `storage-s3-stub.ts`; no real S3 server exists on this machine), plus signed-token specifics.
+ * Object storage: the same tests on local disk and on the S3 adapter (against s3rver, a real S3-compatible server
+ * from npm, started in `s3-server.ts`), a multipart upload over the single-PUT size, plus signed-token specifics.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,15 +18,15 @@ import {
   TokenError,
   verify,
 } from '../src/infra/storage/index.ts';
-import { type S3Stub, startS3Stub } from './storage-s3-stub.ts';
+import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, type S3TestServer, startS3Server } from './s3-server.ts';
 
 const SECRET = 'x'.repeat(40);
 let dir: string;
-let stub: S3Stub;
+let stub: S3TestServer;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mocap-st-'));
-  stub = await startS3Stub();
+  stub = await startS3Server();
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -40,14 +40,14 @@ const impls: { name: string; make: () => ObjectStorage }[] = [
       new LocalStorage({ root: join(dir, 'files'), secret: SECRET, publicUrl: 'http://127.0.0.1:9' }),
   },
   {
-    name: 'S3 (stub server)',
+    name: 'S3 (s3rver)',
     make: () =>
       new S3Storage({
         bucket: stub.bucket,
         region: 'us-east-1',
         endpoint: stub.url,
-        accessKeyId: 'AKIDTEST',
-        secretAccessKey: 'secret-test-key',
+        accessKeyId: S3_ACCESS_KEY_ID,
+        secretAccessKey: S3_SECRET_ACCESS_KEY,
         prefix: 'pfx/',
         secret: SECRET,
       }),
@@ -140,6 +140,44 @@ for (const impl of impls) {
   });
 }
 
+describe('S3 multipart', () => {
+  it('a file over the single-PUT size (8 MiB) goes up in parts and reads back byte for byte', async () => {
+    const s = new S3Storage({
+      bucket: stub.bucket,
+      region: 'us-east-1',
+      endpoint: stub.url,
+      accessKeyId: S3_ACCESS_KEY_ID,
+      secretAccessKey: S3_SECRET_ACCESS_KEY,
+      prefix: 'mp/',
+      secret: SECRET,
+    });
+    const size = 12 * 1024 * 1024 + 333;
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i + 4 <= size; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);
+    const f = join(dir, 'big.bin');
+    writeFileSync(f, bytes);
+    const before = stub.requests.length;
+    expect((await s.putFile('big/file.bin', f)).size).toBe(size);
+    const reqs = stub.requests.slice(before).filter((q) => q.path.endsWith('/mp/big/file.bin'));
+    // CreateMultipartUpload, at least two UploadPart, CompleteMultipartUpload; no single PutObject.
+    expect(reqs.filter((q) => q.method === 'POST' && q.query.includes('uploads')).length).toBe(1);
+    expect(
+      reqs.filter((q) => q.method === 'PUT' && q.query.includes('partNumber=')).length,
+    ).toBeGreaterThanOrEqual(2);
+    expect(reqs.filter((q) => q.method === 'POST' && q.query.includes('uploadId=')).length).toBe(1);
+    expect(reqs.filter((q) => q.method === 'PUT' && !q.query.includes('partNumber=')).length).toBe(0);
+    expect((await s.stat('big/file.bin'))?.size).toBe(size);
+    expect((await s.getBytes('big/file.bin')).equals(bytes)).toBe(true);
+    expect(await stub.keys()).toContain('mp/big/file.bin');
+    // A stream over the limit mid-way stores nothing (the multipart upload is aborted).
+    await expect(
+      s.put('big/limited.bin', Readable.from([bytes]), { maxBytes: 10 * 1024 * 1024 }),
+    ).rejects.toBeInstanceOf(StorageTooLargeError);
+    expect(await s.exists('big/limited.bin')).toBe(false);
+    await s.close();
+  });
+});
+
 describe('signed URLs', () => {
   it('local: tokens carry key, name and expiry; tampering and expiry are refused', async () => {
     const s = new LocalStorage({
@@ -203,8 +241,8 @@ describe('signed URLs', () => {
       bucket: stub.bucket,
       region: 'us-east-1',
       endpoint: stub.url,
-      accessKeyId: 'AKIDTEST',
-      secretAccessKey: 'secret-test-key',
+      accessKeyId: S3_ACCESS_KEY_ID,
+      secretAccessKey: S3_SECRET_ACCESS_KEY,
       secret: SECRET,
     });
     await s.put('z/m.zip', 'zipbytes');
