@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- quality [--quick] [--clips id,id] [--no-real] [--no-pose2sim] [--model heavy|full|lite]
- *  [--out file.json] [--compare previous.json]`
+ *  [--out file.json] [--compare previous.json] [--options json] [--baseline-options json]`
  *
  * Renders (or reuses from `bench/out/quality/renders/`) characters with known motion (see
  * `packages/quality/src/scenes.ts`), runs the capture path on each video (`trackVideo` → `solve`, the render's
@@ -9,12 +9,15 @@
  * the 4-view triangulation), and prints per clip a markdown table (raw BlazePose world landmarks vs solved output vs truth),
  * then the summary. Results go to `bench/out/quality/report.json` (or `--out`); `--compare` flags summary
  * metrics more than 5 % worse than a previous report. Tracks are cached by video content and model.
+ * `--options` passes solve options to every solve; `--baseline-options` solves every clip a second time with
+ * those options instead (e.g. `'{"imageFit":false}'`: the solve without a new stage) and prints that summary
+ * beside this one, old → new, measured in the same run on the same renders and tracks.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_FOV_DEG, solveDetailed } from '@mocap/motion';
+import { DEFAULT_FOV_DEG, type SolveOptions, solveDetailed } from '@mocap/motion';
 import {
   CAMERAS,
   CHARACTERS,
@@ -69,6 +72,11 @@ export default async function bench(args: string[]): Promise<void> {
   const only = arg(args, '--clips')?.split(',');
   const outFile = arg(args, '--out') ?? join(OUT, quick ? 'report-quick.json' : 'report.json');
   const comparePath = arg(args, '--compare');
+  const extra = JSON.parse(arg(args, '--options') ?? '{}') as SolveOptions;
+  const baseOpts = arg(args, '--baseline-options');
+  const baseline = baseOpts ? (JSON.parse(baseOpts) as SolveOptions) : null;
+  const baseResults: ClipResult[] = [];
+  const basePose2sim: Pose2SimResult[] = [];
   const t0 = performance.now();
   let clips = CLIPS.map((c) => ({ def: c, id: c.id, seconds: c.seconds }));
   if (quick) clips = clips.slice(0, 3).map((c) => ({ ...c, id: `${c.id}-quick`, seconds: 2 }));
@@ -91,12 +99,19 @@ export default async function bench(args: string[]): Promise<void> {
       const t1 = performance.now();
       const { tracks, cached } = await tracked(r.video, c.id, model);
       if (!cached) trackSeconds += (performance.now() - t1) / 1000;
-      const details = solveDetailed(tracks, { focalLengthPx: r.gt.intrinsics.fx });
-      const res = evaluateRendered(r.gt, tracks, details, {
+      const meta = {
         motion: c.def.motion.kind,
         character: basename(CHARACTERS[c.def.character].file),
         camera: CAMERAS[c.def.camera].name,
-      });
+      };
+      const focal = { focalLengthPx: r.gt.intrinsics.fx };
+      const details = solveDetailed(tracks, { ...extra, ...focal });
+      const res = evaluateRendered(r.gt, tracks, details, meta);
+      if (baseline) {
+        baseResults.push(
+          evaluateRendered(r.gt, tracks, solveDetailed(tracks, { ...baseline, ...focal }), meta),
+        );
+      }
       results.push(res);
       console.log(`${clipMarkdown(res)}\n`);
     }
@@ -115,11 +130,13 @@ export default async function bench(args: string[]): Promise<void> {
       const t1 = performance.now();
       const { tracks, cached } = await tracked(join(dir, v), name, model);
       if (!cached) trackSeconds += (performance.now() - t1) / 1000;
-      const details = solveDetailed(tracks);
+      const details = solveDetailed(tracks, extra);
       // The solver's default guess (no focal length known for these clips).
       const { width, height } = tracks.video;
       const f = width / 2 / Math.tan((DEFAULT_FOV_DEG * Math.PI) / 360);
-      const res = evaluateReal(name, tracks, details, { fx: f, fy: f, cx: width / 2, cy: height / 2 });
+      const k = { fx: f, fy: f, cx: width / 2, cy: height / 2 };
+      const res = evaluateReal(name, tracks, details, k);
+      if (baseline) baseResults.push(evaluateReal(name, tracks, solveDetailed(tracks, baseline), k));
       results.push(res);
       console.log(`${clipMarkdown(res)}\n`);
     }
@@ -139,8 +156,12 @@ export default async function bench(args: string[]): Promise<void> {
         model,
       );
       if (!cached) trackSeconds += (performance.now() - t1) / 1000;
-      const details = solveDetailed(tracks, { focalLengthPx: cam.k.fx });
+      const details = solveDetailed(tracks, { ...extra, focalLengthPx: cam.k.fx });
       const r = evaluatePose2Sim(cam.name, tracks, details, truth, cam.k);
+      if (baseline) {
+        const b = solveDetailed(tracks, { ...baseline, focalLengthPx: cam.k.fx });
+        basePose2sim.push(evaluatePose2Sim(cam.name, tracks, b, truth, cam.k));
+      }
       pose2sim.push(r);
       console.log(
         `Pose2Sim ${cam.name}: PA-MPJPE raw ${r.raw.toFixed(1)} mm, solved ${r.solved.toFixed(1)} mm (${r.frames} frames)`,
@@ -173,6 +194,17 @@ export default async function bench(args: string[]): Promise<void> {
     ),
   );
   console.log(`report: ${outFile}`);
+  if (baseline) {
+    const before = summarize(baseResults, basePose2sim);
+    console.log(
+      `\n## Baseline options ${baseOpts} → this run's options ${JSON.stringify(extra)} (same tracks)\n`,
+    );
+    console.log(compareMarkdown(before, summary));
+    writeFileSync(
+      outFile.replace(/\.json$/, '-baseline.json'),
+      JSON.stringify({ summary: before, clips: baseResults }, null, 1),
+    );
+  }
   if (comparePath) {
     const prev = JSON.parse(readFileSync(comparePath, 'utf8')) as { summary: Summary };
     console.log(`\n## Old → new (${comparePath} → this run)\n`);

@@ -130,7 +130,22 @@ export function solvedJoints(clip: MotionClip): Frames {
  * pelvis-centred poses over the clip) and one translation (pelvis onto the solver's own camera-space root
  * track, `rootCamera`) bring them back.
  */
-export function solvedToCamera(world: Frames, raw: Frames, rootCamera: ArrayLike<number>): Frames {
+export function solvedToCamera(
+  world: Frames,
+  raw: Frames,
+  rootCamera: ArrayLike<number>,
+  exact?: { rotation: math.Quat; translation: Vec3 },
+): Frames {
+  if (exact) {
+    // The solver's own world → camera transform: no fitting needed.
+    return world.map((w) => {
+      if (!w) return null;
+      const out = new Float64Array(J * 3);
+      for (let j = 0; j < J; j++)
+        math.writeVec3(out, j, math.add(math.qRotate(exact.rotation, jointAt(w, j)), exact.translation));
+      return out;
+    });
+  }
   const a: Vec3[] = [];
   const b: Vec3[] = [];
   for (let f = 0; f < Math.min(world.length, raw.length); f++) {

@@ -127,6 +127,8 @@ function twoDError(a: (number[] | null)[], b: (number[] | null)[]): number {
 export interface SolvedInput {
   clip: MotionClip;
   rootCamera: ArrayLike<number>;
+  /** The solver's world → camera transform, when it states one (reprojection without a fitted rotation). */
+  cameraFromWorld?: { rotation: [number, number, number, number]; translation: [number, number, number] };
   /** The solver's body model (sole points for the feet-on-floor figure). */
   model?: BodyModel;
 }
@@ -152,7 +154,7 @@ export function evaluateRendered(
   const rawWorld = alignRigid(cut(cameraToWorld(raw.camera, gt.extrinsics)), cut(truth)).aligned;
   const solvedWorldOwn = solvedJoints(solved.clip);
   const solvedWorld = alignRigid(cut(solvedWorldOwn), cut(truth)).aligned;
-  const solvedCam = solvedToCamera(solvedWorldOwn, raw.camera, solved.rootCamera);
+  const solvedCam = solvedToCamera(solvedWorldOwn, raw.camera, solved.rootCamera, solved.cameraFromWorld);
   const contacts: Contacts = gt.contacts;
   const row = (est: Frames, cam: Frames): MetricRow => {
     const pe = poseErrors(est, cut(truth));
@@ -218,7 +220,7 @@ export function evaluateRendered(
 export function evaluateReal(id: string, tracks: Tracks, solved: SolvedInput, k: Intrinsics): ClipResult {
   const raw = rawFromTracks(tracks, k);
   const solvedWorld = solvedJoints(solved.clip);
-  const solvedCam = solvedToCamera(solvedWorld, raw.camera, solved.rootCamera);
+  const solvedCam = solvedToCamera(solvedWorld, raw.camera, solved.rootCamera, solved.cameraFromWorld);
   const fps = solved.clip.fps;
   const c = solved.clip.contacts;
   const contacts: Contacts = c

@@ -73,6 +73,7 @@ import { fixLegSwaps, type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } fr
 import { liftFrames } from './lifter.ts';
 import { lifterMeta, lifterNetwork } from './lifter-net.ts';
 import { type BodyModel, buildModel, calibrate, predictLandmarks, scaleCalibration } from './model.ts';
+import { fitToImage } from './reproject.ts';
 import { smoothQuaternions, smoothSignal, smoothWithSteps } from './smooth.ts';
 
 export type { FootLockMode } from './ground.ts';
@@ -103,6 +104,11 @@ export interface SolveOptions {
    * 2D → 3D lifter on the image landmarks (`lifter.ts`; experimental: see `liftInto` for what it buys).
    */
   depth?: 'lifter' | 'world';
+  /**
+   * Fit the skeleton to the image landmarks after the 3D fit (`reproject.ts`; default true): the image is the
+   * accurate evidence, the world landmarks keep only the depth ordering.
+   */
+  imageFit?: boolean;
 }
 
 export interface SolveProgress {
@@ -161,6 +167,11 @@ export interface SolveDetails {
    *  clip's final root taken back through the world transform (with `rootAtOrigin`: the root before it). */
   rootCamera: Float64Array;
   camera: CameraModel;
+  /**
+   * The clip's world frame back to the solver's camera: `p_cam = rotate(rotation, p_world) + translation`
+   * (absent with `rootAtOrigin`, whose root is not camera-consistent).
+   */
+  cameraFromWorld?: { rotation: Quat; translation: Vec3 };
 }
 
 /** `solve`, also returning the fitted body model and intermediate results (bench, tests, diagnostics). */
@@ -341,10 +352,34 @@ export function solveDetailed(
     fps,
     fc,
   );
-  const rootCam = { raw: new Float64Array(N * 3), weight: T1.weight, smoothed: new Float64Array(N * 3) };
+  const rootCam: RootSeries = {
+    raw: new Float64Array(N * 3),
+    weight: T1.weight,
+    smoothed: new Float64Array(N * 3),
+  };
   for (let f = 0; f < N; f++) {
     writeVec3(rootCam.raw, f, add(readVec3(T1.raw, f), readVec3(rootBody, f)));
     writeVec3(rootCam.smoothed, f, add(readVec3(T1.smoothed, f), readVec3(rootBody, f)));
+  }
+  progress('root', 0.65);
+
+  // 7b. Fit to the image: the skeleton in camera space moved so its landmarks reproject onto the image
+  // landmarks, the 3D fit above only a weak depth prior; then the same temporal smoothing as the 3D fit.
+  if (options.imageFit !== false) {
+    const rootFit = Float64Array.from(rootCam.smoothed);
+    const fit = fitToImage(model, cam, series, local, rootFit, personImageHeight(series));
+    if (Number.isFinite(fit.afterPx)) {
+      if (Number.isFinite(fc)) {
+        const q = new Float64Array(N * 4);
+        for (let jj = 0; jj < n; jj++) {
+          for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) q[f * 4 + c] = local[(f * n + jj) * 4 + c];
+          const z = smoothQuaternions(q, N, null, { cutoffHz: fc * 1.5, fps, order: 2, robustIterations: 1 });
+          for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) local[(f * n + jj) * 4 + c] = z[f * 4 + c];
+        }
+      }
+      rootCam.raw.set(rootFit);
+      rootCam.smoothed = smoothSignal(rootFit, N, 3, rootCam.weight, { cutoffHz: fc * 0.7, fps, order: 2 });
+    }
   }
   progress('root', 0.7);
 
@@ -399,7 +434,32 @@ export function solveDetailed(
       warnings: [...warnings, ...ground.warnings],
     },
   };
-  return { clip, model, rootCamera: ground.rootCamera ?? rootCam.smoothed, camera: cam };
+  return {
+    clip,
+    model,
+    rootCamera: ground.rootCamera ?? rootCam.smoothed,
+    camera: cam,
+    ...(ground.rootCamera
+      ? { cameraFromWorld: { rotation: qConj(ground.tilt), translation: ground.origin } }
+      : {}),
+  };
+}
+
+/** Median height (px) of the tracked person's landmarks in the image. */
+function personImageHeight(series: LandmarkSeries): number {
+  const h: number[] = [];
+  for (let f = 0; f < series.N; f++) {
+    if (!series.tracked[f]) continue;
+    let top = Number.POSITIVE_INFINITY;
+    let bottom = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < NUM_LANDMARKS; i++) {
+      const v = series.image[(f * NUM_LANDMARKS + i) * 2 + 1];
+      top = Math.min(top, v);
+      bottom = Math.max(bottom, v);
+    }
+    h.push(bottom - top);
+  }
+  return h.length ? median(h) : 1;
 }
 
 /** Limb segments used to compare the size of two landmark sets. */
@@ -780,6 +840,8 @@ interface GroundResult {
   rootPositions: Float64Array;
   /** Camera (body space) → world rotation. */
   tilt: Quat;
+  /** The world origin in camera space (`p_world = rotate(tilt, p_cam − origin)`). */
+  origin: Vec3;
   /** The final root per frame back in camera space (null with `rootAtOrigin`: not camera-consistent). */
   rootCamera: Float64Array | null;
   contacts: { left: Uint8Array; right: Uint8Array };
@@ -1144,7 +1206,14 @@ function groundAndLock(
     const back = qConj(tilt);
     for (let f = 0; f < N; f++) writeVec3(rootCamera, f, add(qRotate(back, readVec3(rootW, f)), origin));
   }
-  return { rootPositions: rootW, tilt, rootCamera, contacts: { left: flags(0), right: flags(1) }, warnings };
+  return {
+    rootPositions: rootW,
+    tilt,
+    origin,
+    rootCamera,
+    contacts: { left: flags(0), right: flags(1) },
+    warnings,
+  };
 }
 
 export { LM };

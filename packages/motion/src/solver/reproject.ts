@@ -1,0 +1,386 @@
+/**
+ * Fit to the image: the fixed-length skeleton, placed in camera space, is moved so that its landmarks,
+ * projected through the camera, land on the tracker's image landmarks — the accurate evidence — while
+ * BlazePose's world landmarks only keep the depth ordering (a weak prior on each landmark's depth relative to
+ * the hips, taken from the 3D fit that starts this one).
+ *
+ * Per frame, a damped Gauss–Newton fit (a few iterations) of:
+ * - the root translation (camera space) and world-axis rotation increments of the hips, spine, chest, neck,
+ *   head, upper arms, thighs, hands and feet (3 each), and the elbow and knee hinge angles (1 each: the limbs
+ *   stay hinges, flexion kept within 0..160°);
+ * - residuals: the pixel error of every landmark seen (weight = the tracker's visibility, Huber beyond
+ *   3 σ), each landmark's depth relative to the hips against the start's (`depthSigma`), the rotation
+ *   increments (`rotationSigma`: the start is a good guess of what the image cannot tell, e.g. a bone's
+ *   twist) and the root's depth against the start's (`rootDepthSigma`: the image fixes distance × focal only
+ *   through the body's size).
+ * The Jacobian is analytic: a rotation ω about joint X moves every point P below it by ω × (P − X).
+ * A frame whose fit does not lower its cost keeps the start. Pure: no clock, no randomness.
+ */
+
+import { poseToWorld, type WorldPose } from '../clip.ts';
+import {
+  type Quat,
+  qConj,
+  qExp,
+  qFromAxisAngle,
+  qMul,
+  qNormalize,
+  qRotate,
+  qSwingTwist,
+  readQuat,
+  readVec3,
+  solveSPD,
+  type Vec3,
+  writeQuat,
+  writeVec3,
+} from '../math.ts';
+import { SIDES } from '../skeleton.ts';
+import type { CameraModel } from './camera.ts';
+import { NUM_LANDMARKS } from './input.ts';
+import type { BodyModel } from './model.ts';
+
+export interface ImageFitOptions {
+  /** Pixel noise of the image landmarks (σ of the image term); default 1 % of the person's image height. */
+  pxSigma?: number;
+  /** σ (metres) of each landmark's depth relative to the hips against the start's. Default 0.12. */
+  depthSigma?: number;
+  /** σ (radians) of each rotation increment against the start. Default 0.5. */
+  rotationSigma?: number;
+  /** σ (metres) of the root's depth against the start's. Default 0.15. */
+  rootDepthSigma?: number;
+  /** Gauss–Newton iterations per frame. Default 5. */
+  iterations?: number;
+}
+
+export interface ImageFitResult {
+  /** Mean weighted pixel error of the landmarks over the fitted frames, before and after. */
+  beforePx: number;
+  afterPx: number;
+  frames: number;
+}
+
+/** The landmark series the fit reads (image pixels, visibility weights, tracked flags). */
+export interface ImageLandmarks {
+  N: number;
+  image: ArrayLike<number>;
+  weight: ArrayLike<number>;
+  tracked: ArrayLike<number>;
+}
+
+interface Param {
+  joint: number;
+  /** World axis index 0..2 for a free joint; -1 for a hinge. */
+  axis: number;
+  /** Hinge axis in the parent (upper bone) frame, and the sign that makes positive = flexion. */
+  hingeLocal?: Vec3;
+  hingeSign?: number;
+  /** The hinge's twist axis in the lower bone's frame (to read the flexion back). */
+  twistLocal?: Vec3;
+}
+
+const MAX_FLEX = (160 * Math.PI) / 180;
+
+/** The parameters of the fit (translation is separate: the last 3 unknowns). */
+function buildParams(model: BodyModel): Param[] {
+  const j = model.joint;
+  const params: Param[] = [];
+  const free = (name: string) => {
+    for (let a = 0; a < 3; a++) params.push({ joint: j[name], axis: a });
+  };
+  for (const name of ['hips', 'spine1', 'spine2', 'neck', 'head']) free(name);
+  for (const side of SIDES) {
+    const s = side === 'left' ? 1 : -1;
+    free(`${side}UpperArm`);
+    // Elbow: hinge about local ∓Y (see `solveLimb`), twist about the bone axis X.
+    params.push({
+      joint: j[`${side}Forearm`],
+      axis: -1,
+      hingeLocal: [0, 1, 0],
+      hingeSign: -s,
+      twistLocal: [1, 0, 0],
+    });
+    free(`${side}Hand`);
+    free(`${side}Thigh`);
+    // Knee: hinge about local +X, twist about the bone axis Y.
+    params.push({
+      joint: j[`${side}Shin`],
+      axis: -1,
+      hingeLocal: [1, 0, 0],
+      hingeSign: 1,
+      twistLocal: [0, 1, 0],
+    });
+    free(`${side}Foot`);
+  }
+  return params;
+}
+
+/** Hinge flexion of a lower limb's local rotation (hinge · twist). */
+function flexion(q: Quat, p: Param): number {
+  const { swing } = qSwingTwist(q, p.twistLocal as Vec3);
+  const h = p.hingeLocal as Vec3;
+  const a = 2 * Math.atan2(swing[0] * h[0] + swing[1] * h[1] + swing[2] * h[2], swing[3]);
+  return a * (p.hingeSign as number);
+}
+
+/**
+ * Refines `local` (`[N × n × 4]`, the hips' rotation relative to the camera axes) and `root` (`[N × 3]`,
+ * camera-space hips, Y up, Z towards the viewer) in place so the model's landmarks reproject onto the image.
+ */
+export function fitToImage(
+  model: BodyModel,
+  cam: CameraModel,
+  series: ImageLandmarks,
+  local: Float64Array,
+  root: Float64Array,
+  personPx: number,
+  options: ImageFitOptions = {},
+): ImageFitResult {
+  const sk = model.skeleton;
+  const n = sk.names.length;
+  const M = NUM_LANDMARKS;
+  const params = buildParams(model);
+  const P = params.length;
+  const U = P + 3;
+  const sigPx = options.pxSigma ?? Math.max(1, 0.01 * personPx);
+  const sigZ = options.depthSigma ?? 0.12;
+  const sigR = options.rotationSigma ?? 0.5;
+  const sigRootZ = options.rootDepthSigma ?? 0.15;
+  const iterations = options.iterations ?? 5;
+  // Which parameters move which landmark: the joint of the parameter is the landmark's joint or above it.
+  const affects: number[][] = [];
+  for (let i = 0; i < M; i++) {
+    const list: number[] = [];
+    const chain = new Set<number>();
+    for (let a = model.attach[i].joint; a >= 0; a = sk.parents[a]) chain.add(a);
+    params.forEach((p, k) => {
+      if (chain.has(p.joint)) list.push(k);
+    });
+    affects.push(list);
+  }
+  const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
+  const pts = new Float64Array(M * 3);
+  const z0 = new Float64Array(M);
+  const JtJ = new Float64Array(U * U);
+  const Jtr = new Float64Array(U);
+  const acc = new Float64Array(P);
+  const rowU = new Float64Array(U);
+  const rowV = new Float64Array(U);
+  const axes = new Float64Array(P * 3);
+  const centres = new Float64Array(P * 3);
+  const saved = new Float64Array(n * 4);
+  let sumBefore = 0;
+  let sumAfter = 0;
+  let count = 0;
+  let frames = 0;
+
+  const landmarks = (f: number) => {
+    poseToWorld(sk, local, f * n * 4, readVec3(root, f), pose);
+    for (let i = 0; i < M; i++) {
+      const a = model.attach[i];
+      const r = qRotate(readQuat(pose.rotations, a.joint), a.offset);
+      pts[i * 3] = pose.positions[a.joint * 3] + r[0];
+      pts[i * 3 + 1] = pose.positions[a.joint * 3 + 1] + r[1];
+      pts[i * 3 + 2] = pose.positions[a.joint * 3 + 2] + r[2];
+    }
+  };
+  /** Weighted pixel error sum and weight sum of the current landmarks. */
+  const pixelError = (f: number): [number, number] => {
+    let s = 0;
+    let w = 0;
+    for (let i = 0; i < M; i++) {
+      const wi = series.weight[f * M + i];
+      if (!(wi > 0.1)) continue;
+      const d = -pts[i * 3 + 2];
+      if (!(d > 0.05)) continue;
+      const u = cam.cx + (cam.f * pts[i * 3]) / d;
+      const v = cam.cy - (cam.f * pts[i * 3 + 1]) / d;
+      s += wi * Math.hypot(u - series.image[(f * M + i) * 2], v - series.image[(f * M + i) * 2 + 1]);
+      w += wi;
+    }
+    return [s, w];
+  };
+  /** The fit's cost of the current state (robust image term + priors). */
+  const cost = (f: number, rootZ0: number): number => {
+    let c = 0;
+    const rz = root[f * 3 + 2];
+    for (let i = 0; i < M; i++) {
+      const wi = series.weight[f * M + i];
+      c += ((pts[i * 3 + 2] - rz - z0[i]) / sigZ) ** 2;
+      if (!(wi > 0.1)) continue;
+      const d = -pts[i * 3 + 2];
+      if (!(d > 0.05)) return Number.POSITIVE_INFINITY;
+      const u = cam.cx + (cam.f * pts[i * 3]) / d;
+      const v = cam.cy - (cam.f * pts[i * 3 + 1]) / d;
+      const e = Math.hypot(u - series.image[(f * M + i) * 2], v - series.image[(f * M + i) * 2 + 1]) / sigPx;
+      c += wi * (e <= 3 ? e * e : 6 * e - 9);
+    }
+    for (let k = 0; k < P; k++) c += (acc[k] / sigR) ** 2;
+    c += ((rz - rootZ0) / sigRootZ) ** 2;
+    return c;
+  };
+
+  for (let f = 0; f < series.N; f++) {
+    if (!series.tracked[f]) continue;
+    saved.set(local.subarray(f * n * 4, (f + 1) * n * 4));
+    const root0 = readVec3(root, f);
+    landmarks(f);
+    for (let i = 0; i < M; i++) z0[i] = pts[i * 3 + 2] - root0[2];
+    acc.fill(0);
+    const [b0, w0] = pixelError(f);
+    if (!(w0 > 0)) continue;
+    const cost0 = cost(f, root0[2]);
+    for (let it = 0; it < iterations; it++) {
+      if (it > 0) landmarks(f);
+      // Parameter axes and centres at the current pose.
+      params.forEach((p, k) => {
+        const X = readVec3(pose.positions, p.joint);
+        centres[k * 3] = X[0];
+        centres[k * 3 + 1] = X[1];
+        centres[k * 3 + 2] = X[2];
+        let e: Vec3;
+        if (p.axis >= 0) e = p.axis === 0 ? [1, 0, 0] : p.axis === 1 ? [0, 1, 0] : [0, 0, 1];
+        else {
+          const upper = readQuat(pose.rotations, sk.parents[p.joint]);
+          const h = qRotate(upper, p.hingeLocal as Vec3);
+          const s = p.hingeSign as number;
+          e = [h[0] * s, h[1] * s, h[2] * s];
+        }
+        axes[k * 3] = e[0];
+        axes[k * 3 + 1] = e[1];
+        axes[k * 3 + 2] = e[2];
+      });
+      JtJ.fill(0);
+      Jtr.fill(0);
+      const rz = root[f * 3 + 2];
+      for (let i = 0; i < M; i++) {
+        const px = pts[i * 3];
+        const py = pts[i * 3 + 1];
+        const pz = pts[i * 3 + 2];
+        const list = affects[i];
+        // Depth prior (all landmarks, seen or not): (p.z - root.z) - z0.
+        {
+          const r = (pz - rz - z0[i]) / sigZ;
+          for (const k of list) {
+            const o = k * 3;
+            // z component of e × (p − X)
+            const dz = axes[o] * (py - centres[o + 1]) - axes[o + 1] * (px - centres[o]);
+            rowU[k] = dz / sigZ;
+          }
+          for (const a of list) {
+            Jtr[a] += rowU[a] * r;
+            for (const b of list) JtJ[a * U + b] += rowU[a] * rowU[b];
+          }
+        }
+        const wi = series.weight[f * M + i];
+        if (!(wi > 0.1)) continue;
+        const d = -pz;
+        if (!(d > 0.05)) continue;
+        const u = cam.cx + (cam.f * px) / d;
+        const v = cam.cy - (cam.f * py) / d;
+        const ru = u - series.image[(f * M + i) * 2];
+        const rv = v - series.image[(f * M + i) * 2 + 1];
+        const e = Math.hypot(ru, rv) / sigPx;
+        const hub = e <= 3 ? 1 : 3 / e;
+        const s = Math.sqrt(wi * hub) / sigPx;
+        // d(u,v)/dp
+        const uX = cam.f / d;
+        const uZ = (cam.f * px) / (d * d);
+        const vY = -cam.f / d;
+        const vZ = (-cam.f * py) / (d * d);
+        for (const k of list) {
+          const o = k * 3;
+          const qx = px - centres[o];
+          const qy = py - centres[o + 1];
+          const qz = pz - centres[o + 2];
+          const dx = axes[o + 1] * qz - axes[o + 2] * qy;
+          const dy = axes[o + 2] * qx - axes[o] * qz;
+          const dz = axes[o] * qy - axes[o + 1] * qx;
+          rowU[k] = s * (uX * dx + uZ * dz);
+          rowV[k] = s * (vY * dy + vZ * dz);
+        }
+        rowU[P] = s * uX;
+        rowU[P + 1] = 0;
+        rowU[P + 2] = s * uZ;
+        rowV[P] = 0;
+        rowV[P + 1] = s * vY;
+        rowV[P + 2] = s * vZ;
+        const all = [...list, P, P + 1, P + 2];
+        for (const a of all) {
+          Jtr[a] += s * (rowU[a] * ru + rowV[a] * rv);
+          for (const b of all) JtJ[a * U + b] += rowU[a] * rowU[b] + rowV[a] * rowV[b];
+        }
+      }
+      for (let k = 0; k < P; k++) {
+        JtJ[k * U + k] += 1 / sigR ** 2;
+        Jtr[k] += acc[k] / sigR ** 2;
+      }
+      JtJ[(P + 2) * U + P + 2] += 1 / sigRootZ ** 2;
+      Jtr[P + 2] += (rz - root0[2]) / sigRootZ ** 2;
+      for (let a = 0; a < U; a++) JtJ[a * U + a] = JtJ[a * U + a] * 1.05 + 1e-6;
+      for (let a = 0; a < U; a++) Jtr[a] = -Jtr[a];
+      const step = solveSPD(JtJ, Jtr, U);
+      if (!step) break;
+      // Cap the rotation step (linearisation) at 0.3 rad per parameter.
+      let big = 0;
+      for (let k = 0; k < P; k++) big = Math.max(big, Math.abs(step[k]));
+      const cap = big > 0.3 ? 0.3 / big : 1;
+      applyStep(step, cap);
+    }
+    landmarks(f);
+    const cost1 = cost(f, root0[2]);
+    if (!(cost1 < cost0)) {
+      local.set(saved, f * n * 4);
+      writeVec3(root, f, root0);
+      landmarks(f);
+    }
+    const [b1] = pixelError(f);
+    sumBefore += b0;
+    sumAfter += b1;
+    count += w0;
+    frames++;
+
+    function applyStep(step: Float64Array, k: number): void {
+      // Rotations, using the world rotations of the pose the step was linearised at.
+      const worldRot = (j: number): Quat => (j < 0 ? [0, 0, 0, 1] : readQuat(pose.rotations, j));
+      for (let p = 0; p < P; ) {
+        const par = params[p];
+        const o = (f * n + par.joint) * 4;
+        if (par.axis < 0) {
+          const delta = step[p] * k;
+          acc[p] += delta;
+          const q = readQuat(local, f * n + par.joint);
+          let nq = qMul(qFromAxisAngle(par.hingeLocal as Vec3, delta * (par.hingeSign as number)), q);
+          const flex = flexion(nq, par);
+          if (flex < 0 || flex > MAX_FLEX) {
+            const target = Math.max(0, Math.min(MAX_FLEX, flex));
+            nq = qMul(
+              qFromAxisAngle(par.hingeLocal as Vec3, (target - flex) * (par.hingeSign as number)),
+              nq,
+            );
+          }
+          writeQuat(local, o / 4, qNormalize(nq));
+          p++;
+          continue;
+        }
+        const w: Vec3 = [step[p] * k, step[p + 1] * k, step[p + 2] * k];
+        acc[p] += w[0];
+        acc[p + 1] += w[1];
+        acc[p + 2] += w[2];
+        const parentW = worldRot(sk.parents[par.joint]);
+        const q = readQuat(local, f * n + par.joint);
+        // local' = Rp⁻¹ exp(ω) Rp local
+        const nq = qMul(qMul(qConj(parentW), qMul(qExp(w), parentW)), q);
+        writeQuat(local, o / 4, qNormalize(nq));
+        p += 3;
+      }
+      root[f * 3] += step[P];
+      root[f * 3 + 1] += step[P + 1];
+      root[f * 3 + 2] += step[P + 2];
+    }
+  }
+  return {
+    beforePx: count ? sumBefore / count : Number.NaN,
+    afterPx: count ? sumAfter / count : Number.NaN,
+    frames,
+  };
+}
