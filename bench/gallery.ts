@@ -116,11 +116,11 @@ interface WorldToCamera {
  */
 function worldToCamera(details: SolveDetails, tracks: Tracks): WorldToCamera {
   const cam = details.camera;
-  const own = (details as unknown as { worldToCamera?: { q: number[]; t: number[] } }).worldToCamera;
-  if (own?.q?.length === 4 && own.t?.length === 3) {
+  const own = details.cameraFromWorld;
+  if (own) {
     return {
-      q: own.q as unknown as math.Quat,
-      t: own.t as unknown as Vec3,
+      q: own.rotation,
+      t: own.translation,
       f: cam.f,
       cx: cam.cx,
       cy: cam.cy,
