@@ -12,7 +12,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import type { AppContext } from './http/context.ts';
+import { type AppContext, requireAdmin } from './http/context.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import type { Infra } from './infra/index.ts';
@@ -50,12 +50,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // Responses: compiled from the zod schemas (see http/serializer.ts); zod still checks them outside production.
   app.setSerializerCompiler(createSerializerCompiler({ validate: config.NODE_ENV !== 'production' }));
-  const ctx: AppContext = { config, infra: deps.infra, services: deps.services };
+  const ctx: AppContext = { config, infra: deps.infra, services: deps.services, adminRoutes: [] };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
+  app.decorateRequest('adminAudit', null);
   installErrorHandling(app);
   await app.register(fastifyHelmet, securityHeaders(config));
   app.addHook('onSend', async (req, reply, payload) => {
+    // The audit row of an administrator action, with its outcome, is written before the answer leaves.
+    if (req.adminAudit) {
+      const pending = req.adminAudit;
+      req.adminAudit = null;
+      let outcome = {
+        code: reply.statusCode >= 400 ? reply.statusCode : 0,
+        message: '',
+        data: null as unknown,
+      };
+      if (typeof payload === 'string') {
+        try {
+          const e = JSON.parse(payload) as { code?: number; message?: string; data?: unknown };
+          if (typeof e.code === 'number') outcome = { code: e.code, message: e.message ?? '', data: e.data };
+        } catch {
+          /* not an envelope */
+        }
+      }
+      await deps.services.rbac
+        .finishAudit(pending, outcome)
+        .catch((err) => req.log.error({ err }, 'audit write failed'));
+    }
     reply.header('x-request-id', req.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
@@ -90,6 +112,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
+  // Administrator routes run their permission check before validation, so a refused caller learns nothing
+  // about the body (406 whatever it sends); the list is kept for the permission-table test.
+  app.addHook('onRoute', (route) => {
+    const pre = route.preHandler;
+    const list = Array.isArray(pre) ? pre : pre ? [pre] : [];
+    if (!list.includes(requireAdmin)) return;
+    const rest = list.filter((h) => h !== requireAdmin);
+    route.preHandler = rest.length ? rest : undefined;
+    const before = route.preValidation;
+    route.preValidation = [requireAdmin, ...(Array.isArray(before) ? before : before ? [before] : [])];
+    for (const m of Array.isArray(route.method) ? route.method : [route.method])
+      if (m !== 'HEAD') ctx.adminRoutes.push(`${m} ${route.url.replace(/^\/product(?=\/)/, '')}`);
+  });
   await app.register(
     async (api) => {
       for (const mod of apiModules) await api.register(mod);

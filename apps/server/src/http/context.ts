@@ -5,8 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError, Codes } from '../errors.ts';
 import type { Infra } from '../infra/index.ts';
+import type { PendingAudit } from '../modules/rbac/service.ts';
 import type { AuthContext } from '../services/auth.ts';
-import { isAdmin } from '../services/auth.ts';
 import type { Services } from '../services/index.ts';
 import { ACCOUNT_COMPANY, type UserRecord } from '../services/ports.ts';
 
@@ -14,6 +14,8 @@ export interface AppContext {
   config: Config;
   infra: Infra;
   services: Services;
+  /** `METHOD /path` of every route guarded by requireAdmin (filled as routes register). */
+  adminRoutes: string[];
 }
 
 declare module 'fastify' {
@@ -22,6 +24,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** An administrator action being audited (set by requireAdmin on write routes; written in app.ts onSend). */
+    adminAudit: PendingAudit | null;
   }
 }
 
@@ -57,10 +61,28 @@ export const requireUserOrQueryToken: Guard = async (req) => {
   req.auth = await req.server.ctx.services.auth.authenticate(bearerToken(req, true));
 };
 
-/** Administrators only: a normal user gets 406 insufficient permission. */
+/** The route pattern under /product (`/user/test/:id`), as the permission table names it. */
+export const apiRouteOf = (req: FastifyRequest): string =>
+  (req.routeOptions.url ?? '').replace(/^\/product(?=\/)/, '');
+
+/**
+ * Administrator routes: the route's permission (modules/rbac/permissions.ts) checked against the roles the
+ * account holds (role data: enabled roles → their pages → the pages' modules, read or write). Anyone else gets
+ * 406 insufficient permission. A route that changes something is audited (who, what, before/after).
+ */
 export const requireAdmin: Guard = async (req, reply) => {
   await requireUser(req, reply);
-  if (!isAdmin(req.auth!.user)) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+  const user = req.auth!.user;
+  const { rbac } = req.server.ctx.services;
+  const route = apiRouteOf(req);
+  const perm = await rbac.authorize(user, req.method, route);
+  req.adminAudit = await rbac.beginAudit(user, perm, {
+    method: req.method,
+    route,
+    params: req.params,
+    body: req.body,
+    ip: req.ip ?? null,
+  });
 };
 
 /** Company accounts only (type 2). */

@@ -12,6 +12,7 @@ import motionRoutes from './motion/routes.ts';
 import musicRoutes from './music/routes.ts';
 import orderRoutes from './order/routes.ts';
 import payRoutes from './pay/routes.ts';
+import rbacRoutes from './rbac/routes.ts';
 import systemRoutes from './system/routes.ts';
 import userRoutes from './user/routes.ts';
 import videoRoutes from './video/routes.ts';
@@ -29,4 +30,5 @@ export const apiModules: FastifyPluginAsync[] = [
   goodsRoutes,
   payRoutes,
   orderRoutes,
+  rbacRoutes,
 ];

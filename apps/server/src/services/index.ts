@@ -11,6 +11,8 @@ import { createAudioFilePort } from '../modules/music/files.ts';
 import { createMusicStore } from '../modules/music/repo.ts';
 import { MUSIC_QUEUE, type MusicJobData, MusicService } from '../modules/music/service.ts';
 import { createPayServices, type OrderService, type PayService } from '../modules/pay/index.ts';
+import { KyselyRbacRepo } from '../modules/rbac/repo.ts';
+import { RbacService } from '../modules/rbac/service.ts';
 import { createFilePort } from '../modules/video/files.ts';
 import { VideoService } from '../modules/video/service.ts';
 import { createVideoStore } from '../modules/video/store.ts';
@@ -39,6 +41,8 @@ export interface Services {
   orders: OrderService;
   /** WeChat Pay / Alipay flows over the providers of infra.payment. */
   pay: PayService;
+  /** Administrator roles, menus and audit log (issue 21). */
+  rbac: RbacService;
 }
 
 export interface ServiceOptions {
@@ -116,8 +120,53 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });
+  const notices = new NoticeService(store, clock);
+  const system = new SystemConfigService(store, clock);
+  const machines = new MachineService(store, clock);
+  const rbacRepo = new KyselyRbacRepo(infra.database.db);
+  const rbac = new RbacService({
+    repo: rbacRepo,
+    clock,
+    getUser: (id) => accounts.getUser(id),
+    setUserRoles: (id, roles) => accounts.adminUpdate(id, { roles }),
+    // The audit's before/after: the same views the administrator routes answer with.
+    snapshot: async (kind, ref) => {
+      const id = Number(ref);
+      switch (kind) {
+        case 'user': {
+          const u = /^\d+$/.test(ref)
+            ? await store.repos.users.findById(id)
+            : await store.repos.users.findByEmail(ref.toLowerCase());
+          return u ? accounts.view(u) : null;
+        }
+        case 'notice':
+          return (await store.repos.notices.findById(id)) ?? null;
+        case 'maintain':
+          return system.maintainInfo();
+        case 'machine':
+          return (
+            (/^\d+$/.test(ref)
+              ? await store.repos.machines.findById(id)
+              : await store.repos.machines.findByName(ref)) ?? null
+          );
+        case 'category':
+          return (await store.repos.categories.findById(id)) ?? null;
+        case 'role':
+          return (await rbacRepo.findRole(id)) ?? null;
+        case 'menu':
+          return (await rbacRepo.findMenu(id)) ?? null;
+        case 'video': {
+          const v = await videoStore.repos.videos.findById(id);
+          return v ? { id: v.id, name: v.name, status: v.status, userId: v.userId } : null;
+        }
+        default:
+          return null;
+      }
+    },
+  });
   return {
     ...createPayServices(infra, coins),
+    rbac,
     music,
     videos,
     motion,
@@ -128,9 +177,9 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     catalog: new CatalogService(store, clock, {
       videosIn: (id) => videoStore.repos.videos.countByCategory(id),
     }),
-    notices: new NoticeService(store, clock),
-    system: new SystemConfigService(store, clock),
-    machines: new MachineService(store, clock),
+    notices,
+    system,
+    machines,
     scheduler: new Scheduler(store, clock, accounts, coins),
   };
 }

@@ -1,0 +1,296 @@
+/**
+ * Roles, menus and audit rows over Kysely (tables of migration `900_admin_rbac`): the only SQL of the rbac slice.
+ */
+import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
+import type { DB } from '../../infra/db/schema.ts';
+import { toUser } from '../../repos/users.ts';
+import type { PageGrant } from './permissions.ts';
+import type {
+  AuditQuery,
+  AuditRecord,
+  MenuInput,
+  MenuRecord,
+  RbacRepo,
+  RoleInput,
+  RoleRecord,
+} from './service.ts';
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface AdminRolesTable {
+  id: Generated<number>;
+  role_key: string;
+  title: string;
+  state: Defaulted<number>;
+  pages: Defaulted<string>;
+  builtin: Defaulted<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AdminMenusTable {
+  id: Generated<number>;
+  title: string;
+  module: string;
+  icon: Defaulted<string>;
+  controller: Defaulted<string>;
+  action: Defaulted<string>;
+  show: Defaulted<number>;
+  path: string;
+  alias: Defaulted<string>;
+  sort: Defaulted<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  actor_id: number;
+  actor_email: string;
+  actor_roles: Defaulted<string>;
+  method: string;
+  route: string;
+  module: string;
+  target_kind: string | null;
+  target_id: string | null;
+  code: number;
+  message: Defaulted<string>;
+  request: Defaulted<string>;
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+type RbacDB = DB & {
+  admin_roles: AdminRolesTable;
+  admin_menus: AdminMenusTable;
+  admin_audit: AdminAuditTable;
+};
+
+function parse(s: string | null): unknown {
+  if (s === null) return null;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}
+
+/** `%text%` with LIKE's wildcards in the text escaped (by backslash, declared with ESCAPE on both databases). */
+const likePattern = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+const toRole = (r: Selectable<AdminRolesTable>): RoleRecord => ({
+  id: Number(r.id),
+  key: r.role_key,
+  title: r.title,
+  state: Number(r.state) === 1,
+  pages: (parse(r.pages) as PageGrant[] | null) ?? [],
+  builtin: Number(r.builtin) === 1,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const toMenu = (r: Selectable<AdminMenusTable>): MenuRecord => ({
+  id: Number(r.id),
+  title: r.title,
+  module: r.module,
+  icon: r.icon,
+  controller: r.controller,
+  action: r.action,
+  show: Number(r.show) === 1,
+  path: r.path,
+  alias: r.alias,
+  sort: Number(r.sort),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const toAudit = (r: Selectable<AdminAuditTable>): AuditRecord => ({
+  id: Number(r.id),
+  actorId: Number(r.actor_id),
+  actorEmail: r.actor_email,
+  actorRoles: r.actor_roles,
+  method: r.method,
+  route: r.route,
+  module: r.module,
+  targetKind: r.target_kind,
+  targetId: r.target_id,
+  code: Number(r.code),
+  message: r.message,
+  request: parse(r.request),
+  before: parse(r.before),
+  after: parse(r.after),
+  ip: r.ip,
+  createdAt: Number(r.created_at),
+});
+
+function menuRow(m: Partial<MenuInput>) {
+  const v: Partial<Omit<Selectable<AdminMenusTable>, 'id'>> = {};
+  if (m.title !== undefined) v.title = m.title;
+  if (m.module !== undefined) v.module = m.module;
+  if (m.icon !== undefined) v.icon = m.icon;
+  if (m.controller !== undefined) v.controller = m.controller;
+  if (m.action !== undefined) v.action = m.action;
+  if (m.show !== undefined) v.show = m.show ? 1 : 0;
+  if (m.path !== undefined) v.path = m.path;
+  if (m.alias !== undefined) v.alias = m.alias;
+  if (m.sort !== undefined) v.sort = m.sort;
+  return v;
+}
+
+export class KyselyRbacRepo implements RbacRepo {
+  private readonly db: Kysely<RbacDB>;
+  constructor(db: Kysely<DB>) {
+    this.db = db as unknown as Kysely<RbacDB>;
+  }
+
+  async listRoles() {
+    return (await this.db.selectFrom('admin_roles').selectAll().orderBy('id').execute()).map(toRole);
+  }
+  async findRole(id: number) {
+    const r = await this.db.selectFrom('admin_roles').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toRole(r);
+  }
+  async findRoleByKey(key: string) {
+    const r = await this.db
+      .selectFrom('admin_roles')
+      .selectAll()
+      .where('role_key', '=', key)
+      .executeTakeFirst();
+    return r && toRole(r);
+  }
+  async createRole(r: RoleInput, now: number) {
+    const row = await this.db
+      .insertInto('admin_roles')
+      .values({
+        role_key: r.key,
+        title: r.title,
+        state: r.state ? 1 : 0,
+        pages: JSON.stringify(r.pages),
+        builtin: r.builtin ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRole(row);
+  }
+  async updateRole(id: number, r: Partial<RoleInput>, now: number) {
+    await this.db
+      .updateTable('admin_roles')
+      .set({
+        ...(r.title !== undefined ? { title: r.title } : {}),
+        ...(r.state !== undefined ? { state: r.state ? 1 : 0 } : {}),
+        ...(r.pages !== undefined ? { pages: JSON.stringify(r.pages) } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+  async deleteRole(id: number) {
+    const r = await this.db.deleteFrom('admin_roles').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async listMenus() {
+    return (await this.db.selectFrom('admin_menus').selectAll().orderBy('sort').orderBy('id').execute()).map(
+      toMenu,
+    );
+  }
+  async findMenu(id: number) {
+    const r = await this.db.selectFrom('admin_menus').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toMenu(r);
+  }
+  async findMenuByPath(path: string) {
+    const r = await this.db.selectFrom('admin_menus').selectAll().where('path', '=', path).executeTakeFirst();
+    return r && toMenu(r);
+  }
+  async createMenu(m: MenuInput, now: number) {
+    const row = await this.db
+      .insertInto('admin_menus')
+      .values({
+        ...(menuRow(m) as Omit<Selectable<AdminMenusTable>, 'id' | 'created_at' | 'updated_at'>),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toMenu(row);
+  }
+  async updateMenu(id: number, m: Partial<MenuInput>, now: number) {
+    await this.db
+      .updateTable('admin_menus')
+      .set({ ...menuRow(m), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+  async deleteMenu(id: number) {
+    const r = await this.db.deleteFrom('admin_menus').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async insertAudit(a: Omit<AuditRecord, 'id'>) {
+    const row = await this.db
+      .insertInto('admin_audit')
+      .values({
+        actor_id: a.actorId,
+        actor_email: a.actorEmail,
+        actor_roles: a.actorRoles,
+        method: a.method,
+        route: a.route,
+        module: a.module,
+        target_kind: a.targetKind,
+        target_id: a.targetId,
+        code: a.code,
+        message: a.message,
+        request: json(a.request) ?? '{}',
+        before: json(a.before),
+        after: json(a.after),
+        ip: a.ip,
+        created_at: a.createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  async searchAudit(q: AuditQuery) {
+    let w = this.db.selectFrom('admin_audit');
+    if (q.actor) {
+      const id = /^\d+$/.test(q.actor) ? Number(q.actor) : null;
+      w =
+        id !== null
+          ? w.where('actor_id', '=', id)
+          : w.where(sql<boolean>`actor_email like ${likePattern(q.actor.toLowerCase())} escape '\\'`);
+    }
+    if (q.module) w = w.where('module', '=', q.module);
+    if (q.route) w = w.where(sql<boolean>`route like ${likePattern(q.route)} escape '\\'`);
+    if (q.targetKind) w = w.where('target_kind', '=', q.targetKind);
+    if (q.targetId) w = w.where('target_id', '=', q.targetId);
+    if (q.from !== undefined) w = w.where('created_at', '>=', q.from);
+    if (q.to !== undefined) w = w.where('created_at', '<', q.to);
+    if (q.failedOnly) w = w.where('code', '!=', 0);
+    const total = await w.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await w
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute();
+    return { list: rows.map(toAudit), total: Number(total.n), page: q.page, size: q.size };
+  }
+
+  async usersWithRole(key: string) {
+    const rows = await (this.db as unknown as Kysely<DB>)
+      .selectFrom('users')
+      .selectAll()
+      .where(sql<boolean>`roles like ${likePattern(key)} escape '\\'`)
+      .orderBy('id')
+      .execute();
+    return rows.map(toUser).filter((u) => u.roles.includes(key));
+  }
+}
