@@ -1,6 +1,7 @@
 /**
  * Issue 15 (what a first-time user trips over), server side: byte ranges on stored files, the embedded mail's
- * path and code on the console, SMTP as one variable.
+ * path and code on the console, SMTP as one variable, zips per plan, checkMd5, and the judged result (15.3:
+ * confidence, free remakes granted by flagged results, refund of an unusable one).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,6 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { parseRange } from '../src/modules/cos/routes.ts';
+import { type CaptureJobData, runChargeRef } from '../src/modules/jobs/service.ts';
+import type { CaptureJudgement } from '../src/modules/video/ports.ts';
+import { createVideoStore } from '../src/modules/video/store.ts';
 import { databases, useServer } from './harness.ts';
 import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
 
@@ -277,3 +281,142 @@ describe.each(databases)('15.5 POST /video/checkMd5, on %s', (kind) => {
     ).toBe(400);
   });
 });
+
+describe.each(databases)(
+  '15.3 the judged result: confidence, free remakes, refund when unusable, on %s',
+  (kind) => {
+    const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+    let fx: Fixtures;
+    beforeAll(() => {
+      fx = makeFixtures();
+    });
+    afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+
+    const gap: CaptureJudgement = {
+      confidence: 0.31,
+      ranges: [{ from: 0, to: 1.5, confidence: 0, reasons: ['gap'] }],
+      unusable: true,
+    };
+    const jump: CaptureJudgement = {
+      confidence: 0.82,
+      ranges: [{ from: 0.4, to: 0.8, confidence: 0.18, reasons: ['jump', 'pose'] }],
+      unusable: false,
+    };
+    const clean: CaptureJudgement = { confidence: 0.93, ranges: [], unusable: false };
+
+    /** Runs the video's current job through the worker's hooks, with the judgement a capture would send. */
+    const finish = async (id: number, judgement: CaptureJudgement) => {
+      const v = (await videos().findById(id))!;
+      const data: CaptureJobData = {
+        videoId: id,
+        userId: v.userId,
+        mode: 'capture',
+        seq: v.jobSeq,
+        chargeRef: runChargeRef(v),
+      };
+      expect(await t.services.captureJobs.started(data, 1)).not.toBeNull();
+      await t.services.captureJobs.completed(data, { zips: {}, frameCount: 60, fps: 30, judgement });
+      await t.services.captureJobs.queue.remove(`capture-${id}-${v.jobSeq}`);
+    };
+    type View = {
+      freeRemakes: number;
+      judgement: {
+        confidence: number;
+        unusable: boolean;
+        refundedCoins: number;
+        judgeRemakes: number;
+        ranges: unknown[];
+      } | null;
+    };
+    const view = async (token: string, id: number) => {
+      const r = await t.call<View>('POST', '/product/video/queryVideoById', { token, body: { id } });
+      expect(r.code, r.message).toBe(0);
+      return r.data;
+    };
+    const videos = () => createVideoStore(t.infra.database).repos.videos;
+    const remake = (token: string, id: number, paid = false) =>
+      t.call<{ charged: number }>('POST', '/product/video/videoRedo', { token, body: { id, paid } });
+
+    it('an unusable result is refunded with a ledger row; flagged results grant free remakes, two at most', async () => {
+      const me = await t.register(`judge-${kind}@example.com`);
+      const start = await t.services.coins.balance(me.id);
+      const form = uploadForm(fx.synthetic(81, 2), { name: 'gym', tags: 'x' });
+      const up = await t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${me.token}`, ...form.headers },
+        payload: form.payload,
+      });
+      expect(up.json().code, up.json().message).toBe(0);
+      const id = up.json().data.id as number;
+      expect(await t.services.coins.balance(me.id)).toBe(start - 2);
+      expect((await view(me.token, id)).judgement).toBeNull();
+
+      // 1. Unusable (a long gap over most of the clip): the upload's 2 V come back, one ledger row; +1 free remake.
+      await finish(id, gap);
+      expect(await t.services.coins.balance(me.id)).toBe(start);
+      const v0 = (await videos().findById(id))!;
+      const refund = await t.infra.store.repos.ledger.findByRef(`refund:${v0.chargeRef}`);
+      expect(refund).toMatchObject({ userId: me.id, amount: 2, reason: 'refund' });
+      expect(v0.confidence).toBe(0.31);
+      expect(v0.refunded).toBe(true);
+      const a = await view(me.token, id);
+      expect(a.judgement).toMatchObject({
+        confidence: 0.31,
+        unusable: true,
+        refundedCoins: 2,
+        judgeRemakes: 1,
+      });
+      expect(a.freeRemakes).toBe(2); // the free plan's 1 + 1 for the flagged result
+      // Someone else sees the confidence and ranges, not my coins.
+      const other = await t.register(`judge-other-${kind}@example.com`);
+      expect((await t.call('PUT', `/product/video/square/${id}/1`, { token: me.token })).code).toBe(0);
+      expect((await view(other.token, id)).judgement).toMatchObject({
+        confidence: 0.31,
+        unusable: true,
+        refundedCoins: 0,
+        judgeRemakes: 0,
+      });
+
+      // 2. The remake costs nothing; its result is flagged again (another person): one more free remake, no refund.
+      const r1 = await remake(me.token, id);
+      expect(r1.code, r1.message).toBe(0);
+      expect(r1.data.charged).toBe(0);
+      expect(await t.services.coins.balance(me.id)).toBe(start);
+      await finish(id, jump);
+      const b = await view(me.token, id);
+      expect(b.judgement).toMatchObject({ unusable: false, refundedCoins: 0, judgeRemakes: 2 });
+      expect(b.freeRemakes).toBe(2);
+
+      // 3. Flagged a third time: the cap (2 per video) holds, no more grants.
+      expect((await remake(me.token, id)).data.charged).toBe(0);
+      await finish(id, jump);
+      expect((await view(me.token, id)).freeRemakes).toBe(1);
+      expect((await remake(me.token, id)).data.charged).toBe(0);
+      await finish(id, clean);
+      const c = await view(me.token, id);
+      expect(c.freeRemakes).toBe(0);
+      expect(c.judgement).toMatchObject({ confidence: 0.93, ranges: [], unusable: false, refundedCoins: 0 });
+      expect(await t.services.coins.balance(me.id)).toBe(start);
+
+      // 4. None left: the spec's message; a paid remake (1 V per 2 s) whose result is unusable gets its 1 V back.
+      const none = await remake(me.token, id);
+      expect(none.code).toBe(307);
+      expect(none.message).toBe('您的视频免费制作次数已用完');
+      const paid = await remake(me.token, id, true);
+      expect(paid.code, paid.message).toBe(0);
+      expect(paid.data.charged).toBe(1);
+      expect(await t.services.coins.balance(me.id)).toBe(start - 1);
+      await finish(id, gap);
+      expect(await t.services.coins.balance(me.id)).toBe(start);
+      expect((await view(me.token, id)).judgement?.refundedCoins).toBe(1);
+      // Each refund once: the run's hooks again change nothing.
+      const v1 = (await videos().findById(id))!;
+      await t.services.captureJobs.completed(
+        { videoId: id, userId: me.id, mode: 'capture', seq: v1.jobSeq, chargeRef: runChargeRef(v1) },
+        { zips: {}, judgement: gap },
+      );
+      expect(await t.services.coins.balance(me.id)).toBe(start);
+    });
+  },
+);

@@ -1,8 +1,12 @@
 // @vitest-environment happy-dom
-/** Issue 15 on the web: download dialog lists and words (15.4), duplicate file before confirm (15.5), admin role badge (15.6). */
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+/**
+ * Issue 15 on the web: download dialog lists and words (15.4), duplicate file before confirm (15.5), admin role
+ * badge (15.6), the capture's notes and judgement (15.3: card quality, timeline strip, warning, free remakes).
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
+import { CardJudgement, ConfidenceStrip } from '../src/components/Judgement.tsx';
 import { PreviewPlayer } from '../src/components/Preview.tsx';
 import { TopBar } from '../src/components/TopBar.tsx';
 import { setLangForTests } from '../src/lib/i18n.ts';
@@ -143,19 +147,198 @@ describe('15.6 the administrator’s top bar shows the role, not a free plan', (
     });
 });
 
-describe('15.3 the capture’s warnings about its result are shown in the preview (owner)', () => {
-  it('lists them under the player', async () => {
-    setLangForTests('en');
-    setTokenCookie('t');
+describe('15.3 the capture’s notes about its result are shown in the preview (owner), in the user’s language', () => {
+  const server = () =>
     fakeServer({
       'GET /motion/video/9': () =>
-        ok({ zips: [], warnings: ['2.0–2.4 s: the tracked body jumps (another person or a tracking swap)'] }),
+        ok({ zips: [], warnings: ['floor raised by 4 cm to the feet', 'a sentence the web does not know'] }),
       'GET /motion/video/9/clip_url': () => ({ code: 307, message: 'x' }),
       'GET /motion/fbx/9/anm': () => ({ code: 307, message: 'x' }),
     });
+  it('en', async () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    server();
     renderAt('/x', [{ path: '/x', element: <PreviewPlayer video={made()} /> }], makeUser());
     const box = await screen.findByTestId('preview-warnings');
-    expect(box.textContent).toContain('The capture flagged parts of this result:');
-    expect(box.textContent).toContain('2.0–2.4 s: the tracked body jumps');
+    expect(box.textContent).toContain('Notes on how this result was made:');
+    expect(box.textContent).toContain('floor raised by 4 cm to the feet');
+  });
+  it('zh: known sentences translated, an unknown one kept', async () => {
+    setLangForTests('zh');
+    setTokenCookie('t');
+    server();
+    renderAt('/x', [{ path: '/x', element: <PreviewPlayer video={made()} /> }], makeUser());
+    const box = await screen.findByTestId('preview-warnings');
+    expect(box.textContent).toContain('本结果的制作说明：');
+    expect(box.textContent).toContain('地面抬高 4 厘米以贴合双脚');
+    expect(box.textContent).not.toContain('floor raised');
+    expect(box.textContent).toContain('a sentence the web does not know');
+  });
+});
+
+describe('15.3 the judgement: card quality, timeline strip, warning with free remakes and the refund rule', () => {
+  const judged = (over: Record<string, unknown> = {}) =>
+    made({
+      duration: 10,
+      freeRemakes: 2,
+      judgement: {
+        confidence: 0.79,
+        ranges: [
+          { from: 0.8, to: 1.2, confidence: 0.1, reasons: ['jump'] },
+          { from: 5, to: 7.5, confidence: 0.3, reasons: ['gap', 'pose'] },
+        ],
+        unusable: false,
+        refundedCoins: 0,
+        judgeRemakes: 1,
+      },
+      ...over,
+    });
+  const server = () =>
+    fakeServer({
+      'GET /motion/video/9': () => ok({ zips: [], warnings: [] }),
+      'GET /motion/video/9/clip_url': () => ({ code: 307, message: 'x' }),
+      'GET /motion/fbx/9/anm': () => ({ code: 307, message: 'x' }),
+    });
+
+  it('the card shows the quality and the weak parts; an unusable one says so and what came back', () => {
+    setLangForTests('en');
+    const a = render(<CardJudgement video={judged()} />);
+    const line = screen.getByTestId('card-judgement');
+    expect(line.getAttribute('data-level')).toBe('fair');
+    expect(line.textContent).toBe('Quality 79%2 weak parts');
+    a.unmount();
+    setLangForTests('zh');
+    render(
+      <CardJudgement
+        video={judged({
+          judgement: { confidence: 0.21, ranges: [], unusable: true, refundedCoins: 10, judgeRemakes: 1 },
+        })}
+      />,
+    );
+    expect(screen.getByTestId('card-judgement').getAttribute('data-level')).toBe('poor');
+    expect(screen.getByTestId('card-unusable').textContent).toBe('结果不可用 · 已退还 10 V币');
+  });
+
+  it('no judgement (an older result): nothing shown', () => {
+    render(<CardJudgement video={made()} />);
+    expect(screen.queryByTestId('card-judgement')).toBeNull();
+  });
+
+  for (const [lang, title, line, free, rule] of [
+    [
+      'en',
+      'The capture flagged 2 parts of this result (confidence 79%):',
+      '5.0–7.5 s: tracking lost for a long stretch; impossible pose (limbs stretched or shrunk)',
+      'Flagged results give this video free remakes: 2 left.',
+      'A result is unusable when more than 40% of the clip is weak or its confidence is under 40%',
+    ],
+    [
+      'zh',
+      '动捕判断本结果有 2 处薄弱片段（整体可信度 79%）：',
+      '5.0–7.5 秒：长时间跟丢人物; 不可能的姿态（肢体被拉长或缩短）',
+      '被标记的结果会为该视频赠送免费制作次数：剩余 2 次。',
+      '超过 40% 的片段薄弱或整体可信度低于 40% 时',
+    ],
+  ] as const) {
+    it(`the preview: strip under the time bar, warning, free remake, rule (${lang})`, async () => {
+      setLangForTests(lang);
+      setTokenCookie('t');
+      server();
+      const onRemake = vi.fn();
+      renderAt(
+        '/x',
+        [{ path: '/x', element: <PreviewPlayer video={judged()} onRemake={onRemake} /> }],
+        makeUser(),
+      );
+      const notice = await screen.findByTestId('judge-notice');
+      expect(notice.textContent).toContain(title);
+      expect(notice.textContent).toContain(line);
+      expect(screen.getByTestId('judge-remakes').textContent).toContain(free);
+      expect(notice.textContent).toContain(rule);
+      fireEvent.click(screen.getByTestId('judge-remake'));
+      expect(onRemake).toHaveBeenCalledTimes(1);
+    });
+  }
+
+  it('the strip places each weak range on the clip’s timeline; a click seeks there', () => {
+    setLangForTests('en');
+    const seek = vi.fn();
+    render(<ConfidenceStrip judgement={judged().judgement!} duration={10} onSeek={seek} />);
+    const ranges = screen.getAllByTestId('judge-range');
+    expect(ranges.map((r) => [r.style.left, r.style.width])).toEqual([
+      ['8%', '4%'],
+      ['50%', '25%'],
+    ]);
+    expect(ranges[0]!.getAttribute('class')).toContain('judge-range-bad');
+    expect(ranges[1]!.getAttribute('class')).not.toContain('judge-range-bad');
+    fireEvent.click(ranges[1]!);
+    expect(seek).toHaveBeenCalledWith(5);
+  });
+
+  it('none left: the spec’s words; an unusable result says what came back', async () => {
+    setLangForTests('zh');
+    setTokenCookie('t');
+    server();
+    renderAt(
+      '/x',
+      [
+        {
+          path: '/x',
+          element: (
+            <PreviewPlayer
+              video={judged({
+                freeRemakes: 0,
+                judgement: {
+                  confidence: 0.3,
+                  ranges: [{ from: 0, to: 6, confidence: 0, reasons: ['gap'] }],
+                  unusable: true,
+                  refundedCoins: 10,
+                  judgeRemakes: 2,
+                },
+              })}
+            />
+          ),
+        },
+      ],
+      makeUser(),
+    );
+    expect((await screen.findByTestId('judge-notice')).textContent).toContain(
+      '该结果不可用（整体可信度 30%）：',
+    );
+    expect(screen.getByTestId('judge-refunded').textContent).toBe('本结果花费的 10 V币已退还。');
+    expect(screen.getByTestId('judge-remakes').textContent).toBe(
+      '您的视频免费制作次数已用完，重新制作需要 5 V币。',
+    );
+  });
+
+  it('a clean result shows no warning', async () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    server();
+    renderAt(
+      '/x',
+      [
+        {
+          path: '/x',
+          element: (
+            <PreviewPlayer
+              video={judged({
+                judgement: {
+                  confidence: 0.95,
+                  ranges: [],
+                  unusable: false,
+                  refundedCoins: 0,
+                  judgeRemakes: 0,
+                },
+              })}
+            />
+          ),
+        },
+      ],
+      makeUser(),
+    );
+    await screen.findByTestId('judge-strip').catch(() => null);
+    expect(screen.queryByTestId('judge-notice')).toBeNull();
   });
 });

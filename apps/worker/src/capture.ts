@@ -30,7 +30,7 @@ import {
   type VideoInfo,
 } from '@mocap/vision';
 import { capFrameRate, resampledWarning, TRACK_MAX_FPS } from './fps.ts';
-import { judgeTracks } from './judge.ts';
+import { type Judgement, judgeTracks } from './judge.ts';
 
 /** A file-system safe version of a bone type name (`CC&iClone` → `CC_iClone`), for storage keys. */
 export function boneTypeSlug(boneType: string): string {
@@ -98,6 +98,8 @@ export interface CaptureResult {
   frameCount: number;
   fps: number;
   warnings: string[];
+  /** The capture's judgement of its tracks (issue 15.3); absent for runs that do not track. */
+  judgement?: Judgement;
 }
 
 /** Writes a JPEG frame (at 40 % of the duration, 360 px wide at most) as the card thumbnail. */
@@ -378,7 +380,8 @@ export async function capture(
   const solved = await solveAndExport(tracksPath, workDir, { ...options, onProgress: progress }, 80);
   if (resampled) solved.warnings.unshift(resampledWarning(source.fps, TRACK_MAX_FPS));
   // The capture judges its own result (issue 15.3): lost tracking, another person, flips, with their times.
-  solved.warnings.push(...judgeTracks(tracks).warnings);
+  const judgement = judgeTracks(tracks);
+  solved.warnings.push(...judgement.warnings);
   const thumbOk = await thumb;
   progress(100, 'done');
   return {
@@ -392,5 +395,6 @@ export async function capture(
     tracksPath,
     thumbnailPath: thumbOk ? thumbnailPath : null,
     ...solved,
+    judgement,
   };
 }

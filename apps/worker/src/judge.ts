@@ -1,13 +1,15 @@
 /**
- * The capture judging its own result (issue 15.3, first part: not wired into the job yet). From the tracks alone,
- * per frame: tracking lost, a weak pose, a jump of the tracked body (another person taking over, or the tracker
- * swapping), and a 3D flip (the world pose's torso upside down while the picture's torso is upright). Gives a
- * confidence per clip and the time ranges that fall below 0.5 with their reasons, and whether the result is
- * unusable (more than 40 % of the time bad, or confidence under 0.4) — the job's refund rule to come.
+ * The capture judging its own result (issue 15.3). From the tracks alone, per frame: tracking lost (a long gap
+ * when it lasts LONG_GAP_S or more), a weak pose, a jump of the tracked body (another person taking over, or the
+ * tracker swapping), an impossible pose (a limb of the 3D pose far longer or shorter than the same limb in the
+ * rest of the clip, or than its other side), and a 3D flip (the world pose's torso upside down while the
+ * picture's torso is upright). Gives a confidence per clip and the time ranges that fall below 0.5 with their
+ * reasons, and whether the result is unusable (more than UNUSABLE_BAD_SHARE of the time bad, or confidence under
+ * UNUSABLE_CONFIDENCE): the server refunds an unusable result and grants free remakes to a flagged one.
  */
 import type { Tracks } from '@mocap/vision';
 
-export type JudgeReason = 'lost' | 'weak' | 'jump' | 'flip';
+export type JudgeReason = 'lost' | 'gap' | 'weak' | 'jump' | 'pose' | 'flip';
 
 export interface JudgedRange {
   /** Seconds from the start of the video. */
@@ -29,6 +31,33 @@ export interface Judgement {
 
 /** Bad stretches closer than this are one range. */
 const MERGE_GAP_S = 0.5;
+/** Tracking lost for this long or longer is a long gap. */
+export const LONG_GAP_S = 1;
+/** The result is unusable when more than this share of the clip is bad… */
+export const UNUSABLE_BAD_SHARE = 0.4;
+/** …or the clip's confidence is under this. */
+export const UNUSABLE_CONFIDENCE = 0.4;
+/** A limb this many times longer/shorter than its median over the clip (or than its other side) is impossible. */
+const LIMB_RATIO = 1.6;
+/** Limbs checked for impossible poses: [from, to] landmark pairs, left then right. */
+const LIMBS: [number, number][][] = [
+  [
+    [11, 13],
+    [12, 14],
+  ], // upper arms
+  [
+    [13, 15],
+    [14, 16],
+  ], // forearms
+  [
+    [23, 25],
+    [24, 26],
+  ], // thighs
+  [
+    [25, 27],
+    [26, 28],
+  ], // shins
+];
 
 const NOSE = 0;
 const L_SHOULDER = 11;
@@ -38,8 +67,10 @@ const R_HIP = 24;
 
 const REASON_TEXT: Record<JudgeReason, string> = {
   lost: 'nobody tracked',
+  gap: 'tracking lost for a long stretch',
   weak: 'the pose is uncertain',
   jump: 'the tracked body jumps (another person or a tracking swap)',
+  pose: 'an impossible pose (limbs stretched or shrunk)',
   flip: 'the 3D pose flips upside down',
 };
 
@@ -50,6 +81,15 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
   const size = Math.max(tracks.video.width, tracks.video.height, 1);
   const conf = new Float64Array(n);
   const why: JudgeReason[][] = Array.from({ length: n }, () => []);
+  const limbMedian = LIMBS.flat().map(([a, b]) => {
+    const lens: number[] = [];
+    for (const f of frames) {
+      const w = f.state !== 'lost' ? f.world : undefined;
+      if (w && w.length >= 29) lens.push(limbLength(w, a, b));
+    }
+    lens.sort((x, y) => x - y);
+    return lens.length ? lens[lens.length >> 1]! : 0;
+  });
   let prevHip: [number, number] | null = null;
   let prevTorso = 0;
   for (let i = 0; i < n; i++) {
@@ -83,6 +123,10 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
     prevHip = hip;
     prevTorso = torso;
     const w = f.world;
+    if (w && w.length >= 29 && impossiblePose(w, limbMedian)) {
+      why[i]!.push('pose');
+      c *= 0.3;
+    }
     if (w && w.length >= 25) {
       // Image y grows downwards, world y too (BlazePose): an upright torso has shoulders above hips in both.
       const imgUp = sh[1]! - hip[1];
@@ -97,6 +141,18 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
   }
 
   const time = (i: number) => frames[i]!.time;
+  // Long gaps: a lost run lasting LONG_GAP_S or more reads 'gap' instead of 'lost'.
+  for (let i = 0; i < n; ) {
+    if (!why[i]!.includes('lost')) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < n && why[j + 1]!.includes('lost')) j++;
+    const next = j + 1 < n ? time(j + 1) : time(j) + (n > 1 ? (time(n - 1) - time(0)) / (n - 1) : 0);
+    if (next - time(i) >= LONG_GAP_S - 1e-9) for (let k = i; k <= j; k++) why[k] = ['gap'];
+    i = j + 1;
+  }
   const step = n > 1 ? (time(n - 1) - time(0)) / (n - 1) : 1 / Math.max(1, tracks.video.fps);
   const ranges: JudgedRange[] = [];
   let start = -1;
@@ -138,7 +194,7 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
   const total = Math.max(step * n, 1e-9);
   const bad = ranges.reduce((s, r) => s + (r.to - r.from), 0);
   const confidence = round(conf.reduce((a, b) => a + b, 0) / n);
-  const unusable = bad / total > 0.4 || confidence < 0.4;
+  const unusable = bad / total > UNUSABLE_BAD_SHARE || confidence < UNUSABLE_CONFIDENCE;
   const warnings = ranges.map(
     (r) =>
       `${(Math.floor(r.from * 10) / 10).toFixed(1)}–${(Math.ceil(r.to * 10) / 10).toFixed(1)} s: ${r.reasons
@@ -146,4 +202,23 @@ export function judgeTracks(tracks: Pick<Tracks, 'frames' | 'video'>): Judgement
         .join('; ')}`,
   );
   return { confidence, ranges, unusable, warnings };
+}
+
+/** A limb much longer/shorter than its median over the clip, or than the same limb on the other side. */
+function impossiblePose(w: readonly (readonly number[])[], median: number[]): boolean {
+  const len = ([a, b]: [number, number]) => limbLength(w, a, b);
+  let m = 0;
+  for (const pair of LIMBS) {
+    const [l, r] = [len(pair[0]!), len(pair[1]!)];
+    for (const x of [l, r]) {
+      const med = median[m++]!;
+      if (med > 1e-3 && (x > med * LIMB_RATIO || x * LIMB_RATIO < med)) return true;
+    }
+    if (Math.min(l, r) > 1e-3 && Math.max(l, r) > Math.min(l, r) * LIMB_RATIO) return true;
+  }
+  return false;
+}
+
+function limbLength(w: readonly (readonly number[])[], a: number, b: number): number {
+  return Math.hypot(w[a]![0]! - w[b]![0]!, w[a]![1]! - w[b]![1]!, (w[a]![2] ?? 0) - (w[b]![2] ?? 0));
 }

@@ -9,7 +9,7 @@
  * hooks.failedForGood refunds. Failures that a retry cannot fix (unreadable video, nobody in it) are
  * permanent. The worker registers itself as a machine and sends a heartbeat every `heartbeatMs`.
  */
-import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -24,7 +24,7 @@ import type {
   VideoOutputs,
 } from '@mocap/server';
 import { PermanentJobError } from '@mocap/server';
-import { closeTrackingPool, isVideoError, type PoseModel, warmUpTracking } from '@mocap/vision';
+import { closeTrackingPool, isVideoError, type PoseModel, type Tracks, warmUpTracking } from '@mocap/vision';
 import {
   boneTypeSlug,
   type CaptureResult,
@@ -34,6 +34,7 @@ import {
   solveAndExport,
   userSolveOptions,
 } from './capture.ts';
+import { judgeTracks } from './judge.ts';
 
 export interface WorkerInfra {
   queue: JobQueue<CaptureJobData>;
@@ -87,7 +88,10 @@ async function storeOutputs(
   storage: ObjectStorage,
   prefix: string,
   r: Partial<
-    Pick<CaptureResult, 'tracksPath' | 'clipPath' | 'thumbnailPath' | 'frameCount' | 'fps' | 'warnings'>
+    Pick<
+      CaptureResult,
+      'tracksPath' | 'clipPath' | 'thumbnailPath' | 'frameCount' | 'fps' | 'warnings' | 'judgement'
+    >
   > &
     Pick<CaptureResult, 'zips'>,
 ): Promise<VideoOutputs> {
@@ -111,7 +115,13 @@ async function storeOutputs(
   }
   if (r.frameCount !== undefined) out.frameCount = r.frameCount;
   if (r.fps !== undefined) out.fps = r.fps;
-  if (r.warnings) out.warnings = r.warnings.slice(0, 20);
+  const judged = new Set(r.judgement?.warnings ?? []);
+  // The judgement is stored as data (the web words its ranges in the user's language), not as English warnings.
+  if (r.warnings) out.warnings = r.warnings.filter((w) => !judged.has(w)).slice(0, 20);
+  if (r.judgement) {
+    const { confidence, ranges, unusable } = r.judgement;
+    out.judgement = { confidence, ranges: ranges.slice(0, 50), unusable };
+  }
   return out;
 }
 
@@ -207,7 +217,9 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
           const tracksPath = join(dir, 'tracks.json');
           await infra.storage.download(v.outputs.tracksKey, tracksPath);
           const r = await solveAndExport(tracksPath, join(dir, 'out'), opts);
-          outputs = await storeOutputs(infra.storage, jv.prefix, r);
+          // The repaired tracks are judged again (a repair may mend what the capture flagged).
+          const judgement = judgeTracks(JSON.parse(await readFile(tracksPath, 'utf8')) as Tracks);
+          outputs = await storeOutputs(infra.storage, jv.prefix, { ...r, judgement });
           outputs.tracksKey = v.outputs.tracksKey;
         } else {
           if (!v.outputs.clipKey) throw new PermanentJobError('no clip to export from');

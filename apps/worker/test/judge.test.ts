@@ -7,7 +7,7 @@ const FPS = 25;
 /** An upright person at image x = cx: shoulders 100 px above the hips; world y down (BlazePose). */
 function frame(
   i: number,
-  o: { cx?: number; lost?: boolean; score?: number; flip?: boolean } = {},
+  o: { cx?: number; lost?: boolean; score?: number; flip?: boolean; stretch?: boolean } = {},
 ): TrackFrame {
   const time = i / FPS;
   if (o.lost) return { index: i, time, state: 'lost', score: 0 };
@@ -23,6 +23,18 @@ function frame(
   const up = o.flip ? 1 : -1;
   for (const k of [11, 12]) world[k] = [0, 0.5 * up, 0];
   world[0] = [0, 0.7 * up, 0];
+  // Arms hanging and legs standing (metres, y down): upper arm 0.3, forearm 0.25, thigh 0.45, shin 0.42.
+  for (const [side, x] of [
+    [0, 0.2],
+    [1, -0.2],
+  ] as const) {
+    world[11 + side] = [x, 0.5 * up, 0];
+    world[13 + side] = [x, 0.2 * up, 0];
+    world[15 + side] = [x, (o.stretch && side === 0 ? -0.55 : -0.05) * up, 0];
+    world[23 + side] = [x / 2, 0, 0];
+    world[25 + side] = [x / 2, -0.45 * up, 0];
+    world[27 + side] = [x / 2, -0.87 * up, 0];
+  }
   return { index: i, time, state: 'tracked', score: o.score ?? 0.9, image, world };
 }
 const tracks = (frames: TrackFrame[]): Pick<Tracks, 'frames' | 'video'> => ({
@@ -67,9 +79,19 @@ describe('judgeTracks', () => {
     expect(j.confidence).toBeLessThan(0.9);
   });
 
-  it('a clip mostly lost is unusable', () => {
+  it('a clip mostly lost is unusable; a lost stretch of 1 s or more is a long gap', () => {
     const j = judgeTracks(tracks(Array.from({ length: 100 }, (_, i) => frame(i, { lost: i >= 40 }))));
     expect(j.unusable).toBe(true);
-    expect(j.ranges).toEqual([{ from: 1.6, to: 4, confidence: 0, reasons: ['lost'] }]);
+    expect(j.ranges).toEqual([{ from: 1.6, to: 4, confidence: 0, reasons: ['gap'] }]);
+    expect(j.warnings).toEqual(['1.6–4.0 s: tracking lost for a long stretch']);
+  });
+
+  it('an impossible pose (a forearm three times its length) is flagged with its time', () => {
+    const f = Array.from({ length: 100 }, (_, i) => frame(i, { stretch: i >= 60 && i < 70 }));
+    const j = judgeTracks(tracks(f));
+    expect(j.ranges.map((r) => [r.from, r.to, r.reasons])).toEqual([[2.4, 2.8, ['pose']]]);
+    expect(j.unusable).toBe(false);
+    // The same clip without the stretch has no range: the check does not fire on an ordinary pose.
+    expect(judgeTracks(tracks(Array.from({ length: 100 }, (_, i) => frame(i)))).ranges).toEqual([]);
   });
 });

@@ -179,13 +179,16 @@ export class CoinService {
 
   /** Refunds a previous charge (by its ref) once; a refund of an unknown or already refunded charge does nothing. */
   async refund(chargeRef: string, note?: string): Promise<ChangeResult | undefined> {
-    return this.store.transaction(async (repos) => {
-      const charge = await repos.ledger.findByRef(chargeRef);
-      if (!charge || charge.amount >= 0) return undefined;
-      return this.changeIn(repos, charge.userId, -charge.amount, Reasons.REFUND, `refund:${chargeRef}`, {
-        currency: charge.currency,
-        note: note ?? `refund of ${charge.reason}`,
-      });
+    return this.store.transaction((repos) => this.refundIn(repos, chargeRef, note));
+  }
+
+  /** `refund` inside a transaction the caller already holds. */
+  async refundIn(repos: Repos, chargeRef: string, note?: string): Promise<ChangeResult | undefined> {
+    const charge = await repos.ledger.findByRef(chargeRef);
+    if (!charge || charge.amount >= 0) return undefined;
+    return this.changeIn(repos, charge.userId, -charge.amount, Reasons.REFUND, `refund:${chargeRef}`, {
+      currency: charge.currency,
+      note: note ?? `refund of ${charge.reason}`,
     });
   }
 

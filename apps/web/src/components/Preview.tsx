@@ -3,16 +3,19 @@
  * the clock when it exists), with play/pause, scrub, speed, orbit camera, skeleton toggle and character choice.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { tj } from '../i18n/judge.ts';
 import { motionClip, previewModel, videoWarnings, videoZips } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { formOf } from '../lib/solveOptions.ts';
 import type { Video } from '../lib/types.ts';
+import { localiseWarning } from '../lib/warnings.ts';
 import { parseClip, type ViewerClip } from '../three/clip.ts';
 import { loadModelFromZip } from '../three/model.ts';
 import { CHARACTER_KINDS, type CharacterKind, MotionViewer } from '../three/Viewer.ts';
 import { Icon } from './Icon.tsx';
+import { ConfidenceStrip, JudgementNotice } from './Judgement.tsx';
 import { Modal } from './Modal.tsx';
 import { solveOptionsSummary } from './SolveOptions.tsx';
 
@@ -25,7 +28,16 @@ export function formatTime(s: number): string {
   return `${m}:${sec.toFixed(1).padStart(4, '0')}`;
 }
 
-export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?: () => void }) {
+export function PreviewPlayer({
+  video,
+  onDownload,
+  onRemake,
+}: {
+  video: Video;
+  onDownload?: () => void;
+  /** Opens the remake dialog (the judgement's warning offers it). */
+  onRemake?: () => void;
+}) {
   const holder = useRef<HTMLDivElement>(null);
   const videoEl = useRef<HTMLVideoElement>(null);
   const viewer = useRef<MotionViewer | null>(null);
@@ -236,17 +248,22 @@ export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?
           <Icon name={playing ? 'pause' : 'play'} />
         </button>
         <span className="time">{formatTime(time)}</span>
-        <input
-          type="range"
-          className="scrub"
-          aria-label={t('preview.scrub')}
-          min={0}
-          max={duration || 0}
-          step={0.01}
-          value={Math.min(time, duration || 0)}
-          onChange={(e) => seek(Number(e.target.value))}
-          disabled={state !== 'ready'}
-        />
+        <div className="scrub-wrap">
+          <input
+            type="range"
+            className="scrub"
+            aria-label={t('preview.scrub')}
+            min={0}
+            max={duration || 0}
+            step={0.01}
+            value={Math.min(time, duration || 0)}
+            onChange={(e) => seek(Number(e.target.value))}
+            disabled={state !== 'ready'}
+          />
+          {video.judgement && (
+            <ConfidenceStrip judgement={video.judgement} duration={duration} onSeek={seek} />
+          )}
+        </div>
         <span className="time">{formatTime(duration)}</span>
         <label className="select-inline">
           {t('preview.speed')}
@@ -295,12 +312,13 @@ export function PreviewPlayer({ video, onDownload }: { video: Video; onDownload?
           </button>
         )}
       </div>
+      <JudgementNotice video={video} onSeek={seek} onRemake={onRemake} />
       {warnings.length > 0 && (
-        <div className="preview-warnings" role="status" data-testid="preview-warnings">
-          <strong>{t('preview.warningsTitle')}</strong>
+        <div className="preview-warnings preview-notes" role="status" data-testid="preview-warnings">
+          <strong>{tj('judge.notesTitle')}</strong>
           <ul>
             {warnings.map((w) => (
-              <li key={w}>{w}</li>
+              <li key={w}>{localiseWarning(w)}</li>
             ))}
           </ul>
         </div>
@@ -318,10 +336,12 @@ export function PreviewDialog({
   video,
   onClose,
   onDownload,
+  onRemake,
 }: {
   video: Video | null;
   onClose: () => void;
   onDownload?: (v: Video) => void;
+  onRemake?: (v: Video) => void;
 }) {
   return (
     <Modal
@@ -331,7 +351,13 @@ export function PreviewDialog({
       width="min(1400px, 94vw)"
       className="modal-preview"
     >
-      {video && <PreviewPlayer video={video} onDownload={onDownload ? () => onDownload(video) : undefined} />}
+      {video && (
+        <PreviewPlayer
+          video={video}
+          onDownload={onDownload ? () => onDownload(video) : undefined}
+          onRemake={onRemake ? () => onRemake(video) : undefined}
+        />
+      )}
     </Modal>
   );
 }

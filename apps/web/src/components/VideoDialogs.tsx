@@ -1,5 +1,6 @@
 /** Edit, remake and feedback dialogs of a video card. */
 import { useEffect, useState } from 'react';
+import { tj } from '../i18n/judge.ts';
 import { editVideo, remakeVideo, sendFeedback } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
@@ -182,6 +183,11 @@ function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => v
           ? t('project.remakeText', { n: cost, s: Math.ceil(video.duration), b: balance })
           : t('project.remakeFreeText', { left: video.freeRemakes ?? '—', n: cost })}
       </p>
+      {!paid && video.judgement && (video.judgement.unusable || video.judgement.ranges.length > 0) && (
+        <p className="muted small" data-testid="remake-judge-note">
+          {tj('judge.remakeNote')}
+        </p>
+      )}
       <BoneTypePicker value={boneType} plan={user?.plan ?? 'free'} onChange={setBoneType} compact />
       <SolveOptionsPanel
         value={solveOptions}

@@ -112,6 +112,53 @@ export interface Video {
   price: number | null;
   /** How the motion is solved (the owner's choice at upload or remake), null when not told. */
   solveOptions: SolveOptions | null;
+  /** The capture's judgement of the current result (issue 15.3), null when the server tells none. */
+  judgement: VideoJudgement | null;
+}
+
+/** Why a stretch of the result is weak (server: lost, gap, weak, jump, pose, flip). */
+export type JudgeReason = 'lost' | 'gap' | 'weak' | 'jump' | 'pose' | 'flip';
+export const JUDGE_REASONS: readonly JudgeReason[] = ['lost', 'gap', 'weak', 'jump', 'pose', 'flip'];
+
+export interface JudgedRange {
+  from: number;
+  to: number;
+  confidence: number;
+  reasons: JudgeReason[];
+}
+
+export interface VideoJudgement {
+  /** 0..1 over the whole clip. */
+  confidence: number;
+  ranges: JudgedRange[];
+  unusable: boolean;
+  /** Coins given back for this result (owner). */
+  refundedCoins: number;
+  /** Free remakes granted by flagged results so far (owner). */
+  judgeRemakes: number;
+}
+
+export function normaliseJudgement(raw: unknown): VideoJudgement | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const j = raw as Rec;
+  if (typeof j.confidence !== 'number') return null;
+  const ranges = Array.isArray(j.ranges) ? (j.ranges as Rec[]) : [];
+  return {
+    confidence: Math.max(0, Math.min(1, j.confidence)),
+    ranges: ranges
+      .map((r) => ({
+        from: num(r.from),
+        to: num(r.to),
+        confidence: num(r.confidence),
+        reasons: (Array.isArray(r.reasons) ? r.reasons : []).filter((x): x is JudgeReason =>
+          JUDGE_REASONS.includes(x as JudgeReason),
+        ),
+      }))
+      .filter((r) => r.to > r.from),
+    unusable: j.unusable === true,
+    refundedCoins: num(j.refundedCoins),
+    judgeRemakes: num(j.judgeRemakes),
+  };
 }
 
 export function normaliseVideo(raw: unknown, me?: User | null): Video {
@@ -152,6 +199,7 @@ export function normaliseVideo(raw: unknown, me?: User | null): Video {
     freeRemakes: v.freeRemakes === undefined || v.freeRemakes === null ? null : num(v.freeRemakes),
     price: v.price === undefined || v.price === null ? null : num(v.price),
     solveOptions: normaliseSolveOptions(v.solveOptions),
+    judgement: normaliseJudgement(v.judgement),
     isOwner: v.isOwner === true || (me ? creatorId === '' || creatorId === str(me.id) : true),
   };
 }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
 import { Icon, IconButton } from '../components/Icon.tsx';
+import { CardJudgement } from '../components/Judgement.tsx';
 import { Confirm } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
@@ -272,6 +273,7 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
                   <span>{formatDate(v.createAt)}</span>
                   {v.inSquare && <span className="chip chip-on">{t('project.inSquare')}</span>}
                 </div>
+                <CardJudgement video={v} />
                 {v.status === 'failed' && <div className="card-fail">{v.error || t('project.failed')}</div>}
               </div>
               <div className="card-actions">
@@ -337,6 +339,7 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
         video={dialog.kind === 'preview' ? dialog.video : null}
         onClose={close}
         onDownload={(v) => setDialog({ kind: 'download', video: v })}
+        onRemake={(v) => setDialog({ kind: 'remake', video: v })}
       />
       <DownloadDialog video={dialog.kind === 'download' ? dialog.video : null} onClose={close} />
       <EditDialog

@@ -13,7 +13,8 @@ import { AppError, Codes, Messages } from '../../errors.ts';
 import type { JobQueue } from '../../infra/queue/types.ts';
 import type { CoinService } from '../../services/coins.ts';
 import type { Clock } from '../../services/ports.ts';
-import { type VideoOutputs, type VideoRecord, VideoStatus } from '../video/ports.ts';
+import { JUDGE_FREE_REMAKES } from '../video/limits.ts';
+import { type VideoOutputs, type VideoPatch, type VideoRecord, VideoStatus } from '../video/ports.ts';
 import type { VideoStore } from '../video/store.ts';
 
 export type CaptureMode = 'capture' | 'resolve' | 'export';
@@ -121,21 +122,47 @@ export class CaptureJobs {
     );
   }
 
+  /**
+   * A run made its results. When the run judged its result (issue 15.3): the confidence is stored; a flagged
+   * result (weak time ranges) grants one more free remake, at most `JUDGE_FREE_REMAKES` per video; an unusable
+   * one gives back the run's charge (upload or paid remake) — all in one transaction, the refund with its ledger
+   * row (`refund:<charge ref>`, so once per charge, also against `failedForGood`).
+   */
   async completed(data: CaptureJobData, outputs: VideoOutputs): Promise<void> {
     const v = await this.current(data);
     if (!v) return;
     const now = this.deps.clock.now();
-    await this.deps.store.repos.videos.update(
-      v.id,
-      {
+    const j = outputs.judgement;
+    await this.deps.store.transaction(async (r) => {
+      const merged: VideoOutputs = { ...v.outputs, ...outputs, lower: {} };
+      const patch: VideoPatch = {
         status: VideoStatus.MADE,
         progress: 100,
-        outputs: { ...v.outputs, ...outputs, lower: {} },
+        outputs: merged,
         error: null,
         finishedAt: now,
-      },
-      now,
-    );
+      };
+      if (j) {
+        patch.confidence = j.confidence;
+        merged.refundedCoins = 0;
+        if ((j.unusable || j.ranges.length > 0) && v.judgeRemakes < JUDGE_FREE_REMAKES) {
+          patch.freeRemakes = v.freeRemakes + 1;
+          patch.judgeRemakes = v.judgeRemakes + 1;
+        }
+        if (j.unusable && data.chargeRef) {
+          const back = await this.deps.coins.refundIn(
+            r,
+            data.chargeRef,
+            `unusable result (confidence ${j.confidence}): video ${v.id}`,
+          );
+          if (back) {
+            merged.refundedCoins = back.entry.amount;
+            patch.refunded = true;
+          }
+        }
+      }
+      await r.videos.update(v.id, patch, now);
+    });
   }
 
   /**

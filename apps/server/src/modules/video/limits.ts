@@ -15,6 +15,11 @@
  * - Yearly formats are "not shown": every bone type. BIP, bvh and CS are not in the monthly list (FBX, VMD,
  *   Anim), so they are yearly/company only.
  * - Free remakes per video as in the table; a remake beyond them costs 1 V per 2 s (spec §1).
+ * - The capture judges its result (issue 15.3, `apps/worker/src/judge.ts`). A flagged result (any weak time range:
+ *   tracking lost, a long gap, another person, an impossible pose, a flip) grants the video one more free remake,
+ *   at most `JUDGE_FREE_REMAKES` per video, on top of the plan's; when all are used the spec's
+ *   您的视频免费制作次数已用完 answers. An unusable result (more than 40 % of the clip weak, or confidence under
+ *   0.4) also gives back the coins of the run that made it (the upload or a paid remake), once, with a ledger row.
  * - Largest accepted picture: 4096 × 4096 (a 4K UHD phone clip fits, portrait or landscape).
  */
 import { type FormatFamily, BONE_TYPE_FORMAT as MOTION_BONE_TYPE_FORMAT } from '@mocap/motion';
@@ -77,6 +82,9 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
     freeRemakes: 5,
   },
 };
+
+/** Free remakes a video gets at most for flagged results (one per flagged result). */
+export const JUDGE_FREE_REMAKES = 2;
 
 export const MAX_DIMENSION = 4096;
 export const MB = 1024 * 1024;

@@ -52,6 +52,17 @@ export interface StoredZip {
   size: number;
 }
 
+/** Why a stretch of a result is weak (issue 15.3; the worker's `judgeTracks`). */
+export const JUDGE_REASONS = ['lost', 'gap', 'weak', 'jump', 'pose', 'flip'] as const;
+export type JudgeReason = (typeof JUDGE_REASONS)[number];
+
+/** The capture's judgement of its own result: confidence 0..1 per clip and the weak time ranges. */
+export interface CaptureJudgement {
+  confidence: number;
+  ranges: { from: number; to: number; confidence: number; reasons: JudgeReason[] }[];
+  unusable: boolean;
+}
+
 /** Where a made video's results are in storage. */
 export interface VideoOutputs {
   tracksKey?: string;
@@ -63,6 +74,10 @@ export interface VideoOutputs {
   frameCount?: number;
   fps?: number;
   warnings?: string[];
+  /** The capture's judgement of this result (issue 15.3). */
+  judgement?: CaptureJudgement;
+  /** Coins given back for this result because it was unusable (0/absent: none). */
+  refundedCoins?: number;
 }
 
 export interface VideoRecord {
@@ -97,6 +112,10 @@ export interface VideoRecord {
   collectCount: number;
   remakeCount: number;
   freeRemakes: number;
+  /** Free remakes granted by the capture's judgement of a flagged result (at most `JUDGE_FREE_REMAKES`). */
+  judgeRemakes: number;
+  /** The current result's confidence 0..1 (issue 15.3); null before a judged result exists. */
+  confidence: number | null;
   regenCount: number;
   categoryId: number | null;
   tags: string[];
@@ -131,6 +150,8 @@ export type NewVideo = Omit<
   | 'downloadCount'
   | 'collectCount'
   | 'remakeCount'
+  | 'judgeRemakes'
+  | 'confidence'
   | 'regenCount'
   | 'refunded'
   | 'outputs'
@@ -172,6 +193,8 @@ export type VideoPatch = Partial<
     | 'finishedAt'
     | 'remakeCount'
     | 'freeRemakes'
+    | 'judgeRemakes'
+    | 'confidence'
     | 'regenCount'
     | 'repairCount'
     | 'priority'

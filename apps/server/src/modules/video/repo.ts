@@ -1,6 +1,6 @@
 /**
  * Video repository over Kysely (SQLite or PostgreSQL): videos, downloads, collects. Table types live here
- * (migrations `101_videos`, `400_video_solve_options`); the instance may be a connection or a transaction.
+ * (migrations `101_videos`, `400_video_solve_options`, `600_video_judgement`); the instance may be a connection or a transaction.
  */
 import { randomBytes } from 'node:crypto';
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
@@ -54,6 +54,8 @@ export interface VideosTable {
   collect_count: Defaulted<number>;
   remake_count: Defaulted<number>;
   free_remakes: Defaulted<number>;
+  judge_remakes: Defaulted<number>;
+  confidence: number | null;
   regen_count: Defaulted<number>;
   category_id: number | null;
   tags: Defaulted<string>;
@@ -151,6 +153,8 @@ export function toVideo(r: Selectable<VideosTable>): VideoRecord {
     collectCount: r.collect_count,
     remakeCount: r.remake_count,
     freeRemakes: r.free_remakes,
+    judgeRemakes: r.judge_remakes,
+    confidence: r.confidence === null || r.confidence === undefined ? null : Number(r.confidence),
     regenCount: r.regen_count,
     categoryId: nn(r.category_id),
     tags: r.tags ? r.tags.split(',') : [],
@@ -204,6 +208,8 @@ function toRow(p: VideoPatch): Record<string, any> {
     finishedAt: 'finished_at',
     remakeCount: 'remake_count',
     freeRemakes: 'free_remakes',
+    judgeRemakes: 'judge_remakes',
+    confidence: 'confidence',
     regenCount: 'regen_count',
     repairCount: 'repair_count',
     priority: 'priority',

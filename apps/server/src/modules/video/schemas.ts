@@ -1,6 +1,6 @@
 /** Zod schemas of the video and motion routes (they also document the API). */
 import { z } from 'zod';
-import { CAPTURE_TYPES, FOOT_LOCK_MODES, HEIGHT_RANGE } from './ports.ts';
+import { CAPTURE_TYPES, FOOT_LOCK_MODES, HEIGHT_RANGE, JUDGE_REASONS } from './ports.ts';
 
 /** The solve options of a video as the API returns them (names as `mocap convert` and `@mocap/motion`). */
 export const SolveOptionsSchema = z.object({
@@ -49,6 +49,30 @@ export const SolveOptionsFields = z.object({
   ),
 });
 
+/** The capture's judgement of a made result (issue 15.3). */
+export const VideoJudgementSchema = z.object({
+  confidence: z.number().describe('confidence of the whole clip, 0..1'),
+  ranges: z
+    .array(
+      z.object({
+        from: z.number().describe('seconds'),
+        to: z.number().describe('seconds'),
+        confidence: z.number().describe('mean confidence inside the range, 0..1'),
+        reasons: z
+          .array(z.enum(JUDGE_REASONS))
+          .describe(
+            'lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down',
+          ),
+      }),
+    )
+    .describe('time ranges whose confidence is under 0.5'),
+  unusable: z
+    .boolean()
+    .describe('more than 40 % of the clip weak or confidence under 0.4: the run was refunded'),
+  refundedCoins: z.number().int().describe('coins given back for this result (owner; 0 for others)'),
+  judgeRemakes: z.number().int().describe('free remakes granted by flagged results so far (owner)'),
+});
+
 export const VideoSchema = z.object({
   id: z.number().int(),
   name: z.string().describe('title (at most 15 characters)'),
@@ -81,6 +105,9 @@ export const VideoSchema = z.object({
   size: z.number().int().describe('bytes'),
   remakeCount: z.number().int(),
   freeRemakes: z.number().int().describe('free remakes left'),
+  judgement: VideoJudgementSchema.nullable().describe(
+    "the capture's judgement of the current result (issue 15.3); null before a judged result exists",
+  ),
   price: z.number().int().describe('V coins a non-owner pays to download it from the square'),
   solveOptions: SolveOptionsSchema.nullable().describe(
     'how the motion is solved (owner only; null for others)',

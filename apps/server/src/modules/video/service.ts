@@ -40,6 +40,7 @@ import {
 } from './limits.ts';
 import {
   CAPTURE_TYPES,
+  type CaptureJudgement,
   type CaptureType,
   DEFAULT_SOLVE_OPTIONS,
   FOOT_LOCK_MODES,
@@ -163,13 +164,41 @@ export interface VideoView {
   size: number;
   remakeCount: number;
   freeRemakes: number;
+  /** The capture's judgement of the current result (issue 15.3); null before a judged result exists. */
+  judgement: VideoJudgementView | null;
   /** V coins a non-owner pays to download it from the square. */
   price: number;
   /** How the motion is solved (owner and administrators; null for others). */
   solveOptions: SolveOptions | null;
 }
 
+export interface VideoJudgementView {
+  /** Confidence of the whole clip, 0..1. */
+  confidence: number;
+  /** Weak time ranges (seconds) with their reasons. */
+  ranges: CaptureJudgement['ranges'];
+  /** Too weak to use: the run's coins were given back. */
+  unusable: boolean;
+  /** Coins given back for this result (owner only; 0 for others). */
+  refundedCoins: number;
+  /** Free remakes this video got from flagged results so far (of `JUDGE_FREE_REMAKES`). */
+  judgeRemakes: number;
+}
+
 const isOwner = (v: VideoRecord, u: UserRecord) => v.userId === u.id;
+
+/** The judgement of a video's current result as shown on cards and in the preview's timeline. */
+function judgementView(v: VideoRecord, mine: boolean): VideoJudgementView | null {
+  const j = v.outputs.judgement;
+  if (!j || v.status !== VideoStatus.MADE) return null;
+  return {
+    confidence: j.confidence,
+    ranges: j.ranges,
+    unusable: j.unusable,
+    refundedCoins: mine ? (v.outputs.refundedCoins ?? 0) : 0,
+    judgeRemakes: mine ? v.judgeRemakes : 0,
+  };
+}
 
 export class VideoService {
   constructor(
@@ -515,6 +544,7 @@ export class VideoService {
       size: v.sizeBytes,
       remakeCount: v.remakeCount,
       freeRemakes: v.freeRemakes,
+      judgement: judgementView(v, mine),
       price: uploadCost(v.durationMs / 1000),
       solveOptions: mine ? { ...v.solveOptions } : null,
     };
