@@ -12,6 +12,7 @@ import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
 import { MusicPage } from './pages/Music.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
+import { RefresherRoute } from './pages/refresher/Refresher.tsx';
 import { SquarePage } from './pages/Square.tsx';
 import { UploadPage } from './pages/Upload.tsx';
 import { UserCenterPage } from './pages/UserCenter.tsx';
@@ -75,6 +76,8 @@ export const routes = [
         ],
       },
       { path: '/userCenter', element: <UserCenterPage /> },
+      { path: '/refresher', element: <RefresherRoute /> },
+      { path: '/refresherM', element: <RefresherRoute mobile /> },
       { path: '/asPay/index', element: <PricingPage /> },
       { path: '/asPay/view', element: <PayViewPage /> },
       { path: '/404', element: <NotFoundPage /> },

@@ -1,5 +1,6 @@
 /** English strings. `zh.ts` has exactly the same keys (the type checks it). */
 import { payEn } from './pay.ts';
+import { refresherEn } from './refresher.ts';
 
 export const en = {
   'app.name': 'MoCap Studio',
@@ -366,6 +367,7 @@ export const en = {
   'notFound.text': 'This page does not exist.',
   'notFound.back': 'Back to my projects',
   ...payEn,
+  ...refresherEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,6 +1,7 @@
 /** 中文. The spec's Chinese messages are used exactly as given (spec §5, §8). */
 import type { MessageKey } from './en.ts';
 import { payZh } from './pay.ts';
+import { refresherZh } from './refresher.ts';
 
 export const zh: Record<MessageKey, string> = {
   'app.name': 'MoCap 动捕工坊',
@@ -365,4 +366,5 @@ export const zh: Record<MessageKey, string> = {
   'notFound.text': '页面不存在。',
   'notFound.back': '返回我的项目',
   ...payZh,
+  ...refresherZh,
 };

@@ -304,6 +304,16 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
                       action="feedback"
                       onClick={() => setDialog({ kind: 'feedback', video: v })}
                     />
+                    <IconButton
+                      icon="bones"
+                      title={t('project.repair')}
+                      action="repair"
+                      onClick={() =>
+                        navigate(
+                          `${mobile ? '/refresherM' : '/refresher'}?id=${encodeURIComponent(String(v.id))}`,
+                        )
+                      }
+                    />
                   </>
                 )}
                 {(v.status === 'made' || v.status === 'failed') && (

@@ -1,0 +1,124 @@
+/** Draws one frame's 2D landmarks (body skeleton, hands when tracked) over the video, in canvas pixels. */
+import { BONES, HAND_BONES, type ImagePoint, NUM_POINTS, sideOf, type TrackFrame } from './model.ts';
+
+export interface DrawState {
+  selected: number | null;
+  /** Landmarks holding a keyframe on this frame, and those interpolated. */
+  keyed: Set<number>;
+  interpolated: Set<number>;
+  /** Landmarks a problem on this frame concerns. */
+  flagged: Set<number>;
+  /** A point being dragged: where it is now (image pixels). */
+  drag?: { j: number; x: number; y: number } | null;
+  radius: number;
+}
+
+const COLOURS = { l: '#3fb6ff', r: '#ff8a3d', c: '#e8e8f0' } as const;
+
+export function drawFrame(
+  ctx: CanvasRenderingContext2D,
+  frame: TrackFrame | undefined,
+  videoW: number,
+  videoH: number,
+  st: DrawState,
+): void {
+  const W = ctx.canvas.width;
+  const H = ctx.canvas.height;
+  ctx.clearRect(0, 0, W, H);
+  if (!frame?.image) return;
+  const sx = W / videoW;
+  const sy = H / videoH;
+  const pt = (j: number): [number, number] => {
+    if (st.drag && st.drag.j === j) return [st.drag.x * sx, st.drag.y * sy];
+    const p = frame.image![j];
+    return [p[0] * sx, p[1] * sy];
+  };
+  const seen = (p: ImagePoint) => Math.min(p[3], p[4]) >= 0.5;
+  const dpr = W / Math.max(1, ctx.canvas.clientWidth || W);
+  ctx.lineCap = 'round';
+  // Hands first (under the body).
+  for (const side of ['left', 'right'] as const) {
+    const h = frame.hands?.[side];
+    if (!h || h.score < 0.5) continue;
+    ctx.strokeStyle = side === 'left' ? 'rgba(63,182,255,0.8)' : 'rgba(255,138,61,0.8)';
+    ctx.lineWidth = 1.5 * dpr;
+    ctx.beginPath();
+    for (const [a, b] of HAND_BONES) {
+      ctx.moveTo(h.image[a][0] * sx, h.image[a][1] * sy);
+      ctx.lineTo(h.image[b][0] * sx, h.image[b][1] * sy);
+    }
+    ctx.stroke();
+  }
+  for (const [a, b] of BONES) {
+    const A = frame.image[a];
+    const B = frame.image[b];
+    const side = sideOf(a) === sideOf(b) ? sideOf(a) : 'c';
+    ctx.strokeStyle = COLOURS[side];
+    ctx.globalAlpha = seen(A) && seen(B) ? 0.9 : 0.35;
+    ctx.lineWidth = 2.5 * dpr;
+    ctx.setLineDash(seen(A) && seen(B) ? [] : [4 * dpr, 4 * dpr]);
+    const [ax, ay] = pt(a);
+    const [bx, by] = pt(b);
+    ctx.beginPath();
+    ctx.moveTo(ax, ay);
+    ctx.lineTo(bx, by);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
+  const r = st.radius * dpr;
+  for (let j = 0; j < NUM_POINTS; j++) {
+    const p = frame.image[j];
+    const [x, y] = pt(j);
+    const hidden = !seen(p);
+    ctx.beginPath();
+    ctx.arc(x, y, j === st.selected ? r * 1.5 : r, 0, Math.PI * 2);
+    if (hidden) {
+      ctx.strokeStyle = 'rgba(200,200,210,0.8)';
+      ctx.lineWidth = 1.5 * dpr;
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = COLOURS[sideOf(j)];
+      ctx.fill();
+    }
+    if (st.flagged.has(j)) {
+      ctx.beginPath();
+      ctx.arc(x, y, r * 2.4, 0, Math.PI * 2);
+      ctx.strokeStyle = '#ff4d6a';
+      ctx.lineWidth = 2 * dpr;
+      ctx.stroke();
+    }
+    if (st.keyed.has(j) || st.interpolated.has(j)) {
+      ctx.beginPath();
+      ctx.arc(x, y, r * 1.9, 0, Math.PI * 2);
+      ctx.strokeStyle = st.keyed.has(j) ? '#ffd23f' : 'rgba(255,210,63,0.55)';
+      ctx.lineWidth = 2 * dpr;
+      ctx.setLineDash(st.keyed.has(j) ? [] : [3 * dpr, 3 * dpr]);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    if (j === st.selected) {
+      ctx.beginPath();
+      ctx.arc(x, y, r * 2.8, 0, Math.PI * 2);
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 2 * dpr;
+      ctx.stroke();
+    }
+  }
+}
+
+/** The landmark nearest to (x, y) image pixels within `maxPx` image pixels, or null. */
+export function pickPoint(frame: TrackFrame | undefined, x: number, y: number, maxPx: number): number | null {
+  if (!frame?.image) return null;
+  let best: number | null = null;
+  let bestD = maxPx;
+  for (let j = 0; j < NUM_POINTS; j++) {
+    const p = frame.image[j];
+    const d = Math.hypot(p[0] - x, p[1] - y);
+    if (d < bestD) {
+      bestD = d;
+      best = j;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,629 @@
+/**
+ * The 2D repair editor's model (pure; no DOM): the tracks document it edits, the draft of edits (keyframes of
+ * single points, left/right swaps over frame ranges), how a draft applies to the tracks (frames between two
+ * keyframes of a point are interpolated; a moved point's depth keeps its bone length), and the analysis that
+ * finds the weak frames (lost, low visibility, jumps, left/right swaps).
+ *
+ * Tracks are the `mocap-tracks` v1 document of `@mocap/vision` (image landmarks in pixels, x, y, z, visibility,
+ * presence; world landmarks in metres, x right, y down, origin at the hip midpoint).
+ */
+
+export type ImagePoint = [number, number, number, number, number];
+export type WorldPoint = [number, number, number];
+
+export interface HandTrack {
+  score: number;
+  handedness: number;
+  image: [number, number, number][];
+  world: [number, number, number][];
+}
+
+export interface TrackFrame {
+  index: number;
+  time: number;
+  state: 'detected' | 'tracked' | 'lost';
+  score: number;
+  roi?: { cx: number; cy: number; size: number; rotation: number };
+  image?: ImagePoint[];
+  world?: WorldPoint[];
+  hands?: { left: HandTrack | null; right: HandTrack | null };
+  face?: unknown;
+}
+
+export interface TracksDoc {
+  format: 'mocap-tracks';
+  version: number;
+  video: { width: number; height: number; fps: number; frameCount: number; duration: number };
+  frames: TrackFrame[];
+  warnings?: string[];
+  [key: string]: unknown;
+}
+
+export const LANDMARK_NAMES = [
+  'nose',
+  'left_eye_inner',
+  'left_eye',
+  'left_eye_outer',
+  'right_eye_inner',
+  'right_eye',
+  'right_eye_outer',
+  'left_ear',
+  'right_ear',
+  'mouth_left',
+  'mouth_right',
+  'left_shoulder',
+  'right_shoulder',
+  'left_elbow',
+  'right_elbow',
+  'left_wrist',
+  'right_wrist',
+  'left_pinky',
+  'right_pinky',
+  'left_index',
+  'right_index',
+  'left_thumb',
+  'right_thumb',
+  'left_hip',
+  'right_hip',
+  'left_knee',
+  'right_knee',
+  'left_ankle',
+  'right_ankle',
+  'left_heel',
+  'right_heel',
+  'left_foot_index',
+  'right_foot_index',
+] as const;
+export const NUM_POINTS = LANDMARK_NAMES.length;
+export const lm = (name: (typeof LANDMARK_NAMES)[number]): number => LANDMARK_NAMES.indexOf(name);
+
+/** Skeleton lines drawn between landmarks (MediaPipe's pose connections). */
+export const BONES: [number, number][] = [
+  [0, 1],
+  [1, 2],
+  [2, 3],
+  [3, 7],
+  [0, 4],
+  [4, 5],
+  [5, 6],
+  [6, 8],
+  [9, 10],
+  [11, 12],
+  [11, 13],
+  [13, 15],
+  [15, 17],
+  [15, 19],
+  [15, 21],
+  [17, 19],
+  [12, 14],
+  [14, 16],
+  [16, 18],
+  [16, 20],
+  [16, 22],
+  [18, 20],
+  [11, 23],
+  [12, 24],
+  [23, 24],
+  [23, 25],
+  [24, 26],
+  [25, 27],
+  [26, 28],
+  [27, 29],
+  [28, 30],
+  [29, 31],
+  [30, 32],
+  [27, 31],
+  [28, 32],
+];
+
+/** Hand skeleton lines (21 points). */
+export const HAND_BONES: [number, number][] = [
+  [0, 1],
+  [1, 2],
+  [2, 3],
+  [3, 4],
+  [0, 5],
+  [5, 6],
+  [6, 7],
+  [7, 8],
+  [5, 9],
+  [9, 10],
+  [10, 11],
+  [11, 12],
+  [9, 13],
+  [13, 14],
+  [14, 15],
+  [15, 16],
+  [13, 17],
+  [0, 17],
+  [17, 18],
+  [18, 19],
+  [19, 20],
+];
+
+/** Which side a landmark is on (for colours): 'l', 'r' or 'c'. */
+export const sideOf = (j: number): 'l' | 'r' | 'c' => {
+  const n = LANDMARK_NAMES[j];
+  return n.startsWith('left') ? 'l' : n.startsWith('right') ? 'r' : 'c';
+};
+
+/** The landmark's mirror partner (itself for the nose). */
+export function mirrorOf(j: number): number {
+  const n: string = LANDMARK_NAMES[j];
+  if (n.startsWith('left')) return LANDMARK_NAMES.indexOf(`right${n.slice(4)}` as never);
+  if (n.startsWith('right')) return LANDMARK_NAMES.indexOf(`left${n.slice(5)}` as never);
+  if (n === 'mouth_left') return lm('mouth_right');
+  if (n === 'mouth_right') return lm('mouth_left');
+  return j;
+}
+
+export type SwapPart = 'all' | 'legs' | 'arms';
+/** A leg swap (BlazePose's usual mistake) exchanges knee to toe; the hips keep their sides. */
+const LEG_POINTS = [25, 27, 29, 31];
+/** An arm swap exchanges elbow to fingers; the shoulders keep their sides. */
+const ARM_POINTS = [13, 15, 17, 19, 21];
+/** Left-side landmarks whose pair a swap of `part` exchanges. */
+export function swapPairs(part: SwapPart): [number, number][] {
+  const left =
+    part === 'legs'
+      ? LEG_POINTS
+      : part === 'arms'
+        ? ARM_POINTS
+        : LANDMARK_NAMES.map((_, j) => j).filter((j) => sideOf(j) === 'l' || j === 9);
+  return left.map((j) => [j, mirrorOf(j)]);
+}
+
+/**
+ * Depth of a moved point: the point it hangs from and the bone between them keep their length (the forearm of
+ * a wrist, the shin of an ankle); points without one keep their depth.
+ */
+export const PARENT: Partial<Record<number, number>> = {
+  13: 11,
+  14: 12,
+  15: 13,
+  16: 14,
+  17: 15,
+  18: 16,
+  19: 15,
+  20: 16,
+  21: 15,
+  22: 16,
+  25: 23,
+  26: 24,
+  27: 25,
+  28: 26,
+  29: 27,
+  30: 28,
+  31: 27,
+  32: 28,
+};
+
+/** One edited point on one frame: its place in image pixels, or hidden (not seen on this frame). */
+export interface PointKey {
+  x: number;
+  y: number;
+  hidden?: boolean;
+}
+
+export interface SwapEdit {
+  from: number;
+  to: number;
+  part: SwapPart;
+}
+
+/** The draft: keyframes per frame per landmark, and swaps over frame ranges (inclusive). */
+export interface Draft {
+  keys: Record<number, Record<number, PointKey>>;
+  swaps: SwapEdit[];
+  /** Frames replaced by a re-track from an edited frame (frame index → the new track frame). */
+  replaced?: Record<number, TrackFrame>;
+}
+
+export const emptyDraft = (): Draft => ({ keys: {}, swaps: [] });
+
+export const isEmptyDraft = (d: Draft): boolean =>
+  d.swaps.length === 0 && Object.keys(d.keys).length === 0 && Object.keys(d.replaced ?? {}).length === 0;
+
+/** Interpolation reaches at most this many frames between two keyframes of a point. */
+export const MAX_SPAN_FRAMES = 120;
+
+export function setKey(d: Draft, frame: number, j: number, key: PointKey | null): Draft {
+  const keys = { ...d.keys };
+  const at = { ...(keys[frame] ?? {}) };
+  if (key) at[j] = key;
+  else delete at[j];
+  if (Object.keys(at).length > 0) keys[frame] = at;
+  else delete keys[frame];
+  return { ...d, keys };
+}
+
+export function addSwap(d: Draft, s: SwapEdit): Draft {
+  const from = Math.min(s.from, s.to);
+  const to = Math.max(s.from, s.to);
+  // The same swap twice over the same range cancels out.
+  const same = d.swaps.findIndex((x) => x.from === from && x.to === to && x.part === s.part);
+  if (same >= 0) return { ...d, swaps: d.swaps.filter((_, i) => i !== same) };
+  return { ...d, swaps: [...d.swaps, { from, to, part: s.part }] };
+}
+
+/** Keyframes of landmark j, ascending. */
+export function keyFramesOf(d: Draft, j: number): number[] {
+  return Object.keys(d.keys)
+    .map(Number)
+    .filter((f) => d.keys[f]?.[j])
+    .sort((a, b) => a - b);
+}
+
+/** Every frame that holds a keyframe, ascending. */
+export const keyFrames = (d: Draft): number[] =>
+  Object.keys(d.keys)
+    .map(Number)
+    .sort((a, b) => a - b);
+
+/**
+ * The effective value of landmark j on every frame: keyframes, and between two keyframes of the same point
+ * (at most `MAX_SPAN_FRAMES` apart) the linear interpolation of their places (hidden when both are hidden; when
+ * only one is hidden the frames between keep the track). Returns frame → key, 'interp' flag.
+ */
+export function effectiveKeys(d: Draft, j: number): Map<number, PointKey & { interpolated: boolean }> {
+  const out = new Map<number, PointKey & { interpolated: boolean }>();
+  const ks = keyFramesOf(d, j);
+  ks.forEach((f, i) => {
+    const a = d.keys[f][j];
+    out.set(f, { ...a, interpolated: false });
+    const g = ks[i + 1];
+    if (g === undefined || g - f > MAX_SPAN_FRAMES) return;
+    const b = d.keys[g][j];
+    if (!!a.hidden !== !!b.hidden) return;
+    for (let k = f + 1; k < g; k++) {
+      const u = (k - f) / (g - f);
+      out.set(k, {
+        x: a.x + (b.x - a.x) * u,
+        y: a.y + (b.y - a.y) * u,
+        ...(a.hidden ? { hidden: true } : {}),
+        interpolated: true,
+      });
+    }
+  });
+  return out;
+}
+
+const round = (v: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};
+
+/** Pixels per metre and the image place of the world origin on one frame (least squares over seen points). */
+export function imageScale(
+  image: ImagePoint[],
+  world: WorldPoint[],
+  skip: Set<number> = new Set(),
+): { s: number; ox: number; oy: number } | null {
+  const idx: number[] = [];
+  for (let j = 0; j < Math.min(image.length, world.length); j++) {
+    if (!skip.has(j) && Math.min(image[j][3], image[j][4]) >= 0.5) idx.push(j);
+  }
+  if (idx.length < 4) return null;
+  const mean = (f: (j: number) => number) => idx.reduce((s, j) => s + f(j), 0) / idx.length;
+  const mix = mean((j) => image[j][0]);
+  const miy = mean((j) => image[j][1]);
+  const mwx = mean((j) => world[j][0]);
+  const mwy = mean((j) => world[j][1]);
+  let num = 0;
+  let den = 0;
+  for (const j of idx) {
+    num += (image[j][0] - mix) * (world[j][0] - mwx) + (image[j][1] - miy) * (world[j][1] - mwy);
+    den += (world[j][0] - mwx) ** 2 + (world[j][1] - mwy) ** 2;
+  }
+  if (!(den > 1e-9) || !(num > 0)) return null;
+  const s = num / den;
+  return { s, ox: mix - s * mwx, oy: miy - s * mwy };
+}
+
+/** Median length of the bone j–PARENT[j] in world metres over the clip (tracked, visible frames). */
+export function boneLengths(doc: TracksDoc): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [jk, p] of Object.entries(PARENT)) {
+    const j = Number(jk);
+    const ls: number[] = [];
+    for (const f of doc.frames) {
+      if (!f.world || !f.image) continue;
+      if (Math.min(f.image[j][3], f.image[j][4], f.image[p!][3], f.image[p!][4]) < 0.7) continue;
+      const a = f.world[j];
+      const b = f.world[p!];
+      ls.push(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+    }
+    if (ls.length > 0) {
+      ls.sort((a, b) => a - b);
+      out.set(j, ls[ls.length >> 1]);
+    }
+  }
+  return out;
+}
+
+const clone = (f: TrackFrame): TrackFrame => ({
+  ...f,
+  ...(f.image ? { image: f.image.map((p) => [...p] as ImagePoint) } : {}),
+  ...(f.world ? { world: f.world.map((p) => [...p] as WorldPoint) } : {}),
+  ...(f.hands ? { hands: { left: f.hands.left, right: f.hands.right } } : {}),
+});
+
+function swapFrame(f: TrackFrame, part: SwapPart): void {
+  for (const [a, b] of swapPairs(part)) {
+    if (f.image) [f.image[a], f.image[b]] = [f.image[b], f.image[a]];
+    if (f.world) [f.world[a], f.world[b]] = [f.world[b], f.world[a]];
+  }
+  if (part !== 'legs' && f.hands) f.hands = { left: f.hands.right, right: f.hands.left };
+}
+
+/**
+ * Applies a draft to the tracks: re-tracked frames first, then swaps (in the order made), then every point's keyframes and their
+ * interpolation. A moved point gets visibility and presence 1; its world place follows the frame's
+ * image→world scale and, where it hangs from a parent point, the depth that keeps the bone's length (the side
+ * nearest its previous depth). A hidden point gets visibility 0 (the solver then bridges it). Frames the
+ * tracker lost get the edited points only when the frame has a body (a lost frame stays lost).
+ */
+export function applyDraft(doc: TracksDoc, d: Draft, bones = boneLengths(doc)): TracksDoc {
+  const frames = doc.frames.map((f) => d.replaced?.[f.index] ?? f);
+  const touched = new Set<number>();
+  const own = (i: number) => {
+    if (!touched.has(i)) {
+      frames[i] = clone(frames[i]);
+      touched.add(i);
+    }
+    return frames[i];
+  };
+  for (const s of d.swaps) {
+    for (let i = Math.max(0, s.from); i <= Math.min(frames.length - 1, s.to); i++) {
+      if (frames[i].image) swapFrame(own(i), s.part);
+    }
+  }
+  const edits = new Map<number, Map<number, PointKey>>();
+  for (let j = 0; j < NUM_POINTS; j++) {
+    for (const [f, k] of effectiveKeys(d, j)) {
+      if (f < 0 || f >= frames.length || !frames[f].image) continue;
+      if (!edits.has(f)) edits.set(f, new Map());
+      edits.get(f)!.set(j, k);
+    }
+  }
+  for (const [i, pts] of edits) {
+    const f = own(i);
+    const image = f.image!;
+    const world = f.world;
+    const sc = world ? imageScale(image, world, new Set(pts.keys())) : null;
+    // Parents first, so a moved wrist hangs from a moved elbow.
+    const order = [...pts.keys()].sort((a, b) => depthOf(a) - depthOf(b));
+    for (const j of order) {
+      const k = pts.get(j)!;
+      if (k.hidden) {
+        image[j] = [image[j][0], image[j][1], image[j][2], 0, image[j][4]];
+        continue;
+      }
+      image[j] = [round(k.x, 2), round(k.y, 2), image[j][2], 1, 1];
+      if (!world || !sc) continue;
+      const wx = (k.x - sc.ox) / sc.s;
+      const wy = (k.y - sc.oy) / sc.s;
+      let wz = world[j][2];
+      const p = PARENT[j];
+      const len = bones.get(j);
+      if (p !== undefined && len !== undefined) {
+        const P = world[p];
+        const h2 = len * len - (wx - P[0]) ** 2 - (wy - P[1]) ** 2;
+        const dz = Math.sqrt(Math.max(0, h2));
+        const near = Math.abs(P[2] + dz - wz) <= Math.abs(P[2] - dz - wz) ? P[2] + dz : P[2] - dz;
+        wz = near;
+      }
+      world[j] = [round(wx, 5), round(wy, 5), round(wz, 5)];
+      image[j][2] = round(wz * sc.s, 2);
+    }
+  }
+  return { ...doc, frames };
+}
+
+function depthOf(j: number): number {
+  let n = 0;
+  let p = PARENT[j];
+  while (p !== undefined) {
+    n++;
+    p = PARENT[p];
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------- analysis
+
+export type ProblemKind = 'lost' | 'hidden' | 'jump' | 'swap';
+export const PROBLEM_KINDS: readonly ProblemKind[] = ['lost', 'hidden', 'jump', 'swap'];
+
+export interface Problem {
+  kind: ProblemKind;
+  /** Inclusive frame range. */
+  from: number;
+  to: number;
+  /** Landmarks concerned (empty for a lost body). */
+  points: number[];
+}
+
+/** Landmarks that matter to the solve (shoulders … feet), where weak tracking is reported. */
+export const MAIN_POINTS = [11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32];
+
+/** Below this min(visibility, presence) a point is weak; below 0.2 the solver ignores it (weight 0). */
+export const WEAK_VISIBILITY = 0.5;
+/** A jump: a point moves more than this share of the torso length in one frame, against its neighbours. */
+export const JUMP_TORSO = 0.35;
+/** Runs of displaced frames bracketed by two jumps, at most this long, are flagged whole. */
+const MAX_RUN = 60;
+
+function torsoPx(f: TrackFrame): number {
+  const im = f.image!;
+  const mx = (a: number, b: number, c: number) => (im[a][c] + im[b][c]) / 2;
+  return Math.max(8, Math.hypot(mx(11, 12, 0) - mx(23, 24, 0), mx(11, 12, 1) - mx(23, 24, 1)));
+}
+
+function runs(flags: boolean[]): [number, number][] {
+  const out: [number, number][] = [];
+  let s = -1;
+  flags.forEach((v, i) => {
+    if (v && s < 0) s = i;
+    if (!v && s >= 0) {
+      out.push([s, i - 1]);
+      s = -1;
+    }
+  });
+  if (s >= 0) out.push([s, flags.length - 1]);
+  return out;
+}
+
+/**
+ * Finds the weak frames of a track: lost bodies (the solver bridges them), main points below
+ * `WEAK_VISIBILITY`, jumps (a point leaves its path by more than `JUMP_TORSO` torso lengths in one frame; when it
+ * jumps back within `MAX_RUN` frames the whole run between is flagged) and left/right swaps (the arms or legs
+ * match the previous frame better exchanged; frames until the swap is undone are flagged).
+ */
+export function analyse(doc: TracksDoc): Problem[] {
+  const N = doc.frames.length;
+  const out: Problem[] = [];
+  const fr = doc.frames;
+  const has = (i: number) => i >= 0 && i < N && !!fr[i].image;
+  for (const [a, b] of runs(fr.map((f) => !f.image))) out.push({ kind: 'lost', from: a, to: b, points: [] });
+
+  // Low visibility per point.
+  const weakPts = new Map<number, Set<number>>();
+  const weak = fr.map((f, i) => {
+    if (!f.image) return false;
+    let any = false;
+    for (const j of MAIN_POINTS) {
+      if (Math.min(f.image[j][3], f.image[j][4]) < WEAK_VISIBILITY) {
+        any = true;
+        if (!weakPts.has(i)) weakPts.set(i, new Set());
+        weakPts.get(i)!.add(j);
+      }
+    }
+    return any;
+  });
+  for (const [a, b] of runs(weak)) {
+    const pts = new Set<number>();
+    for (let i = a; i <= b; i++) for (const j of weakPts.get(i) ?? []) pts.add(j);
+    out.push({ kind: 'hidden', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
+  }
+
+  // Left/right swaps: a parity that flips where the exchanged labelling matches the previous frame far better.
+  const swapFlags: boolean[] = new Array(N).fill(false);
+  const swapPts = new Map<number, Set<number>>();
+  for (const part of ['legs', 'arms'] as const) {
+    const pairs = swapPairs(part);
+    let odd = false;
+    for (let i = 1; i < N; i++) {
+      if (!has(i) || !has(i - 1)) {
+        odd = false;
+        continue;
+      }
+      const A = fr[i - 1].image!;
+      const B = fr[i].image!;
+      const t = torsoPx(fr[i]);
+      let direct = 0;
+      let crossed = 0;
+      for (const [l, r] of pairs) {
+        direct +=
+          Math.hypot(B[l][0] - A[l][0], B[l][1] - A[l][1]) + Math.hypot(B[r][0] - A[r][0], B[r][1] - A[r][1]);
+        crossed +=
+          Math.hypot(B[r][0] - A[l][0], B[r][1] - A[l][1]) + Math.hypot(B[l][0] - A[r][0], B[l][1] - A[r][1]);
+      }
+      direct /= pairs.length * 2 * t;
+      crossed /= pairs.length * 2 * t;
+      if (direct > 0.15 && crossed < 0.5 * direct) odd = !odd;
+      if (odd) {
+        swapFlags[i] = true;
+        if (!swapPts.has(i)) swapPts.set(i, new Set());
+        for (const [l, r] of pairs) {
+          swapPts.get(i)!.add(l);
+          swapPts.get(i)!.add(r);
+        }
+      }
+    }
+  }
+  for (const [a, b] of runs(swapFlags)) {
+    const pts = new Set<number>();
+    for (let i = a; i <= b; i++) for (const j of swapPts.get(i) ?? []) pts.add(j);
+    out.push({ kind: 'swap', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
+  }
+
+  // Jumps per point (swapped frames excluded: a swap moves both sides).
+  const jumpFlags: boolean[] = new Array(N).fill(false);
+  const jumpPts = new Map<number, Set<number>>();
+  const mark = (i: number, j: number) => {
+    jumpFlags[i] = true;
+    if (!jumpPts.has(i)) jumpPts.set(i, new Set());
+    jumpPts.get(i)!.add(j);
+  };
+  for (const j of MAIN_POINTS) {
+    const step = (i: number): number => {
+      if (!has(i) || !has(i - 1)) return 0;
+      const a = fr[i - 1].image![j];
+      const b = fr[i].image![j];
+      return Math.hypot(b[0] - a[0], b[1] - a[1]) / torsoPx(fr[i]);
+    };
+    const cand: number[] = [];
+    for (let i = 1; i < N; i++) if (step(i) > JUMP_TORSO && !swapFlags[i] && !swapFlags[i - 1]) cand.push(i);
+    const used = new Set<number>();
+    for (let c = 0; c < cand.length; c++) {
+      const a = cand[c];
+      if (used.has(a)) continue;
+      let closed = false;
+      for (let e = c + 1; e < cand.length && cand[e] - a <= MAX_RUN; e++) {
+        const b = cand[e];
+        const p0 = fr[a - 1].image![j];
+        const p1 = has(b) ? fr[b].image![j] : p0;
+        const bridge = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / torsoPx(fr[b]);
+        if (bridge < 0.6 * Math.max(step(a), step(b))) {
+          for (let i = a; i < b; i++) if (has(i)) mark(i, j);
+          used.add(b);
+          closed = true;
+          break;
+        }
+      }
+      if (!closed) mark(a, j);
+    }
+  }
+  for (const [a, b] of runs(jumpFlags)) {
+    const pts = new Set<number>();
+    for (let i = a; i <= b; i++) for (const j of jumpPts.get(i) ?? []) pts.add(j);
+    out.push({ kind: 'jump', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
+  }
+  return out.sort((x, y) => x.from - y.from || x.to - y.to);
+}
+
+/** The first problem starting after `frame` (dir 1) or the last one starting before it (dir -1). */
+export function nextProblem(problems: Problem[], frame: number, dir: 1 | -1): Problem | null {
+  if (dir > 0) return problems.find((p) => p.from > frame) ?? null;
+  for (let i = problems.length - 1; i >= 0; i--) {
+    if (problems[i].from < frame) return problems[i];
+  }
+  return null;
+}
+
+/** The frame shown at a media time (the last frame that starts at or before it). */
+export function frameAt(doc: TracksDoc, time: number): number {
+  const fr = doc.frames;
+  let lo = 0;
+  let hi = fr.length - 1;
+  if (hi < 0) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fr[mid].time <= time + 1e-4) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** A media time inside frame i (its start plus a quarter frame, so a seek lands on that frame). */
+export function timeOf(doc: TracksDoc, i: number): number {
+  const fr = doc.frames;
+  const f = fr[Math.max(0, Math.min(fr.length - 1, i))];
+  const fps = doc.video.fps > 0 ? doc.video.fps : 30;
+  return (f?.time ?? 0) + 0.25 / fps;
+}
+
+/** Draft identity check: a draft belongs to the tracks it was made on. */
+export const draftBaseOf = (doc: TracksDoc): string =>
+  `${String(doc.createdAt ?? '')}|${doc.frames.length}|${doc.video.width}x${doc.video.height}`;

@@ -1,0 +1,582 @@
+/**
+ * The 2D repair editor end to end (issue 23) in Chromium against the real server (in-process worker, lite
+ * tracking model) on a rendered clip with known truth (packages/quality: the X Bot walking towards the
+ * camera, 3 s at 960×540, ground-truth joints per frame).
+ *
+ * A monthly account uploads the clip; once made, the test corrupts the left wrist's track over 20 frames (saved
+ * through `PUT /video/2d`, re-solved), then in the editor: the timeline flags those frames, the wrist is dragged
+ * back to its true place on two keyframes (first and last corrupted frame; the frames between are
+ * interpolated), undo/redo restore and re-apply, save → re-solve; the solved wrist's error against the ground
+ * truth on those frames must drop by at least half. The same with a left/right leg swap over 20 frames
+ * (swap on a range). A free account is refused (page and API). The phone layout (/refresherM) repeats the wrist
+ * flow with touch events (CDP touch: drag, long-press to hide). Screenshots `refresher-*-{en,zh}.png`.
+ */
+import { constants, publicEncrypt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { motionJson } from '@mocap/motion';
+import {
+  alignRigid,
+  CLIPS,
+  ensureRendered,
+  type GroundTruth,
+  jointIndexOf,
+  pageSpec,
+  type RecordedJoint,
+  Renderer,
+  solvedJoints,
+} from '@mocap/quality';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildWeb,
+  codeFromOutbox,
+  DESKTOP,
+  e2eUnavailable,
+  launchChromium,
+  PHONE,
+  type RunningServer,
+  setLang,
+  shot,
+  startServer,
+  TESTDATA,
+  waitFor,
+} from './e2e-harness.ts';
+
+const missing = e2eUnavailable();
+const CI = process.env.CI === 'true';
+const ADMIN = { email: 'admin-rf@example.com', password: 'admin-rf-pass-1' };
+
+type Img = [number, number, number, number, number];
+interface Frame {
+  index: number;
+  time: number;
+  image?: Img[];
+  world?: [number, number, number][];
+}
+interface Doc {
+  format: string;
+  video: { width: number; height: number };
+  frames: Frame[];
+}
+
+const WRIST = 15;
+const WRIST_FRAMES = [30, 49] as const;
+const LEG_FRAMES = [62, 81] as const;
+const LEG_PAIRS = [
+  [25, 26],
+  [27, 28],
+  [29, 30],
+  [31, 32],
+] as const;
+
+function multipart(fields: Record<string, string>, file: { name: string; data: Buffer }) {
+  const boundary = `----rf${Date.now()}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: video/mp4\r\n\r\n`,
+    ),
+  );
+  parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Ground-truth joint of a recorded name projected into the picture (pixels). */
+function projected(gt: GroundTruth, f: number, joint: RecordedJoint): [number, number] {
+  const j = jointIndexOf(joint);
+  const c = gt.camera[f];
+  const k = gt.intrinsics;
+  const x = c[j * 3];
+  const y = c[j * 3 + 1];
+  const z = c[j * 3 + 2];
+  return [k.cx + (k.fx * x) / -z, k.cy - (k.fy * y) / -z];
+}
+
+describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real server)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let gt: GroundTruth;
+  let video: string;
+  let renderer: Renderer | undefined;
+
+  beforeAll(async () => {
+    if (missing) throw new Error(`e2e cannot run: ${missing}`);
+    const clip = CLIPS.find((c) => c.id === 'xbot-walk-front')!;
+    const spec = { ...pageSpec(clip, 3), width: 960, height: 540 };
+    const r = await ensureRendered(
+      'refresher-e2e',
+      spec,
+      join(tmpdir(), 'mocap-refresher-renders'),
+      async () => {
+        renderer = await Renderer.open(TESTDATA);
+        return renderer;
+      },
+    );
+    await renderer?.close();
+    gt = r.gt;
+    video = r.video;
+    await buildWeb();
+    server = await startServer({
+      CAPTURE_MODEL: 'lite',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    });
+    browser = await launchChromium();
+  }, 900_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ code: number; message: string; data: T }> => {
+    const r = await fetch(`${server.url}/product${path}`, {
+      method,
+      headers: {
+        ...(body instanceof Buffer ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    });
+    return (await r.json()) as { code: number; message: string; data: T };
+  };
+  const ok = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ) => {
+    const env = await call<T>(method, path, body, token);
+    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
+    return env.data;
+  };
+  const encrypt = async (password: string) => {
+    const { publicKey } = await ok<{ publicKey: string }>('GET', '/auth/publicKey');
+    return publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(password),
+    ).toString('base64');
+  };
+  const register = async (email: string) => {
+    await ok('POST', `/code/${email}/1`);
+    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+    const password = await encrypt('rf-pass-123');
+    return (await ok<{ token: string }>('POST', '/user/register', { email, password, code })).token;
+  };
+  const upgrade = async (token: string) => {
+    const admin = (
+      await ok<{ token: string }>('POST', '/auth/login', {
+        username: ADMIN.email,
+        password: await encrypt(ADMIN.password),
+      })
+    ).token;
+    const info = await ok<{ user: { id: number } }>('GET', '/auth/info', undefined, token);
+    await ok('POST', `/user/updateLevel/${info.user.id}/monthly/30`, {}, admin);
+  };
+  const upload = async (token: string): Promise<number> => {
+    const m = multipart(
+      { name: 'xbot walk', boneType: 'Mixamo', tags: 'walk' },
+      { name: 'xbot-walk.mp4', data: readFileSync(video) },
+    );
+    const r = await fetch(`${server.url}/product/video/upload`, {
+      method: 'POST',
+      headers: { 'content-type': m.type, authorization: `Bearer ${token}` },
+      body: m.body,
+    });
+    const env = (await r.json()) as { code: number; message: string; data: { id: number } };
+    if (env.code !== 0) throw new Error(`upload: ${env.code} ${env.message}`);
+    return env.data.id;
+  };
+  const waitMade = async (id: number, token: string, after?: number) =>
+    waitFor(
+      async () => {
+        const v = await ok<{ status: number; repairCount: number; error?: string }>(
+          'POST',
+          '/video/queryVideoById',
+          { id },
+          token,
+        );
+        if (v.status === 3) throw new Error(`video failed: ${v.error}`);
+        return v.status === 2 && (after === undefined || v.repairCount > after) ? v : null;
+      },
+      300_000,
+      'the video to be made',
+    );
+  const tracksOf = async (id: number, token: string): Promise<Doc> => {
+    const d = await ok<{ poseUrl: string }>('GET', `/video/2d?id=${id}`, undefined, token);
+    return (await (await fetch(d.poseUrl)).json()) as Doc;
+  };
+  /** Mean distance (m) between the solved joint and the truth over frames [a, b] (the clip aligned rigidly). */
+  const solvedError = async (id: number, token: string, joint: RecordedJoint, a: number, b: number) => {
+    const c = await ok<{ url: string }>('GET', `/motion/video/${id}/clip_url`, undefined, token);
+    const clip = motionJson.read(await (await fetch(c.url)).text());
+    const est = solvedJoints(clip);
+    const n = Math.min(est.length, gt.world.length);
+    const aligned = alignRigid(est.slice(0, n), gt.world.slice(0, n)).aligned;
+    const j = jointIndexOf(joint);
+    let s = 0;
+    for (let f = a; f <= b; f++) {
+      const e = aligned[f]!;
+      const g = gt.world[f];
+      s += Math.hypot(e[j * 3] - g[j * 3], e[j * 3 + 1] - g[j * 3 + 1], e[j * 3 + 2] - g[j * 3 + 2]);
+    }
+    return s / (b - a + 1);
+  };
+  /** Moves the left wrist away from its place (image and world) on frames [a, b]. */
+  const corruptWrist = (doc: Doc): Doc => {
+    const frames = doc.frames.map((f) => {
+      if (f.index < WRIST_FRAMES[0] || f.index > WRIST_FRAMES[1] || !f.image || !f.world) return f;
+      const im = f.image.map((p) => [...p] as Img);
+      const w = f.world.map((p) => [...p] as [number, number, number]);
+      const torso = Math.hypot(
+        (im[11][0] + im[12][0]) / 2 - (im[23][0] + im[24][0]) / 2,
+        (im[11][1] + im[12][1]) / 2 - (im[23][1] + im[24][1]) / 2,
+      );
+      const pxPerM =
+        torso /
+        Math.hypot(
+          (w[11][0] + w[12][0]) / 2 - (w[23][0] + w[24][0]) / 2,
+          (w[11][1] + w[12][1]) / 2 - (w[23][1] + w[24][1]) / 2,
+        );
+      const side = im[WRIST][0] >= (im[11][0] + im[12][0]) / 2 ? 1 : -1;
+      const dx = side * 0.8 * torso;
+      const dy = -0.7 * torso;
+      im[WRIST] = [im[WRIST][0] + dx, im[WRIST][1] + dy, im[WRIST][2], 0.95, 0.99];
+      w[WRIST] = [w[WRIST][0] + dx / pxPerM, w[WRIST][1] + dy / pxPerM, w[WRIST][2] - 0.15];
+      return { ...f, image: im, world: w };
+    });
+    return { ...doc, frames };
+  };
+  const corruptLegs = (doc: Doc): Doc => {
+    const frames = doc.frames.map((f) => {
+      if (f.index < LEG_FRAMES[0] || f.index > LEG_FRAMES[1] || !f.image || !f.world) return f;
+      const im = f.image.map((p) => [...p] as Img);
+      const w = f.world.map((p) => [...p] as [number, number, number]);
+      for (const [l, r] of LEG_PAIRS) {
+        [im[l], im[r]] = [im[r], im[l]];
+        [w[l], w[r]] = [w[r], w[l]];
+      }
+      return { ...f, image: im, world: w };
+    });
+    return { ...doc, frames };
+  };
+
+  const context = async (
+    lang: 'en' | 'zh',
+    token: string,
+    device: object = DESKTOP,
+  ): Promise<BrowserContext> => {
+    const ctx = await browser.newContext({ ...device });
+    await setLang(ctx, server.url, lang);
+    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+    return ctx;
+  };
+  const frameOf = async (page: Page) => Number(await page.getByTestId('rf-frame').getAttribute('data-frame'));
+  /** Frame stepping by keyboard (→ ←, Shift for 10). */
+  const goTo = async (page: Page, target: number) => {
+    for (let k = 0; k < 200; k++) {
+      const f = await frameOf(page);
+      if (f === target) break;
+      const d = target - f;
+      if (Math.abs(d) >= 10) await page.keyboard.press(d > 0 ? 'Shift+ArrowRight' : 'Shift+ArrowLeft');
+      else await page.keyboard.press(d > 0 ? 'ArrowRight' : 'ArrowLeft');
+    }
+    expect(await frameOf(page)).toBe(target);
+    await page.waitForFunction(() => {
+      const v = document.querySelector('[data-testid="rf-video"]') as HTMLVideoElement | null;
+      return !!v && !v.seeking && v.readyState >= 2;
+    });
+  };
+  /** Screen position of an image pixel (the overlay canvas covers the picture exactly). */
+  const screenOf = async (page: Page, doc: Doc, x: number, y: number) => {
+    const box = (await page.getByTestId('rf-overlay').boundingBox())!;
+    return { x: box.x + (x / doc.video.width) * box.width, y: box.y + (y / doc.video.height) * box.height };
+  };
+  const mouseDrag = async (page: Page, from: { x: number; y: number }, to: { x: number; y: number }) => {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await page.mouse.up();
+  };
+  const touch = async (
+    page: Page,
+    type: 'touchStart' | 'touchMove' | 'touchEnd',
+    p?: { x: number; y: number },
+  ) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: p ? [{ x: p.x, y: p.y, id: 1, radiusX: 4, radiusY: 4, force: 1 }] : [],
+    });
+    await cdp.detach();
+  };
+  const touchDrag = async (page: Page, from: { x: number; y: number }, to: { x: number; y: number }) => {
+    await touch(page, 'touchStart', from);
+    for (let s = 1; s <= 8; s++) {
+      await touch(page, 'touchMove', {
+        x: from.x + ((to.x - from.x) * s) / 8,
+        y: from.y + ((to.y - from.y) * s) / 8,
+      });
+    }
+    await touch(page, 'touchEnd');
+  };
+  const runs = async (page: Page, kind: string) =>
+    page.$$eval(`[data-testid="rf-timeline"] .rf-run[data-kind="${kind}"]`, (els) =>
+      els.map((e) => ({
+        from: Number(e.getAttribute('data-from')),
+        to: Number(e.getAttribute('data-to')),
+        points: (e.getAttribute('data-points') ?? '').split(',').filter(Boolean).map(Number),
+      })),
+    );
+  const wristFlagged = async (page: Page) =>
+    (await runs(page, 'jump')).filter(
+      (r) => r.points.includes(WRIST) && r.to >= WRIST_FRAMES[0] && r.from <= WRIST_FRAMES[1],
+    );
+  const waitResolved = async (page: Page, before: number) => {
+    await waitFor(
+      async () => Number(await page.getByTestId('rf-repairs').getAttribute('data-count')) > before,
+      300_000,
+      'the re-solve',
+    );
+    await page.getByTestId('rf-solve-progress').waitFor({ state: 'detached' });
+  };
+  const repairsOf = async (page: Page) =>
+    Number(await page.getByTestId('rf-repairs').getAttribute('data-count'));
+
+  /** Corrupts the wrist through the API and waits for the corrupted solve. Returns the solved wrist error. */
+  const corruptAndSolve = async (id: number, token: string, corrupt: (d: Doc) => Doc) => {
+    const before = (await ok<{ repairCount: number }>('POST', '/video/queryVideoById', { id }, token))
+      .repairCount;
+    await ok('PUT', '/video/2d', { id, tracks: corrupt(await tracksOf(id, token)) }, token);
+    await waitMade(id, token, before);
+  };
+
+  it('desktop: the corrupted wrist is flagged, dragged back on two keyframes, undo/redo, re-solved: error halves; leg swap likewise', async () => {
+    const token = await register('rf-paid@example.com');
+    await upgrade(token);
+    const id = await upload(token);
+    await waitMade(id, token);
+    const original = await tracksOf(id, token);
+    const e0 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+
+    await corruptAndSolve(id, token, corruptWrist);
+    const e1 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    console.log(
+      `wrist error on frames ${WRIST_FRAMES.join('-')}: original ${(e0 * 100).toFixed(1)} cm, corrupted ${(e1 * 100).toFixed(1)} cm`,
+    );
+    expect(e1).toBeGreaterThan(e0 + 0.05);
+
+    const doc = await tracksOf(id, token);
+    /** Drags the wrist back to its true place on the first and last corrupted frame. */
+    const dragBack = async (page: Page) => {
+      for (const f of WRIST_FRAMES) {
+        await goTo(page, f);
+        const cur = doc.frames[f].image![WRIST];
+        const [tx, ty] = projected(gt, f, 'leftHand');
+        await mouseDrag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
+        expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
+      }
+      await expect.poll(() => wristFlagged(page)).toEqual([]);
+    };
+    // zh first (looked at, edited, not saved), then en (edited, undo/redo, draft reload, saved).
+    for (const lang of ['zh', 'en'] as const) {
+      const ctx = await context(lang, token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.getByTestId('rf-editor').waitFor();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready',
+      );
+      expect((await page.getByTestId('rf-sidebar').boundingBox())!.width).toBeCloseTo(277, 0);
+      await page.getByTestId('rf-viewer').and(page.locator('[data-ready="1"]')).waitFor();
+      // The timeline flags the corrupted frames (a jump run of the left wrist covering all 20 frames).
+      const flagged = await wristFlagged(page);
+      expect(flagged.length).toBeGreaterThan(0);
+      expect(Math.min(...flagged.map((r) => r.from))).toBeLessThanOrEqual(WRIST_FRAMES[0]);
+      expect(Math.max(...flagged.map((r) => r.to))).toBeGreaterThanOrEqual(WRIST_FRAMES[1]);
+      // Next problem goes to the start of a flagged stretch.
+      await page.getByTestId('rf-next-problem').click();
+      const starts = await page.$$eval('.rf-run', (els) =>
+        els.map((e) => Number(e.getAttribute('data-from'))),
+      );
+      expect(starts).toContain(await frameOf(page));
+      await goTo(page, WRIST_FRAMES[0]);
+      await shot(page, `refresher-flagged-${lang}`);
+      await dragBack(page);
+      await shot(page, `refresher-repaired-${lang}`);
+      if (lang === 'zh') {
+        await ctx.close();
+        continue;
+      }
+      // Undo restores (both keyframes gone: the frames are flagged again), redo re-applies.
+      await page.getByTestId('rf-undo').click();
+      await page.keyboard.press('Control+z');
+      expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^0 /);
+      expect((await wristFlagged(page)).length).toBeGreaterThan(0);
+      await page.getByTestId('rf-redo').click();
+      await page.keyboard.press('Control+Shift+z');
+      expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^2 /);
+      await expect.poll(() => wristFlagged(page)).toEqual([]);
+      // The draft is kept in the browser: a reload restores it.
+      await page.waitForFunction(() =>
+        Object.keys(localStorage).some((k) => k.startsWith('mocap_refresher_draft_')),
+      );
+      await page.reload();
+      await page.getByTestId('rf-draft-note').waitFor();
+      expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^2 /);
+      const repairs = await repairsOf(page);
+      await page.getByTestId('rf-save').click();
+      await waitResolved(page, repairs);
+      const e2 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+      console.log(
+        `wrist error after the repair: ${(e2 * 100).toFixed(1)} cm (corrupted ${(e1 * 100).toFixed(1)} cm)`,
+      );
+      expect(e2).toBeLessThanOrEqual(e1 / 2);
+      expect(await repairsOf(page)).toBe(repairs + 1);
+      await shot(page, `refresher-saved-${lang}`);
+      await ctx.close();
+    }
+
+    // Left/right leg swap over 20 frames: flagged, swapped back on the range, re-solved.
+    const k0 = await solvedError(id, token, 'leftShin', ...LEG_FRAMES);
+    const a0 = await solvedError(id, token, 'leftFoot', ...LEG_FRAMES);
+    await corruptAndSolve(id, token, corruptLegs);
+    const k1 = await solvedError(id, token, 'leftShin', ...LEG_FRAMES);
+    const a1 = await solvedError(id, token, 'leftFoot', ...LEG_FRAMES);
+    console.log(
+      `leg swap frames ${LEG_FRAMES.join('-')}: knee ${(k0 * 100).toFixed(1)} → corrupted ${(k1 * 100).toFixed(1)} cm, ankle ${(a0 * 100).toFixed(1)} → ${(a1 * 100).toFixed(1)} cm`,
+    );
+    for (const lang of ['zh', 'en'] as const) {
+      const ctx = await context(lang, token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready',
+      );
+      const swaps = await runs(page, 'swap');
+      const hit = swaps.filter((r) => r.to >= LEG_FRAMES[0] && r.from <= LEG_FRAMES[1]);
+      expect(hit.length).toBeGreaterThan(0);
+      expect(Math.min(...hit.map((r) => r.from))).toBe(LEG_FRAMES[0]);
+      expect(Math.max(...hit.map((r) => r.to))).toBe(LEG_FRAMES[1]);
+      await goTo(page, LEG_FRAMES[0]);
+      await page.keyboard.press('[');
+      await goTo(page, LEG_FRAMES[1]);
+      await page.keyboard.press(']');
+      await page.getByTestId('rf-part-legs').click();
+      await page.getByTestId('rf-swap-range').click();
+      await expect
+        .poll(async () =>
+          (await runs(page, 'swap')).filter((r) => r.to >= LEG_FRAMES[0] && r.from <= LEG_FRAMES[1]),
+        )
+        .toEqual([]);
+      await shot(page, `refresher-swap-${lang}`);
+      if (lang === 'zh') {
+        await ctx.close();
+        continue;
+      }
+      const repairs = await repairsOf(page);
+      await page.getByTestId('rf-save').click();
+      await waitResolved(page, repairs);
+      await ctx.close();
+    }
+    const k2 = await solvedError(id, token, 'leftShin', ...LEG_FRAMES);
+    const a2 = await solvedError(id, token, 'leftFoot', ...LEG_FRAMES);
+    console.log(`after the swap repair: knee ${(k2 * 100).toFixed(1)} cm, ankle ${(a2 * 100).toFixed(1)} cm`);
+    const legBefore = (k1 + a1) / 2;
+    const legAfter = (k2 + a2) / 2;
+    // The repaired tracks equal the original ones on those frames.
+    const repaired = await tracksOf(id, token);
+    for (let f = LEG_FRAMES[0]; f <= LEG_FRAMES[1]; f++) {
+      expect(repaired.frames[f].image![25][0]).toBeCloseTo(original.frames[f].image![25][0], 1);
+    }
+    expect(legAfter).toBeLessThanOrEqual(Math.max(legBefore / 2, (k0 + a0) / 2 + 0.01));
+  }, 1_800_000);
+
+  it('refuses a free account: the page says so and the server refuses the repair', async () => {
+    const token = await register('rf-free@example.com');
+    for (const lang of ['en', 'zh'] as const) {
+      const ctx = await context(lang, token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/refresher?id=1`);
+      const box = page.getByTestId('rf-refused');
+      await box.waitFor();
+      expect(await box.textContent()).toContain(
+        lang === 'zh' ? '此功能不向免费用户开放' : 'not open to free users',
+      );
+      await shot(page, `refresher-free-${lang}`);
+      await ctx.close();
+    }
+    const put = await call(
+      'PUT',
+      '/video/2d',
+      { id: 1, tracks: { format: 'mocap-tracks', frames: [{}] } },
+      token,
+    );
+    expect(put.message).toBe('此功能不向免费用户开放');
+  });
+
+  it('phone: the same wrist repair by touch (drag, long-press hides), bottom timeline, re-solve halves the error', async () => {
+    const token = await register('rf-phone@example.com');
+    await upgrade(token);
+    const id = await upload(token);
+    await waitMade(id, token);
+    await corruptAndSolve(id, token, corruptWrist);
+    const e1 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    for (const lang of ['zh', 'en'] as const) {
+      const ctx = await context(lang, token, PHONE);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.waitForURL(/\/refresherM\?id=/);
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready',
+      );
+      // The timeline sits at the bottom of the screen.
+      const tl = (await page.getByTestId('rf-timeline').boundingBox())!;
+      expect(tl.y + tl.height).toBeGreaterThan(PHONE.viewport.height - 80);
+      expect((await wristFlagged(page)).length).toBeGreaterThan(0);
+      await goTo(page, WRIST_FRAMES[0]);
+      await shot(page, `refresher-m-flagged-${lang}`);
+      const doc = await tracksOf(id, token);
+      // Long-press hides a point; undo brings it back.
+      const nose = doc.frames[WRIST_FRAMES[0]].image![0];
+      const at = await screenOf(page, doc, nose[0], nose[1]);
+      await touch(page, 'touchStart', at);
+      await page.waitForFunction(() =>
+        /hidden|已隐藏/.test(document.querySelector('[data-testid="rf-selected"]')?.textContent ?? ''),
+      );
+      await touch(page, 'touchEnd');
+      expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^1 /);
+      await page.getByTestId('rf-undo').tap();
+      expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^0 /);
+      for (const f of WRIST_FRAMES) {
+        await goTo(page, f);
+        const cur = doc.frames[f].image![WRIST];
+        const [tx, ty] = projected(gt, f, 'leftHand');
+        await touchDrag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
+        expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
+      }
+      await expect.poll(() => wristFlagged(page)).toEqual([]);
+      await shot(page, `refresher-m-repaired-${lang}`);
+      if (lang === 'zh') {
+        await ctx.close();
+        continue;
+      }
+      const repairs = await repairsOf(page);
+      await page.getByTestId('rf-save').tap();
+      await waitResolved(page, repairs);
+      await ctx.close();
+    }
+    const e2 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    console.log(`phone: wrist error ${(e1 * 100).toFixed(1)} → ${(e2 * 100).toFixed(1)} cm`);
+    expect(e2).toBeLessThanOrEqual(e1 / 2);
+  }, 1_200_000);
+});
