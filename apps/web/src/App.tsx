@@ -11,6 +11,7 @@ import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
 import { MusicPage } from './pages/Music.tsx';
+import { adminRoutes } from './pages/admin/routes.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
 import { RefresherRoute } from './pages/refresher/Refresher.tsx';
 import { SquarePage } from './pages/Square.tsx';
@@ -72,6 +73,7 @@ export const routes = [
           { path: 'square', element: <SquarePage /> },
           { path: 'marked', element: <MarkedPage /> },
           { path: 'music', element: <MusicPage /> },
+          ...adminRoutes,
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },

@@ -7,6 +7,7 @@ import { titleKeyFor } from '../lib/guard.ts';
 import { t } from '../lib/i18n.ts';
 import { useSession } from '../lib/session.tsx';
 import type { MaintainInfo, Notice } from '../lib/types.ts';
+import { useAdminTitle } from '../pages/admin/Console.tsx';
 import { Announcement } from './Announcement.tsx';
 import { Footer } from './Footer.tsx';
 import { Icon } from './Icon.tsx';
@@ -39,6 +40,7 @@ export function Layout() {
   const maintain = useMaintain();
   const [notices, setNotices] = useState<Notice[]>([]);
   const [tomoMaintain, setTomoMaintain] = useState(false);
+  const adminTitle = useAdminTitle();
 
   useEffect(() => {
     if (sessionStorage.getItem(NOTICES_SEEN)) return;
@@ -62,7 +64,7 @@ export function Layout() {
     );
   if (!loading && !user) return <Navigate to="/home" replace />;
 
-  const title = t(titleKeyFor(pathname));
+  const title = adminTitle ?? t(titleKeyFor(pathname));
   const carousel = notices.length > 0 && <NoticeCarousel notices={notices} onClose={() => setNotices([])} />;
 
   if (phone)

@@ -1,9 +1,12 @@
 import { useLocation, useNavigate } from 'react-router-dom';
+import { adminPageTitle, ta } from '../i18n/admin.ts';
 import { APP_VERSION, COMMUNITY, DIGITAL_HUMAN_URL, TUTORIAL_URL } from '../lib/config.ts';
 import { t } from '../lib/i18n.ts';
 import { isMenuItemActive, type MenuItem, menuFor, menuItemForPath } from '../lib/menu.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
+import { useMyPages } from '../pages/admin/Console.tsx';
+import { ADMIN_BUILT } from '../pages/admin/routes.tsx';
 import { tm } from '../pages/Music.tsx';
 import { Icon } from './Icon.tsx';
 
@@ -79,6 +82,7 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
           <span>{tm('menu.music')}</span>
         </button>
       </nav>
+      <AdminMenu pathname={pathname} />
       <div className="sidebar-bottom">
         {DIGITAL_HUMAN_URL && !user?.company && (
           <a
@@ -116,6 +120,46 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
         <div className="version-label">{t('sidebar.version', { v: APP_VERSION })}</div>
       </div>
     </aside>
+  );
+}
+
+/** Icons of console pages whose menu icon has no drawing of its own. */
+const ADMIN_ICONS: Record<string, string> = {
+  role: 'settings',
+  menu: 'consume',
+  audit: 'info',
+  machine: 'wrench',
+  model: 'bones',
+  download: 'download',
+  tomokage: 'human',
+};
+
+/** The console pages the account's roles open (from the server's role data), when any. */
+function AdminMenu({ pathname }: { pathname: string }) {
+  const pages = (useMyPages() ?? []).filter((p) => ADMIN_BUILT.has(p.path));
+  const navigate = useNavigate();
+  if (pages.length === 0) return null;
+  return (
+    <nav className="menu menu-admin" aria-label={ta('admin.section')} data-testid="admin-menu">
+      <div className="menu-admin-title">{ta('admin.section')}</div>
+      {pages.map((p) => {
+        const to = `/index/${p.path}`;
+        const on = pathname.startsWith(to);
+        return (
+          <button
+            type="button"
+            key={p.path}
+            data-admin-path={p.path}
+            className={`menu-item${on ? ' on' : ''}`}
+            aria-current={on ? 'page' : undefined}
+            onClick={() => navigate(to)}
+          >
+            <Icon name={`${ADMIN_ICONS[p.icon] ?? p.icon}${on ? 'On' : ''}`} size={20} />
+            <span>{adminPageTitle(p.path) ?? p.title}</span>
+          </button>
+        );
+      })}
+    </nav>
   );
 }
 
