@@ -1,0 +1,397 @@
+/**
+ * Retargeting a canonical MotionClip onto an imported character (its own skeleton, proportions and rest pose).
+ *
+ * - **Rest-pose correction.** Each mapped bone's rest direction (to the bone of its canonical child) is turned
+ *   onto the canonical T-pose direction (shortest arc); unmapped bones inherit their parent's correction. So an
+ *   A- or I-pose character (arms 40–85° down) gets the same arm angles as a T-pose one.
+ * - **Rotations.** A mapped bone's world rotation is the canonical joint's world rotation (relative to its rest)
+ *   times the bone's corrected rest; unmapped bones (twist helpers, end markers, props) stay rigid on their parent.
+ *   Bone lengths never change: positions come from forward kinematics with the bones' own rest offsets.
+ * - **Scale.** The hips travel is scaled by the hips-height ratio `s` (character / clip).
+ * - **End effectors.** Two-bone IK on each leg (thigh/shin → foot) and arm (upper arm/forearm → hand) puts feet
+ *   and hands where the canonical clip has them, scaled by `s`, plus their rest offset (feet: a constant offset,
+ *   so a foot planted on the floor in the clip is on the floor on the character; hands: the offset carried by the
+ *   chest). The foot and hand keep their canonical orientation. Detached (IK-rig) feet are placed at the target.
+ */
+
+import type { MotionClip } from '../clip.ts';
+import { restPositions } from '../clip.ts';
+import {
+  cross,
+  dot,
+  length,
+  normalize,
+  type Quat,
+  qConj,
+  qFromAxisAngle,
+  qFromUnitVectors,
+  qMul,
+  qNormalize,
+  qRotate,
+  sub,
+  type Vec3,
+} from '../math.ts';
+import { canonicalWorld } from '../retarget/index.ts';
+import type { Rig, RigBone, RigClip } from '../rigs/types.ts';
+import type { CharacterModel } from './character.ts';
+
+export interface CharacterRetargetOptions {
+  /** Units of the rig the files are written in (default 100: centimetres, as FBX tools expect). */
+  unitsPerMetre?: number;
+  /** Turn off the end-effector IK (plain rotation transfer). */
+  ik?: boolean;
+}
+
+export interface CharacterRetarget {
+  rig: Rig;
+  clip: RigClip;
+  /** Hips-height ratio character / clip. */
+  scale: number;
+  /** World positions (canonical metres) per frame of every bone: `[f][3 × bones]`. */
+  world: Float64Array[];
+  /** Where the end effectors were aimed (canonical metres), per frame: leftFoot, rightFoot, leftHand, rightHand. */
+  targets: Record<string, Vec3[]>;
+}
+
+const ID: Quat = [0, 0, 0, 1];
+
+/** The character as a Rig (Y up, facing +Z, right-handed), bones at their rest pose. */
+export function characterRig(
+  model: CharacterModel,
+  unitsPerMetre = 100,
+  jointNames?: readonly string[],
+): Rig {
+  const boneToJoint = new Map<string, string>();
+  for (const [j, b] of Object.entries(model.mapping.bones))
+    if (!jointNames || jointNames.includes(j)) boneToJoint.set(b, j);
+  const kids = model.bones.map(() => 0);
+  for (const b of model.bones) if (b.parent >= 0) kids[b.parent]++;
+  const bones: RigBone[] = model.bones.map((b, i) => {
+    const p = b.parent >= 0 ? model.bones[b.parent] : null;
+    const lt = p ? qRotate(qConj(p.rotation), sub(b.position, p.position)) : b.position;
+    const lq = p ? qNormalize(qMul(qConj(p.rotation), b.rotation)) : b.rotation;
+    const source = boneToJoint.get(b.name) ?? null;
+    return {
+      name: b.name,
+      parent: p ? p.name : null,
+      source,
+      restTranslation: [lt[0] * unitsPerMetre, lt[1] * unitsPerMetre, lt[2] * unitsPerMetre],
+      restRotation: lq,
+      role: source ? 'joint' : kids[i] === 0 && !b.weighted ? 'end' : 'joint',
+    };
+  });
+  return {
+    id: 'character',
+    displayName: 'Uploaded character',
+    bones,
+    unitsPerMetre,
+    axes: { up: '+Y', front: '+Z', handedness: 'right' },
+    basis: [1, 0, 0, 0, 1, 0, 0, 0, 1],
+    restPose: { kind: model.restPose.kind, armDownDeg: model.restPose.armDownDeg },
+    rootMotion: 'hips',
+    hipsBone: model.mapping.bones.hips,
+  };
+}
+
+export function retargetToCharacter(
+  clip: MotionClip,
+  model: CharacterModel,
+  options: CharacterRetargetOptions = {},
+): CharacterRetarget {
+  const u = options.unitsPerMetre ?? 100;
+  const sk = clip.skeleton;
+  const rig = characterRig(model, u, sk.names);
+  const nb = model.bones.length;
+  const nj = sk.names.length;
+  const F = clip.frameCount;
+  const jIndex = new Map(sk.names.map((n, j) => [n, j]));
+  const bIndex = new Map(model.bones.map((b, i) => [b.name, i]));
+  const src = new Int32Array(nb).fill(-1);
+  const boneOfJoint = new Int32Array(nj).fill(-1);
+  for (const [j, b] of Object.entries(model.mapping.bones)) {
+    const ji = jIndex.get(j);
+    const bi = bIndex.get(b);
+    if (ji === undefined || bi === undefined) continue;
+    src[bi] = ji;
+    boneOfJoint[ji] = bi;
+  }
+  const hips = bIndex.get(model.mapping.bones.hips ?? '') ?? -1;
+  if (hips < 0 || boneOfJoint[0] !== hips) throw new Error('character: the hips are not mapped');
+  const parent = model.bones.map((b) => b.parent);
+  const isAncestor = (a: number, b: number) => {
+    for (let p = parent[b]; p >= 0; p = parent[p]) if (p === a) return true;
+    return false;
+  };
+  // Canonical rest (T-pose) positions of the clip's skeleton.
+  const rp = restPositions(sk);
+  const cRest = (j: number): Vec3 => [rp[3 * j], rp[3 * j + 1], rp[3 * j + 2]];
+  const childJoints: number[][] = sk.names.map(() => []);
+  sk.parents.forEach((p, j) => {
+    if (p >= 0) childJoints[p].push(j);
+  });
+  // Rest-pose corrections Δ per bone (world), parents first.
+  const delta: Quat[] = new Array(nb);
+  for (let b = 0; b < nb; b++) {
+    const j = src[b];
+    let d: Quat | null = null;
+    if (j >= 0) {
+      // The canonical child to aim at: spine2 → neck; hand → middle1; otherwise the first mapped child.
+      const prefer =
+        sk.names[j] === 'spine2'
+          ? 'neck'
+          : /Hand$/.test(sk.names[j])
+            ? sk.names[j].replace('Hand', 'Middle1')
+            : null;
+      const cands = childJoints[j]
+        .slice()
+        .sort((x, y) => (sk.names[y] === prefer ? 1 : 0) - (sk.names[x] === prefer ? 1 : 0));
+      for (const c of cands) {
+        const cb = boneOfJoint[c];
+        if (cb < 0 || !isAncestor(b, cb)) continue;
+        const dc = sub(model.bones[cb].position, model.bones[b].position);
+        const dn = sub(cRest(c), cRest(j));
+        if (length(dc) < 1e-6 || length(dn) < 1e-6) continue;
+        d = qFromUnitVectors(normalize(dc), normalize(dn));
+        break;
+      }
+    }
+    delta[b] = d ?? (parent[b] >= 0 ? delta[parent[b]] : ID);
+  }
+  const TW = model.bones.map((bn, b) => qNormalize(qMul(delta[b], bn.rotation)));
+  const restLocalT = model.bones.map((bn, b) => {
+    const p = parent[b];
+    return p >= 0
+      ? qRotate(qConj(model.bones[p].rotation), sub(bn.position, model.bones[p].position))
+      : bn.position;
+  });
+  // T-pose positions of the character (FK with the corrected rest rotations).
+  const PT: Vec3[] = new Array(nb);
+  for (let b = 0; b < nb; b++) {
+    const p = parent[b];
+    if (p < 0) PT[b] = model.bones[b].position;
+    else {
+      const pw = TW[p];
+      const v = qRotate(
+        qMul(pw, qConj(model.bones[p].rotation)),
+        qRotate(model.bones[p].rotation, restLocalT[b]),
+      );
+      PT[b] = [PT[p][0] + v[0], PT[p][1] + v[1], PT[p][2] + v[2]];
+    }
+  }
+  // Scale: leg length (hips above the ankle) of the character over the clip's, so strides stay reachable.
+  const lf = boneOfJoint[jIndex.get('leftFoot') ?? -1] ?? -1;
+  const ankleC = jIndex.has('leftFoot') ? cRest(jIndex.get('leftFoot') as number)[1] : 0;
+  const ankleB = lf >= 0 ? PT[lf][1] : 0;
+  const s = (PT[hips][1] - ankleB) / Math.max(1e-6, cRest(0)[1] - ankleC);
+  const cw = canonicalWorld(clip);
+  const wrot = (f: number, j: number): Quat => {
+    const o = (f * nj + j) * 4;
+    const q: Quat = [cw.rot[o], cw.rot[o + 1], cw.rot[o + 2], cw.rot[o + 3]];
+    return cw.restIdentity
+      ? q
+      : qMul(q, [cw.restInv[4 * j], cw.restInv[4 * j + 1], cw.restInv[4 * j + 2], cw.restInv[4 * j + 3]]);
+  };
+  const wpos = (f: number, j: number): Vec3 => {
+    const o = (f * nj + j) * 3;
+    return [cw.pos[o], cw.pos[o + 1], cw.pos[o + 2]];
+  };
+  const J = (n: string) => jIndex.get(n) ?? -1;
+  const B = (n: string) => {
+    const j = J(n);
+    return j >= 0 ? boneOfJoint[j] : -1;
+  };
+  // Limbs for IK.
+  const limbs = (['left', 'right'] as const)
+    .flatMap((side) => [
+      {
+        key: `${side}Foot`,
+        a: B(`${side}Thigh`),
+        b: B(`${side}Shin`),
+        c: B(`${side}Foot`),
+        j: J(`${side}Foot`),
+        jb: J(`${side}Shin`),
+        ja: J(`${side}Thigh`),
+        arm: false,
+      },
+      {
+        key: `${side}Hand`,
+        a: B(`${side}UpperArm`),
+        b: B(`${side}Forearm`),
+        c: B(`${side}Hand`),
+        j: J(`${side}Hand`),
+        jb: J(`${side}Forearm`),
+        ja: J(`${side}UpperArm`),
+        arm: true,
+      },
+    ])
+    .filter((l) => l.a >= 0 && l.b >= 0 && l.c >= 0 && l.j >= 0 && isAncestor(l.a, l.b));
+  // Rest offsets of the feet: character T-pose − scaled canonical rest.
+  const offset = new Map<string, Vec3>();
+  for (const l of limbs) {
+    const c = cRest(l.j);
+    offset.set(l.key, [PT[l.c][0] - s * c[0], PT[l.c][1] - s * c[1], PT[l.c][2] - s * c[2]]);
+  }
+  const armRatio = new Map<string, number>();
+  for (const l of limbs) {
+    if (!l.arm) continue;
+    const lc = length(sub(cRest(l.jb), cRest(l.ja))) + length(sub(cRest(l.j), cRest(l.jb)));
+    const lb = length(sub(PT[l.b], PT[l.a])) + length(sub(PT[l.c], PT[l.b]));
+    armRatio.set(l.key, lb / Math.max(1e-6, lc));
+  }
+  const hipsOff: Vec3 = [
+    PT[hips][0] - s * cRest(0)[0],
+    PT[hips][1] - s * cRest(0)[1],
+    PT[hips][2] - s * cRest(0)[2],
+  ];
+
+  const rotations = new Float32Array(F * nb * 4);
+  const translations = new Float32Array(F * nb * 3);
+  const world: Float64Array[] = [];
+  const targets: Record<string, Vec3[]> = Object.fromEntries(limbs.map((l) => [l.key, []]));
+  const W: Quat[] = new Array(nb);
+  const P: Vec3[] = new Array(nb);
+  // Mapped bones whose canonical parent's bone is not an ancestor (IK-rig feet): placed, not carried.
+  const detached = new Uint8Array(nb);
+  for (const l of limbs) if (!isAncestor(l.b, l.c)) detached[l.c] = 1;
+  const ik = options.ik !== false;
+  for (let f = 0; f < F; f++) {
+    for (let b = 0; b < nb; b++) {
+      const j = src[b];
+      if (j >= 0) W[b] = qNormalize(qMul(wrot(f, j), TW[b]));
+      else if (parent[b] >= 0)
+        W[b] = qNormalize(
+          qMul(W[parent[b]], qMul(qConj(model.bones[parent[b]].rotation), model.bones[b].rotation)),
+        );
+      else W[b] = model.bones[b].rotation;
+      (P as (Vec3 | undefined)[])[b] = undefined;
+    }
+    for (let b = 0; b < nb; b++) if (parent[b] < 0) P[b] = model.bones[b].position;
+    // Hips: scaled travel. Its ancestors (ground roots, armature nodes) stay at rest.
+    const hp = wpos(f, 0);
+    const hipsWorld: Vec3 = [s * hp[0] + hipsOff[0], s * hp[1] + hipsOff[1], s * hp[2] + hipsOff[2]];
+    const order: number[] = [];
+    for (let b = 0; b < nb; b++) order.push(b);
+    const fkAll = () => {
+      for (const b of order) {
+        const p = parent[b];
+        if (b === hips) {
+          P[b] = hipsWorld;
+          continue;
+        }
+        if (p < 0) continue;
+        if (detached[b]) continue;
+        const v = qRotate(W[p], restLocalT[b]);
+        P[b] = [P[p][0] + v[0], P[p][1] + v[1], P[p][2] + v[2]];
+      }
+    };
+    // Detached bones: placed at their target before FK of their subtree.
+    for (let b = 0; b < nb; b++) if (detached[b]) P[b] = model.bones[b].position;
+    fkAll();
+    if (ik) {
+      for (const l of limbs) {
+        const c = wpos(f, l.j);
+        let t: Vec3;
+        if (l.arm) {
+          // Hands: the clip's shoulder → hand vector, scaled by the arm-length ratio, from the character's shoulder.
+          const sh = wpos(f, l.ja);
+          const k = armRatio.get(l.key) as number;
+          t = [
+            P[l.a][0] + k * (c[0] - sh[0]),
+            P[l.a][1] + k * (c[1] - sh[1]),
+            P[l.a][2] + k * (c[2] - sh[2]),
+          ];
+        } else {
+          const o = offset.get(l.key) as Vec3;
+          t = [s * c[0] + o[0], s * c[1] + o[1], s * c[2] + o[2]];
+        }
+        targets[l.key].push(t);
+        // Where the chain's end actually is: the end bone, or (detached) the shin's own end.
+        const endNow = (): Vec3 => {
+          if (!detached[l.c]) return P[l.c];
+          const tipLocal = qRotate(
+            qConj(model.bones[l.b].rotation),
+            sub(model.bones[l.c].position, model.bones[l.b].position),
+          );
+          const v = qRotate(W[l.b], tipLocal);
+          return [P[l.b][0] + v[0], P[l.b][1] + v[1], P[l.b][2] + v[2]];
+        };
+        const pole = cross(sub(wpos(f, l.j), wpos(f, l.ja)), sub(wpos(f, l.jb), wpos(f, l.ja)));
+        twoBoneIk(P[l.a], P[l.b], endNow(), t, W, l.a, l.b, pole);
+        if (detached[l.c]) P[l.c] = t;
+        fkAll();
+        if (detached[l.c]) P[l.c] = endNow();
+        fkAll();
+      }
+    } else for (const l of limbs) targets[l.key].push(P[l.c]);
+    // Store locals (rig units, canonical axes = rig axes).
+    const wf = new Float64Array(3 * nb);
+    for (let b = 0; b < nb; b++) {
+      const p = parent[b];
+      const L = p >= 0 ? qNormalize(qMul(qConj(W[p]), W[b])) : W[b];
+      const T = p >= 0 ? qRotate(qConj(W[p]), sub(P[b], P[p])) : P[b];
+      rotations.set(L, (f * nb + b) * 4);
+      translations.set([T[0] * u, T[1] * u, T[2] * u], (f * nb + b) * 3);
+      wf.set(P[b], 3 * b);
+    }
+    world.push(wf);
+  }
+  const keyed = new Uint8Array(nb);
+  const translated = new Uint8Array(nb);
+  for (let b = 0; b < nb; b++) {
+    keyed[b] = src[b] >= 0 || rig.bones[b].role !== 'end' ? 1 : 0;
+    const rt = rig.bones[b].restTranslation;
+    let dev = 0;
+    for (let f = 0; f < F; f++)
+      for (let k = 0; k < 3; k++) dev = Math.max(dev, Math.abs(translations[(f * nb + b) * 3 + k] - rt[k]));
+    translated[b] = dev > 1e-4 * u ? 1 : 0;
+  }
+  const rc: RigClip = {
+    rig,
+    fps: clip.fps,
+    frameCount: F,
+    rotations,
+    translations,
+    keyed,
+    translated,
+    name: clip.metadata.source ? clip.metadata.source.replace(/\.[^.]*$/, '') : 'Take 001',
+  };
+  return { rig, clip: rc, scale: s, world, targets };
+}
+
+/** Two-bone IK in world space: rotates bones a and b (world rotations in W) so that the chain end c reaches t. */
+function twoBoneIk(
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+  t: Vec3,
+  W: Quat[],
+  ia: number,
+  ib: number,
+  poleAxis: Vec3,
+): void {
+  const lab = length(sub(b, a));
+  const lcb = length(sub(c, b));
+  if (lab < 1e-6 || lcb < 1e-6) return;
+  const eps = 1e-4;
+  const lat = Math.min(Math.max(length(sub(t, a)), Math.abs(lab - lcb) + eps), lab + lcb - eps);
+  const clampAcos = (x: number) => Math.acos(Math.max(-1, Math.min(1, x)));
+  const ac = normalize(sub(c, a));
+  const ab = normalize(sub(b, a));
+  const ba = normalize(sub(a, b));
+  const bc = normalize(sub(c, b));
+  const at = normalize(sub(t, a));
+  const acab0 = clampAcos(dot(ac, ab));
+  const babc0 = clampAcos(dot(ba, bc));
+  const acat0 = clampAcos(dot(ac, at));
+  const acab1 = clampAcos((lcb * lcb - lab * lab - lat * lat) / (-2 * lab * lat));
+  const babc1 = clampAcos((lat * lat - lab * lab - lcb * lcb) / (-2 * lab * lcb));
+  let axis0 = cross(ac, ab);
+  if (length(axis0) < 1e-6) axis0 = length(poleAxis) > 1e-9 ? poleAxis : cross(ac, [0, 0, 1]);
+  axis0 = normalize(axis0, [1, 0, 0]);
+  const axis1 = cross(ac, at);
+  const r0 = qFromAxisAngle(axis0, acab1 - acab0);
+  const r1 = qFromAxisAngle(axis0, babc1 - babc0);
+  const r2 = length(axis1) > 1e-9 ? qFromAxisAngle(normalize(axis1), acat0) : ID;
+  W[ia] = qNormalize(qMul(r2, qMul(r0, W[ia])));
+  W[ib] = qNormalize(qMul(r2, qMul(r0, qMul(r1, W[ib]))));
+}
