@@ -351,5 +351,14 @@ describe.skipIf(!have)('exported files open in Blender and three.js with the cha
     expect(r.vertices).toBe(c.stats.vertices);
     expect(r.skinned).toBe(true);
     expect(r.groups).toContain('Palm.L');
+    // GLB: one primitive per material actually used (skin, eyes, hair, shirt, pants, shoes…), not one colour.
+    const glb = exportCharacter(c, 'glb');
+    const jl = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
+    const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jl)));
+    const used = new Set(
+      json.meshes[0].primitives.map((p: { material: number }) => json.materials[p.material].name),
+    );
+    expect(used.size).toBeGreaterThanOrEqual(6);
+    expect(used.has('Skin') && used.has('Shirt') && used.has('Pants')).toBe(true);
   }, 120_000);
 });

@@ -307,9 +307,9 @@ export function importFbx(bytes: Uint8Array): ImportedScene {
         }
         corners.push(out);
       }
-      const mat = ml
-        ? Math.min(materials.length - 1, Math.max(0, ml.data[pick(ml, start, 0, poly)] ?? 0))
-        : 0;
+      // The material layer's array holds material indices itself (its "IndexToDirect" has no index array).
+      const slot = ml ? (ml.map === 'AllSame' ? 0 : ml.map === 'ByPolygon' ? poly : -1) : -1;
+      const mat = slot >= 0 ? Math.min(materials.length - 1, Math.max(0, ml?.data[slot] ?? 0)) : 0;
       for (let k = 1; k + 1 < corners.length; k++) tris[mat].push(corners[0], corners[k], corners[k + 1]);
       poly++;
       start = c + 1;
