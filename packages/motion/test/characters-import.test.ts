@@ -362,3 +362,37 @@ describe.skipIf(!have)('exported files open in Blender and three.js with the cha
     expect(used.has('Skin') && used.has('Shirt') && used.has('Pants')).toBe(true);
   }, 120_000);
 });
+
+describe.skipIf(!have)('server-side pictures', () => {
+  it('X Bot front and three-quarter thumbnails: a filled, symmetric silhouette; the two views differ', async () => {
+    const { renderCharacter } = await import('../src/characters/render.ts');
+    const { decodePng } = await import('../src/formats/png.ts');
+    const c = importCharacter(readFileSync(FILES.xbot));
+    const front = decodePng(renderCharacter(c.meshes, 'front'));
+    const tq = decodePng(renderCharacter(c.meshes, 'threeQuarter'));
+    expect([front.width, front.height]).toEqual([256, 320]);
+    const mask = (img: { width: number; height: number; pixels: Uint8Array }) =>
+      Array.from({ length: img.width * img.height }, (_, i) => img.pixels[4 * i + 3] > 127);
+    const mf = mask(front);
+    const cover = mf.filter(Boolean).length / mf.length;
+    expect(cover).toBeGreaterThan(0.1);
+    expect(cover).toBeLessThan(0.6);
+    // A T-posed body seen from the front is its own mirror image.
+    let inter = 0;
+    let union = 0;
+    for (let y = 0; y < front.height; y++)
+      for (let x = 0; x < front.width; x++) {
+        const a = mf[y * front.width + x];
+        const b = mf[y * front.width + (front.width - 1 - x)];
+        if (a && b) inter++;
+        if (a || b) union++;
+      }
+    expect(inter / union).toBeGreaterThan(0.85);
+    const mt = mask(tq);
+    const diff = mt.filter((v, i) => v !== mf[i]).length / mf.length;
+    expect(diff).toBeGreaterThan(0.02);
+    // Shaded, not flat: the lit pixels span a range of brightness.
+    const lum = mf.flatMap((v, i) => (v ? [front.pixels[4 * i]] : []));
+    expect(Math.max(...lum) - Math.min(...lum)).toBeGreaterThan(40);
+  });
+});
