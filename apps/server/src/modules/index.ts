@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
+import consoleRoutes from './console/routes.ts';
 import cosRoutes from './cos/routes.ts';
 import goodsRoutes from './goods/routes.ts';
 import motionRoutes from './motion/routes.ts';
@@ -13,6 +14,7 @@ import musicRoutes from './music/routes.ts';
 import orderRoutes from './order/routes.ts';
 import payRoutes from './pay/routes.ts';
 import rbacRoutes from './rbac/routes.ts';
+import retrackRoutes from './retrack/routes.ts';
 import systemRoutes from './system/routes.ts';
 import userRoutes from './user/routes.ts';
 import videoRoutes from './video/routes.ts';
@@ -25,10 +27,12 @@ export const apiModules: FastifyPluginAsync[] = [
   systemRoutes,
   videoRoutes,
   motionRoutes,
+  retrackRoutes,
   musicRoutes,
   cosRoutes,
   goodsRoutes,
   payRoutes,
   orderRoutes,
   rbacRoutes,
+  consoleRoutes,
 ];

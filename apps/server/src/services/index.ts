@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import type { Infra } from '../infra/index.ts';
 import { createOidcProvider } from '../infra/oauth/oidc.ts';
+import { KyselyConsoleRepo } from '../modules/console/repo.ts';
+import { ConsoleService } from '../modules/console/service.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
 import { MotionService } from '../modules/motion/service.ts';
 import { createAudioFilePort } from '../modules/music/files.ts';
@@ -13,6 +15,7 @@ import { MUSIC_QUEUE, type MusicJobData, MusicService } from '../modules/music/s
 import { createPayServices, type OrderService, type PayService } from '../modules/pay/index.ts';
 import { KyselyRbacRepo } from '../modules/rbac/repo.ts';
 import { RbacService } from '../modules/rbac/service.ts';
+import { RETRACK_QUEUE, type RetrackJobData, RetrackService } from '../modules/retrack/service.ts';
 import { createFilePort } from '../modules/video/files.ts';
 import { VideoService } from '../modules/video/service.ts';
 import { createVideoStore } from '../modules/video/store.ts';
@@ -34,6 +37,8 @@ export interface Services {
   scheduler: Scheduler;
   videos: VideoService;
   motion: MotionService;
+  /** "Re-track from here" jobs of the 2D repair editor (issue 23). */
+  retrack: RetrackService;
   captureJobs: CaptureJobs;
   /** Music → dance cards and their jobs (issue 22). */
   music: MusicService;
@@ -43,6 +48,8 @@ export interface Services {
   pay: PayService;
   /** Administrator roles, menus and audit log (issue 21). */
   rbac: RbacService;
+  /** Console video pages: every video, re-run, square, feedback, download history (issue 21). */
+  console: ConsoleService;
 }
 
 export interface ServiceOptions {
@@ -110,6 +117,12 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     defaultModel: config.CAPTURE_MODEL,
   });
   const motion = new MotionService({ store: videoStore, coins, storage: infra.storage, videos, clock });
+  const retrack = new RetrackService({
+    videos,
+    storage: infra.storage,
+    queue: infra.queue<RetrackJobData>(RETRACK_QUEUE),
+    clock,
+  });
   const music = new MusicService({
     store: createMusicStore(infra.database),
     coins,
@@ -157,19 +170,48 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
           return (await rbacRepo.findMenu(id)) ?? null;
         case 'video': {
           const v = await videoStore.repos.videos.findById(id);
-          return v ? { id: v.id, name: v.name, status: v.status, userId: v.userId } : null;
+          return v
+            ? {
+                id: v.id,
+                name: v.name,
+                status: v.status,
+                userId: v.userId,
+                inSquare: v.inSquare,
+                feedbackStatus: v.feedbackStatus,
+                jobSeq: v.jobSeq,
+              }
+            : null;
         }
         default:
           return null;
       }
     },
   });
+  const consoleService = new ConsoleService({
+    repo: new KyselyConsoleRepo(infra.database.db),
+    videos: {
+      findById: (id) => videoStore.repos.videos.findById(id),
+      update: (id, patch, now) => videoStore.repos.videos.update(id, patch, now),
+      updateIfStatus: (id, from, patch, now) => videoStore.repos.videos.updateIfStatus(id, from, patch, now),
+    },
+    enqueue: (v) => captureJobs.enqueue(v),
+    // The route's permission check decided (video write); the video service's own check wants an administrator.
+    deleteVideos: async (actorId, ids) => {
+      const actor = await accounts.getUser(actorId);
+      return videos.delete({ ...actor, roles: [...actor.roles, 'admin'] }, ids);
+    },
+    signedUrl: (key, contentType) =>
+      infra.storage.signedUrl(key, { expiresInS: 3600, ...(contentType ? { contentType } : {}) }),
+    clock,
+  });
   return {
     ...createPayServices(infra, coins),
     rbac,
+    console: consoleService,
     music,
     videos,
     motion,
+    retrack,
     captureJobs,
     auth,
     accounts,

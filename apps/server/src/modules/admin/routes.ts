@@ -185,102 +185,104 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  // A user's detail for manageUser: the account, its V-coin ledger, orders, videos and referrals (50 newest each).
-  app.get(
-    '/admin/user/:id',
-    {
-      ...opts,
-      schema: {
-        tags,
-        summary: "A user's detail: account, ledger, orders, videos, referrals (50 newest of each)",
-        security: bearerSecurity,
-        params: IdOnly,
-        response: {
-          200: envelope(
-            z.object({
-              user: UserViewSchema,
-              ledger: z.object({ list: z.array(LedgerEntrySchema), total: z.number().int() }),
-              orders: z.object({
-                list: z.array(
-                  z.object({
-                    orderNo: z.string(),
-                    title: z.string(),
-                    amount: z.number().int(),
-                    method: z.string(),
-                    status: z.string(),
-                    createAt: z.number(),
-                    paidAt: z.number().nullable(),
-                  }),
-                ),
-                total: z.number().int(),
+  // A user's detail for manageUser (and a company's for manageCompany): the account, its coin ledger (V, or CV
+  // for a company), orders, videos and referrals (50 newest each).
+  for (const path of ['/admin/user/:id', '/admin/company/:id'])
+    app.get(
+      path,
+      {
+        ...opts,
+        schema: {
+          tags,
+          summary: "A user's detail: account, ledger, orders, videos, referrals (50 newest of each)",
+          security: bearerSecurity,
+          params: IdOnly,
+          response: {
+            200: envelope(
+              z.object({
+                user: UserViewSchema,
+                ledger: z.object({ list: z.array(LedgerEntrySchema), total: z.number().int() }),
+                orders: z.object({
+                  list: z.array(
+                    z.object({
+                      orderNo: z.string(),
+                      title: z.string(),
+                      amount: z.number().int(),
+                      method: z.string(),
+                      status: z.string(),
+                      createAt: z.number(),
+                      paidAt: z.number().nullable(),
+                    }),
+                  ),
+                  total: z.number().int(),
+                }),
+                videos: z.object({
+                  list: z.array(
+                    z.object({
+                      id: z.number().int(),
+                      name: z.string(),
+                      status: z.number().int(),
+                      duration: z.number(),
+                      createAt: z.number(),
+                      inSquare: z.boolean(),
+                    }),
+                  ),
+                  total: z.number().int(),
+                }),
+                referrals: z.object({
+                  list: z.array(z.object({ id: z.number().int(), email: z.string(), createdAt: z.number() })),
+                  total: z.number().int(),
+                }),
+                invitedBy: z.object({ id: z.number().int(), email: z.string() }).nullable(),
               }),
-              videos: z.object({
-                list: z.array(
-                  z.object({
-                    id: z.number().int(),
-                    name: z.string(),
-                    status: z.number().int(),
-                    duration: z.number(),
-                    createAt: z.number(),
-                    inSquare: z.boolean(),
-                  }),
-                ),
-                total: z.number().int(),
-              }),
-              referrals: z.object({
-                list: z.array(z.object({ id: z.number().int(), email: z.string(), createdAt: z.number() })),
-                total: z.number().int(),
-              }),
-              invitedBy: z.object({ id: z.number().int(), email: z.string() }).nullable(),
-            }),
-          ),
+            ),
+          },
         },
       },
-    },
-    async (req) => {
-      const u = await accounts.getUser(req.params.id);
-      const { orders, videos } = app.ctx.services;
-      const [ledger, ord, vids, refs] = await Promise.all([
-        coins.records({ userId: u.id, currency: u.type === 2 ? 'CV' : 'V', page: 1, size: 50 }),
-        orders.list(u.id, undefined, 1, 50),
-        videos.center(u, { page: 1, size: 50 }),
-        accounts.invitees(u, 1, 50),
-      ]);
-      const inviter = u.referredBy ? await accounts.getUser(u.referredBy).catch(() => null) : null;
-      return ok({
-        user: accounts.view(u),
-        ledger: { list: ledger.list, total: ledger.total },
-        orders: {
-          list: ord.list.map((o) => ({
-            orderNo: o.orderNo,
-            title: o.title,
-            amount: o.amount,
-            method: String(o.method),
-            status: String(o.status),
-            createAt: o.createdAt,
-            paidAt: o.paidAt,
-          })),
-          total: ord.total,
-        },
-        videos: {
-          list: vids.list.map((v) => ({
-            id: v.id,
-            name: v.name,
-            status: v.status,
-            duration: v.duration,
-            createAt: v.createAt,
-            inSquare: v.inSquare === 1,
-          })),
-          total: vids.total,
-        },
-        referrals: {
-          list: refs.list.map((r) => ({ id: r.id, email: r.email, createdAt: r.createdAt })),
-          total: refs.total,
-        },
-        invitedBy: inviter ? { id: inviter.id, email: inviter.email } : null,
-      });
-    },
-  );
+      async (req) => {
+        const u = await accounts.getUser(req.params.id);
+        const { orders, videos } = app.ctx.services;
+        const [ledger, ord, vids, refs] = await Promise.all([
+          coins.records({ userId: u.id, currency: u.type === 2 ? 'CV' : 'V', page: 1, size: 50 }),
+          orders.list(u.id, undefined, 1, 50),
+          videos.center(u, { page: 1, size: 50 }),
+          accounts.invitees(u, 1, 50),
+        ]);
+        const inviter = u.referredBy ? await accounts.getUser(u.referredBy).catch(() => null) : null;
+        return ok({
+          user: accounts.view(u),
+          ledger: { list: ledger.list, total: ledger.total },
+          orders: {
+            list: ord.list.map((o) => ({
+              orderNo: o.orderNo,
+              title: o.title,
+              amount: o.amount,
+              method: String(o.method),
+              status: String(o.status),
+              createAt: o.createdAt,
+              paidAt: o.paidAt,
+            })),
+            total: ord.total,
+          },
+          videos: {
+            list: vids.list.map((v) => ({
+              id: v.id,
+              name: v.name,
+              status: v.status,
+              duration: v.duration,
+              createAt: v.createAt,
+              inSquare: v.inSquare === 1,
+            })),
+            total: vids.total,
+          },
+          referrals: {
+            list: refs.list.map((r) => ({ id: r.id, email: r.email, createdAt: r.createdAt })),
+            total: refs.total,
+          },
+          invitedBy: inviter ? { id: inviter.id, email: inviter.email } : null,
+        });
+      },
+    );
 
   app.post(
     '/user/countUser',

@@ -81,6 +81,16 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /sysConfig/setCashBack': r('finance', 'write'),
   'POST /companyOrder/sendCashBack': r('finance', 'write'),
   'POST /user/scheduled/monthlyTopUp': r('finance', 'write'),
+  // videos (manageVideo) and the download history (videoDownHistory)
+  'POST /admin/video/search': r('video', 'read'),
+  'GET /admin/video/:id/preview': r('video', 'read'),
+  'POST /admin/video/feedbackStatus': r('video', 'write', { kind: 'video', from: 'body.id' }),
+  'POST /admin/video/square': r('video', 'write', { kind: 'video', from: 'body.id' }),
+  'POST /admin/video/rerun': r('video', 'write', { kind: 'video', from: 'body.id' }),
+  'POST /admin/video/delete': r('video', 'write'),
+  'POST /admin/download/search': r('video', 'read'),
+  // companies (manageCompany): the detail of a company account
+  'GET /admin/company/:id': r('company', 'read'),
   // roles, menus, audit log
   'POST /role/list': r('role', 'read'),
   'POST /role/save': r('role', 'write', { kind: 'role', from: 'body.id' }),
