@@ -28,6 +28,7 @@ export * from './modules/jobs/index.ts';
 export { MotionService } from './modules/motion/service.ts';
 export { createMusicStore, type MusicStore } from './modules/music/repo.ts';
 export * from './modules/music/service.ts';
+export { RETRACK_QUEUE, type RetrackJobData, RetrackService } from './modules/retrack/service.ts';
 export * from './modules/video/limits.ts';
 export * from './modules/video/ports.ts';
 export { type FilePort, type ProbedFile, VideoService, type VideoView } from './modules/video/service.ts';

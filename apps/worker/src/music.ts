@@ -5,8 +5,8 @@
  * with progress on the card. A failure is retried by the queue; after the last attempt hooks.failedForGood
  * refunds. Undecodable audio fails at once (permanent).
  *
- * `startWorker` here is the worker of the whole product: the capture worker (`runner.ts`) and this one, closed
- * together — what the server's in-process mode and `npm run worker` start.
+ * `startWorker` here is the worker of the whole product: the capture worker (`runner.ts`), this one and the
+ * re-track worker (`retrack.ts`), closed together — what the server's in-process mode and `npm run worker` start.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import type {
 } from '@mocap/server';
 import { PermanentJobError } from '@mocap/server';
 import { boneTypeSlug } from './capture.ts';
+import { runRetrackWorker } from './retrack.ts';
 import { type RunningWorker, startWorker as startCaptureWorker, type WorkerOptions } from './runner.ts';
 
 /** Every bone type but OnlyFace (a dance has no face curves). */
@@ -154,10 +155,14 @@ export function startWorker(
       reconcileMs: options.reconcileMs,
     },
   );
+  const retrack = runRetrackWorker(
+    { queue: app.services.retrack.queue, storage: app.infra.storage },
+    { tmpDir: options.tmpDir ?? join(app.config.dataDir, 'tmp'), log: options.log },
+  );
   return {
     name: capture.name,
     async close(o = {}) {
-      await Promise.all([capture.close(o), music.close(o)]);
+      await Promise.all([capture.close(o), music.close(o), retrack.close(o)]);
     },
   };
 }

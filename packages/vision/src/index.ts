@@ -26,6 +26,13 @@ export {
 export { decodeDetections, detectPeople, type PersonDetection, roiFromKeypoints } from './pose/detector.ts';
 export { decodePose, estimatePose, POSE_OUTPUTS, type PoseResult } from './pose/landmarks.ts';
 export { BodyTracker, pickMainPerson } from './pose/tracker.ts';
+export {
+  type PosePoint,
+  type RetrackOptions,
+  type RetrackResult,
+  retrackFrom,
+  roiFromPose,
+} from './retrack.ts';
 export { type Backend, createSession, type ModelSession, type SessionOptions } from './runtime/index.ts';
 export * from './tracks.ts';
 export * from './video/index.ts';

@@ -451,6 +451,8 @@ export const MAIN_POINTS = [11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28, 29, 
 export const WEAK_VISIBILITY = 0.5;
 /** A jump: a point moves more than this share of the torso length in one frame, against its neighbours. */
 export const JUMP_TORSO = 0.35;
+/** Cost of one frame labelled as exchanged, in mean point motion per torso length (the solver's leg prior). */
+export const SWAP_PRIOR = 0.03;
 /** Runs of displaced frames bracketed by two jumps, at most this long, are flagged whole. */
 const MAX_RUN = 60;
 
@@ -507,38 +509,58 @@ export function analyse(doc: TracksDoc): Problem[] {
     out.push({ kind: 'hidden', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
   }
 
-  // Left/right swaps: a parity that flips where the exchanged labelling matches the previous frame far better.
+  // Left/right swaps: per run of tracked frames, a two-state Viterbi pass (as labelled / exchanged) over the
+  // image motion of the arm or leg points between consecutive frames plus `SWAP_PRIOR` per exchanged frame,
+  // as the solver relabels leg swaps: a stretch whose points jump to the other side and back is flagged.
   const swapFlags: boolean[] = new Array(N).fill(false);
   const swapPts = new Map<number, Set<number>>();
   for (const part of ['legs', 'arms'] as const) {
     const pairs = swapPairs(part);
-    let odd = false;
-    for (let i = 1; i < N; i++) {
-      if (!has(i) || !has(i - 1)) {
-        odd = false;
-        continue;
-      }
-      const A = fr[i - 1].image!;
-      const B = fr[i].image!;
-      const t = torsoPx(fr[i]);
-      let direct = 0;
-      let crossed = 0;
+    const px = (i: number, j: number, swapped: boolean): ImagePoint => {
+      const im = fr[i].image!;
+      return im[swapped ? mirrorOf(j) : j];
+    };
+    const trans = (i: number, a: boolean, b: boolean): number => {
+      let s = 0;
+      let n = 0;
       for (const [l, r] of pairs) {
-        direct +=
-          Math.hypot(B[l][0] - A[l][0], B[l][1] - A[l][1]) + Math.hypot(B[r][0] - A[r][0], B[r][1] - A[r][1]);
-        crossed +=
-          Math.hypot(B[r][0] - A[l][0], B[r][1] - A[l][1]) + Math.hypot(B[l][0] - A[r][0], B[l][1] - A[r][1]);
-      }
-      direct /= pairs.length * 2 * t;
-      crossed /= pairs.length * 2 * t;
-      if (direct > 0.15 && crossed < 0.5 * direct) odd = !odd;
-      if (odd) {
-        swapFlags[i] = true;
-        if (!swapPts.has(i)) swapPts.set(i, new Set());
-        for (const [l, r] of pairs) {
-          swapPts.get(i)!.add(l);
-          swapPts.get(i)!.add(r);
+        for (const j of [l, r]) {
+          const p = px(i - 1, j, a);
+          const q = px(i, j, b);
+          s += Math.hypot(q[0] - p[0], q[1] - p[1]);
+          n++;
         }
+      }
+      return s / n / torsoPx(fr[i]);
+    };
+    for (const [f, e] of runs(fr.map((x) => !!x.image))) {
+      const len = e - f + 1;
+      const back = new Uint8Array(len * 2);
+      let c0 = 0;
+      let c1 = SWAP_PRIOR;
+      for (let k = 1; k < len; k++) {
+        const g = f + k;
+        const n0a = c0 + trans(g, false, false);
+        const n0b = c1 + trans(g, true, false);
+        const n1a = c0 + trans(g, false, true);
+        const n1b = c1 + trans(g, true, true);
+        back[k * 2] = n0a <= n0b ? 0 : 1;
+        back[k * 2 + 1] = n1a <= n1b ? 0 : 1;
+        c0 = Math.min(n0a, n0b);
+        c1 = Math.min(n1a, n1b) + SWAP_PRIOR;
+      }
+      let state = c0 <= c1 ? 0 : 1;
+      for (let k = len - 1; k >= 0; k--) {
+        if (state) {
+          const i = f + k;
+          swapFlags[i] = true;
+          if (!swapPts.has(i)) swapPts.set(i, new Set());
+          for (const [l, r] of pairs) {
+            swapPts.get(i)!.add(l);
+            swapPts.get(i)!.add(r);
+          }
+        }
+        state = back[k * 2 + state];
       }
     }
   }

@@ -1,0 +1,223 @@
+/**
+ * The 2D repair editor's model on synthetic tracks: weak-frame analysis (a wrist displaced over 20 frames, a
+ * leg swap over 20 frames, low visibility, lost frames), keyframes and their interpolation, swaps, hidden points,
+ * the world place and depth of a moved point.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  addSwap,
+  analyse,
+  applyDraft,
+  effectiveKeys,
+  emptyDraft,
+  frameAt,
+  type ImagePoint,
+  imageScale,
+  isEmptyDraft,
+  MAX_SPAN_FRAMES,
+  nextProblem,
+  setKey,
+  swapPairs,
+  type TrackFrame,
+  type TracksDoc,
+  timeOf,
+  type WorldPoint,
+} from '../src/pages/refresher/model.ts';
+
+const W = 960;
+const H = 540;
+const FPS = 30;
+const S = 300; // px per metre
+
+/** A person walking slowly across, arms and legs swinging; image = world · S + origin. */
+function walk(n: number): TracksDoc {
+  const frames: TrackFrame[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = i / FPS;
+    const ox = 300 + 40 * t;
+    const oy = 300;
+    const sw = 0.15 * Math.sin(2 * Math.PI * t);
+    const w: WorldPoint[] = Array.from({ length: 33 }, () => [0, 0, 0] as WorldPoint);
+    const set = (j: number, x: number, y: number, z = 0) => {
+      w[j] = [x, y, z];
+    };
+    for (let j = 0; j <= 10; j++) set(j, (j % 2 ? 0.03 : -0.03) * (j > 0 ? 1 : 0), -0.6 + (j > 6 ? 0.02 : 0));
+    set(11, 0.18, -0.45);
+    set(12, -0.18, -0.45);
+    set(13, 0.22, -0.2, sw);
+    set(14, -0.22, -0.2, -sw);
+    set(15, 0.24 + sw * 0.3, 0.05, sw);
+    set(16, -0.24 - sw * 0.3, 0.05, -sw);
+    for (const [j, p] of [
+      [17, 15],
+      [19, 15],
+      [21, 15],
+      [18, 16],
+      [20, 16],
+      [22, 16],
+    ] as const)
+      set(j, w[p][0] + (j % 2 ? 0.02 : -0.02), w[p][1] + 0.06, w[p][2]);
+    set(23, 0.1, 0);
+    set(24, -0.1, 0);
+    // Seen from the front: the legs swing in depth and a little sideways, never crossing in the picture.
+    set(25, 0.11 + sw * 0.2, 0.42, sw);
+    set(26, -0.11 - sw * 0.2, 0.42, -sw);
+    set(27, 0.12 + sw * 0.3, 0.85, sw);
+    set(28, -0.12 - sw * 0.3, 0.85, -sw);
+    set(29, w[27][0], 0.9, w[27][2]);
+    set(30, w[28][0], 0.9, w[28][2]);
+    set(31, w[27][0], 0.92, w[27][2] - 0.1);
+    set(32, w[28][0], 0.92, w[28][2] - 0.1);
+    const image = w.map(([x, y, z]) => [ox + x * S, oy + y * S, z * S, 0.99, 0.99] as ImagePoint);
+    frames.push({ index: i, time: t, state: 'tracked', score: 1, image, world: w });
+  }
+  return {
+    format: 'mocap-tracks',
+    version: 1,
+    createdAt: '2026-11-26T00:00:00Z',
+    video: { width: W, height: H, fps: FPS, frameCount: n, duration: n / FPS },
+    frames,
+  };
+}
+
+const clone = (d: TracksDoc): TracksDoc => JSON.parse(JSON.stringify(d));
+
+describe('analysis of weak frames', () => {
+  it('a clean walk has no problem', () => {
+    expect(analyse(walk(90))).toEqual([]);
+  });
+
+  it('a wrist displaced over 20 frames is flagged over exactly those frames', () => {
+    const d = clone(walk(90));
+    for (let i = 30; i < 50; i++) {
+      d.frames[i].image![15][0] += 110;
+      d.frames[i].image![15][1] -= 90;
+    }
+    const p = analyse(d);
+    expect(p).toEqual([{ kind: 'jump', from: 30, to: 49, points: [15] }]);
+    expect(nextProblem(p, 0, 1)?.from).toBe(30);
+    expect(nextProblem(p, 30, 1)).toBeNull();
+    expect(nextProblem(p, 60, -1)?.from).toBe(30);
+  });
+
+  it('a left/right leg swap over 20 frames is flagged as a swap over those frames', () => {
+    const d = clone(walk(90));
+    for (let i = 60; i < 80; i++) {
+      for (const [l, r] of swapPairs('legs')) {
+        const im = d.frames[i].image!;
+        [im[l], im[r]] = [im[r], im[l]];
+      }
+    }
+    const swaps = analyse(d).filter((p) => p.kind === 'swap');
+    expect(swaps).toHaveLength(1);
+    expect([swaps[0].from, swaps[0].to]).toEqual([60, 79]);
+    expect(swaps[0].points).toContain(25);
+    expect(analyse(d).some((p) => p.kind === 'jump')).toBe(false);
+  });
+
+  it('low visibility and lost frames are flagged', () => {
+    const d = clone(walk(60));
+    for (let i = 10; i < 14; i++) d.frames[i].image![27][3] = 0.1;
+    for (let i = 40; i < 45; i++) {
+      d.frames[i] = { index: i, time: d.frames[i].time, state: 'lost', score: 0 };
+    }
+    const p = analyse(d);
+    expect(p.find((x) => x.kind === 'hidden')).toEqual({ kind: 'hidden', from: 10, to: 13, points: [27] });
+    expect(p.find((x) => x.kind === 'lost')).toEqual({ kind: 'lost', from: 40, to: 44, points: [] });
+  });
+});
+
+describe('draft', () => {
+  it('keyframes interpolate the frames between them; a lone keyframe changes its frame only', () => {
+    let d = setKey(emptyDraft(), 10, 15, { x: 100, y: 200 });
+    d = setKey(d, 20, 15, { x: 200, y: 100 });
+    d = setKey(d, 40, 16, { x: 50, y: 50 });
+    const e = effectiveKeys(d, 15);
+    expect(e.get(15)).toMatchObject({ x: 150, y: 150, interpolated: true });
+    expect(e.get(10)?.interpolated).toBe(false);
+    expect(e.has(9) || e.has(21)).toBe(false);
+    expect([...effectiveKeys(d, 16).keys()]).toEqual([40]);
+    // Too far apart: not interpolated.
+    const far = setKey(setKey(emptyDraft(), 0, 15, { x: 1, y: 1 }), MAX_SPAN_FRAMES + 2, 15, { x: 2, y: 2 });
+    expect(effectiveKeys(far, 15).size).toBe(2);
+    // Removing a keyframe.
+    expect(isEmptyDraft(setKey(setKey(emptyDraft(), 3, 1, { x: 0, y: 0 }), 3, 1, null))).toBe(true);
+  });
+
+  it('repairing a displaced wrist with two keyframes puts image and world back (depth from the forearm)', () => {
+    const truth = walk(90);
+    const d = clone(truth);
+    for (let i = 30; i < 50; i++) {
+      d.frames[i].image![15][0] += 110;
+      d.frames[i].world![15][0] += 110 / S;
+      d.frames[i].world![15][2] -= 0.2;
+    }
+    let draft = emptyDraft();
+    for (const f of [30, 49]) {
+      const p = truth.frames[f].image![15];
+      draft = setKey(draft, f, 15, { x: p[0], y: p[1] });
+    }
+    const out = applyDraft(d, draft);
+    let imgErr = 0;
+    let worldErr = 0;
+    for (let i = 30; i < 50; i++) {
+      const a = out.frames[i].image![15];
+      const b = truth.frames[i].image![15];
+      imgErr = Math.max(imgErr, Math.hypot(a[0] - b[0], a[1] - b[1]));
+      const wa = out.frames[i].world![15];
+      const wb = truth.frames[i].world![15];
+      worldErr = Math.max(worldErr, Math.hypot(wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]));
+      expect(a[3]).toBe(1);
+    }
+    // The swing between the keyframes is not linear: up to 18 px / a few centimetres remain (against 140 px).
+    expect(imgErr).toBeLessThan(20);
+    expect(worldErr).toBeLessThan(0.08);
+    expect(analyse(out)).toEqual([]);
+    // The input document is not changed.
+    expect(d.frames[35].image![15][0]).toBeCloseTo(truth.frames[35].image![15][0] + 110, 6);
+  });
+
+  it('swaps on a range undo a leg swap; the same swap twice cancels; hidden points get visibility 0', () => {
+    const truth = walk(90);
+    const d = clone(truth);
+    for (let i = 60; i < 80; i++) {
+      for (const [l, r] of swapPairs('legs')) {
+        const im = d.frames[i].image!;
+        const w = d.frames[i].world!;
+        [im[l], im[r]] = [im[r], im[l]];
+        [w[l], w[r]] = [w[r], w[l]];
+      }
+    }
+    const fix = addSwap(emptyDraft(), { from: 79, to: 60, part: 'legs' });
+    expect(fix.swaps).toEqual([{ from: 60, to: 79, part: 'legs' }]);
+    expect(applyDraft(d, fix).frames).toEqual(clone(truth).frames);
+    expect(addSwap(fix, { from: 60, to: 79, part: 'legs' }).swaps).toEqual([]);
+    const hidden = applyDraft(truth, setKey(emptyDraft(), 5, 27, { x: 0, y: 0, hidden: true }));
+    expect(hidden.frames[5].image![27][3]).toBe(0);
+    expect(hidden.frames[5].image![27][0]).toBe(truth.frames[5].image![27][0]);
+    expect(analyse(hidden).find((p) => p.kind === 'hidden')).toMatchObject({ from: 5, to: 5, points: [27] });
+  });
+
+  it('re-tracked frames replace the tracked ones', () => {
+    const d = walk(10);
+    const f = { ...d.frames[4], score: 0.5 };
+    const out = applyDraft(d, { ...emptyDraft(), replaced: { 4: f } });
+    expect(out.frames[4].score).toBe(0.5);
+    expect(out.frames[3]).toBe(d.frames[3]);
+  });
+});
+
+describe('frames and time', () => {
+  it('maps media time to frames and back', () => {
+    const d = walk(30);
+    for (const i of [0, 1, 14, 29]) expect(frameAt(d, timeOf(d, i))).toBe(i);
+    expect(frameAt(d, 100)).toBe(29);
+  });
+
+  it('fits the image scale of a frame', () => {
+    const d = walk(2);
+    const s = imageScale(d.frames[0].image!, d.frames[0].world!)!;
+    expect(s.s).toBeCloseTo(S, 3);
+    expect(s.ox).toBeCloseTo(300, 3);
+  });
+});
