@@ -316,6 +316,52 @@ for (const backend of backends) {
       expect(attempts).toEqual([2]);
     });
 
+    it('a paused worker (machine disabled) takes no new jobs and finishes its running one; resumed, it takes them again', async () => {
+      const name = uid('q');
+      const qa = await open(name);
+      const qb = await open(name, true);
+      const ran: Record<string, string> = {};
+      let releaseA: (() => void) | undefined;
+      const a = qa.process(async (job) => {
+        ran[job.id] = 'a';
+        if (job.data.n === 1) await new Promise<void>((r) => (releaseA = r));
+        return 'a';
+      });
+      workers.push(a);
+      await qa.enqueue({ n: 1 }, { jobId: 'p1' });
+      await waitFor(() => ran.p1 === 'a', 10_000, 'a runs p1');
+      // Disabled while p1 runs: p1 finishes, the next jobs go to b.
+      const drained = a.pause();
+      expect(a.isPaused()).toBe(true);
+      const b = qb.process(async (job) => {
+        ran[job.id] = 'b';
+        return 'b';
+      });
+      workers.push(b);
+      for (const id of ['p2', 'p3', 'p4']) await qa.enqueue({ n: 2 }, { jobId: id });
+      releaseA!();
+      await drained;
+      await waitFor(async () => (await qa.getJob('p1'))?.state === 'completed', 10_000, 'p1 completed');
+      await waitFor(
+        async () => {
+          const states = await Promise.all(
+            ['p2', 'p3', 'p4'].map(async (id) => (await qa.getJob(id))?.state),
+          );
+          return states.every((st) => st === 'completed');
+        },
+        20_000,
+        'p2-p4 completed',
+      );
+      expect([ran.p2, ran.p3, ran.p4]).toEqual(['b', 'b', 'b']);
+      // Enabled again (and b disabled): a takes the next one.
+      await b.pause();
+      a.resume();
+      expect(a.isPaused()).toBe(false);
+      await qa.enqueue({ n: 3 }, { jobId: 'p5' });
+      await waitFor(async () => (await qa.getJob('p5'))?.state === 'completed', 20_000, 'p5 completed');
+      expect(ran.p5).toBe('a');
+    });
+
     it('keeps waiting jobs across a restart of the queue', async () => {
       const name = uid('q');
       const q1 = await open(name);

@@ -28,7 +28,13 @@ async function main(): Promise<void> {
   const log = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`);
   const worker = startWorker(
     { infra, services, config },
-    { name: process.env.WORKER_NAME || undefined, kind: 'process', log },
+    {
+      name: process.env.WORKER_NAME || undefined,
+      kind: 'process',
+      log,
+      // How often the machine reports (and learns whether an administrator disabled it); default 10 s.
+      heartbeatMs: Number(process.env.WORKER_HEARTBEAT_MS) || undefined,
+    },
   );
   log(
     `worker ${worker.name} started (${config.queue.kind === 'redis' ? 'Redis queue' : 'database queue'}, model ${config.CAPTURE_MODEL})`,

@@ -10,7 +10,7 @@
  * permanent. The worker registers itself as a machine and sends a heartbeat every `heartbeatMs`.
  */
 import { mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { cpus, hostname, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
   CaptureJobData,
@@ -158,6 +158,11 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
   const log = options.log ?? (() => {});
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let running = 0;
+  // What the heartbeat reports besides the counts: jobs done/failed since start, the videos in hand.
+  let done = 0;
+  let failed = 0;
+  let lastJobAt: number | null = null;
+  const inHand = new Set<number>();
   if (options.warmUp) {
     prestartSolveThread();
     const t0 = Date.now();
@@ -173,6 +178,8 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
       const jv = await infra.jobs.started(data, job.attempt);
       if (!jv) return { skipped: true };
       running++;
+      inHand.add(data.videoId);
+      lastJobAt = Date.now();
       const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), `mocap-job-${data.videoId}-`));
       log(`job ${job.id} (${data.mode}) attempt ${job.attempt}/${job.maxAttempts}: video ${data.videoId}`);
       let lastWrite = 0;
@@ -229,14 +236,17 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
           outputs = await storeOutputs(infra.storage, jv.prefix, { zips });
         }
         await infra.jobs.completed(data, outputs);
+        done++;
         log(`job ${job.id} done`);
         return { zips: Object.keys(outputs.zips ?? {}).length };
       } catch (err) {
+        failed++;
         log(`job ${job.id} failed: ${err instanceof Error ? err.message : String(err)}`);
         if (permanent(err)) throw new PermanentJobError(err instanceof Error ? err.message : String(err));
         throw err;
       } finally {
         running--;
+        inHand.delete(data.videoId);
         await rm(dir, { recursive: true, force: true }).catch(() => {});
       }
     },
@@ -250,6 +260,19 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
     },
   );
 
+  // CPU of this process since the last beat, in % of one core (a capture uses threads: may exceed 100).
+  let cpuMark = { usage: process.cpuUsage(), at: Date.now() };
+  const cpuPercent = () => {
+    const usage = process.cpuUsage();
+    const at = Date.now();
+    const used = usage.user - cpuMark.usage.user + (usage.system - cpuMark.usage.system);
+    const pct = at > cpuMark.at ? used / 1000 / (at - cpuMark.at) : 0;
+    cpuMark = { usage, at };
+    return Math.round(pct * 1000) / 10;
+  };
+  // An administrator's "disable" (the heartbeat answers enabled: false) drains the worker: running jobs finish,
+  // no new one is taken until it is enabled again.
+  let closing = false;
   const beat = (status: 'online' | 'busy' | 'offline') =>
     infra.machines
       ?.heartbeat({
@@ -259,8 +282,33 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
         capacity: concurrency,
         running,
         version: VERSION,
-        status: status === 'online' && running > 0 ? 'busy' : status,
-        meta: { pid: process.pid, queue: infra.queue.kind },
+        status:
+          status === 'offline' ? 'offline' : worker.isPaused() ? 'draining' : running > 0 ? 'busy' : 'online',
+        meta: {
+          pid: process.pid,
+          queue: infra.queue.kind,
+          model: options.model ?? 'heavy',
+          cpu: cpuPercent(),
+          load1: Math.round(loadavg()[0]! * 100) / 100,
+          cores: cpus().length,
+          rssMb: Math.round(process.memoryUsage().rss / 1048576),
+          jobsDone: done,
+          jobsFailed: failed,
+          lastJobAt,
+          videos: [...inHand],
+        },
+      })
+      .then((m) => {
+        if (!m || closing || status === 'offline') return;
+        if (m.enabled === false && !worker.isPaused()) {
+          log(
+            `machine ${name} disabled by an administrator: finishing the running job(s), taking no new ones`,
+          );
+          void worker.pause().catch(() => {});
+        } else if (m.enabled !== false && worker.isPaused()) {
+          log(`machine ${name} enabled again: taking jobs`);
+          worker.resume();
+        }
       })
       .catch(() => undefined);
   void beat('online');
@@ -278,6 +326,7 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
   return {
     name,
     async close(closeOptions = {}) {
+      closing = true;
       clearInterval(timer);
       if (reconciler) clearInterval(reconciler);
       await worker.close(closeOptions);

@@ -242,6 +242,7 @@ class BullWorker<T> implements QueueWorker {
   readonly id: string;
   private readonly worker: Worker;
   private active = 0;
+  private paused = false;
 
   constructor(
     private readonly q: BullQueue<T>,
@@ -304,6 +305,24 @@ class BullWorker<T> implements QueueWorker {
 
   running(): number {
     return this.active;
+  }
+
+  async pause(): Promise<void> {
+    if (this.paused) return;
+    this.paused = true;
+    // Stops fetching at once (the blocking fetch in flight is cut, so it cannot bring one more job); resolves
+    // when the running jobs, which keep their locks, have finished.
+    await this.worker.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.worker.resume();
+  }
+
+  isPaused(): boolean {
+    return this.paused;
   }
 
   async close(options: { abandon?: boolean } = {}): Promise<void> {

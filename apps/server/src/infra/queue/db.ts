@@ -308,6 +308,7 @@ class DbWorker<T> implements QueueWorker {
   readonly id: string;
   private readonly active = new Map<string, AbortController>();
   private stopping = false;
+  private paused = false;
   private abandoned = false;
   private timer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
@@ -327,6 +328,20 @@ class DbWorker<T> implements QueueWorker {
 
   running(): number {
     return this.active.size;
+  }
+
+  async pause(): Promise<void> {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.onWake();
+  }
+
+  isPaused(): boolean {
+    return this.paused;
   }
 
   start(): void {
@@ -353,7 +368,7 @@ class DbWorker<T> implements QueueWorker {
           await this.recoverStalled();
         }
         let claimed = false;
-        while (!this.stopping && this.active.size < this.concurrency) {
+        while (!this.stopping && !this.paused && this.active.size < this.concurrency) {
           const row = await this.claim();
           if (!row) break;
           claimed = true;

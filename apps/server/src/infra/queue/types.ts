@@ -67,6 +67,13 @@ export interface QueueWorker {
   /** Jobs this worker is running now. */
   running(): number;
   /**
+   * Stops taking new jobs at once; running ones go on to their end (an administrator drained or disabled the
+   * machine). The promise resolves once the running jobs are done. `resume()` takes jobs again. Idempotent.
+   */
+  pause(): Promise<void>;
+  resume(): void;
+  isPaused(): boolean;
+  /**
    * Stops taking jobs. Default: waits for running jobs to finish. `{ abandon: true }` stops at once and
    * leaves running jobs locked, as a crashed process would (they are recovered once their lock expires).
    */
