@@ -225,10 +225,11 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
     expect(screen.queryByTestId('card-judgement')).toBeNull();
   });
 
-  for (const [lang, title, line, free, rule] of [
+  for (const [lang, title, chip, line, free, rule] of [
     [
       'en',
       'The capture flagged 2 parts of this result (confidence 79%):',
+      '5.0–7.5 s · lost, impossible pose',
       '5.0–7.5 s: tracking lost for a long stretch; impossible pose (limbs stretched or shrunk)',
       'Flagged results give this video free remakes: 2 left.',
       'A result is unusable when more than 40% of the clip is weak or its confidence is under 40%',
@@ -236,6 +237,7 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
     [
       'zh',
       '动捕判断本结果有 2 处薄弱片段（整体可信度 79%）：',
+      '5.0–7.5 秒 · 跟丢、姿态异常',
       '5.0–7.5 秒：长时间跟丢人物; 不可能的姿态（肢体被拉长或缩短）',
       '被标记的结果会为该视频赠送免费制作次数：剩余 2 次。',
       '超过 40% 的片段薄弱或整体可信度低于 40% 时',
@@ -253,7 +255,10 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
       );
       const notice = await screen.findByTestId('judge-notice');
       expect(notice.textContent).toContain(title);
-      expect(notice.textContent).toContain(line);
+      // Each range a chip (short words), its full sentence as the tooltip; a click seeks there.
+      const chips = screen.getAllByTestId('judge-line');
+      expect(chips[1]!.textContent).toBe(chip);
+      expect(chips[1]!.getAttribute('title')).toBe(line);
       expect(screen.getByTestId('judge-remakes').textContent).toContain(free);
       expect(notice.textContent).toContain(rule);
       fireEvent.click(screen.getByTestId('judge-remake'));
@@ -304,7 +309,7 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
       makeUser(),
     );
     expect((await screen.findByTestId('judge-notice')).textContent).toContain(
-      '该结果不可用（整体可信度 30%）：',
+      '该结果不可用：薄弱片段占整段的 60%（整体可信度 30%）：',
     );
     expect(screen.getByTestId('judge-refunded').textContent).toBe('本结果花费的 10 V币已退还。');
     expect(screen.getByTestId('judge-remakes').textContent).toBe(

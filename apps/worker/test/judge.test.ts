@@ -93,5 +93,8 @@ describe('judgeTracks', () => {
     expect(j.unusable).toBe(false);
     // The same clip without the stretch has no range: the check does not fire on an ordinary pose.
     expect(judgeTracks(tracks(Array.from({ length: 100 }, (_, i) => frame(i)))).ranges).toEqual([]);
+    // Two stretched frames in a row are the tracker's noise, not a pose: nothing flagged.
+    const spike = Array.from({ length: 100 }, (_, i) => frame(i, { stretch: i === 40 || i === 41 }));
+    expect(judgeTracks(tracks(spike)).ranges).toEqual([]);
   });
 });

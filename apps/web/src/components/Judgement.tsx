@@ -4,6 +4,7 @@
  * free remakes left and the refund rule.
  */
 import { type JudgeKey, tj } from '../i18n/judge.ts';
+import { getLang } from '../lib/i18n.ts';
 import { remakeCost } from '../lib/plans.ts';
 import type { JudgedRange, Video, VideoJudgement } from '../lib/types.ts';
 
@@ -22,6 +23,21 @@ export function rangeText(r: JudgedRange): string {
     .map((x) => tj(`judge.reason.${x}` as JudgeKey))
     .join('; ');
   return tj('judge.range', { from: tenth(r.from, false), to: tenth(r.to, true), why });
+}
+
+/** A range in a chip: "1.9–2.9 s · another person, impossible pose". */
+function rangeChip(r: JudgedRange): string {
+  const span = tj('judge.span', { from: tenth(r.from, false), to: tenth(r.to, true) });
+  const why = (r.reasons.length ? r.reasons : (['weak'] as const)).map((x) =>
+    tj(`judge.short.${x}` as JudgeKey),
+  );
+  return `${span} · ${why.join(getLang() === 'zh' ? '、' : ', ')}`;
+}
+
+/** Share of the clip (0..100) the weak ranges cover. */
+function weakShare(j: VideoJudgement, duration: number): number {
+  const total = duration > 0 ? duration : Math.max(...j.ranges.map((r) => r.to), 1);
+  return Math.min(100, Math.round((100 * j.ranges.reduce((s, r) => s + (r.to - r.from), 0)) / total));
 }
 
 /** The card's line: quality, weak parts, unusable / refunded. */
@@ -103,7 +119,7 @@ export function JudgementNotice({
   if (!j || (!j.unusable && j.ranges.length === 0)) return null;
   const c = pct(j.confidence);
   const title = j.unusable
-    ? tj('judge.titleUnusable', { c })
+    ? tj('judge.titleUnusable', { c, p: weakShare(j, video.duration) })
     : j.ranges.length === 1
       ? tj('judge.titleOne', { c })
       : tj('judge.titleMany', { n: j.ranges.length, c });
@@ -116,11 +132,17 @@ export function JudgementNotice({
     >
       <strong>{title}</strong>
       {j.ranges.length > 0 && (
-        <ul>
+        <ul className="judge-chips">
           {j.ranges.map((r) => (
             <li key={`${r.from}-${r.to}`}>
-              <button type="button" className="link" onClick={() => onSeek(r.from)}>
-                {rangeText(r)}
+              <button
+                type="button"
+                className={`chip chip-q ${r.confidence < 0.2 ? 'chip-q-poor' : 'chip-q-fair'}`}
+                title={rangeText(r)}
+                data-testid="judge-line"
+                onClick={() => onSeek(r.from)}
+              >
+                {rangeChip(r)}
               </button>
             </li>
           ))}
