@@ -185,7 +185,7 @@ describe('upload page validations', () => {
     expect(screen.getByText('VMD-TDA').closest('button')?.getAttribute('aria-pressed')).toBe('false');
     expect(screen.getByTestId('cost').textContent).toContain('10 V币');
     fireEvent.click(screen.getByTestId('upload-submit'));
-    expect(await screen.findByText('该视频时长 10 秒,需要 10 V币,上传后剩余 40 V币。')).toBeTruthy();
+    expect(await screen.findByText('该视频时长 10 秒，需要 10 V币，上传后剩余 40 V币。')).toBeTruthy();
     expect(srv.calls.some((c) => c.path === '/video/upload')).toBe(false);
   });
 
@@ -486,7 +486,7 @@ describe('download and remake dialogs', () => {
       [{ path: '/x', element: <DownloadDialog video={other} onClose={() => undefined} /> }],
       makeUser(),
     );
-    expect(await screen.findByText('需要 5 V币(5 秒 × 1 V币),每个视频只扣一次')).toBeTruthy();
+    expect(await screen.findByText('需要 5 V币（5 秒 × 1 V币），每个视频只扣一次')).toBeTruthy();
     fireEvent.click(await screen.findByText('Mixamo'));
     expect(await screen.findByText('花费 5 V币下载 Mixamo?')).toBeTruthy();
     expect(srv.calls.some((c) => c.path.startsWith('/motion/download/'))).toBe(false);
@@ -515,7 +515,7 @@ describe('download and remake dialogs', () => {
       [{ path: '/x', element: <RemakeDialog video={made()} onClose={() => undefined} onDone={done} /> }],
       makeUser(),
     );
-    fireEvent.click(await screen.findByText('使用免费重制'));
+    fireEvent.click(await screen.findByText('免费重新制作'));
     expect(await screen.findByText('您的视频免费制作次数已用完')).toBeTruthy();
     fireEvent.click(await screen.findByText('花费 3 V币重新制作'));
     await waitFor(() => expect(done).toHaveBeenCalled());

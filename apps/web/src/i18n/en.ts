@@ -114,7 +114,7 @@ export const en = {
 
   'legal.agreement.title': 'User agreement',
   'legal.agreement.body':
-    'By creating an account you agree to use this service only with videos you have the right to use, of people who agreed to be recorded.\n\nUploads cost V coins (1 V coin per second of video); square downloads by other users cost 1 V coin per second; a remake costs 1 V coin per 2 seconds. Coins are not refundable except when a capture fails, in which case the upload is refunded automatically.\n\nThe motion files you make are yours. Videos you publish to the square can be previewed and downloaded by other users; you can withdraw them at any time.\n\nWe may suspend accounts that abuse the service, upload unlawful content or attempt to circumvent the limits of their plan.',
+    'By creating an account you agree to use this service only with videos you have the right to use, of people who agreed to be recorded.\n\nUploads cost V coins (1 V coin per second of video); square downloads by other users cost 1 V coin per second; a remake costs 1 V coin per 2 seconds. Coins are not refundable, except when a capture fails or the capture judges its result unusable (more than 40% of the clip weak, or confidence under 40%): what it cost is then given back automatically.\n\nThe motion files you make are yours. Videos you publish to the square can be previewed and downloaded by other users; you can withdraw them at any time.\n\nWe may suspend accounts that abuse the service, upload unlawful content or attempt to circumvent the limits of their plan.',
   'legal.privacy.title': 'Privacy statement',
   'legal.privacy.body':
     'We store your email address, a salted hash of your password and the videos you upload, together with the motion data computed from them. Passwords are encrypted in your browser before they are sent.\n\nYour videos are processed on our own servers and are never shared with third parties. Videos you publish to the square are visible to other users until you withdraw them.\n\nCookies keep you logged in and remember your language and closed announcements. You can delete your videos at any time; contact us to delete your account.',
@@ -341,7 +341,7 @@ export const en = {
   'square.uncollect': 'Remove from collection',
   'square.collected': 'Added to your collection',
   'square.uncollected': 'Removed from your collection',
-  'square.yours': 'Yours',
+  'square.yours': 'Your capture',
 
   'center.tab1': 'User settings',
   'center.profile': 'Profile',

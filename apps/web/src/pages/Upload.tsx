@@ -10,6 +10,7 @@ import { lastModelType, uploadedBefore, uploadVideo } from '../lib/endpoints.ts'
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
+import { mp4VideoSeconds } from '../lib/mp4.ts';
 import { PLAN_LIMITS, TITLE_MAX, uploadCost } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import { checkSolveOptions, DEFAULT_SOLVE_OPTIONS, formOf, toApi } from '../lib/solveOptions.ts';
@@ -74,6 +75,10 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
     let seconds = 0;
     try {
       seconds = await readDuration(f);
+      // The video track's own length, as the server measures and charges it (the element reports the longest
+      // track: audio a few ms longer made 10 s read as 11 V).
+      const video = await mp4VideoSeconds(f);
+      if (video !== null && Math.abs(video - seconds) < 1) seconds = video;
     } catch {
       setChecking(false);
       toast.error(t('upload.unreadable'));
