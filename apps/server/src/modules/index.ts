@@ -15,6 +15,7 @@ import orderRoutes from './order/routes.ts';
 import payRoutes from './pay/routes.ts';
 import rbacRoutes from './rbac/routes.ts';
 import retrackRoutes from './retrack/routes.ts';
+import statsRoutes from './stats/routes.ts';
 import systemRoutes from './system/routes.ts';
 import userRoutes from './user/routes.ts';
 import videoRoutes from './video/routes.ts';
@@ -35,4 +36,5 @@ export const apiModules: FastifyPluginAsync[] = [
   orderRoutes,
   rbacRoutes,
   consoleRoutes,
+  statsRoutes,
 ];

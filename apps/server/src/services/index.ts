@@ -16,6 +16,8 @@ import { createPayServices, type OrderService, type PayService } from '../module
 import { KyselyRbacRepo } from '../modules/rbac/repo.ts';
 import { RbacService } from '../modules/rbac/service.ts';
 import { RETRACK_QUEUE, type RetrackJobData, RetrackService } from '../modules/retrack/service.ts';
+import { KyselyStatsRepo } from '../modules/stats/repo.ts';
+import { StatsService } from '../modules/stats/service.ts';
 import { createFilePort } from '../modules/video/files.ts';
 import { VideoService } from '../modules/video/service.ts';
 import { createVideoStore } from '../modules/video/store.ts';
@@ -50,6 +52,8 @@ export interface Services {
   rbac: RbacService;
   /** Console video pages: every video, re-run, square, feedback, download history (issue 21). */
   console: ConsoleService;
+  /** The /sysInfo reports (issue 21). */
+  stats: StatsService;
 }
 
 export interface ServiceOptions {
@@ -208,6 +212,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     ...createPayServices(infra, coins),
     rbac,
     console: consoleService,
+    stats: new StatsService(new KyselyStatsRepo(infra.database.db)),
     music,
     videos,
     motion,

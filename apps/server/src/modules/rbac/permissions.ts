@@ -91,6 +91,9 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /admin/download/search': r('video', 'read'),
   // companies (manageCompany): the detail of a company account
   'GET /admin/company/:id': r('company', 'read'),
+  // reports (briefing, extension)
+  'POST /sysInfo/briefing': r('finance', 'read'),
+  'POST /sysInfo/extension': r('finance', 'read'),
   // roles, menus, audit log
   'POST /role/list': r('role', 'read'),
   'POST /role/save': r('role', 'write', { kind: 'role', from: 'body.id' }),
