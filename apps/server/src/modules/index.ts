@@ -17,6 +17,7 @@ import rbacRoutes from './rbac/routes.ts';
 import retrackRoutes from './retrack/routes.ts';
 import statsRoutes from './stats/routes.ts';
 import systemRoutes from './system/routes.ts';
+import tomokageRoutes from './tomokage/routes.ts';
 import userRoutes from './user/routes.ts';
 import videoRoutes from './video/routes.ts';
 
@@ -37,4 +38,5 @@ export const apiModules: FastifyPluginAsync[] = [
   rbacRoutes,
   consoleRoutes,
   statsRoutes,
+  tomokageRoutes,
 ];

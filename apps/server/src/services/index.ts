@@ -18,6 +18,10 @@ import { RbacService } from '../modules/rbac/service.ts';
 import { RETRACK_QUEUE, type RetrackJobData, RetrackService } from '../modules/retrack/service.ts';
 import { KyselyStatsRepo } from '../modules/stats/repo.ts';
 import { StatsService } from '../modules/stats/service.ts';
+import { createCharacterEngine } from '../modules/tomokage/engine.ts';
+import { createTomokageStore } from '../modules/tomokage/repo.ts';
+import { TomokageService } from '../modules/tomokage/service.ts';
+import { createMotionSources } from '../modules/tomokage/sources.ts';
 import { createFilePort } from '../modules/video/files.ts';
 import { VideoService } from '../modules/video/service.ts';
 import { createVideoStore } from '../modules/video/store.ts';
@@ -54,6 +58,8 @@ export interface Services {
   console: ConsoleService;
   /** The /sysInfo reports (issue 21). */
   stats: StatsService;
+  /** Digital humans: uploaded characters driven by the user's motions (issue 24). */
+  tomokage: TomokageService;
 }
 
 export interface ServiceOptions {
@@ -127,8 +133,9 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     queue: infra.queue<RetrackJobData>(RETRACK_QUEUE),
     clock,
   });
+  const musicStore = createMusicStore(infra.database);
   const music = new MusicService({
-    store: createMusicStore(infra.database),
+    store: musicStore,
     coins,
     storage: infra.storage,
     files: createAudioFilePort(),
@@ -139,6 +146,16 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
   });
   const notices = new NoticeService(store, clock);
   const system = new SystemConfigService(store, clock);
+  const tomokageStore = createTomokageStore(infra.database);
+  const tomokage = new TomokageService({
+    store: tomokageStore,
+    coins,
+    storage: infra.storage,
+    engine: createCharacterEngine(),
+    sources: createMotionSources(videoStore, musicStore),
+    clock,
+    maintenance: async () => (await system.maintainInfo()).tomoMaintain,
+  });
   const machines = new MachineService(store, clock);
   const rbacRepo = new KyselyRbacRepo(infra.database.db);
   const rbac = new RbacService({
@@ -186,6 +203,12 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
               }
             : null;
         }
+        case 'tomokage': {
+          const t = await tomokageStore.repos.tomokage.findById(id);
+          return t
+            ? { id: t.id, name: t.name, userId: t.userId, hidden: t.hidden, collected: t.collected }
+            : null;
+        }
         default:
           return null;
       }
@@ -213,6 +236,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     rbac,
     console: consoleService,
     stats: new StatsService(new KyselyStatsRepo(infra.database.db)),
+    tomokage,
     music,
     videos,
     motion,

@@ -12,6 +12,7 @@ export type Access = 'read' | 'write';
 
 /** Kinds of record the audit log snapshots before and after an action. */
 export type TargetKind =
+  | 'tomokage'
   | 'user'
   | 'notice'
   | 'maintain'
@@ -89,6 +90,10 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /admin/video/rerun': r('video', 'write', { kind: 'video', from: 'body.id' }),
   'POST /admin/video/delete': r('video', 'write'),
   'POST /admin/download/search': r('video', 'read'),
+  // digital humans (manageTomokage)
+  'POST /admin/tomokage/search': r('tomokage', 'read'),
+  'POST /admin/tomokage/hide': r('tomokage', 'write', { kind: 'tomokage', from: 'body.id' }),
+  'POST /admin/tomokage/delete': r('tomokage', 'write'),
   // companies (manageCompany): the detail of a company account
   'GET /admin/company/:id': r('company', 'read'),
   // reports (briefing, extension)

@@ -1,0 +1,55 @@
+/**
+ * 800: digital humans (tomokage, issue 24). `tomokage`: one uploaded character per row: the file under
+ * `tomokage/u<user>/<uuid>/` (original, pictures front/three-quarter, rest-pose GLB preview), its format and
+ * content hash, the skeleton mapping to the canonical joints (auto or edited, JSON), what the import learned
+ * (naming scheme, rest pose, height, counts, bones, warnings: JSON), collect flag, hidden by an administrator.
+ * `tomokage_apply`: a motion (video capture or music dance) applied to a character: its files (FBX with the
+ * character's mesh, GLB, VRMA for VRM, a zip), the coins it cost and their ledger reference.
+ */
+import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+
+export async function up(db: Db, ctx: MigrationContext): Promise<void> {
+  await withId(db.schema.createTable('tomokage'), ctx)
+    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('name', 'varchar(64)', (c) => c.notNull())
+    .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .addColumn('format', 'varchar(16)', (c) => c.notNull())
+    .addColumn('file_key', 'varchar(191)', (c) => c.notNull())
+    .addColumn('storage_prefix', 'varchar(191)', (c) => c.notNull())
+    .addColumn('md5', 'varchar(32)', (c) => c.notNull())
+    .addColumn('size_bytes', BIGINT, (c) => c.notNull())
+    .addColumn('mapping', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('mapping_edited', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('info', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('pictures', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('collected', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('tomokage_user').on('tomokage').columns(['user_id', 'created_at']).execute();
+  await db.schema.createIndex('tomokage_user_md5').on('tomokage').columns(['user_id', 'md5']).execute();
+  await withId(db.schema.createTable('tomokage_apply'), ctx)
+    .addColumn('tomokage_id', BIGINT, (c) => c.notNull().references('tomokage.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('source_kind', 'varchar(16)', (c) => c.notNull())
+    .addColumn('source_id', BIGINT, (c) => c.notNull())
+    .addColumn('name', 'varchar(128)', (c) => c.notNull())
+    .addColumn('duration_ms', BIGINT, (c) => c.notNull().defaultTo(0))
+    .addColumn('outputs', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('currency', 'varchar(4)', (c) => c.notNull().defaultTo('V'))
+    .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
+    .addColumn('charge_ref', 'varchar(191)')
+    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('tomokage_apply_tomo')
+    .on('tomokage_apply')
+    .columns(['tomokage_id', 'created_at'])
+    .execute();
+}
+
+export async function down(db: Db): Promise<void> {
+  await db.schema.dropTable('tomokage_apply').execute();
+  await db.schema.dropTable('tomokage').execute();
+}

@@ -1,0 +1,276 @@
+/**
+ * Digital-human repository over Kysely (SQLite or PostgreSQL): tables `tomokage` and `tomokage_apply`
+ * (migration `800_tomokage`), and the store binding it with the ledger to one connection or transaction. The only
+ * SQL of the tomokage slice.
+ */
+import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../infra/db/index.ts';
+import type { DB } from '../../infra/db/schema.ts';
+import { createRepos } from '../../repos/index.ts';
+import type { Page } from '../../services/ports.ts';
+import type {
+  ApplyOutputs,
+  ApplyRecord,
+  NewTomokage,
+  TomokagePatch,
+  TomokageRecord,
+  TomokageRepo,
+  TomokageStore,
+} from './service.ts';
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface TomokageTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  file_name: Defaulted<string>;
+  format: string;
+  file_key: string;
+  storage_prefix: string;
+  md5: string;
+  size_bytes: number;
+  mapping: Defaulted<string>;
+  mapping_edited: Defaulted<number>;
+  info: Defaulted<string>;
+  pictures: Defaulted<string>;
+  collected: Defaulted<number>;
+  hidden: Defaulted<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TomokageApplyTable {
+  id: Generated<number>;
+  tomokage_id: number;
+  user_id: number;
+  source_kind: string;
+  source_id: number;
+  name: string;
+  duration_ms: Defaulted<number>;
+  outputs: Defaulted<string>;
+  currency: Defaulted<string>;
+  charged: Defaulted<number>;
+  charge_ref: string | null;
+  created_at: number;
+}
+
+type TDB = DB & { tomokage: TomokageTable; tomokage_apply: TomokageApplyTable };
+type Row = Selectable<TomokageTable>;
+type ApplyRow = Selectable<TomokageApplyTable>;
+
+const json = <T>(s: string, d: T): T => {
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return d;
+  }
+};
+
+function toRecord(r: Row): TomokageRecord {
+  return {
+    id: Number(r.id),
+    userId: Number(r.user_id),
+    name: r.name,
+    fileName: r.file_name,
+    format: r.format,
+    fileKey: r.file_key,
+    storagePrefix: r.storage_prefix,
+    md5: r.md5,
+    sizeBytes: Number(r.size_bytes),
+    mapping: json(r.mapping, {}),
+    mappingEdited: Number(r.mapping_edited) === 1,
+    info: json(r.info, {}),
+    pictures: json(r.pictures, {}),
+    collected: Number(r.collected) === 1,
+    hidden: Number(r.hidden) === 1,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+function toApply(r: ApplyRow): ApplyRecord {
+  return {
+    id: Number(r.id),
+    tomokageId: Number(r.tomokage_id),
+    userId: Number(r.user_id),
+    sourceKind: r.source_kind as ApplyRecord['sourceKind'],
+    sourceId: Number(r.source_id),
+    name: r.name,
+    durationMs: Number(r.duration_ms),
+    outputs: json<ApplyOutputs>(r.outputs, {}),
+    currency: 'V',
+    charged: Number(r.charged),
+    chargeRef: r.charge_ref,
+    createdAt: Number(r.created_at),
+  };
+}
+
+export class KyselyTomokageRepo implements TomokageRepo {
+  private readonly db: Kysely<TDB>;
+  constructor(db: Kysely<DB>) {
+    this.db = db as unknown as Kysely<TDB>;
+  }
+
+  async create(t: NewTomokage): Promise<TomokageRecord> {
+    const row = await this.db
+      .insertInto('tomokage')
+      .values({
+        user_id: t.userId,
+        name: t.name,
+        file_name: t.fileName,
+        format: t.format,
+        file_key: t.fileKey,
+        storage_prefix: t.storagePrefix,
+        md5: t.md5,
+        size_bytes: t.sizeBytes,
+        mapping: JSON.stringify(t.mapping),
+        info: JSON.stringify(t.info),
+        pictures: JSON.stringify(t.pictures),
+        created_at: t.createdAt,
+        updated_at: t.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  async findById(id: number): Promise<TomokageRecord | null> {
+    const r = await this.db.selectFrom('tomokage').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  async findByMd5(userId: number, md5: string): Promise<TomokageRecord | null> {
+    const r = await this.db
+      .selectFrom('tomokage')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('md5', '=', md5)
+      .executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  async countByUser(userId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('tomokage')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async list(q: {
+    userId?: number;
+    page: number;
+    size: number;
+    name?: string;
+    collected?: boolean;
+    includeHidden: boolean;
+  }): Promise<Page<TomokageRecord & { ownerEmail?: string }>> {
+    let base = this.db.selectFrom('tomokage').leftJoin('users', 'users.id', 'tomokage.user_id');
+    if (q.userId !== undefined) base = base.where('tomokage.user_id', '=', q.userId);
+    if (!q.includeHidden) base = base.where('tomokage.hidden', '=', 0);
+    if (q.collected !== undefined) base = base.where('tomokage.collected', '=', q.collected ? 1 : 0);
+    if (q.name) base = base.where('tomokage.name', 'like', `%${q.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    );
+    const rows = await base
+      .selectAll('tomokage')
+      .select('users.email as owner_email')
+      .orderBy('tomokage.collected', 'desc')
+      .orderBy('tomokage.created_at', 'desc')
+      .orderBy('tomokage.id', 'desc')
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute();
+    return {
+      list: rows.map((r) => ({
+        ...toRecord(r as Row),
+        ownerEmail: (r as { owner_email?: string }).owner_email ?? undefined,
+      })),
+      total,
+      page: q.page,
+      size: q.size,
+    };
+  }
+
+  async update(id: number, p: TomokagePatch, now: number): Promise<void> {
+    const o: Partial<Row> = { updated_at: now };
+    if (p.name !== undefined) o.name = p.name;
+    if (p.mapping !== undefined) o.mapping = JSON.stringify(p.mapping);
+    if (p.mappingEdited !== undefined) o.mapping_edited = p.mappingEdited ? 1 : 0;
+    if (p.info !== undefined) o.info = JSON.stringify(p.info);
+    if (p.pictures !== undefined) o.pictures = JSON.stringify(p.pictures);
+    if (p.collected !== undefined) o.collected = p.collected ? 1 : 0;
+    if (p.hidden !== undefined) o.hidden = p.hidden ? 1 : 0;
+    await this.db.updateTable('tomokage').set(o).where('id', '=', id).execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('tomokage_apply').where('tomokage_id', '=', id).execute();
+    await this.db.deleteFrom('tomokage').where('id', '=', id).execute();
+  }
+
+  async addApply(a: Omit<ApplyRecord, 'id'>): Promise<ApplyRecord> {
+    const row = await this.db
+      .insertInto('tomokage_apply')
+      .values({
+        tomokage_id: a.tomokageId,
+        user_id: a.userId,
+        source_kind: a.sourceKind,
+        source_id: a.sourceId,
+        name: a.name.slice(0, 128),
+        duration_ms: a.durationMs,
+        outputs: JSON.stringify(a.outputs),
+        currency: a.currency,
+        charged: a.charged,
+        charge_ref: a.chargeRef,
+        created_at: a.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toApply(row);
+  }
+
+  async findApply(id: number): Promise<ApplyRecord | null> {
+    const r = await this.db.selectFrom('tomokage_apply').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toApply(r) : null;
+  }
+
+  async updateApply(id: number, outputs: ApplyOutputs, charged: number): Promise<void> {
+    await this.db
+      .updateTable('tomokage_apply')
+      .set({ outputs: JSON.stringify(outputs), charged })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deleteApply(id: number): Promise<void> {
+    await this.db.deleteFrom('tomokage_apply').where('id', '=', id).execute();
+  }
+
+  async applies(tomokageId: number): Promise<ApplyRecord[]> {
+    const rows = await this.db
+      .selectFrom('tomokage_apply')
+      .selectAll()
+      .where('tomokage_id', '=', tomokageId)
+      .where('outputs', '!=', '{}')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toApply);
+  }
+}
+
+export function createTomokageStore(database: Pick<Database, 'db' | 'kind'>): TomokageStore {
+  const { db, kind } = database;
+  const repos = (d: Kysely<DB>) => ({
+    tomokage: new KyselyTomokageRepo(d),
+    ledger: createRepos(d, kind).ledger,
+  });
+  return {
+    repos: repos(db),
+    transaction: (fn) => db.transaction().execute((trx) => fn(repos(trx))),
+  };
+}

@@ -1,0 +1,674 @@
+/**
+ * Digital humans (tomokage, issue 24): the user's own rigged character, driven by any motion they made.
+ *
+ * - Upload: FBX (binary/ASCII), GLB/glTF or VRM 0.x/1.0, checked by content (the file is parsed: a skeleton with
+ *   hips, legs and head and a mesh), size-limited by plan (`CHARACTER_LIMITS`), one card per file (md5), at most
+ *   `count` characters per plan. The import maps the skeleton to the canonical joints automatically, detects the
+ *   rest pose, renders the two pictures (front, three-quarter) and a rest-pose GLB for the 3D preview.
+ * - Mapping editor: `redone` re-maps automatically, or saves the user's mapping (every bone must exist, a bone plays
+ *   one joint, the 15 required joints must be set).
+ * - Apply: a video capture (own, or a square video: charged like a square download, 1 V per second, once per
+ *   video and user, shared with the motion downloads) or an own music dance → FBX with the character's own mesh
+ *   and materials, GLB, VRMA for VRM characters, and a zip of them; then `download` / `zip` give signed URLs.
+ *   Downloading an applied result is free (it was paid for when applied, as a download is).
+ * - Company accounts have no digital humans (the sidebar hides the button); while the administrator's
+ *   `tomoMaintain` flag is on, uploads and applies are refused.
+ * - Administrators list, hide and delete characters (`manageTomokage`).
+ * Storage: `tomokage/u<user>/<uuid>/` (source.<ext>, front.png, three-quarter.png, preview.glb, apply/<id>/…).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { AppError, Codes, Messages } from '../../errors.ts';
+import type { ObjectStorage } from '../../infra/storage/types.ts';
+import { type CoinService, Reasons, squareDownloadCost } from '../../services/coins.ts';
+import type { Clock, Page, UserRecord } from '../../services/ports.ts';
+import { MB, type Plan, planOf } from '../video/limits.ts';
+
+/** Size and count limits per plan. */
+export const CHARACTER_LIMITS: Record<Plan, { sizeMB: number; count: number }> = {
+  free: { sizeMB: 30, count: 3 },
+  monthly: { sizeMB: 100, count: 20 },
+  yearly: { sizeMB: 200, count: 100 },
+  company: { sizeMB: 0, count: 0 },
+};
+
+/** Joints a mapping must set (the VRM humanoid's required bones). */
+export const REQUIRED_JOINTS = [
+  'hips',
+  'spine',
+  'head',
+  'leftUpperArm',
+  'leftForearm',
+  'leftHand',
+  'rightUpperArm',
+  'rightForearm',
+  'rightHand',
+  'leftThigh',
+  'leftShin',
+  'leftFoot',
+  'rightThigh',
+  'rightShin',
+  'rightFoot',
+] as const;
+
+export const TomokageMessages = {
+  WRONG_FORMAT: '文件格式错误,请重新选择!',
+  NOT_HUMANOID: '未找到人形骨骼,请上传带骨骼的人物模型 (FBX / GLB / VRM)',
+  DUPLICATE: '当前文件已存在',
+  tooLarge: (mb: number) => `数字人模型大小不能大于${mb}M`,
+  tooMany: (n: number) => `当前套餐最多可上传 ${n} 个数字人`,
+  MAINTAIN: '数字人功能维护中,请稍后再试',
+  COMPANY: '企业账号不提供数字人功能',
+  NO_MOTION: '动作尚未制作完成',
+} as const;
+
+export type EngineFailure = { reason: 'format' | 'not-humanoid'; message: string };
+
+export interface CharacterInspection {
+  format: string;
+  scheme: string;
+  restPose: { kind: 'T' | 'A' | 'I'; armDownDeg: number };
+  height: number;
+  stats: { vertices: number; triangles: number; materials: number; bones: number };
+  bones: { name: string; parent: string | null }[];
+  mapping: Record<string, string>;
+  method: Record<string, string>;
+  missing: string[];
+  warnings: string[];
+  vrm: boolean;
+}
+
+export interface CharacterEngine {
+  /** Canonical joint names, in skeleton order. */
+  joints: readonly string[];
+  sniff(bytes: Uint8Array): string | null;
+  /** Import + auto-map + pictures + rest-pose preview. Throws an `EngineFailure`. */
+  ingest(bytes: Uint8Array): {
+    inspection: CharacterInspection;
+    pictures: { front: Uint8Array; threeQuarter: Uint8Array };
+    preview: Uint8Array;
+  };
+  inspect(bytes: Uint8Array, mapping?: Record<string, string>): CharacterInspection;
+  apply(
+    bytes: Uint8Array,
+    mapping: Record<string, string>,
+    clipJson: string,
+    name: string,
+  ): { fbx: Uint8Array; glb: Uint8Array; vrma?: Uint8Array; durationS: number };
+  zip(files: { name: string; bytes: Uint8Array }[]): Uint8Array;
+}
+
+export interface TomokageRecord {
+  id: number;
+  userId: number;
+  name: string;
+  fileName: string;
+  format: string;
+  fileKey: string;
+  storagePrefix: string;
+  md5: string;
+  sizeBytes: number;
+  mapping: Record<string, string>;
+  mappingEdited: boolean;
+  info: Omit<CharacterInspection, 'mapping'> | Record<string, never>;
+  pictures: { front?: string; threeQuarter?: string; preview?: string };
+  collected: boolean;
+  hidden: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type NewTomokage = Omit<TomokageRecord, 'id' | 'updatedAt' | 'collected' | 'hidden' | 'mappingEdited'>;
+export type TomokagePatch = Partial<
+  Pick<TomokageRecord, 'name' | 'mapping' | 'mappingEdited' | 'info' | 'collected' | 'hidden' | 'pictures'>
+>;
+
+export interface ApplyOutputs {
+  fbx?: { key: string; size: number };
+  glb?: { key: string; size: number };
+  vrma?: { key: string; size: number };
+  zip?: { key: string; size: number };
+}
+
+export interface ApplyRecord {
+  id: number;
+  tomokageId: number;
+  userId: number;
+  sourceKind: 'video' | 'music';
+  sourceId: number;
+  name: string;
+  durationMs: number;
+  outputs: ApplyOutputs;
+  currency: 'V';
+  charged: number;
+  chargeRef: string | null;
+  createdAt: number;
+}
+
+export interface TomokageRepo {
+  create(t: NewTomokage): Promise<TomokageRecord>;
+  findById(id: number): Promise<TomokageRecord | null>;
+  findByMd5(userId: number, md5: string): Promise<TomokageRecord | null>;
+  countByUser(userId: number): Promise<number>;
+  list(q: {
+    userId?: number;
+    page: number;
+    size: number;
+    name?: string;
+    collected?: boolean;
+    includeHidden: boolean;
+  }): Promise<Page<TomokageRecord & { ownerEmail?: string }>>;
+  update(id: number, p: TomokagePatch, now: number): Promise<void>;
+  delete(id: number): Promise<void>;
+  addApply(a: Omit<ApplyRecord, 'id'>): Promise<ApplyRecord>;
+  findApply(id: number): Promise<ApplyRecord | null>;
+  updateApply(id: number, outputs: ApplyOutputs, charged: number): Promise<void>;
+  deleteApply(id: number): Promise<void>;
+  applies(tomokageId: number): Promise<ApplyRecord[]>;
+}
+
+export interface TomokageStore {
+  readonly repos: {
+    tomokage: TomokageRepo;
+    ledger: { findByRef(ref: string): Promise<unknown | undefined> };
+  };
+  transaction<T>(fn: (r: { tomokage: TomokageRepo }) => Promise<T>): Promise<T>;
+}
+
+/** A motion the user may apply: an own capture or dance, or a square video. */
+export interface MotionSource {
+  kind: 'video' | 'music';
+  id: number;
+  userId: number;
+  name: string;
+  made: boolean;
+  inSquare: boolean;
+  durationMs: number;
+  clipKey: string | null;
+}
+
+export interface MotionSources {
+  find(kind: 'video' | 'music', id: number): Promise<MotionSource | null>;
+  /** The user's own made motions (for the apply picker). */
+  mine(userId: number, limit: number): Promise<MotionSource[]>;
+}
+
+export interface TomokageView {
+  id: number;
+  name: string;
+  fileName: string;
+  format: string;
+  sizeBytes: number;
+  scheme: string;
+  restPose: { kind: string; armDownDeg: number } | null;
+  height: number | null;
+  stats: CharacterInspection['stats'] | null;
+  mapped: number;
+  missing: string[];
+  mappingEdited: boolean;
+  collected: boolean;
+  hidden: boolean;
+  vrm: boolean;
+  createAt: number;
+}
+
+export interface ApplyView {
+  id: number;
+  sourceKind: string;
+  sourceId: number;
+  name: string;
+  duration: number;
+  formats: string[];
+  charged: number;
+  createAt: number;
+}
+
+export function tomokageView(t: TomokageRecord): TomokageView {
+  const info = t.info as Partial<CharacterInspection>;
+  return {
+    id: t.id,
+    name: t.name,
+    fileName: t.fileName,
+    format: t.format,
+    sizeBytes: t.sizeBytes,
+    scheme: info.scheme ?? 'unknown',
+    restPose: info.restPose ?? null,
+    height: info.height ?? null,
+    stats: info.stats ?? null,
+    mapped: Object.keys(t.mapping).length,
+    missing: info.missing ?? [],
+    mappingEdited: t.mappingEdited,
+    collected: t.collected,
+    hidden: t.hidden,
+    vrm: info.vrm ?? false,
+    createAt: t.createdAt,
+  };
+}
+
+const applyView = (a: ApplyRecord): ApplyView => ({
+  id: a.id,
+  sourceKind: a.sourceKind,
+  sourceId: a.sourceId,
+  name: a.name,
+  duration: a.durationMs / 1000,
+  formats: (['fbx', 'glb', 'vrma'] as const).filter((f) => a.outputs[f]),
+  charged: a.charged,
+  createAt: a.createdAt,
+});
+
+const EXT: Record<string, string> = {
+  fbx: 'fbx',
+  'fbx-ascii': 'fbx',
+  glb: 'glb',
+  gltf: 'gltf',
+  vrm0: 'vrm',
+  vrm1: 'vrm',
+};
+const isEngineFailure = (e: unknown): e is EngineFailure =>
+  !!e && typeof e === 'object' && 'reason' in e && 'message' in e && !(e instanceof Error);
+
+export class TomokageService {
+  constructor(
+    private readonly deps: {
+      store: TomokageStore;
+      coins: CoinService;
+      storage: ObjectStorage;
+      engine: CharacterEngine;
+      sources: MotionSources;
+      clock: Clock;
+      /** The administrator's maintenance flag (`/tomokage/checkMaintain`). */
+      maintenance: () => Promise<boolean>;
+    },
+  ) {}
+
+  limits(u: UserRecord) {
+    return CHARACTER_LIMITS[planOf(u, this.deps.clock.now())];
+  }
+
+  maxUploadBytes(u: UserRecord): number {
+    return this.limits(u).sizeMB * MB;
+  }
+
+  /** Refuses company accounts and, while the maintenance flag is on, everything that makes files. */
+  async assertOpen(u: UserRecord): Promise<void> {
+    if (u.type === 2) throw new AppError(Codes.REFUSED, TomokageMessages.COMPANY);
+    if (await this.deps.maintenance()) throw new AppError(Codes.REFUSED, TomokageMessages.MAINTAIN);
+  }
+
+  /** Creates a character card from the uploaded bytes. Every refusal happens before anything is stored. */
+  async upload(
+    u: UserRecord,
+    fields: { name?: string },
+    file: { bytes: Uint8Array; fileName: string },
+  ): Promise<TomokageView> {
+    await this.assertOpen(u);
+    const lim = this.limits(u);
+    const name =
+      (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]*$/, '').slice(0, 32) || 'character';
+    if ([...name].length > 32) throw new AppError(Codes.PARAMETER_ERROR, 'name: at most 32 characters');
+    if (file.bytes.length === 0) throw new AppError(Codes.REFUSED, TomokageMessages.WRONG_FORMAT);
+    if (file.bytes.length > lim.sizeMB * MB)
+      throw new AppError(Codes.REFUSED, TomokageMessages.tooLarge(lim.sizeMB));
+    if ((await this.deps.store.repos.tomokage.countByUser(u.id)) >= lim.count)
+      throw new AppError(Codes.REFUSED, TomokageMessages.tooMany(lim.count));
+    if (!this.deps.engine.sniff(file.bytes)) throw new AppError(Codes.REFUSED, TomokageMessages.WRONG_FORMAT);
+    const md5 = await md5Of(file.bytes);
+    if (await this.deps.store.repos.tomokage.findByMd5(u.id, md5))
+      throw new AppError(Codes.REFUSED, TomokageMessages.DUPLICATE);
+    let made: ReturnType<CharacterEngine['ingest']>;
+    try {
+      made = this.deps.engine.ingest(file.bytes);
+    } catch (e) {
+      if (isEngineFailure(e))
+        throw new AppError(
+          Codes.REFUSED,
+          e.reason === 'format' ? TomokageMessages.WRONG_FORMAT : TomokageMessages.NOT_HUMANOID,
+          {
+            detail: e.message,
+          },
+        );
+      throw e;
+    }
+    const { mapping, ...info } = made.inspection;
+    const prefix = `tomokage/u${u.id}/${randomUUID()}`;
+    const fileKey = `${prefix}/source.${EXT[info.format] ?? 'bin'}`;
+    const pictures = {
+      front: `${prefix}/front.png`,
+      threeQuarter: `${prefix}/three-quarter.png`,
+      preview: `${prefix}/preview.glb`,
+    };
+    try {
+      await this.deps.storage.put(fileKey, file.bytes, { contentType: 'application/octet-stream' });
+      await this.deps.storage.put(pictures.front, made.pictures.front, { contentType: 'image/png' });
+      await this.deps.storage.put(pictures.threeQuarter, made.pictures.threeQuarter, {
+        contentType: 'image/png',
+      });
+      await this.deps.storage.put(pictures.preview, made.preview, { contentType: 'model/gltf-binary' });
+      const now = this.deps.clock.now();
+      const row = await this.deps.store.transaction(async (r) => {
+        if ((await r.tomokage.countByUser(u.id)) >= lim.count)
+          throw new AppError(Codes.REFUSED, TomokageMessages.tooMany(lim.count));
+        return r.tomokage.create({
+          userId: u.id,
+          name,
+          fileName: file.fileName.slice(0, 255),
+          format: info.format,
+          fileKey,
+          storagePrefix: prefix,
+          md5,
+          sizeBytes: file.bytes.length,
+          mapping,
+          info,
+          pictures,
+          createdAt: now,
+        });
+      });
+      return tomokageView(row);
+    } catch (e) {
+      await this.deps.storage.deletePrefix(prefix).catch(() => 0);
+      throw e;
+    }
+  }
+
+  async owned(u: UserRecord, id: number): Promise<TomokageRecord> {
+    const t = await this.deps.store.repos.tomokage.findById(id);
+    if (!t || t.userId !== u.id || t.hidden) throw new AppError(Codes.NOT_FOUND, 'digital human not found');
+    return t;
+  }
+
+  async center(
+    u: UserRecord,
+    q: { page: number; size: number; keyword?: string; collected?: boolean },
+  ): Promise<Page<TomokageView>> {
+    const p = await this.deps.store.repos.tomokage.list({
+      userId: u.id,
+      page: q.page,
+      size: q.size,
+      ...(q.keyword ? { name: q.keyword } : {}),
+      ...(q.collected !== undefined ? { collected: q.collected } : {}),
+      includeHidden: false,
+    });
+    return { ...p, list: p.list.map(tomokageView) };
+  }
+
+  /** One character with its skeleton, mapping (for the editor) and its applied motions. */
+  async detail(u: UserRecord, id: number) {
+    const t = await this.owned(u, id);
+    const info = t.info as Partial<CharacterInspection>;
+    return {
+      ...tomokageView(t),
+      joints: [...this.deps.engine.joints],
+      required: [...REQUIRED_JOINTS],
+      bones: info.bones ?? [],
+      mapping: t.mapping,
+      method: info.method ?? {},
+      warnings: info.warnings ?? [],
+      applies: (await this.deps.store.repos.tomokage.applies(t.id)).map(applyView),
+    };
+  }
+
+  async delete(u: UserRecord, ids: number[]): Promise<{ deleted: number[] }> {
+    const deleted: number[] = [];
+    for (const id of ids) {
+      const t = await this.owned(u, id);
+      await this.deps.store.repos.tomokage.delete(t.id);
+      await this.deps.storage.deletePrefix(t.storagePrefix).catch(() => 0);
+      deleted.push(t.id);
+    }
+    return { deleted };
+  }
+
+  async collect(u: UserRecord, id: number, collected: boolean): Promise<TomokageView> {
+    const t = await this.owned(u, id);
+    const now = this.deps.clock.now();
+    await this.deps.store.repos.tomokage.update(t.id, { collected }, now);
+    return tomokageView({ ...t, collected, updatedAt: now });
+  }
+
+  /** Re-map: automatically (no mapping given) or the user's mapping from the editor, checked. */
+  async redone(u: UserRecord, id: number, mapping?: Record<string, string>) {
+    const t = await this.owned(u, id);
+    const info = t.info as Partial<CharacterInspection>;
+    const bones = new Set((info.bones ?? []).map((b) => b.name));
+    if (mapping) {
+      const used = new Map<string, string>();
+      for (const [joint, bone] of Object.entries(mapping)) {
+        if (!this.deps.engine.joints.includes(joint))
+          throw new AppError(Codes.PARAMETER_ERROR, `mapping: "${joint}" is not a canonical joint`);
+        if (!bones.has(bone))
+          throw new AppError(Codes.PARAMETER_ERROR, `mapping: the character has no bone "${bone}"`);
+        const other = used.get(bone);
+        if (other)
+          throw new AppError(
+            Codes.PARAMETER_ERROR,
+            `mapping: bone "${bone}" is set for both ${other} and ${joint}`,
+          );
+        used.set(bone, joint);
+      }
+      for (const j of REQUIRED_JOINTS)
+        if (!mapping[j]) throw new AppError(Codes.PARAMETER_ERROR, `mapping: ${j} is required`);
+    }
+    const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
+    let ins: CharacterInspection;
+    try {
+      ins = this.deps.engine.inspect(bytes, mapping);
+    } catch (e) {
+      if (isEngineFailure(e)) throw new AppError(Codes.REFUSED, e.message);
+      throw e;
+    }
+    const { mapping: m, ...rest } = ins;
+    const now = this.deps.clock.now();
+    await this.deps.store.repos.tomokage.update(
+      t.id,
+      { mapping: m, info: rest, mappingEdited: !!mapping },
+      now,
+    );
+    return this.detail(u, t.id);
+  }
+
+  private async signed(
+    key: string | undefined,
+    contentType?: string,
+    fileName?: string,
+  ): Promise<string | null> {
+    if (!key) return null;
+    return this.deps.storage.signedUrl(key, {
+      expiresInS: 1800,
+      ...(contentType ? { contentType } : {}),
+      ...(fileName ? { fileName } : {}),
+    });
+  }
+
+  /** Signed URLs of the pictures. */
+  async pictures(u: UserRecord, id: number): Promise<{ front: string | null; threeQuarter: string | null }> {
+    const t = await this.owned(u, id);
+    return {
+      front: await this.signed(t.pictures.front, 'image/png'),
+      threeQuarter: await this.signed(t.pictures.threeQuarter, 'image/png'),
+    };
+  }
+
+  /** cos_url: the uploaded file, the rest-pose preview GLB, and an applied motion's GLB when `applyId` is given. */
+  async urls(u: UserRecord, id: number, applyId?: number) {
+    const t = await this.owned(u, id);
+    let animated: string | null = null;
+    if (applyId !== undefined) {
+      const a = await this.ownedApply(u, applyId);
+      if (a.tomokageId !== t.id) throw new AppError(Codes.NOT_FOUND, 'applied motion not found');
+      animated = await this.signed(a.outputs.glb?.key, 'model/gltf-binary');
+    }
+    return {
+      source: (await this.signed(t.fileKey, 'application/octet-stream', t.fileName)) as string,
+      preview: await this.signed(t.pictures.preview, 'model/gltf-binary'),
+      animated,
+    };
+  }
+
+  /** The user's motions that can be applied (made captures and dances). */
+  async motions(u: UserRecord) {
+    return (await this.deps.sources.mine(u.id, 100)).map((s) => ({
+      kind: s.kind,
+      id: s.id,
+      name: s.name,
+      duration: s.durationMs / 1000,
+    }));
+  }
+
+  /**
+   * Applies a motion: an own capture or dance (free), or a square video (1 V per second, once per user and video:
+   * the same purchase as downloading it). Files written; the charge and the row commit together.
+   */
+  async apply(u: UserRecord, id: number, source: { kind: 'video' | 'music'; id: number }) {
+    await this.assertOpen(u);
+    const t = await this.owned(u, id);
+    const s = await this.deps.sources.find(source.kind, source.id);
+    if (!s) throw new AppError(Codes.NOT_FOUND, `${source.kind} not found`);
+    const own = s.userId === u.id;
+    if (!own && !(s.kind === 'video' && s.inSquare))
+      throw new AppError(Codes.INSUFFICIENT_PERMISSION, `this ${source.kind} is not yours`);
+    if (!s.made || !s.clipKey) throw new AppError(Codes.REFUSED, TomokageMessages.NO_MOTION);
+    const purchaseRef = `square_download:${s.id}:${u.id}`;
+    const bought = !own && (await this.deps.store.repos.ledger.findByRef(purchaseRef)) !== undefined;
+    const price = own || bought ? 0 : squareDownloadCost(s.durationMs / 1000);
+    if (price > 0) {
+      const balance = await this.deps.coins.balance(u.id, 'V');
+      if (balance < price)
+        throw new AppError(Codes.REFUSED, Messages.INSUFFICIENT_V, { balance, required: price });
+    }
+    const clipJson = (await this.deps.storage.getBytes(s.clipKey)).toString('utf8');
+    const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
+    const base = safeName(`${t.name}_${s.name}`);
+    let files: ReturnType<CharacterEngine['apply']>;
+    try {
+      files = this.deps.engine.apply(bytes, t.mapping, clipJson, base);
+    } catch (e) {
+      if (isEngineFailure(e)) throw new AppError(Codes.REFUSED, e.message);
+      throw e;
+    }
+    const now = this.deps.clock.now();
+    // The row first (its id names the folder), then the files, then the charge; a failure removes the row.
+    const row = await this.deps.store.repos.tomokage.addApply({
+      tomokageId: t.id,
+      userId: u.id,
+      sourceKind: s.kind,
+      sourceId: s.id,
+      name: s.name,
+      durationMs: Math.round(files.durationS * 1000),
+      outputs: {},
+      currency: 'V',
+      charged: 0,
+      chargeRef: price > 0 ? purchaseRef : null,
+      createdAt: now,
+    });
+    const dir = `${t.storagePrefix}/apply/${row.id}`;
+    try {
+      const outputs: ApplyOutputs = {};
+      const list: { name: string; bytes: Uint8Array }[] = [
+        { name: `${base}.fbx`, bytes: files.fbx },
+        { name: `${base}.glb`, bytes: files.glb },
+        ...(files.vrma ? [{ name: `${base}.vrma`, bytes: files.vrma }] : []),
+      ];
+      for (const f of list) {
+        const ext = f.name.slice(f.name.lastIndexOf('.') + 1) as 'fbx' | 'glb' | 'vrma';
+        const key = `${dir}/${f.name}`;
+        await this.deps.storage.put(key, f.bytes, { contentType: 'application/octet-stream' });
+        outputs[ext] = { key, size: f.bytes.length };
+      }
+      const z = this.deps.engine.zip(list);
+      outputs.zip = { key: `${dir}/${base}.zip`, size: z.length };
+      await this.deps.storage.put(outputs.zip.key, z, { contentType: 'application/zip' });
+      let charged = 0;
+      if (price > 0) {
+        const r = await this.deps.coins.change(u.id, -price, Reasons.SQUARE_DOWNLOAD, purchaseRef, {
+          note: `square video ${s.id} applied to digital human ${t.id}`,
+        });
+        charged = r.duplicate ? 0 : price;
+      }
+      await this.deps.store.repos.tomokage.updateApply(row.id, outputs, charged);
+      return { ...applyView({ ...row, outputs, charged }), charged };
+    } catch (e) {
+      await this.deps.storage.deletePrefix(dir).catch(() => 0);
+      await this.deps.store.repos.tomokage.deleteApply(row.id).catch(() => {});
+      throw e;
+    }
+  }
+
+  private async ownedApply(u: UserRecord, applyId: number): Promise<ApplyRecord> {
+    const a = await this.deps.store.repos.tomokage.findApply(applyId);
+    if (!a || a.userId !== u.id) throw new AppError(Codes.NOT_FOUND, 'applied motion not found');
+    return a;
+  }
+
+  /** A signed URL of one applied file (fbx, glb, vrma). */
+  async download(u: UserRecord, applyId: number, format: 'fbx' | 'glb' | 'vrma') {
+    const a = await this.ownedApply(u, applyId);
+    const t = await this.owned(u, a.tomokageId);
+    const f = a.outputs[format];
+    if (!f)
+      throw new AppError(
+        Codes.REFUSED,
+        format === 'vrma' ? 'VRMA is made for VRM characters' : Messages.NO_FILE,
+      );
+    const fileName = f.key.slice(f.key.lastIndexOf('/') + 1);
+    const url = (await this.signed(f.key, 'application/octet-stream', fileName)) as string;
+    return { paths: [url], name: t.name, format, fileName };
+  }
+
+  /** zip: every file of an applied motion in one archive. */
+  async zip(u: UserRecord, applyId: number) {
+    const a = await this.ownedApply(u, applyId);
+    const t = await this.owned(u, a.tomokageId);
+    if (!a.outputs.zip) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
+    const fileName = a.outputs.zip.key.slice(a.outputs.zip.key.lastIndexOf('/') + 1);
+    const url = (await this.signed(a.outputs.zip.key, 'application/zip', fileName)) as string;
+    return { paths: [url], name: t.name, format: 'zip', fileName };
+  }
+
+  // ---------------------------------------------------------------- administrators (manageTomokage)
+
+  async adminList(q: { page: number; size: number; keyword?: string; userId?: number }) {
+    const p = await this.deps.store.repos.tomokage.list({
+      page: q.page,
+      size: q.size,
+      ...(q.keyword ? { name: q.keyword } : {}),
+      ...(q.userId ? { userId: q.userId } : {}),
+      includeHidden: true,
+    });
+    const list = [];
+    for (const t of p.list)
+      list.push({
+        ...tomokageView(t),
+        userId: t.userId,
+        ownerEmail: t.ownerEmail ?? null,
+        front: await this.signed(t.pictures.front, 'image/png'),
+      });
+    return { ...p, list };
+  }
+
+  async adminHide(id: number, hidden: boolean) {
+    const t = await this.deps.store.repos.tomokage.findById(id);
+    if (!t) throw new AppError(Codes.NOT_FOUND, 'digital human not found');
+    const now = this.deps.clock.now();
+    await this.deps.store.repos.tomokage.update(id, { hidden }, now);
+    return tomokageView({ ...t, hidden, updatedAt: now });
+  }
+
+  async adminDelete(ids: number[]) {
+    const deleted: number[] = [];
+    for (const id of ids) {
+      const t = await this.deps.store.repos.tomokage.findById(id);
+      if (!t) continue;
+      await this.deps.store.repos.tomokage.delete(id);
+      await this.deps.storage.deletePrefix(t.storagePrefix).catch(() => 0);
+      deleted.push(id);
+    }
+    return { deleted };
+  }
+}
+
+function safeName(s: string): string {
+  return s.replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 80) || 'character';
+}
+
+async function md5Of(bytes: Uint8Array): Promise<string> {
+  return createHash('md5').update(bytes).digest('hex');
+}
