@@ -614,3 +614,39 @@ export function levenbergMarquardt(
 }
 
 // Flat-array quaternion kernels for hot loops live in `quat64.ts`.
+
+// ---------------------------------------------------------------- Euler curves
+
+/** `a` wrapped into [−halfTurn, halfTurn) (halfTurn π for radians, 180 for degrees); in range: `a` itself. */
+export function wrapAngle(a: number, halfTurn: number): number {
+  return a >= -halfTurn && a < halfTurn ? a : a - 2 * halfTurn * Math.round(a / (2 * halfTurn));
+}
+
+/**
+ * In place: unwraps the Euler triple at `e[o..o+2]` against the previous frame's at `e[p..p+2]`, choosing the
+ * closer of the two triples that give the same rotation, (a, b, c) and (a + ½, ½ − b, c + ½) turns, each angle
+ * wrapped to within half a turn of the previous one. The second is only worth computing when the first is more than
+ * half a turn away in total: its a and c steps are half a turn minus the first's, so it is never closer otherwise.
+ * `halfTurn`: π (radians) or 180 (degrees). Shared by the BVH and FBX writers.
+ */
+export function unwrapEulerInto(e: Float64Array, o: number, p: number, halfTurn: number): void {
+  const a0 = e[p] + wrapAngle(e[o] - e[p], halfTurn);
+  const a1 = e[p + 1] + wrapAngle(e[o + 1] - e[p + 1], halfTurn);
+  const a2 = e[p + 2] + wrapAngle(e[o + 2] - e[p + 2], halfTurn);
+  const da = Math.abs(a0 - e[p]) + Math.abs(a1 - e[p + 1]) + Math.abs(a2 - e[p + 2]);
+  if (da > halfTurn) {
+    const b0 = e[p] + wrapAngle(e[o] + halfTurn - e[p], halfTurn);
+    const b1 = e[p + 1] + wrapAngle(halfTurn - e[o + 1] - e[p + 1], halfTurn);
+    const b2 = e[p + 2] + wrapAngle(e[o + 2] + halfTurn - e[p + 2], halfTurn);
+    const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
+    if (db < da) {
+      e[o] = b0;
+      e[o + 1] = b1;
+      e[o + 2] = b2;
+      return;
+    }
+  }
+  e[o] = a0;
+  e[o + 1] = a1;
+  e[o + 2] = a2;
+}

@@ -71,3 +71,30 @@ export function rotateQ64(
   out[1] = vy + qw * ty + (qz * tx - qx * tz);
   out[2] = vz + qw * tz + (qx * ty - qy * tx);
 }
+
+/**
+ * Key continuity: normalises the quaternion in `s[0..3]` and negates it when it points away from the previous
+ * key in `s[4..7]` (`hasPrevious` false for a first key), then makes it the previous key. Keeps consecutive keys on
+ * the short arc for interpolating readers (glTF, MMD's slerp). `s` is the caller's 8-element scratch.
+ */
+export function continuousUnitQ64(s: Float64Array, hasPrevious: boolean): void {
+  let x = s[0];
+  let y = s[1];
+  let z = s[2];
+  let w = s[3];
+  const l = Math.hypot(x, y, z, w) || 1;
+  x /= l;
+  y /= l;
+  z /= l;
+  w /= l;
+  if (hasPrevious && x * s[4] + y * s[5] + z * s[6] + w * s[7] < 0) {
+    x = -x;
+    y = -y;
+    z = -z;
+    w = -w;
+  }
+  s[0] = s[4] = x;
+  s[1] = s[5] = y;
+  s[2] = s[6] = z;
+  s[3] = s[7] = w;
+}

@@ -44,6 +44,7 @@ import {
   qToEuler,
   readQuat,
   readVec3,
+  unwrapEulerInto,
   type Vec3,
   writeQuat,
 } from '../math.ts';
@@ -115,28 +116,6 @@ function eulerInto(
 }
 const M = new Float64Array(9);
 
-/** In place: unwraps the Euler triple at o against the one at p (of the two Euler triples giving the same rotation, (a0, a1, a2) and (a0 + π, π − a1, a2 + π), each angle
- * unwrapped, the one nearest the previous frame). */
-function unwrapInto(e: Float64Array, o: number, p: number): void {
-  const a0 = e[p] + wrapPi(e[o] - e[p]);
-  const a1 = e[p + 1] + wrapPi(e[o + 1] - e[p + 1]);
-  const a2 = e[p + 2] + wrapPi(e[o + 2] - e[p + 2]);
-  const b0 = e[p] + wrapPi(e[o] + Math.PI - e[p]);
-  const b1 = e[p + 1] + wrapPi(Math.PI - e[o + 1] - e[p + 1]);
-  const b2 = e[p + 2] + wrapPi(e[o + 2] + Math.PI - e[p + 2]);
-  const da = Math.abs(a0 - e[p]) + Math.abs(a1 - e[p + 1]) + Math.abs(a2 - e[p + 2]);
-  const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
-  if (db < da) {
-    e[o] = b0;
-    e[o + 1] = b1;
-    e[o + 2] = b2;
-  } else {
-    e[o] = a0;
-    e[o + 1] = a1;
-    e[o + 2] = a2;
-  }
-}
-
 /** Serialises a clip as BVH text (see the file header for the conventions). */
 export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
   return build(clip, options).text();
@@ -202,7 +181,7 @@ function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
       const q = (f * n + j) * 4;
       const o = 6 * j + 3;
       eulerInto(rot, q, ai, aj, ak, cur, o);
-      if (f > 0) unwrapInto(cur, o, 6 * j);
+      if (f > 0) unwrapEulerInto(cur, o, 6 * j, Math.PI);
       cur[6 * j] = cur[o];
       cur[6 * j + 1] = cur[o + 1];
       cur[6 * j + 2] = cur[o + 2];
@@ -214,8 +193,6 @@ function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
   }
   return out;
 }
-
-const wrapPi = (a: number): number => a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 
 /** Serialises a retargeted clip as BVH with the rig's bone names (see the file header). */
 export function writeRig(rc: RigClip, options: BvhWriteOptions = {}): string {

@@ -30,6 +30,7 @@
  */
 
 import { deflateSync } from 'node:zlib';
+import { type Quat, qMul, qRotate, unwrapEulerInto, type Vec3 } from '../math.ts';
 import type { Rig, RigClip, SkinnedMesh } from '../rigs/types.ts';
 import { ByteWriter, encodeUtf8, encodeUtf8Cached } from './bytes.ts';
 import type { DeflateHint } from './deflate.ts';
@@ -82,11 +83,15 @@ const COMPRESS_ABOVE = 4096;
 /** Smallest array worth a deflate hint. */
 const HINT_MIN = 1024;
 
-/** Whether arrays above COMPRESS_ABOVE bytes are zlib-compressed (set per write() call). */
-let compressArrays = true;
-
-/** Encodes a typed array property payload (`ArrayLength, Encoding, CompressedLength, data`). */
-function arrayPayload(code: 'd' | 'f' | 'i' | 'l', v: ArrayLike<number> | BigInt64Array): Uint8Array {
+/**
+ * Encodes a typed array property payload (`ArrayLength, Encoding, CompressedLength, data`); arrays above
+ * COMPRESS_ABOVE bytes are zlib-compressed when the write asks for it (`compress`, per write).
+ */
+function arrayPayload(
+  code: 'd' | 'f' | 'i' | 'l',
+  v: ArrayLike<number> | BigInt64Array,
+  compress: boolean,
+): Uint8Array {
   const n = v.length;
   let raw: Uint8Array;
   if (code === 'd') raw = new Uint8Array(Float64Array.from(v as ArrayLike<number>).buffer);
@@ -101,7 +106,7 @@ function arrayPayload(code: 'd' | 'f' | 'i' | 'l', v: ArrayLike<number> | BigInt
   }
   let enc = 0;
   let data = raw;
-  if (compressArrays && raw.length > COMPRESS_ABOVE) {
+  if (compress && raw.length > COMPRESS_ABOVE) {
     const z = deflateSync(raw, { level: 1 });
     enc = 1;
     data = new Uint8Array(z.buffer, z.byteOffset, z.length);
@@ -115,9 +120,14 @@ function arrayPayload(code: 'd' | 'f' | 'i' | 'l', v: ArrayLike<number> | BigInt
   return out;
 }
 
+/** The node writer of one write: its buffer, whether it compresses arrays, and the deflate hints it collects. */
 class NodeWriter {
   readonly w: ByteWriter;
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    /** zlib-compress arrays above COMPRESS_ABOVE bytes (this write's `compressArrays`). */
+    readonly compressArrays: boolean,
+  ) {
     this.w = new ByteWriter(capacity);
   }
   /** Deflate hints of the output (uncompressed files only): float arrays stored, repeated shared arrays copied. */
@@ -190,7 +200,7 @@ class NodeWriter {
         const at = w.length;
         w.bytes(p.v);
         // Embedded files (the PNG textures) are already compressed: stored in the zip.
-        if (!compressArrays && p.v.length >= HINT_MIN)
+        if (!this.compressArrays && p.v.length >= HINT_MIN)
           this.hints.push({ kind: 'store', start: at, end: w.length });
         break;
       }
@@ -199,7 +209,7 @@ class NodeWriter {
         const at = w.length;
         w.bytes(p.bytes);
         // Shared arrays (the key times of every curve) repeat: the zip's deflate copies them from the last one.
-        if (!compressArrays && p.bytes.length >= HINT_MIN) {
+        if (!this.compressArrays && p.bytes.length >= HINT_MIN) {
           const prev = this.lastAt.get(p.bytes);
           if (prev !== undefined) this.hints.push({ kind: 'copy', start: at, end: w.length, from: prev });
           this.lastAt.set(p.bytes, at);
@@ -210,7 +220,7 @@ class NodeWriter {
         w.u8(p.t.charCodeAt(0));
         const size = p.t === 'd' || p.t === 'l' ? 8 : 4;
         const n = p.v.length;
-        if (p.t !== 'l' && !(compressArrays && n * size > COMPRESS_ABOVE)) {
+        if (p.t !== 'l' && !(this.compressArrays && n * size > COMPRESS_ABOVE)) {
           // Uncompressed: written in place (no intermediate typed array and payload copies).
           w.u32(n);
           w.u32(0);
@@ -220,9 +230,9 @@ class NodeWriter {
           else if (p.t === 'd') w.f64s(p.v);
           else w.i32s(p.v);
           // Raw float32 samples (key values) barely compress: stored in the zip rather than searched by zlib.
-          if (p.t === 'f' && !compressArrays && 12 + n * size >= HINT_MIN)
+          if (p.t === 'f' && !this.compressArrays && 12 + n * size >= HINT_MIN)
             this.hints.push({ kind: 'store', start: at, end: w.length });
-        } else w.bytes(arrayPayload(p.t, p.v));
+        } else w.bytes(arrayPayload(p.t, p.v, this.compressArrays));
       }
     }
   }
@@ -323,36 +333,6 @@ function quatToFbxEuler(q: ArrayLike<number>, qo: number, out: Float64Array, o: 
   out[o + 2] = c * RAD2DEG;
 }
 
-const wrap180 = (d: number) => (d >= -180 && d < 180 ? d : d - 360 * Math.round(d / 360));
-
-/**
- * Unwraps Euler degrees at o against the previous triple at p (both in `e`), choosing the closer equivalent:
- * (a, b, c) or (a + 180, 180 − b, c + 180), each wrapped to within 180° of the previous values. The second is only
- * worth computing when the first is more than 180° away in total: its a and c steps are 180° minus the first's,
- * so it is never closer otherwise.
- */
-function unwrapEuler(e: Float64Array, o: number, p: number): void {
-  const a0 = e[p] + wrap180(e[o] - e[p]);
-  const a1 = e[p + 1] + wrap180(e[o + 1] - e[p + 1]);
-  const a2 = e[p + 2] + wrap180(e[o + 2] - e[p + 2]);
-  const da = Math.abs(a0 - e[p]) + Math.abs(a1 - e[p + 1]) + Math.abs(a2 - e[p + 2]);
-  if (da > 180) {
-    const b0 = e[p] + wrap180(e[o] + 180 - e[p]);
-    const b1 = e[p + 1] + wrap180(180 - e[o + 1] - e[p + 1]);
-    const b2 = e[p + 2] + wrap180(e[o + 2] + 180 - e[p + 2]);
-    const db = Math.abs(b0 - e[p]) + Math.abs(b1 - e[p + 1]) + Math.abs(b2 - e[p + 2]);
-    if (db < da) {
-      e[o] = b0;
-      e[o + 1] = b1;
-      e[o + 2] = b2;
-      return;
-    }
-  }
-  e[o] = a0;
-  e[o + 1] = a1;
-  e[o + 2] = a2;
-}
-
 /** Column-major 4×4 (FBX matrices: translation in elements 12..14) from a quaternion, translation, uniform scale. */
 function matrixTRS(q: ArrayLike<number>, t: ArrayLike<number>, s = 1): number[] {
   const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
@@ -376,39 +356,19 @@ function matrixTRS(q: ArrayLike<number>, t: ArrayLike<number>, s = 1): number[] 
   ];
 }
 
-function qmul(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-function qrot(q: ArrayLike<number>, v: ArrayLike<number>): number[] {
-  const [qx, qy, qz, qw] = [q[0], q[1], q[2], q[3]];
-  const tx = 2 * (qy * v[2] - qz * v[1]);
-  const ty = 2 * (qz * v[0] - qx * v[2]);
-  const tz = 2 * (qx * v[1] - qy * v[0]);
-  return [
-    v[0] + qw * tx + (qy * tz - qz * ty),
-    v[1] + qw * ty + (qz * tx - qx * tz),
-    v[2] + qw * tz + (qx * ty - qy * tx),
-  ];
-}
-
 /** Rest world rotation and position of every bone (rig space). */
-export function restWorld(rig: Rig): { rot: number[][]; pos: number[][] } {
-  const rot: number[][] = [];
-  const pos: number[][] = [];
+export function restWorld(rig: Rig): { rot: Quat[]; pos: Vec3[] } {
+  const rot: Quat[] = [];
+  const pos: Vec3[] = [];
   const idx = new Map(rig.bones.map((b, i) => [b.name, i]));
   rig.bones.forEach((b, i) => {
     const p = b.parent === null ? -1 : (idx.get(b.parent) as number);
     if (p < 0) {
-      rot[i] = [...b.restRotation];
-      pos[i] = [...b.restTranslation];
+      rot[i] = [...b.restRotation] as Quat;
+      pos[i] = [...b.restTranslation] as Vec3;
     } else {
-      rot[i] = qmul(rot[p], b.restRotation);
-      const o = qrot(rot[p], b.restTranslation);
+      rot[i] = qMul(rot[p], b.restRotation);
+      const o = qRotate(rot[p], b.restTranslation);
       pos[i] = [pos[p][0] + o[0], pos[p][1] + o[1], pos[p][2] + o[2]];
     }
   });
@@ -469,12 +429,7 @@ export function writeWithHints(
     throw new Error(
       `FBX: rig ${rig.id} is left-handed; FBX scenes are right-handed (export its VMD/.anim instead)`,
     );
-  compressArrays = options.compressArrays !== false;
-  try {
-    return writeFbx(rc, options);
-  } finally {
-    compressArrays = true;
-  }
+  return writeFbx(rc, options);
 }
 
 /** About the size of the file (uncompressed arrays), so the writer's buffer rarely grows and is not copied. */
@@ -493,26 +448,105 @@ function sizeEstimate(rc: RigClip, meshes: readonly SkinnedMesh[], animate: bool
   return size;
 }
 
+/** What every section of one write shares: the clip, its options, the node writer, object ids, connections. */
+interface FbxWrite {
+  rc: RigClip;
+  rig: Rig;
+  options: FbxWriteOptions;
+  nw: NodeWriter;
+  /** Frames, frame rate, bones. */
+  F: number;
+  fps: number;
+  nb: number;
+  take: string;
+  /** Last key time (KTime). */
+  stop: number;
+  meshes: readonly SkinnedMesh[];
+  animate: boolean;
+  newId(): number;
+  boneIds: number[];
+  attrIds: number[];
+  boneIndex: Map<string, number>;
+  connections: Prop[][];
+  /** Object-object and object-property connections. */
+  oo(child: number, parent: number): void;
+  op(child: number, parent: number, prop: string): void;
+}
+
+/** Which bones get rotation / translation curves and how many morph channels are animated. */
+interface AnimationPlan {
+  rotKeyed: number[];
+  posKeyed: number[];
+  morphAnim: boolean;
+  curveNodeCount: number;
+  curveCount: number;
+}
+
 function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; hints: DeflateHint[] } {
   const rig = rc.rig;
   const F = rc.frameCount;
-  const fps = rc.fps;
-  const nb = rig.bones.length;
-  const take = options.takeName ?? rc.name ?? 'Take 001';
-  const stop = ktimeOf(Math.max(0, F - 1), fps);
   const meshes = options.meshes ?? [];
   const animate = !options.noAnimation && F > 0;
-  const nw = new NodeWriter(sizeEstimate(rc, meshes, animate, options.boneAnimation !== false));
-  const w = nw.w;
+  const nw = new NodeWriter(
+    sizeEstimate(rc, meshes, animate, options.boneAnimation !== false),
+    options.compressArrays !== false,
+  );
+  let nextId = 1000000;
+  const newId = () => nextId++;
+  const connections: Prop[][] = [];
+  const x: FbxWrite = {
+    rc,
+    rig,
+    options,
+    nw,
+    F,
+    fps: rc.fps,
+    nb: rig.bones.length,
+    take: options.takeName ?? rc.name ?? 'Take 001',
+    stop: ktimeOf(Math.max(0, F - 1), rc.fps),
+    meshes,
+    animate,
+    newId,
+    boneIds: [],
+    attrIds: [],
+    boneIndex: new Map(rig.bones.map((b, i) => [b.name, i])),
+    connections,
+    oo: (child, parent) => connections.push([S('OO'), L(child), L(parent)]),
+    op: (child, parent, prop) => connections.push([S('OP'), L(child), L(parent), S(prop)]),
+  };
+  writeFileHeader(x);
+  writeHeaderExtension(x);
+  writeGlobalSettings(x);
+  // Object ids: the document first, then each bone's model and attribute.
+  const docId = newId();
+  x.boneIds = rig.bones.map(() => newId());
+  x.attrIds = rig.bones.map(() => newId());
+  writeDocuments(x, docId);
+  const meshData = meshes.map((m) => prepareMesh(rig, m, x.boneIndex));
+  const plan = planAnimation(x);
+  writeDefinitions(x, meshData, plan);
+  nw.begin('Objects');
+  const rest = restWorld(rig);
+  writeSkeleton(x);
+  const { meshModelIds, channelTargets } = writeMeshes(x, meshData, rest);
+  if (meshes.length) writeBindPose(x, meshModelIds, rest);
+  if (animate) writeAnimation(x, plan, channelTargets);
+  nw.end(); // Objects
+  return writeConnectionsTakesFooter(x);
+}
 
-  // Header.
+/** The binary header: magic, version. */
+function writeFileHeader({ nw }: FbxWrite): void {
+  const w = nw.w;
   w.bytes(encodeUtf8('Kaydara FBX Binary  '));
   w.u8(0);
   w.u8(0x1a);
   w.u8(0);
   w.u32(FBX_VERSION);
+}
 
-  // FBXHeaderExtension.
+/** FBXHeaderExtension (fixed creation time: the same clip gives the same bytes), FileId, CreationTime, Creator. */
+function writeHeaderExtension({ nw, options, take, rig }: FbxWrite): void {
   nw.begin('FBXHeaderExtension');
   nw.leaf('FBXHeaderVersion', I(1003));
   nw.leaf('FBXVersion', I(FBX_VERSION));
@@ -558,8 +592,10 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
   nw.leaf('FileId', Rw(FILE_ID));
   nw.leaf('CreationTime', S(CREATION_TIME));
   nw.leaf('Creator', S(options.creator ?? '@mocap/motion FBX writer'));
+}
 
-  // GlobalSettings: the rig's axis system and unit.
+/** GlobalSettings: the rig's axis system and unit, time mode and span. */
+function writeGlobalSettings({ nw, rig, fps, stop }: FbxWrite): void {
   const zUp = rig.axes.up === '+Z';
   if (!(rig.axes.up === '+Y' && rig.axes.front === '+Z') && !(zUp && rig.axes.front === '-Y'))
     throw new Error(`FBX: unsupported axis system for rig ${rig.id} (Y up/+Z front or Z up/−Y front)`);
@@ -589,20 +625,10 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     ['CurrentTimeMarker', 'int', 'Integer', '', I(-1)],
   ]);
   nw.end();
+}
 
-  // Object ids.
-  let nextId = 1000000;
-  const newId = () => nextId++;
-  const docId = newId();
-  const boneIds = rig.bones.map(() => newId());
-  const attrIds = rig.bones.map(() => newId());
-  const boneIndex = new Map(rig.bones.map((b, i) => [b.name, i]));
-  const connections: Prop[][] = [];
-  const oo = (child: number, parent: number) => connections.push([S('OO'), L(child), L(parent)]);
-  const op = (child: number, parent: number, prop: string) =>
-    connections.push([S('OP'), L(child), L(parent), S(prop)]);
-
-  // Documents / References.
+/** Documents (the scene, its active take) and the empty References. */
+function writeDocuments({ nw, take }: FbxWrite, docId: number): void {
   nw.begin('Documents');
   nw.leaf('Count', I(1));
   nw.begin('Document', [L(docId), S(''), S('Scene')]);
@@ -615,17 +641,10 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
   nw.end();
   nw.begin('References');
   nw.end();
+}
 
-  // Mesh-related counts for Definitions.
-  const meshData = meshes.map((m) => prepareMesh(rig, m, boneIndex));
-  const materialCount = meshes.reduce((s, m) => s + m.materials.length, 0);
-  const textureCount = meshes.reduce((s, m) => s + m.materials.filter((x) => x.texture).length, 0);
-  const clusterCount = meshData.reduce((s, m) => s + m.clusters.length, 0);
-  const morphCount = meshes.reduce((s, m) => s + (m.morphTargets?.length ?? 0), 0);
-  const deformerCount =
-    meshes.length + clusterCount + meshes.filter((m) => m.morphTargets?.length).length + morphCount;
-
-  // Animation plan: which bones get R / T curves, and which morph channels get curves.
+/** Which bones and morph channels get curves. */
+function planAnimation({ rc, meshes, animate, options, nb }: FbxWrite): AnimationPlan {
   const rotKeyed: number[] = [];
   const posKeyed: number[] = [];
   if (animate && options.boneAnimation !== false)
@@ -644,7 +663,22 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
   const curveNodeCount = rotKeyed.length + posKeyed.length + morphChannelsAnimated;
   const curveCount = 3 * (rotKeyed.length + posKeyed.length) + morphChannelsAnimated;
 
-  // Definitions.
+  return { rotKeyed, posKeyed, morphAnim, curveNodeCount, curveCount };
+}
+
+/** Definitions: object counts per type, with property templates. */
+function writeDefinitions(
+  { nw, meshes, nb, animate }: FbxWrite,
+  meshData: readonly PreparedMesh[],
+  { curveNodeCount, curveCount }: AnimationPlan,
+): void {
+  const materialCount = meshes.reduce((s, m) => s + m.materials.length, 0);
+  const textureCount = meshes.reduce((s, m) => s + m.materials.filter((x) => x.texture).length, 0);
+  const clusterCount = meshData.reduce((s, m) => s + m.clusters.length, 0);
+  const morphCount = meshes.reduce((s, m) => s + (m.morphTargets?.length ?? 0), 0);
+  const deformerCount =
+    meshes.length + clusterCount + meshes.filter((m) => m.morphTargets?.length).length + morphCount;
+
   const defs: [string, number, string | null][] = [
     ['GlobalSettings', 1, null],
     ['Model', nb + meshes.length, 'FbxNode'],
@@ -682,10 +716,10 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     nw.end();
   }
   nw.end();
+}
 
-  // Objects.
-  nw.begin('Objects');
-  const rest = restWorld(rig);
+/** The skeleton: one LimbNode attribute and model per bone, in rest pose, parented. */
+function writeSkeleton({ nw, rig, boneIds, attrIds, boneIndex, oo }: FbxWrite): void {
   rig.bones.forEach((b, i) => {
     nw.begin('NodeAttribute', [L(attrIds[i]), S(objName(b.name, 'NodeAttribute')), S('LimbNode')]);
     nw.props70([['Size', 'double', 'Number', '', D(b.role === 'end' ? 1 : 3)]]);
@@ -722,8 +756,15 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     const p = b.parent === null ? -1 : (boneIndex.get(b.parent) as number);
     oo(boneIds[i], p < 0 ? 0 : boneIds[p]);
   });
+}
 
-  // Meshes.
+/** Meshes: geometry, model, materials and textures, skin clusters, morph targets (blendshape channels). */
+function writeMeshes(
+  x: FbxWrite,
+  meshData: readonly PreparedMesh[],
+  rest: { rot: Quat[]; pos: Vec3[] },
+): { meshModelIds: number[]; channelTargets: { channelId: number; shape: string }[] } {
+  const { nw, rig, meshes, options, boneIds, newId, oo, op } = x;
   const meshModelIds: number[] = [];
   const channelTargets: { channelId: number; shape: string }[] = [];
   meshData.forEach((md, mi) => {
@@ -853,125 +894,143 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
       });
     }
   });
-  if (meshes.length) {
-    const poseId = newId();
-    nw.begin('Pose', [L(poseId), S(objName('BindPose', 'Pose')), S('BindPose')]);
-    nw.leaf('Type', S('BindPose'));
-    nw.leaf('Version', I(100));
-    nw.leaf('NbPoseNodes', I(nb + meshes.length));
-    for (const id of meshModelIds) {
-      nw.begin('PoseNode');
-      nw.leaf('Node', L(id));
-      nw.leaf('Matrix', Ad(matrixTRS([0, 0, 0, 1], [0, 0, 0])));
-      nw.end();
-    }
-    rig.bones.forEach((_, i) => {
-      nw.begin('PoseNode');
-      nw.leaf('Node', L(boneIds[i]));
-      nw.leaf('Matrix', Ad(matrixTRS(rest.rot[i], rest.pos[i])));
-      nw.end();
-    });
+  return { meshModelIds, channelTargets };
+}
+
+/** The bind pose: every mesh at the origin, every bone at its rest world transform. */
+function writeBindPose(
+  { nw, rig, nb, meshes, boneIds, newId }: FbxWrite,
+  meshModelIds: number[],
+  rest: { rot: Quat[]; pos: Vec3[] },
+): void {
+  const poseId = newId();
+  nw.begin('Pose', [L(poseId), S(objName('BindPose', 'Pose')), S('BindPose')]);
+  nw.leaf('Type', S('BindPose'));
+  nw.leaf('Version', I(100));
+  nw.leaf('NbPoseNodes', I(nb + meshes.length));
+  for (const id of meshModelIds) {
+    nw.begin('PoseNode');
+    nw.leaf('Node', L(id));
+    nw.leaf('Matrix', Ad(matrixTRS([0, 0, 0, 1], [0, 0, 0])));
     nw.end();
   }
+  rig.bones.forEach((_, i) => {
+    nw.begin('PoseNode');
+    nw.leaf('Node', L(boneIds[i]));
+    nw.leaf('Matrix', Ad(matrixTRS(rest.rot[i], rest.pos[i])));
+    nw.end();
+  });
+  nw.end();
+}
 
-  // Animation.
-  if (animate) {
-    const stackId = newId();
-    const layerId = newId();
-    nw.begin('AnimationStack', [L(stackId), S(objName(take, 'AnimStack')), S('')], true);
+/** The animation: stack, layer, one curve node per keyed channel with three (or one morph) curves. */
+function writeAnimation(
+  x: FbxWrite,
+  { rotKeyed, posKeyed, morphAnim }: AnimationPlan,
+  channelTargets: { channelId: number; shape: string }[],
+): void {
+  const { nw, rc, F, fps, nb, take, stop, newId, boneIds, oo, op } = x;
+  const stackId = newId();
+  const layerId = newId();
+  nw.begin('AnimationStack', [L(stackId), S(objName(take, 'AnimStack')), S('')], true);
+  nw.props70([
+    ['LocalStart', 'KTime', 'Time', '', L(0)],
+    ['LocalStop', 'KTime', 'Time', '', L(stop)],
+    ['ReferenceStart', 'KTime', 'Time', '', L(0)],
+    ['ReferenceStop', 'KTime', 'Time', '', L(stop)],
+  ]);
+  nw.end();
+  nw.begin('AnimationLayer', [L(layerId), S(objName('BaseLayer', 'AnimLayer')), S('')], true);
+  nw.end();
+  oo(layerId, stackId);
+  // Shared key data: times and attribute arrays, encoded once.
+  const times = new BigInt64Array(F);
+  for (let f = 0; f < F; f++) times[f] = BigInt(ktimeOf(f, fps));
+  const timesProp: Prop = { t: 'raw', code: 'l', bytes: arrayPayload('l', times, nw.compressArrays) };
+  const flagsProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [0x4], nw.compressArrays) };
+  const dataProp: Prop = { t: 'raw', code: 'f', bytes: arrayPayload('f', [0, 0, 0, 0], nw.compressArrays) };
+  const refProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [F], nw.compressArrays) };
+  const values = new Float32Array(F);
+  const curve = (id: number, vals: Float32Array) => {
+    nw.begin('AnimationCurve', [L(id), S(objName('', 'AnimCurve')), S('')]);
+    nw.leaf('Default', D(vals[0] ?? 0));
+    nw.leaf('KeyVer', I(4008));
+    nw.leaf('KeyTime', timesProp);
+    nw.leaf('KeyValueFloat', Af(vals));
+    nw.leaf('KeyAttrFlags', flagsProp);
+    nw.leaf('KeyAttrDataFloat', dataProp);
+    nw.leaf('KeyAttrRefCount', refProp);
+    nw.end();
+  };
+  const euler = new Float64Array(3 * F);
+  for (const b of rotKeyed) {
+    for (let f = 0; f < F; f++) {
+      const o = (f * nb + b) * 4;
+      quatToFbxEuler(rc.rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
+      if (f > 0) unwrapEulerInto(euler, 3 * f, 3 * f - 3, 180);
+    }
+    const cnId = newId();
+    nw.begin('AnimationCurveNode', [L(cnId), S(objName('R', 'AnimCurveNode')), S('')]);
     nw.props70([
-      ['LocalStart', 'KTime', 'Time', '', L(0)],
-      ['LocalStop', 'KTime', 'Time', '', L(stop)],
-      ['ReferenceStart', 'KTime', 'Time', '', L(0)],
-      ['ReferenceStop', 'KTime', 'Time', '', L(stop)],
+      ['d|X', 'Number', '', 'A', D(euler[0])],
+      ['d|Y', 'Number', '', 'A', D(euler[1])],
+      ['d|Z', 'Number', '', 'A', D(euler[2])],
     ]);
     nw.end();
-    nw.begin('AnimationLayer', [L(layerId), S(objName('BaseLayer', 'AnimLayer')), S('')], true);
-    nw.end();
-    oo(layerId, stackId);
-    // Shared key data: times and attribute arrays, encoded once.
-    const times = new BigInt64Array(F);
-    for (let f = 0; f < F; f++) times[f] = BigInt(ktimeOf(f, fps));
-    const timesProp: Prop = { t: 'raw', code: 'l', bytes: arrayPayload('l', times) };
-    const flagsProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [0x4]) };
-    const dataProp: Prop = { t: 'raw', code: 'f', bytes: arrayPayload('f', [0, 0, 0, 0]) };
-    const refProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [F]) };
-    const values = new Float32Array(F);
-    const curve = (id: number, vals: Float32Array) => {
-      nw.begin('AnimationCurve', [L(id), S(objName('', 'AnimCurve')), S('')]);
-      nw.leaf('Default', D(vals[0] ?? 0));
-      nw.leaf('KeyVer', I(4008));
-      nw.leaf('KeyTime', timesProp);
-      nw.leaf('KeyValueFloat', Af(vals));
-      nw.leaf('KeyAttrFlags', flagsProp);
-      nw.leaf('KeyAttrDataFloat', dataProp);
-      nw.leaf('KeyAttrRefCount', refProp);
-      nw.end();
-    };
-    const euler = new Float64Array(3 * F);
-    for (const b of rotKeyed) {
-      for (let f = 0; f < F; f++) {
-        const o = (f * nb + b) * 4;
-        quatToFbxEuler(rc.rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
-        if (f > 0) unwrapEuler(euler, 3 * f, 3 * f - 3);
-      }
-      const cnId = newId();
-      nw.begin('AnimationCurveNode', [L(cnId), S(objName('R', 'AnimCurveNode')), S('')]);
-      nw.props70([
-        ['d|X', 'Number', '', 'A', D(euler[0])],
-        ['d|Y', 'Number', '', 'A', D(euler[1])],
-        ['d|Z', 'Number', '', 'A', D(euler[2])],
-      ]);
-      nw.end();
-      oo(cnId, layerId);
-      op(cnId, boneIds[b], 'Lcl Rotation');
-      for (let k = 0; k < 3; k++) {
-        for (let f = 0; f < F; f++) values[f] = euler[3 * f + k];
-        const cid = newId();
-        curve(cid, values);
-        op(cid, cnId, `d|${'XYZ'[k]}`);
-      }
-    }
-    for (const b of posKeyed) {
-      const cnId = newId();
-      const o0 = b * 3;
-      nw.begin('AnimationCurveNode', [L(cnId), S(objName('T', 'AnimCurveNode')), S('')]);
-      nw.props70([
-        ['d|X', 'Number', '', 'A', D(rc.translations[o0])],
-        ['d|Y', 'Number', '', 'A', D(rc.translations[o0 + 1])],
-        ['d|Z', 'Number', '', 'A', D(rc.translations[o0 + 2])],
-      ]);
-      nw.end();
-      oo(cnId, layerId);
-      op(cnId, boneIds[b], 'Lcl Translation');
-      for (let k = 0; k < 3; k++) {
-        for (let f = 0; f < F; f++) values[f] = rc.translations[(f * nb + b) * 3 + k];
-        const cid = newId();
-        curve(cid, values);
-        op(cid, cnId, `d|${'XYZ'[k]}`);
-      }
-    }
-    if (morphAnim && rc.blendshapes) {
-      const bs = rc.blendshapes;
-      const K = bs.names.length;
-      for (const { channelId, shape } of channelTargets) {
-        const k = bs.names.indexOf(shape as never);
-        if (k < 0) continue;
-        for (let f = 0; f < F; f++) values[f] = Math.min(1, Math.max(0, bs.weights[f * K + k])) * 100;
-        const cnId = newId();
-        nw.begin('AnimationCurveNode', [L(cnId), S(objName('DeformPercent', 'AnimCurveNode')), S('')]);
-        nw.props70([['d|DeformPercent', 'Number', '', 'A', D(values[0])]]);
-        nw.end();
-        oo(cnId, layerId);
-        op(cnId, channelId, 'DeformPercent');
-        const cid = newId();
-        curve(cid, values);
-        op(cid, cnId, 'd|DeformPercent');
-      }
+    oo(cnId, layerId);
+    op(cnId, boneIds[b], 'Lcl Rotation');
+    for (let k = 0; k < 3; k++) {
+      for (let f = 0; f < F; f++) values[f] = euler[3 * f + k];
+      const cid = newId();
+      curve(cid, values);
+      op(cid, cnId, `d|${'XYZ'[k]}`);
     }
   }
-  nw.end(); // Objects
+  for (const b of posKeyed) {
+    const cnId = newId();
+    const o0 = b * 3;
+    nw.begin('AnimationCurveNode', [L(cnId), S(objName('T', 'AnimCurveNode')), S('')]);
+    nw.props70([
+      ['d|X', 'Number', '', 'A', D(rc.translations[o0])],
+      ['d|Y', 'Number', '', 'A', D(rc.translations[o0 + 1])],
+      ['d|Z', 'Number', '', 'A', D(rc.translations[o0 + 2])],
+    ]);
+    nw.end();
+    oo(cnId, layerId);
+    op(cnId, boneIds[b], 'Lcl Translation');
+    for (let k = 0; k < 3; k++) {
+      for (let f = 0; f < F; f++) values[f] = rc.translations[(f * nb + b) * 3 + k];
+      const cid = newId();
+      curve(cid, values);
+      op(cid, cnId, `d|${'XYZ'[k]}`);
+    }
+  }
+  if (morphAnim && rc.blendshapes) {
+    const bs = rc.blendshapes;
+    const K = bs.names.length;
+    for (const { channelId, shape } of channelTargets) {
+      const k = bs.names.indexOf(shape as never);
+      if (k < 0) continue;
+      for (let f = 0; f < F; f++) values[f] = Math.min(1, Math.max(0, bs.weights[f * K + k])) * 100;
+      const cnId = newId();
+      nw.begin('AnimationCurveNode', [L(cnId), S(objName('DeformPercent', 'AnimCurveNode')), S('')]);
+      nw.props70([['d|DeformPercent', 'Number', '', 'A', D(values[0])]]);
+      nw.end();
+      oo(cnId, layerId);
+      op(cnId, channelId, 'DeformPercent');
+      const cid = newId();
+      curve(cid, values);
+      op(cid, cnId, 'd|DeformPercent');
+    }
+  }
+}
 
+/** Connections, Takes, the top-level NULL record and the footer. */
+function writeConnectionsTakesFooter({ nw, connections, animate, take, stop }: FbxWrite): {
+  bytes: Uint8Array;
+  hints: DeflateHint[];
+} {
+  const w = nw.w;
   // Connections.
   nw.begin('Connections');
   for (const c of connections) nw.leaf('C', ...c);

@@ -27,6 +27,7 @@
  */
 
 import type { MotionClip } from '../clip.ts';
+import { continuousUnitQ64 } from '../quat64.ts';
 import type { RigClip, SkinnedMesh } from '../rigs/types.ts';
 
 /** A skeleton animation in glTF terms (metres unless `unitsPerMetre` says otherwise). */
@@ -358,35 +359,18 @@ function continuousQuats(
   j: number,
   out: Float32Array,
 ): void {
-  let px = 0;
-  let py = 0;
-  let pz = 0;
-  let pw = 1;
+  const q = new Float64Array(8);
   for (let f = 0; f < frames; f++) {
     const i = (f * n + j) * 4;
-    let x = src[i];
-    let y = src[i + 1];
-    let z = src[i + 2];
-    let w = src[i + 3];
-    const l = Math.hypot(x, y, z, w) || 1;
-    x /= l;
-    y /= l;
-    z /= l;
-    w /= l;
-    if (f > 0 && x * px + y * py + z * pz + w * pw < 0) {
-      x = -x;
-      y = -y;
-      z = -z;
-      w = -w;
-    }
-    out[4 * f] = x;
-    out[4 * f + 1] = y;
-    out[4 * f + 2] = z;
-    out[4 * f + 3] = w;
-    px = x;
-    py = y;
-    pz = z;
-    pw = w;
+    q[0] = src[i];
+    q[1] = src[i + 1];
+    q[2] = src[i + 2];
+    q[3] = src[i + 3];
+    continuousUnitQ64(q, f > 0);
+    out[4 * f] = q[0];
+    out[4 * f + 1] = q[1];
+    out[4 * f + 2] = q[2];
+    out[4 * f + 3] = q[3];
   }
 }
 

@@ -44,6 +44,7 @@
 
 import iconv from 'iconv-lite';
 import type { BlendshapeCurves } from '../clip.ts';
+import { continuousUnitQ64 } from '../quat64.ts';
 import type { RigClip } from '../rigs/types.ts';
 import { type Expression, expressionCurves, type FaceSource } from './face.ts';
 
@@ -263,10 +264,7 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     const aw = rq[3];
     const pos = new Float32Array(count * 3);
     const rot = new Float32Array(count * 4);
-    let px = 0;
-    let py = 0;
-    let pz = 0;
-    let pw = 1;
+    const q = new Float64Array(8);
     for (let k = 0; k < count; k++) {
       const i = atI[k];
       const j = atJ[k];
@@ -313,30 +311,16 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
         z += t * (sg * rc.rotations[rj + 2] - z);
         w += t * (sg * rc.rotations[rj + 3] - w);
       }
-      let qx = aw * x + ax * w + ay * z - az * y;
-      let qy = aw * y - ax * z + ay * w + az * x;
-      let qz = aw * z + ax * y - ay * x + az * w;
-      let qw = aw * w - ax * x - ay * y - az * z;
-      const l = Math.hypot(qx, qy, qz, qw) || 1;
-      qx /= l;
-      qy /= l;
-      qz /= l;
-      qw /= l;
-      // Sign continuity keeps MMD's slerp on the short arc.
-      if (k > 0 && qx * px + qy * py + qz * pz + qw * pw < 0) {
-        qx = -qx;
-        qy = -qy;
-        qz = -qz;
-        qw = -qw;
-      }
-      rot[4 * k] = qx;
-      rot[4 * k + 1] = qy;
-      rot[4 * k + 2] = qz;
-      rot[4 * k + 3] = qw;
-      px = qx;
-      py = qy;
-      pz = qz;
-      pw = qw;
+      q[0] = aw * x + ax * w + ay * z - az * y;
+      q[1] = aw * y - ax * z + ay * w + az * x;
+      q[2] = aw * z + ax * y - ay * x + az * w;
+      q[3] = aw * w - ax * x - ay * y - az * z;
+      // Unit, and sign continuity keeps MMD's slerp on the short arc.
+      continuousUnitQ64(q, k > 0);
+      rot[4 * k] = q[0];
+      rot[4 * k + 1] = q[1];
+      rot[4 * k + 2] = q[2];
+      rot[4 * k + 3] = q[3];
     }
     // A bone whose keys are all the rest pose is left out (a model without that semi-standard bone, such as
     // 腰 on many models, then gets no key it cannot bind).
