@@ -10,7 +10,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bvh, solveDetailed, synthetic } from '@mocap/motion';
+import { bvh, solveDetailed } from '@mocap/motion';
+import { synthetic } from '@mocap/testkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BVH_DIR = join(here, '..', '..', 'shared', 'testdata', 'bvh');

@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bvh, synthetic } from '../../packages/motion/src/index.ts';
+import { bvh } from '../../packages/motion/src/index.ts';
 import { NUM_LANDMARKS } from '../../packages/motion/src/solver/input.ts';
 import {
   LIFTER_HEIGHT,
@@ -31,6 +31,7 @@ import {
   MIRROR,
 } from '../../packages/motion/src/solver/lifter.ts';
 import { encodeFloat32, type MlpJson, type MlpSpec } from '../../packages/motion/src/solver/mlp.ts';
+import { synthetic } from '../../packages/testkit/src/index.ts';
 import { gaussian, MlpTrainer } from './mlp-train.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

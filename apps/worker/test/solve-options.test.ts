@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bvh, forwardKinematics, type MotionClip, motionJson, synthetic } from '@mocap/motion';
+import { bvh, forwardKinematics, type MotionClip, motionJson } from '@mocap/motion';
 import type {
   CaptureJobData,
   JobContext,
@@ -17,6 +17,7 @@ import type {
   VideoRecord,
 } from '@mocap/server';
 import { LocalStorage } from '@mocap/server';
+import { synthetic } from '@mocap/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWorker, solveAndExport, type UserSolveOptions } from '../src/index.ts';
 

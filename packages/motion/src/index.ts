@@ -11,7 +11,32 @@ export {
   makeCharacterGlb,
   makeFaceMesh,
 } from './characters/index.ts';
-export * from './clip.ts';
+export {
+  ARKIT_BLENDSHAPES,
+  type ArkitBlendshape,
+  type BlendshapeCurves,
+  type ClipMetadata,
+  childrenOf,
+  type FootContacts,
+  forwardKinematics,
+  identityRotations,
+  jointCount,
+  jointIndex,
+  localRotation,
+  type MotionClip,
+  nearestStandardFps,
+  pointInJoint,
+  poseToWorld,
+  resampleClip,
+  resampledFrameCount,
+  restClip,
+  restPositions,
+  type Skeleton,
+  STANDARD_FPS,
+  validateClip,
+  validateSkeleton,
+  type WorldPose,
+} from './clip.ts';
 export {
   BONE_TYPE_FORMAT,
   BONE_TYPES,
@@ -50,8 +75,37 @@ export {
   type RigTemplate,
   rigToCanonical,
 } from './rigs/index.ts';
-export * from './rigs/types.ts';
-export * from './skeleton.ts';
+export type {
+  BoneRole,
+  Character,
+  MeshMaterial,
+  MorphTarget,
+  RetargetOptions,
+  Rig,
+  RigAxes,
+  RigBone,
+  RigClip,
+  RootMotionConvention,
+  SignedAxis,
+  SkinnedMesh,
+  TextureImage,
+} from './rigs/types.ts';
+export {
+  BODY_JOINTS,
+  type BodyProportions,
+  createSkeleton,
+  DEFAULT_PROPORTIONS,
+  FINGER_GEOMETRY,
+  FINGERS,
+  type Finger,
+  fingerJointNames,
+  hasFingers,
+  SIDES,
+  type Side,
+  type SkeletonOptions,
+  scaleProportions,
+  standingHeight,
+} from './skeleton.ts';
 export { DEFAULT_FOV_DEG } from './solver/camera.ts';
 export { SUPPORTED_BLENDSHAPES } from './solver/face.ts';
 export { lowestFootHeight } from './solver/ground.ts';
@@ -65,5 +119,5 @@ export {
   solve,
   solveDetailed,
 } from './solver/index.ts';
+export { LM, NUM_LANDMARKS } from './solver/input.ts';
 export { type BodyModel, predictLandmarks } from './solver/model.ts';
-export * as synthetic from './synthetic.ts';

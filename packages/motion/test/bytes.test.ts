@@ -1,6 +1,6 @@
+import { mulberry32 } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, formatFixed, TextSink } from '../src/formats/bytes.ts';
-import { mulberry32 } from '../src/synthetic.ts';
 
 describe('TextSink', () => {
   it('fixed(x, d) writes exactly formatFixed(x, d) (signs, zeros, rounding, large values, fallbacks)', () => {

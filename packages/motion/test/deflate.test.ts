@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { mulberry32 } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import { type DeflateHint, deflateWithHints } from '../src/formats/deflate.ts';
-import { mulberry32 } from '../src/synthetic.ts';
 
 /** Text-like compressible bytes. */
 function textBytes(n: number, rand: () => number): Uint8Array {

@@ -4,11 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { mulberry32, type SyntheticOptions, synthesize } from '@mocap/testkit';
 import { type MotionClip, restClip } from '../src/clip.ts';
 import { read as readBvh } from '../src/formats/bvh.ts';
 import { qExp, writeQuat } from '../src/math.ts';
 import { createSkeleton } from '../src/skeleton.ts';
-import { mulberry32, type SyntheticOptions, synthesize } from '../src/synthetic.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SHARED = join(here, '..', '..', '..', '..', 'shared');

@@ -1,3 +1,4 @@
+import { mulberry32 } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import { gaussian, MlpTrainer } from '../../../scripts/train/mlp-train.ts';
 import { qConj, qRotate, readVec3, sub, type Vec3 } from '../src/math.ts';
@@ -5,7 +6,6 @@ import { NUM_LANDMARKS } from '../src/solver/input.ts';
 import { LIFTER_HEIGHT, liftFrames, MIRROR } from '../src/solver/lifter.ts';
 import { lifterMeta, lifterNetwork } from '../src/solver/lifter-net.ts';
 import { Mlp, type MlpSpec } from '../src/solver/mlp.ts';
-import { mulberry32 } from '../src/synthetic.ts';
 import { syntheticFrom } from './helpers.ts';
 
 describe('MLP (inference and the training code)', () => {

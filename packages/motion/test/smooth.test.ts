@@ -1,6 +1,6 @@
+import { mulberry32 } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import { lambdaForCutoff, smoothSignal, smoothWithSteps } from '../src/solver/smooth.ts';
-import { mulberry32 } from '../src/synthetic.ts';
 
 function gauss(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(Math.max(1e-12, rand()))) * Math.cos(2 * Math.PI * rand());

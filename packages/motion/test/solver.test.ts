@@ -1,3 +1,11 @@
+import {
+  clipBoneStd,
+  clipLandmarks,
+  landmarkMetrics,
+  noisyLandmarks,
+  type SyntheticClip,
+  truthMetrics,
+} from '@mocap/testkit';
 import type { Tracks } from '@mocap/vision';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,14 +22,6 @@ import { footPoints } from '../src/solver/ground.ts';
 import { type SolveProgress, solve, solveDetailed } from '../src/solver/index.ts';
 import { fixLegSwaps, readLandmarks } from '../src/solver/input.ts';
 import type { BodyModel } from '../src/solver/model.ts';
-import {
-  clipBoneStd,
-  clipLandmarks,
-  landmarkMetrics,
-  noisyLandmarks,
-  type SyntheticClip,
-  truthMetrics,
-} from '../src/synthetic.ts';
 import { syntheticFrom } from './helpers.ts';
 
 /** Lowest foot point (heel or toe) per frame of a solved clip, metres above the floor. */

@@ -5,6 +5,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clipBoneStd } from '@mocap/testkit';
 import { type Tracks, trackVideo } from '@mocap/vision';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,7 +20,6 @@ import { write as writeBvh } from '../src/formats/bvh.ts';
 import { readVec3 } from '../src/math.ts';
 import { footPoints } from '../src/solver/ground.ts';
 import { solve, solveDetailed } from '../src/solver/index.ts';
-import { clipBoneStd } from '../src/synthetic.ts';
 import { blenderImportBvh, blenderPath, threeParseBvh, VIDEO_DIR } from './helpers.ts';
 
 const clips = readdirSync(VIDEO_DIR)

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bvh, solveDetailed, synthetic } from '@mocap/motion';
+import { bvh, solveDetailed } from '@mocap/motion';
+import { synthetic } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   bodyImageHeight,

@@ -25,10 +25,23 @@
  * orientation error, bone-length standard deviation, foot sliding during true contacts, and jerk.
  */
 
-import type { Tracks } from '@mocap/vision';
-import { forwardKinematics, type MotionClip, poseToWorld, type WorldPose } from './clip.ts';
-import { type BvhDocument, bvhWorld } from './formats/bvh.ts';
 import {
+  type BodyModel,
+  bvh,
+  forwardKinematics,
+  LM,
+  type MotionClip,
+  math,
+  NUM_LANDMARKS,
+  poseToWorld,
+  predictLandmarks,
+  type Quat,
+  type Vec3,
+  type WorldPose,
+} from '@mocap/motion';
+import type { Tracks } from '@mocap/vision';
+
+const {
   add,
   addScaled,
   bestFitRotation,
@@ -37,7 +50,6 @@ import {
   dot,
   mid,
   normalize,
-  type Quat,
   qAngleBetween,
   qConj,
   qFromBasis,
@@ -49,10 +61,9 @@ import {
   rejectFrom,
   scale,
   sub,
-  type Vec3,
-} from './math.ts';
-import { LM, NUM_LANDMARKS } from './solver/input.ts';
-import { type BodyModel, predictLandmarks } from './solver/model.ts';
+} = math;
+const { bvhWorld } = bvh;
+type BvhDocument = bvh.BvhDocument;
 
 // ---------------------------------------------------------------- source conventions
 
