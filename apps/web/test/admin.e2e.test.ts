@@ -6,7 +6,10 @@
  * shows each action; an operator sees no finance pages and gets 406 from finance routes; an ordinary user sees no
  * console and gets 406.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,17 +18,34 @@ import {
   DESKTOP,
   e2eUnavailable,
   launchChromium,
+  ROOT,
   type RunningServer,
   setLang,
   shot,
   startServer,
+  TESTDATA,
+  trimClip,
   waitFor,
 } from './e2e-harness.ts';
 
 const missing = e2eUnavailable();
 const CI = process.env.CI === 'true';
 const ADMIN = { email: 'root@console.test', password: 'console-root-pass-1' };
-const PAGES = ['manageUser', 'block', 'service', 'manageRole', 'manageRouter', 'auditLog'] as const;
+const PAGES = [
+  'manageUser',
+  'manageCompany',
+  'block',
+  'briefing',
+  'extension',
+  'service',
+  'manageVideo',
+  'manageVideoTag',
+  'videoDownHistory',
+  'machineManage',
+  'manageRole',
+  'manageRouter',
+  'auditLog',
+] as const;
 
 describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + real server)', () => {
   let server: RunningServer;
@@ -35,7 +55,11 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
     await buildWeb();
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    server = await startServer({
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      CAPTURE_MODEL: 'lite',
+    });
     browser = await launchChromium();
     admin = (
       await call<{ token: string }>('POST', '/auth/login', {
@@ -45,7 +69,16 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     ).token;
   }, 600_000);
 
+  let second: ChildProcess | undefined;
+  let secondLog = '';
   afterAll(async () => {
+    if (second && second.exitCode === null) {
+      const exited = new Promise((r) => second!.once('exit', r));
+      second.kill('SIGTERM');
+      const t = setTimeout(() => second!.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    }
     await browser?.close();
     await server?.stop();
   });
@@ -80,6 +113,47 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     });
     return { token: r.token, id: r.user.id };
   };
+  const registerCompany = async (email: string) => {
+    await call('POST', `/code/company/${email}/1`);
+    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+    await call('POST', '/company/register', { email, password: await encrypt('console-user-pass'), code });
+  };
+  let clipFile: string | undefined;
+  /** Uploads a 2 s testdata clip as `token`; returns the video id. */
+  const upload = async (token: string, name: string) => {
+    clipFile ??= trimClip(join(TESTDATA, 'videos', 'romp_sample_video2_studio_dance.mp4'), 2, 320);
+    const form = new FormData();
+    form.set('name', name);
+    form.set('boneType', 'Mixamo');
+    form.set('tags', 'dance');
+    form.set('file', new Blob([readFileSync(clipFile)], { type: 'video/mp4' }), 'dance.mp4');
+    const r = await fetch(`${server.url}/product/video/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    const env = (await r.json()) as { code: number; message: string; data: { id: number } };
+    if (env.code !== 0) throw new Error(`upload: ${env.code} ${env.message}`);
+    return env.data.id;
+  };
+  const waitMade = (token: string, id: number) =>
+    waitFor(
+      async () => {
+        const c = await call<{ list: { id: number; status: number }[] }>(
+          'POST',
+          '/video/center',
+          { page: 1, size: 20 },
+          token,
+        );
+        const v = c.list.find((x) => x.id === id);
+        if (v?.status === 3) throw new Error(`video ${id} failed`);
+        return v?.status === 2;
+      },
+      300_000,
+      `video ${id} made`,
+    );
+  let uploads = 0;
+
   const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...DESKTOP });
     await setLang(ctx, server.url, lang);
@@ -99,10 +173,39 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
   it('every console page loads real data, and its actions take effect where users see them', async () => {
     const player = await register('player@example.com');
     await register('someone@example.com');
-    // Real data on every page: a notice, a blacklisted account, an audit row.
+    // Real data on every page: a blacklisted account, a company, categories and tags, a video made and
+    // downloaded by its owner, a staff referral, audit rows.
     const spam = await register('spammer@example.com');
     await call('POST', '/sysConfig/blackListInfo/insert', { email: 'spammer@example.com' }, admin);
     expect((await raw('GET', '/auth/info', undefined, spam.token)).code).toBe(408);
+    await registerCompany('studio@company.example');
+    const cat = await call<{ id: number }>('POST', '/category', { name: 'Dance', kind: 'category' }, admin);
+    await call('POST', '/category', { name: 'Street', kind: 'category', parentId: cat.id }, admin);
+    await call('POST', '/category', { name: 'Sports', kind: 'category', sort: 2 }, admin);
+    await call('POST', '/category', { name: 'hip-hop', kind: 'tag' }, admin);
+    await call('POST', '/user/setExtensionStaff', { id: player.id, flag: true }, admin);
+    const code = (await call<{ user: { inviteCode: string } }>('GET', '/auth/info', undefined, player.token))
+      .user.inviteCode;
+    await call('POST', '/code/friend@example.com/1');
+    const fcode = await waitFor(
+      () => codeFromOutbox(server.dataDir, 'friend@example.com'),
+      20_000,
+      'the code mail',
+    );
+    await call('POST', '/user/register', {
+      email: 'friend@example.com',
+      password: await encrypt('console-user-pass'),
+      code: fcode,
+      inviteCode: code,
+    });
+    const vid = await upload(player.token, 'studio dance');
+    uploads++;
+    await waitMade(player.token, vid);
+    const dl = await fetch(`${server.url}/product/motion/download/video/${vid}/Mixamo`, {
+      headers: { authorization: `Bearer ${player.token}` },
+    });
+    expect(dl.status).toBeLessThan(400);
+    await call('POST', '/video/setFeedback', { id: vid, content: 'the hands jitter' }, player.token);
 
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, admin);
@@ -113,8 +216,21 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
         await page.locator(`[data-admin-path=${path}]`).click();
         await page.locator(`[data-admin-page=${path}]`).waitFor();
         await settle(page);
+        // Real rows, not the empty state.
+        const table = page.locator('[data-admin-page] table tbody tr[data-row]').first();
+        if (!['service', 'manageVideoTag', 'briefing', 'extension'].includes(path)) await table.waitFor();
         await shot(page, `admin-${path}-${lang}`);
       }
+      expect(await page.locator('[data-node="Street"]').count()).toBe(0); // the tag page was left
+      await page.locator('[data-admin-path=manageVideoTag]').click();
+      await page.locator('[data-node="Street"]').waitFor();
+      await page.locator('[data-admin-path=videoDownHistory]').click();
+      await page
+        .locator('[data-testid=download-table] td', { hasText: 'player@example.com' })
+        .first()
+        .waitFor();
+      await page.locator('[data-admin-path=manageVideo]').click();
+      await page.locator('[data-testid=video-table] td', { hasText: 'the hands jitter' }).waitFor();
       // The console menu lists exactly the built pages for the super-administrator.
       expect(await page.locator('[data-admin-path]').count()).toBe(PAGES.length);
       await page.locator('[data-admin-path=manageUser]').click();
@@ -260,7 +376,14 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
       const paths = await page
         .locator('[data-admin-path]')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-admin-path')));
-      expect(paths).toEqual(['manageUser', 'block', 'service']);
+      expect(paths).toEqual([
+        'manageUser',
+        'block',
+        'service',
+        'manageVideo',
+        'manageVideoTag',
+        'videoDownHistory',
+      ]);
       await shot(page, `admin-operator-${lang}`);
       await page.goto(`${server.url}/capture/index/auditLog`);
       await page.waitForURL(/\/404$/);
@@ -278,5 +401,100 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     }
     expect((await raw('POST', '/user/search', {}, op.token)).code).toBe(0);
     expect((await raw('POST', '/user/search', {}, plain.token)).code).toBe(406);
+  });
+  it('a second worker process appears on machineManage with a live heartbeat; disabled, it gets no more jobs', async () => {
+    const uploader = await register('uploader@example.com');
+    second = spawn(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      [join(ROOT, 'apps', 'worker', 'src', 'main.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATA_DIR: server.dataDir,
+          DATABASE_URL: '',
+          REDIS_URL: '',
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+          CAPTURE_MODEL: 'lite',
+          WORKER_NAME: 'e2e-second',
+          WORKER_HEARTBEAT_MS: '1000',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    second.stdout?.on('data', (d) => {
+      secondLog += d;
+    });
+    second.stderr?.on('data', (d) => {
+      secondLog += d;
+    });
+
+    const ctx = await context('en', admin);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/capture/index/machineManage`);
+    await closeCarousel(page);
+    const row = page.locator('tr', { has: page.locator('[data-machine="e2e-second"]') });
+    await row.waitFor({ timeout: 120_000 });
+    // Live: the page's heartbeat time moves on without a reload.
+    const beat = async () => Number(await row.locator('[data-heartbeat]').getAttribute('data-heartbeat'));
+    const first = await beat();
+    await waitFor(async () => (await beat()) > first, 20_000, 'a newer heartbeat on the page');
+    expect(await row.locator('[data-state]').getAttribute('data-state')).toMatch(/online|busy/);
+    expect(await row.textContent()).toContain('lite');
+    // Both machines are listed: the server's embedded worker and the second process.
+    expect(await page.locator('[data-machine]').count()).toBeGreaterThanOrEqual(2);
+    await settle(page);
+    await shot(page, 'admin-machineManage-live-en');
+
+    await row.locator('[data-action=disable]').click();
+    await page.locator('.modal-foot .btn-danger').click();
+    await waitFor(
+      async () => (await row.locator('[data-state]').getAttribute('data-state')) === 'disabled',
+      20_000,
+      'disabled on the page',
+    );
+    await waitFor(() => secondLog.includes('disabled by an administrator'), 20_000, 'the worker drained');
+    const doneBefore = Number(await row.locator('[data-jobs-done]').getAttribute('data-jobs-done'));
+    await shot(page, 'admin-machineManage-disabled-en');
+
+    // A new upload is made by the embedded worker only.
+    const vid = await upload(uploader.token, 'after disable');
+    uploads++;
+    await waitMade(uploader.token, vid);
+    expect(secondLog).not.toMatch(new RegExp(`video ${vid}\\b`));
+    await waitFor(async () => (await beat()) > Date.now() - 3000, 20_000, 'a fresh heartbeat');
+    expect(Number(await row.locator('[data-jobs-done]').getAttribute('data-jobs-done'))).toBe(doneBefore);
+    expect(await row.locator('[data-state]').getAttribute('data-state')).toBe('disabled');
+
+    // Enabled again it reports online.
+    await row.locator('[data-action=enable]').click();
+    await waitFor(() => secondLog.includes('enabled again'), 20_000, 'the worker resumed');
+    await ctx.close();
+  });
+
+  it('the briefing chart counts the uploads the test made', async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const ctx = await context(lang, admin);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/index/briefing`);
+      await closeCarousel(page);
+      const chart = page.getByTestId('briefing-chart');
+      await chart.waitFor();
+      const values = JSON.parse((await chart.getAttribute('data-values')) ?? '[]') as number[];
+      expect(values).toHaveLength(7);
+      // Every upload of this test run happened today: the last bar.
+      expect(values.at(-1)).toBe(uploads);
+      expect(values.slice(0, -1).every((v) => v === 0)).toBe(true);
+      expect(await page.getByTestId('kpi-uploads').textContent()).toBe(String(uploads));
+      await settle(page);
+      await shot(page, `admin-briefing-after-${lang}`);
+      await page.locator('[data-admin-path=extension]').click();
+      await page.getByTestId('extension-chart').waitFor();
+      expect(await page.getByTestId('extension-table').textContent()).toContain('player@example.com');
+      await settle(page);
+      await shot(page, `admin-extension-after-${lang}`);
+      await ctx.close();
+    }
   });
 });

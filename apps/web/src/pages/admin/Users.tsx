@@ -603,9 +603,20 @@ interface Detail {
   invitedBy: { id: number; email: string } | null;
 }
 
-export function UserDetail({ u, onClose }: { u: AdminUser; onClose: () => void }) {
+export function UserDetail({
+  u,
+  onClose,
+  company,
+}: {
+  u: AdminUser;
+  onClose: () => void;
+  company?: boolean;
+}) {
   const [tab, setTab] = useState<'ledger' | 'orders' | 'videos' | 'referrals'>('ledger');
-  const [d] = useLoad(() => api.get<Detail>(`/admin/user/${u.id}`), [u.id]);
+  const [d] = useLoad(
+    () => api.get<Detail>(`/admin/${company ? 'company' : 'user'}/${u.id}`),
+    [u.id, company],
+  );
   const tabs = ['ledger', 'orders', 'videos', 'referrals'] as const;
   return (
     <Modal open title={ta('user.detailTitle', { email: u.email })} onClose={onClose} width={880}>
@@ -623,8 +634,8 @@ export function UserDetail({ u, onClose }: { u: AdminUser; onClose: () => void }
               {ta(`level.${d.user.level}` as AdminKey)}{' '}
               {d.user.level !== 'free' && `· ${fmtDate(d.user.vexpiredAt)}`}
             </dd>
-            <dt>{ta('user.coins')}</dt>
-            <dd data-testid="detail-coins">{d.user.surplus}</dd>
+            <dt>{ta(company ? 'company.cv' : 'user.coins')}</dt>
+            <dd data-testid="detail-coins">{company ? d.user.cvCoin : d.user.surplus}</dd>
             <dt>{ta('user.flags')}</dt>
             <dd>
               <Flags u={d.user} />

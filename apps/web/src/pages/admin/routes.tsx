@@ -1,12 +1,22 @@
 /** The console's pages under /index (issue 21); the sidebar lists those built and opened by the account's roles. */
+import { MachineManagePage } from './Machines.tsx';
+import { BriefingPage, ExtensionPage } from './Reports.tsx';
 import { AuditLogPage, ManageRolePage, ManageRouterPage } from './Roles.tsx';
 import { ServicePage } from './Service.tsx';
 import { BlockPage, ManageUserPage } from './Users.tsx';
+import { ManageCompanyPage, ManageVideoPage, ManageVideoTagPage, VideoDownHistoryPage } from './Videos.tsx';
 
 export const adminRoutes = [
   { path: 'manageUser', element: <ManageUserPage /> },
+  { path: 'manageCompany', element: <ManageCompanyPage /> },
   { path: 'block', element: <BlockPage /> },
   { path: 'service', element: <ServicePage /> },
+  { path: 'briefing', element: <BriefingPage /> },
+  { path: 'extension', element: <ExtensionPage /> },
+  { path: 'manageVideo', element: <ManageVideoPage /> },
+  { path: 'manageVideoTag', element: <ManageVideoTagPage /> },
+  { path: 'videoDownHistory', element: <VideoDownHistoryPage /> },
+  { path: 'machineManage', element: <MachineManagePage /> },
   { path: 'manageRole', element: <ManageRolePage /> },
   { path: 'manageRouter', element: <ManageRouterPage /> },
   { path: 'auditLog', element: <AuditLogPage /> },

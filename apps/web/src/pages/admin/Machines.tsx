@@ -1,0 +1,235 @@
+/** machineManage: the capture workers, live from their heartbeats; disable drains a machine (issue 21). */
+import { useEffect, useState } from 'react';
+import { Confirm } from '../../components/Modal.tsx';
+import { type AdminKey, ta } from '../../i18n/admin.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/messages.ts';
+import { AdminPage, fmtTime, Table, useLoad } from './Console.tsx';
+
+interface Machine {
+  id: number;
+  name: string;
+  host: string;
+  kind: string;
+  status: string;
+  capacity: number;
+  running: number;
+  version: string;
+  enabled: boolean;
+  remark: string;
+  meta: {
+    model?: string;
+    cpu?: number;
+    load1?: number;
+    cores?: number;
+    rssMb?: number;
+    jobsDone?: number;
+    jobsFailed?: number;
+    videos?: number[];
+    pid?: number;
+    queue?: string;
+  };
+  lastHeartbeatAt: number | null;
+  startedAt: number | null;
+  online: boolean;
+}
+
+function stateOf(m: Machine): { key: AdminKey; cls: string } {
+  if (!m.online) return { key: 'machine.offline', cls: '' };
+  if (!m.enabled) return { key: m.running > 0 ? 'machine.draining' : 'machine.disabled', cls: 'danger' };
+  return m.running > 0 ? { key: 'machine.busy', cls: 'accent' } : { key: 'machine.online', cls: 'ok' };
+}
+
+export function MachineManagePage() {
+  const [list, reload] = useLoad(() => api.post<Machine[]>('/machineInfo/list', {}, { silent: true }), []);
+  const [now, setNow] = useState(Date.now());
+  const [confirm, setConfirm] = useState<Machine | null>(null);
+  // Live: the list every 2 s (heartbeats come every 10 s by default).
+  useEffect(() => {
+    const t = setInterval(() => {
+      setNow(Date.now());
+      void reload();
+    }, 2000);
+    return () => clearInterval(t);
+  }, [reload]);
+  const setEnabled = async (m: Machine, enabled: boolean) => {
+    try {
+      await api.post('/machineInfo/update', { id: m.id, enabled });
+      toast.success(ta('admin.done'));
+      await reload();
+    } catch {
+      /* shown */
+    }
+  };
+  const remove = async (m: Machine) => {
+    try {
+      await api.post('/machineInfo/delete', { id: m.id });
+      toast.success(ta('admin.done'));
+      await reload();
+    } catch {
+      /* shown */
+    }
+  };
+  return (
+    <AdminPage
+      path="machineManage"
+      tools={<span className="admin-muted admin-live">{ta('machine.live')}</span>}
+    >
+      {(canWrite) => (
+        <>
+          <Table
+            rowKey={(m) => m.id}
+            rows={list ?? []}
+            testId="machine-table"
+            columns={[
+              {
+                key: 'n',
+                title: ta('machine.name'),
+                render: (m) => (
+                  <span className="admin-machine-name" data-machine={m.name}>
+                    <strong>{m.name}</strong>
+                    <span className="admin-muted">
+                      {m.host} · {m.kind}
+                      {m.meta.pid ? ` · pid ${m.meta.pid}` : ''}
+                      {m.meta.queue ? ` · ${m.meta.queue}` : ''}
+                    </span>
+                  </span>
+                ),
+              },
+              {
+                key: 's',
+                title: ta('machine.state'),
+                render: (m) => {
+                  const s = stateOf(m);
+                  return (
+                    <span className={`admin-pill ${s.cls}`} data-state={s.key.split('.')[1]}>
+                      {ta(s.key)}
+                    </span>
+                  );
+                },
+              },
+              {
+                key: 'h',
+                title: ta('machine.heartbeat'),
+                render: (m) =>
+                  m.lastHeartbeatAt ? (
+                    <span data-heartbeat={m.lastHeartbeatAt} title={fmtTime(m.lastHeartbeatAt)}>
+                      {ta('machine.secondsAgo', {
+                        n: Math.max(0, Math.round((now - m.lastHeartbeatAt) / 1000)),
+                      })}
+                    </span>
+                  ) : (
+                    '—'
+                  ),
+              },
+              {
+                key: 'j',
+                title: ta('machine.jobs'),
+                render: (m) => (
+                  <span
+                    title={
+                      m.meta.videos?.length
+                        ? ta('machine.videos', { ids: m.meta.videos.join(', ') })
+                        : undefined
+                    }
+                  >
+                    {m.running} / {m.capacity}
+                  </span>
+                ),
+                align: 'center',
+              },
+              {
+                key: 'd',
+                title: ta('machine.done'),
+                render: (m) => (
+                  <span data-jobs-done={m.meta.jobsDone ?? 0}>
+                    {m.meta.jobsDone ?? 0} / {m.meta.jobsFailed ?? 0}
+                  </span>
+                ),
+                align: 'center',
+              },
+              {
+                key: 'c',
+                title: ta('machine.cpu'),
+                render: (m) =>
+                  m.meta.cpu !== undefined ? (
+                    <span
+                      className="admin-cpu"
+                      title={`load ${m.meta.load1 ?? '—'} · ${m.meta.cores ?? '?'} cores · ${m.meta.rssMb ?? '?'} MB`}
+                    >
+                      <span className="admin-cpu-bar">
+                        <span
+                          style={{
+                            width: `${Math.min(100, (m.meta.cpu ?? 0) / Math.max(1, m.meta.cores ?? 1))}%`,
+                          }}
+                        />
+                      </span>
+                      {m.meta.cpu.toFixed(0)}%
+                    </span>
+                  ) : (
+                    '—'
+                  ),
+              },
+              { key: 'm', title: ta('machine.model'), render: (m) => m.meta.model ?? '—' },
+              { key: 'v', title: ta('machine.version'), render: (m) => m.version || '—' },
+              { key: 't', title: ta('machine.started'), render: (m) => fmtTime(m.startedAt) },
+              ...(canWrite
+                ? [
+                    {
+                      key: 'a',
+                      title: ta('admin.actions'),
+                      render: (m: Machine) => (
+                        <span className="admin-actions">
+                          {m.enabled ? (
+                            <button
+                              type="button"
+                              className="btn btn-sm btn-danger"
+                              data-action="disable"
+                              onClick={() => setConfirm(m)}
+                            >
+                              {ta('machine.disable')}
+                            </button>
+                          ) : (
+                            <button
+                              type="button"
+                              className="btn btn-sm"
+                              data-action="enable"
+                              onClick={() => setEnabled(m, true)}
+                            >
+                              {ta('machine.enable')}
+                            </button>
+                          )}
+                          {!m.online && (
+                            <button
+                              type="button"
+                              className="btn btn-sm"
+                              data-action="delete"
+                              onClick={() => remove(m)}
+                            >
+                              {ta('admin.delete')}
+                            </button>
+                          )}
+                        </span>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+          <Confirm
+            open={!!confirm}
+            danger
+            title={ta('machine.disable')}
+            text={ta('machine.disableConfirm', { name: confirm?.name ?? '' })}
+            onCancel={() => setConfirm(null)}
+            onOk={() => {
+              const m = confirm!;
+              setConfirm(null);
+              void setEnabled(m, false);
+            }}
+          />
+        </>
+      )}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,482 @@
+/** briefing (information report) and extension (promotion report): /sysInfo over a period, charts and CSV. */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  type ChartConfiguration,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
+import { useEffect, useRef, useState } from 'react';
+import { type AdminKey, ta } from '../../i18n/admin.ts';
+import { api } from '../../lib/api.ts';
+import { AdminPage, type Column, ExportButton, Table, useLoad, yuan } from './Console.tsx';
+
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  Legend,
+);
+Chart.defaults.color = '#8a92a9';
+Chart.defaults.borderColor = '#2c3244';
+Chart.defaults.font.family = 'inherit';
+
+const DAY = 86_400_000;
+const COLORS = ['#6d5dfc', '#36d1c4', '#f5b74f', '#f0566b', '#3ccf8e', '#9aa4bf'];
+
+/** A chart.js chart that follows its config. */
+export function ChartBox({
+  config,
+  testId,
+  height = 260,
+}: {
+  config: ChartConfiguration;
+  testId?: string;
+  height?: number;
+}) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<Chart | null>(null);
+  useEffect(() => {
+    if (!canvas.current) return;
+    chart.current?.destroy();
+    chart.current = new Chart(canvas.current, {
+      ...config,
+      options: { responsive: true, maintainAspectRatio: false, animation: false, ...config.options },
+    });
+    return () => {
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, [config]);
+  return (
+    <div className="admin-chart" style={{ height }}>
+      {/* The first series' values, for tests and assistive tools (the canvas itself has no text). */}
+      <canvas
+        ref={canvas}
+        data-testid={testId}
+        data-values={JSON.stringify(config.data.datasets[0]?.data ?? [])}
+        role="img"
+        aria-label={config.data.datasets.map((d) => d.label).join(', ')}
+      />
+    </div>
+  );
+}
+
+type Range = 7 | 30 | 90 | 'custom';
+const isoDay = (ms: number) => {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+};
+const localMidnight = (iso: string) => new Date(`${iso}T00:00:00`).getTime();
+
+/** Period picker: last 7/30/90 days or custom dates; gives [from, to) in local days. */
+function usePeriod() {
+  const [range, setRange] = useState<Range>(7);
+  const today = isoDay(Date.now());
+  const [custom, setCustom] = useState({ from: isoDay(Date.now() - 29 * DAY), to: today });
+  const period =
+    range === 'custom'
+      ? { from: localMidnight(custom.from), to: localMidnight(custom.to) + DAY }
+      : { from: localMidnight(today) - (range - 1) * DAY, to: localMidnight(today) + DAY };
+  const picker = (
+    <div className="admin-filters">
+      {([7, 30, 90] as const).map((r) => (
+        <button
+          key={r}
+          type="button"
+          className={`chip${range === r ? ' chip-on' : ''}`}
+          data-range={r}
+          onClick={() => setRange(r)}
+        >
+          {ta(`report.last${r}` as AdminKey)}
+        </button>
+      ))}
+      <button
+        type="button"
+        className={`chip${range === 'custom' ? ' chip-on' : ''}`}
+        onClick={() => setRange('custom')}
+      >
+        {ta('report.custom')}
+      </button>
+      {range === 'custom' && (
+        <>
+          <input
+            className="input admin-date"
+            type="date"
+            value={custom.from}
+            max={custom.to}
+            onChange={(e) => setCustom({ ...custom, from: e.target.value })}
+          />
+          <span className="admin-muted">→</span>
+          <input
+            className="input admin-date"
+            type="date"
+            value={custom.to}
+            min={custom.from}
+            max={today}
+            onChange={(e) => setCustom({ ...custom, to: e.target.value })}
+          />
+        </>
+      )}
+    </div>
+  );
+  return { period: { ...period, tzOffsetMin: -new Date().getTimezoneOffset() }, picker };
+}
+
+interface Day {
+  date: string;
+  newUsers: number;
+  activeUsers: number;
+  uploads: number;
+  made: number;
+  secondsProcessed: number;
+  failures: number;
+  orders: number;
+  revenue: number;
+  firstPaid: number;
+}
+interface Briefing {
+  days: Day[];
+  totals: Omit<Day, 'date'>;
+  revenueByPlan: { key: string; orders: number; amount: number }[];
+  revenueByMethod: { key: string; orders: number; amount: number }[];
+  conversion: { registered: number; paid: number; rate: number };
+}
+
+function Kpi({ label, value, testId }: { label: string; value: string | number; testId?: string }) {
+  return (
+    <div className="admin-kpi">
+      <div className="admin-kpi-value" data-testid={testId}>
+        {value}
+      </div>
+      <div className="admin-kpi-label">{label}</div>
+    </div>
+  );
+}
+
+const methodName = (k: string) =>
+  k === 'wechat' || k === 'alipay' ? ta(`report.method.${k}` as AdminKey) : k;
+
+export function BriefingPage() {
+  const { period, picker } = usePeriod();
+  const [data] = useLoad(() => api.post<Briefing>('/sysInfo/briefing', period), [period.from, period.to]);
+  const [activity, setActivity] = useState<ChartConfiguration | null>(null);
+  const [money, setMoney] = useState<ChartConfiguration | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    const labels = data.days.map((d) => d.date.slice(5));
+    setActivity({
+      type: 'bar',
+      data: {
+        labels,
+        datasets: [
+          {
+            type: 'bar',
+            label: ta('report.uploads'),
+            data: data.days.map((d) => d.uploads),
+            backgroundColor: COLORS[0],
+            yAxisID: 'y',
+          },
+          {
+            type: 'bar',
+            label: ta('report.failures'),
+            data: data.days.map((d) => d.failures),
+            backgroundColor: COLORS[3],
+            yAxisID: 'y',
+          },
+          {
+            type: 'line',
+            label: ta('report.newUsers'),
+            data: data.days.map((d) => d.newUsers),
+            borderColor: COLORS[1],
+            backgroundColor: COLORS[1],
+            yAxisID: 'y',
+          },
+          {
+            type: 'line',
+            label: ta('report.activeUsers'),
+            data: data.days.map((d) => d.activeUsers),
+            borderColor: COLORS[2],
+            backgroundColor: COLORS[2],
+            yAxisID: 'y',
+          },
+        ],
+      },
+      options: {
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+        plugins: { legend: { position: 'bottom' } },
+      },
+    } as ChartConfiguration);
+    setMoney({
+      type: 'bar',
+      data: {
+        labels,
+        datasets: [
+          {
+            type: 'bar',
+            label: ta('report.revenue'),
+            data: data.days.map((d) => d.revenue / 100),
+            backgroundColor: COLORS[4],
+            yAxisID: 'y',
+          },
+          {
+            type: 'line',
+            label: ta('report.orders'),
+            data: data.days.map((d) => d.orders),
+            borderColor: COLORS[0],
+            backgroundColor: COLORS[0],
+            yAxisID: 'y1',
+          },
+        ],
+      },
+      options: {
+        scales: {
+          y: { beginAtZero: true, position: 'left' },
+          y1: {
+            beginAtZero: true,
+            position: 'right',
+            grid: { drawOnChartArea: false },
+            ticks: { precision: 0 },
+          },
+        },
+        plugins: { legend: { position: 'bottom' } },
+      },
+    } as ChartConfiguration);
+  }, [data]);
+  const columns: Column<Day>[] = [
+    { key: 'date', title: ta('report.date'), render: (d) => d.date },
+    { key: 'nu', title: ta('report.newUsers'), render: (d) => d.newUsers, align: 'right' },
+    { key: 'au', title: ta('report.activeUsers'), render: (d) => d.activeUsers, align: 'right' },
+    { key: 'up', title: ta('report.uploads'), render: (d) => d.uploads, align: 'right' },
+    { key: 'md', title: ta('report.made'), render: (d) => d.made, align: 'right' },
+    { key: 'sp', title: ta('report.seconds'), render: (d) => d.secondsProcessed, align: 'right' },
+    { key: 'fa', title: ta('report.failures'), render: (d) => d.failures, align: 'right' },
+    { key: 'or', title: ta('report.orders'), render: (d) => d.orders, align: 'right' },
+    {
+      key: 'rv',
+      title: ta('report.revenue'),
+      render: (d) => yuan(d.revenue),
+      csv: (d) => (d.revenue / 100).toFixed(2),
+      align: 'right',
+    },
+    { key: 'fp', title: ta('report.firstPaid'), render: (d) => d.firstPaid, align: 'right' },
+  ];
+  const t = data?.totals;
+  return (
+    <AdminPage
+      path="briefing"
+      tools={
+        <ExportButton
+          name={`briefing-${isoDay(period.from)}.csv`}
+          columns={columns}
+          rows={data?.days ?? []}
+        />
+      }
+    >
+      {() => (
+        <>
+          {picker}
+          <div className="admin-kpis">
+            <Kpi label={ta('report.newUsers')} value={t?.newUsers ?? '—'} />
+            <Kpi label={ta('report.activeUsers')} value={t?.activeUsers ?? '—'} />
+            <Kpi label={ta('report.uploads')} value={t?.uploads ?? '—'} testId="kpi-uploads" />
+            <Kpi label={ta('report.seconds')} value={t?.secondsProcessed ?? '—'} />
+            <Kpi label={ta('report.failures')} value={t?.failures ?? '—'} />
+            <Kpi label={ta('report.revenue')} value={t ? yuan(t.revenue) : '—'} />
+            <Kpi
+              label={ta('report.conversion')}
+              value={data ? `${(data.conversion.rate * 100).toFixed(1)}%` : '—'}
+            />
+          </div>
+          <div className="admin-grid2">
+            <section className="admin-card">
+              <h2>{ta('report.activity')}</h2>
+              {activity && <ChartBox config={activity} testId="briefing-chart" />}
+            </section>
+            <section className="admin-card">
+              <h2>{ta('report.money')}</h2>
+              {money && <ChartBox config={money} />}
+              <div className="admin-grid2 admin-split">
+                <div>
+                  <h3>{ta('report.byPlan')}</h3>
+                  {(data?.revenueByPlan ?? []).map((r) => (
+                    <div key={r.key} className="admin-kv">
+                      <span>{r.key}</span>
+                      <span>
+                        {r.orders} · ¥{yuan(r.amount)}
+                      </span>
+                    </div>
+                  ))}
+                  {data?.revenueByPlan.length === 0 && <div className="admin-muted">{ta('admin.none')}</div>}
+                </div>
+                <div>
+                  <h3>{ta('report.byMethod')}</h3>
+                  {(data?.revenueByMethod ?? []).map((r) => (
+                    <div key={r.key} className="admin-kv">
+                      <span>{methodName(r.key)}</span>
+                      <span>
+                        {r.orders} · ¥{yuan(r.amount)}
+                      </span>
+                    </div>
+                  ))}
+                  {data?.revenueByMethod.length === 0 && (
+                    <div className="admin-muted">{ta('admin.none')}</div>
+                  )}
+                </div>
+              </div>
+              {data && (
+                <div className="admin-muted">
+                  {ta('report.conversion')}:{' '}
+                  {ta('report.conversionText', {
+                    paid: data.conversion.paid,
+                    registered: data.conversion.registered,
+                    rate: `${(data.conversion.rate * 100).toFixed(1)}%`,
+                  })}
+                </div>
+              )}
+            </section>
+          </div>
+          <Table
+            rowKey={(d) => d.date}
+            rows={[...(data?.days ?? [])].reverse()}
+            testId="briefing-table"
+            columns={columns}
+          />
+        </>
+      )}
+    </AdminPage>
+  );
+}
+
+interface Inviter {
+  inviterId: number;
+  email: string;
+  extensionStaff: boolean;
+  referrals: number;
+  paidReferrals: number;
+  cashbackOrders: number;
+  orderAmount: number;
+  cashback: number;
+  cashbackPaid: number;
+}
+interface Extension {
+  days: { date: string; referrals: number }[];
+  inviters: Inviter[];
+  totals: {
+    referrals: number;
+    paidReferrals: number;
+    cashback: number;
+    cashbackPaid: number;
+    orderAmount: number;
+    staff: number;
+  };
+}
+
+export function ExtensionPage() {
+  const { period, picker } = usePeriod();
+  const [data] = useLoad(() => api.post<Extension>('/sysInfo/extension', period), [period.from, period.to]);
+  const [config, setConfig] = useState<ChartConfiguration | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    setConfig({
+      type: 'bar',
+      data: {
+        labels: data.days.map((d) => d.date.slice(5)),
+        datasets: [
+          {
+            label: ta('report.referrals'),
+            data: data.days.map((d) => d.referrals),
+            backgroundColor: COLORS[1],
+          },
+        ],
+      },
+      options: {
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+        plugins: { legend: { display: false } },
+      },
+    });
+  }, [data]);
+  const columns: Column<Inviter>[] = [
+    { key: 'e', title: ta('report.inviter'), render: (r) => r.email },
+    {
+      key: 's',
+      title: ta('report.staff'),
+      render: (r) =>
+        r.extensionStaff ? <span className="admin-pill accent">{ta('user.flag.staff')}</span> : '—',
+      csv: (r) => (r.extensionStaff ? 1 : 0),
+    },
+    { key: 'r', title: ta('report.referrals'), render: (r) => r.referrals, align: 'right' },
+    { key: 'p', title: ta('report.paidReferrals'), render: (r) => r.paidReferrals, align: 'right' },
+    { key: 'co', title: ta('report.cashbackOrders'), render: (r) => r.cashbackOrders, align: 'right' },
+    {
+      key: 'oa',
+      title: ta('report.orderAmount'),
+      render: (r) => yuan(r.orderAmount),
+      csv: (r) => (r.orderAmount / 100).toFixed(2),
+      align: 'right',
+    },
+    {
+      key: 'cb',
+      title: ta('report.cashback'),
+      render: (r) => yuan(r.cashback),
+      csv: (r) => (r.cashback / 100).toFixed(2),
+      align: 'right',
+    },
+    {
+      key: 'cp',
+      title: ta('report.cashbackPaid'),
+      render: (r) => yuan(r.cashbackPaid),
+      csv: (r) => (r.cashbackPaid / 100).toFixed(2),
+      align: 'right',
+    },
+  ];
+  const t = data?.totals;
+  return (
+    <AdminPage
+      path="extension"
+      tools={
+        <ExportButton
+          name={`extension-${isoDay(period.from)}.csv`}
+          columns={columns}
+          rows={data?.inviters ?? []}
+        />
+      }
+    >
+      {() => (
+        <>
+          {picker}
+          <div className="admin-kpis">
+            <Kpi label={ta('report.referrals')} value={t?.referrals ?? '—'} />
+            <Kpi label={ta('report.paidReferrals')} value={t?.paidReferrals ?? '—'} />
+            <Kpi label={ta('report.orderAmount')} value={t ? yuan(t.orderAmount) : '—'} />
+            <Kpi label={ta('report.cashback')} value={t ? yuan(t.cashback) : '—'} />
+            <Kpi label={ta('report.cashbackPaid')} value={t ? yuan(t.cashbackPaid) : '—'} />
+            <Kpi label={ta('report.staff')} value={t?.staff ?? '—'} />
+          </div>
+          <section className="admin-card">
+            <h2>{ta('report.referrals')}</h2>
+            {config && <ChartBox config={config} testId="extension-chart" height={220} />}
+          </section>
+          <Table
+            rowKey={(r) => r.inviterId}
+            rows={data?.inviters ?? []}
+            testId="extension-table"
+            columns={columns}
+          />
+        </>
+      )}
+    </AdminPage>
+  );
+}
