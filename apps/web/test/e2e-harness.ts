@@ -226,3 +226,20 @@ export function trimClip(source: string, seconds: number, width = 640): string {
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
   return out;
 }
+
+/**
+ * Records every request a page of `browser` gets answered with 404 (issue 15.4: none may appear in any page's
+ * network log): each context made from now on reports into the returned list, as `METHOD path`.
+ */
+export function recordNotFound(browser: Browser, base: string): string[] {
+  const seen: string[] = [];
+  const make = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const ctx = await make(...args);
+    ctx.on('response', (r) => {
+      if (r.status() === 404) seen.push(`${r.request().method()} ${r.url().replace(base, '')}`);
+    });
+    return ctx;
+  };
+  return seen;
+}

@@ -10,6 +10,7 @@ import { CardJudgement, ConfidenceStrip } from '../src/components/Judgement.tsx'
 import { PreviewPlayer } from '../src/components/Preview.tsx';
 import { TopBar } from '../src/components/TopBar.tsx';
 import { setLangForTests } from '../src/lib/i18n.ts';
+import { orderGoodsName } from '../src/lib/pay.ts';
 import { normaliseVideo } from '../src/lib/types.ts';
 import * as validation from '../src/lib/uploadValidation.ts';
 import { UploadPage } from '../src/pages/Upload.tsx';
@@ -345,5 +346,17 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
     );
     await screen.findByTestId('judge-strip').catch(() => null);
     expect(screen.queryByTestId('judge-notice')).toBeNull();
+  });
+});
+
+describe('15.7 an order’s goods in the user’s language (the stored title is bilingual)', () => {
+  it('monthly and coin packs by goods id; an unknown id keeps the stored title', () => {
+    setLangForTests('en');
+    expect(orderGoodsName({ goodsId: 1, title: '月度专业版 Monthly Pro' })).toBe('Monthly Pro');
+    expect(orderGoodsName({ goodsId: 12, title: '500 V币 V coins' })).toBe('500 V coins');
+    setLangForTests('zh');
+    expect(orderGoodsName({ goodsId: 1, title: '月度专业版 Monthly Pro' })).toBe('月度专业版');
+    expect(orderGoodsName({ goodsId: 23, title: '20000 CV币 CV coins' })).toBe('20000 CV币');
+    expect(orderGoodsName({ goodsId: 99, title: '特别 Special' })).toBe('特别 Special');
   });
 });

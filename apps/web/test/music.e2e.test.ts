@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { testTracks } from '@mocap/dance';
 import { wavBytes } from '@mocap/dance/node';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
   codeFromOutbox,
@@ -19,6 +19,7 @@ import {
   e2eUnavailable,
   launchChromium,
   type RunningServer,
+  recordNotFound,
   setLang,
   shot,
   startServer,
@@ -38,7 +39,13 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
     await buildWeb();
     server = await startServer();
     browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
   }, 600_000);
+  /** No page may meet a 404 (issue 15.4). */
+  let notFound: string[] = [];
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

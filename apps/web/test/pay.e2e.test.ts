@@ -7,7 +7,7 @@
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
   codeFromOutbox,
@@ -16,6 +16,7 @@ import {
   launchChromium,
   PHONE,
   type RunningServer,
+  recordNotFound,
   setLang,
   shot,
   startServer,
@@ -35,7 +36,13 @@ describe.skipIf(missing !== null && !CI)('payments e2e (chromium + real server +
     await buildWeb();
     server = await startServer();
     browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
   }, 600_000);
+  /** No page may meet a 404 (issue 15.4). */
+  let notFound: string[] = [];
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
-import { downloadOrderPdf, type Order, orderDetail, yuan } from '../lib/pay.ts';
+import { downloadOrderPdf, type Order, orderDetail, orderGoodsName, yuan } from '../lib/pay.ts';
 import { Modal } from './Modal.tsx';
 
 export const fmtTime = (ms: number | null): string => {
@@ -71,7 +71,7 @@ export function OrderDetail({ orderNo, onClose }: { orderNo: string | null; onCl
         <dl className="order-detail" data-testid="order-detail">
           {row('order.no', o.orderNo, 'order-no')}
           {row('order.account', o.account)}
-          {row('order.goods', o.title)}
+          {row('order.goods', orderGoodsName(o))}
           {row('order.amount', `¥${yuan(o.amount)}`, 'order-amount')}
           {row('order.method', t(`order.method.${o.method}`))}
           {row('order.status', t(`order.status.${o.status}`), 'order-status')}

@@ -233,7 +233,13 @@ export function PreviewPlayer({
           <div className="viewer" ref={holder} data-testid="viewer" data-state={state} />
           {state === 'loading' && <div className="pane-overlay">{t('preview.loading')}</div>}
           {state === 'error' && <div className="pane-overlay">{t('preview.error')}</div>}
-          <div className="viewer-hint">{t('preview.orbitHint')}</div>
+          <div className="viewer-hint">
+            {t(
+              typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches
+                ? 'preview.orbitHintTouch'
+                : 'preview.orbitHint',
+            )}
+          </div>
         </div>
       </div>
       <div className="player-controls">

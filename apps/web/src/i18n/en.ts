@@ -303,6 +303,7 @@ export const en = {
   'preview.loading': 'Loading the motion…',
   'preview.error': 'The motion could not be loaded',
   'preview.orbitHint': 'Drag to orbit · scroll to zoom · right-drag to pan',
+  'preview.orbitHintTouch': 'Drag to orbit · pinch to zoom · two fingers to pan',
   'preview.play': 'Play',
   'preview.pause': 'Pause',
   'preview.scrub': 'Position',

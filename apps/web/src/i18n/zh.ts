@@ -302,6 +302,7 @@ export const zh: Record<MessageKey, string> = {
   'preview.loading': '正在加载动作…',
   'preview.error': '动作加载失败',
   'preview.orbitHint': '拖动旋转 · 滚轮缩放 · 右键平移',
+  'preview.orbitHintTouch': '单指旋转 · 双指缩放 · 双指拖动平移',
   'preview.play': '播放',
   'preview.pause': '暂停',
   'preview.scrub': '进度',

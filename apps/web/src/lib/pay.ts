@@ -74,6 +74,22 @@ export const yuanShort = (fen: number): string => (fen % 100 === 0 ? String(fen 
 export const goodsName = (g: { name: string; title: string }): string =>
   hasKey(`goods.${g.name}`) ? t(`goods.${g.name}`) : g.title;
 
+/** The catalogue's goods names by id (server `modules/goods/catalogue.ts`; ids are stable). */
+const GOODS_NAME_BY_ID: Record<number, string> = {
+  1: 'monthly',
+  2: 'yearly',
+  11: 'coins100',
+  12: 'coins500',
+  13: 'coins2000',
+  21: 'cv1000',
+  22: 'cv5000',
+  23: 'cv20000',
+};
+
+/** An order's goods in the user's language (the stored title is bilingual: "月度专业版 Monthly Pro"). */
+export const orderGoodsName = (o: Pick<Order, 'goodsId' | 'title'>): string =>
+  goodsName({ name: GOODS_NAME_BY_ID[o.goodsId] ?? '', title: o.title });
+
 export const getGoods = () => api.get<GoodsList>('/goods');
 export const companyProducts = () => api.post<Goods[]>('/sysProduct/queryAll');
 export const payMethods = () =>

@@ -12,6 +12,7 @@ import {
   cashbackRecords,
   cashbackSummary,
   type Order,
+  orderGoodsName,
   orderRecords,
   type Page,
   referralEmail,
@@ -84,7 +85,7 @@ export function PayPlanTab() {
                   <td>
                     <code>{o.orderNo}</code>
                   </td>
-                  <td>{o.title}</td>
+                  <td>{orderGoodsName(o)}</td>
                   <td className="num">¥{yuan(o.amount)}</td>
                   <td>
                     <span className={`status-chip ${o.status}`}>{t(`order.status.${o.status}`)}</span>
