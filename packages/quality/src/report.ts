@@ -2,7 +2,7 @@
  * Evaluation of one clip (rendered with ground truth, or real without) into raw and solved rows, the
  * summaries, markdown tables and the comparison with a previous JSON report.
  */
-import { type BodyModel, lowestFootHeight, type MotionClip, poseToWorld } from '@mocap/motion';
+import { type BodyModel, lowestFootHeight, type MotionClip, math, poseToWorld } from '@mocap/motion';
 import type { Tracks } from '@mocap/vision';
 import { EVAL_JOINTS, JOINT_LABEL, jointIndexOf, type RecordedJoint } from './correspondence.ts';
 import { cameraToWorld, rawFromTracks, solvedJoints, solvedToCamera } from './estimates.ts';
@@ -196,6 +196,15 @@ export function evaluateRendered(
   const subjectPx = heights[heights.length >> 1];
   const cov = rawRow.coverage ?? 0;
   if (cov < 90) notes.push(`BlazePose found the body in only ${cov.toFixed(0)} % of frames`);
+  if (solved.cameraFromWorld && gt.extrinsics.length) {
+    // The solver's up (world +Y seen from its camera) against the true one (first frame's camera).
+    const up = math.qRotate(solved.cameraFromWorld.rotation, [0, 1, 0]);
+    const R = gt.extrinsics[0].R;
+    const cosA = up[0] * R[1] + up[1] * R[4] + up[2] * R[7];
+    notes.push(
+      `up direction error: ${((Math.acos(Math.max(-1, Math.min(1, cosA))) * 180) / Math.PI).toFixed(1)}°`,
+    );
+  }
   return {
     id: gt.id,
     kind: 'rendered',

@@ -73,7 +73,7 @@ import { fixLegSwaps, type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } fr
 import { liftFrames } from './lifter.ts';
 import { lifterMeta, lifterNetwork } from './lifter-net.ts';
 import { type BodyModel, buildModel, calibrate, predictLandmarks, scaleCalibration } from './model.ts';
-import { fitToImage } from './reproject.ts';
+import { enforceLimits, fitToImage } from './reproject.ts';
 import { smoothQuaternions, smoothSignal, smoothWithSteps } from './smooth.ts';
 
 export type { FootLockMode } from './ground.ts';
@@ -366,19 +366,55 @@ export function solveDetailed(
   // 7b. Fit to the image: the skeleton in camera space moved so its landmarks reproject onto the image
   // landmarks, the 3D fit above only a weak depth prior; then the same temporal smoothing as the 3D fit.
   if (options.imageFit !== false) {
-    const rootFit = Float64Array.from(rootCam.smoothed);
-    const fit = fitToImage(model, cam, series, local, rootFit, personImageHeight(series));
-    if (Number.isFinite(fit.afterPx)) {
-      if (Number.isFinite(fc)) {
-        const q = new Float64Array(N * 4);
-        for (let jj = 0; jj < n; jj++) {
-          for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) q[f * 4 + c] = local[(f * n + jj) * 4 + c];
-          const z = smoothQuaternions(q, N, null, { cutoffHz: fc * 1.5, fps, order: 2, robustIterations: 1 });
-          for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) local[(f * n + jj) * 4 + c] = z[f * 4 + c];
+    // The image targets: each landmark's pixel track smoothed as the 3D tracks were (step 4).
+    const image = Float64Array.from(series.image);
+    if (smoothing > 0) {
+      const xy = new Float64Array(N * 2);
+      for (let i = 0; i < NUM_LANDMARKS; i++) {
+        for (let f = 0; f < N; f++) {
+          wts[f] = series.weight[f * NUM_LANDMARKS + i];
+          xy[f * 2] = series.image[(f * NUM_LANDMARKS + i) * 2];
+          xy[f * 2 + 1] = series.image[(f * NUM_LANDMARKS + i) * 2 + 1];
+        }
+        const z = smoothSignal(xy, N, 2, wts, {
+          cutoffHz: 8,
+          fps,
+          order: 2,
+          auto: { scale: landmarkSmoothingScale(smoothing), minCutoffHz: 0.8 },
+        });
+        for (let f = 0; f < N; f++) {
+          image[(f * NUM_LANDMARKS + i) * 2] = z[f * 2];
+          image[(f * NUM_LANDMARKS + i) * 2 + 1] = z[f * 2 + 1];
         }
       }
+    }
+    const start = Float64Array.from(local);
+    const rootFit = Float64Array.from(rootCam.smoothed);
+    const fit = fitToImage(model, cam, { ...series, image }, local, rootFit, personImageHeight(series));
+    if (Number.isFinite(fit.afterPx) && Number.isFinite(fc)) {
+      // The corrections (fit − start: the start is smooth already) are smoothed over time, so per-frame
+      // image noise does not become jitter.
+      const d = new Float64Array(N * 3);
+      const opts = { cutoffHz: fc, fps, order: 2 as const, robustIterations: 1 };
+      for (let jj = 0; jj < n; jj++) {
+        for (let f = 0; f < N; f++) {
+          const o = f * n + jj;
+          writeVec3(d, f, qLog(qMul(readQuat(local, o), qConj(readQuat(start, o)))));
+        }
+        const z = smoothSignal(d, N, 3, null, opts);
+        for (let f = 0; f < N; f++) {
+          const o = f * n + jj;
+          writeQuat(local, o, qMul(qExp(readVec3(z, f)), readQuat(start, o)));
+        }
+      }
+      enforceLimits(model, local, N);
+      for (let i = 0; i < rootFit.length; i++) d[i] = rootFit[i] - rootCam.smoothed[i];
+      const z = smoothSignal(d, N, 3, null, opts);
+      for (let i = 0; i < rootFit.length; i++) rootFit[i] = rootCam.smoothed[i] + z[i];
+    }
+    if (Number.isFinite(fit.afterPx)) {
       rootCam.raw.set(rootFit);
-      rootCam.smoothed = smoothSignal(rootFit, N, 3, rootCam.weight, { cutoffHz: fc * 0.7, fps, order: 2 });
+      rootCam.smoothed = rootFit;
     }
   }
   progress('root', 0.7);
@@ -885,9 +921,14 @@ function groundAndLock(
     SIDES.forEach((side, s) => {
       relC[s].push(footPoints(model, pose, side));
     });
+    // Knee flexion = the angle between thigh and shin (the shin's local rotation also holds its twist).
     const straight = SIDES.every((side) => {
-      const q = readQuat(local, f * n + j[`${side}Shin`]);
-      return 2 * Math.acos(Math.min(1, Math.abs(q[3]))) < 12 * (Math.PI / 180);
+      const hip = readVec3(pose.positions, j[`${side}Thigh`]);
+      const knee = readVec3(pose.positions, j[`${side}Shin`]);
+      const ankle = readVec3(pose.positions, j[`${side}Foot`]);
+      const a = normalize(sub(knee, hip));
+      const b = normalize(sub(ankle, knee));
+      return Math.acos(Math.max(-1, Math.min(1, dot(a, b)))) < 12 * (Math.PI / 180);
     });
     if (straight) {
       const ankles = mid(readVec3(pose.positions, j.leftFoot), readVec3(pose.positions, j.rightFoot));

@@ -36,6 +36,7 @@ import {
 } from '../math.ts';
 import { SIDES } from '../skeleton.ts';
 import type { CameraModel } from './camera.ts';
+import { clampAngle } from './fit.ts';
 import { NUM_LANDMARKS } from './input.ts';
 import type { BodyModel } from './model.ts';
 
@@ -69,6 +70,8 @@ export interface ImageLandmarks {
 
 interface Param {
   joint: number;
+  /** Largest rotation of a free joint from its rest (hands 80°, feet 75°, as the 3D fit's cones). */
+  cone?: number;
   /** World axis index 0..2 for a free joint; -1 for a hinge. */
   axis: number;
   /** Hinge axis in the parent (upper bone) frame, and the sign that makes positive = flexion. */
@@ -78,14 +81,15 @@ interface Param {
   twistLocal?: Vec3;
 }
 
-const MAX_FLEX = (160 * Math.PI) / 180;
+const DEG = Math.PI / 180;
+const MAX_FLEX = 160 * DEG;
 
 /** The parameters of the fit (translation is separate: the last 3 unknowns). */
 function buildParams(model: BodyModel): Param[] {
   const j = model.joint;
   const params: Param[] = [];
-  const free = (name: string) => {
-    for (let a = 0; a < 3; a++) params.push({ joint: j[name], axis: a });
+  const free = (name: string, cone?: number) => {
+    for (let a = 0; a < 3; a++) params.push({ joint: j[name], axis: a, ...(cone ? { cone } : {}) });
   };
   for (const name of ['hips', 'spine1', 'spine2', 'neck', 'head']) free(name);
   for (const side of SIDES) {
@@ -99,7 +103,7 @@ function buildParams(model: BodyModel): Param[] {
       hingeSign: -s,
       twistLocal: [1, 0, 0],
     });
-    free(`${side}Hand`);
+    free(`${side}Hand`, 80 * DEG);
     free(`${side}Thigh`);
     // Knee: hinge about local +X, twist about the bone axis Y.
     params.push({
@@ -109,9 +113,35 @@ function buildParams(model: BodyModel): Param[] {
       hingeSign: 1,
       twistLocal: [0, 1, 0],
     });
-    free(`${side}Foot`);
+    free(`${side}Foot`, 75 * DEG);
   }
   return params;
+}
+
+/**
+ * Puts every frame back inside the fit's limits (hand and foot cones, elbow and knee flexion 0..160°), e.g.
+ * after the corrections were smoothed over time.
+ */
+export function enforceLimits(model: BodyModel, local: Float64Array, N: number): void {
+  const n = model.skeleton.names.length;
+  const params = buildParams(model);
+  for (let f = 0; f < N; f++) {
+    for (let k = 0; k < params.length; k++) {
+      const p = params[k];
+      const o = f * n + p.joint;
+      if (p.axis < 0) {
+        const q = readQuat(local, o);
+        const flex = flexion(q, p);
+        if (flex < 0 || flex > MAX_FLEX) {
+          const target = Math.max(0, Math.min(MAX_FLEX, flex));
+          const fix = qFromAxisAngle(p.hingeLocal as Vec3, (target - flex) * (p.hingeSign as number));
+          writeQuat(local, o, qNormalize(qMul(fix, q)));
+        }
+      } else if (p.cone && p.axis === 0) {
+        writeQuat(local, o, clampAngle(readQuat(local, o), p.cone));
+      }
+    }
+  }
 }
 
 /** Hinge flexion of a lower limb's local rotation (hinge · twist). */
@@ -369,8 +399,9 @@ export function fitToImage(
         const parentW = worldRot(sk.parents[par.joint]);
         const q = readQuat(local, f * n + par.joint);
         // local' = Rp⁻¹ exp(ω) Rp local
-        const nq = qMul(qMul(qConj(parentW), qMul(qExp(w), parentW)), q);
-        writeQuat(local, o / 4, qNormalize(nq));
+        let nq = qNormalize(qMul(qMul(qConj(parentW), qMul(qExp(w), parentW)), q));
+        if (par.cone) nq = clampAngle(nq, par.cone);
+        writeQuat(local, o / 4, nq);
         p += 3;
       }
       root[f * 3] += step[P];
