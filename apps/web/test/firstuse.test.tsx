@@ -9,7 +9,8 @@ import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
 import { CardJudgement, ConfidenceStrip } from '../src/components/Judgement.tsx';
 import { PreviewPlayer } from '../src/components/Preview.tsx';
 import { TopBar } from '../src/components/TopBar.tsx';
-import { setLangForTests } from '../src/lib/i18n.ts';
+import { titleKeyFor } from '../src/lib/guard.ts';
+import { setLangForTests, t } from '../src/lib/i18n.ts';
 import { orderGoodsName } from '../src/lib/pay.ts';
 import { normaliseVideo } from '../src/lib/types.ts';
 import * as validation from '../src/lib/uploadValidation.ts';
@@ -358,5 +359,13 @@ describe('15.7 an order’s goods in the user’s language (the stored title is 
     expect(orderGoodsName({ goodsId: 1, title: '月度专业版 Monthly Pro' })).toBe('月度专业版');
     expect(orderGoodsName({ goodsId: 23, title: '20000 CV币 CV coins' })).toBe('20000 CV币');
     expect(orderGoodsName({ goodsId: 99, title: '特别 Special' })).toBe('特别 Special');
+  });
+});
+
+describe('15.7 the music page’s title', () => {
+  it('the top bar and the tab say "Music to dance", not the app’s "Motion capture"', () => {
+    expect(titleKeyFor('/index/music')).toBe('title.music');
+    setLangForTests('zh');
+    expect(t(titleKeyFor('/index/music/'))).toBe('音乐生成舞蹈');
   });
 });

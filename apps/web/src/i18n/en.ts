@@ -12,6 +12,7 @@ export const en = {
   'title.myPro': 'My projects',
   'title.upload': 'Upload a video',
   'title.square': 'Square',
+  'title.music': 'Music to dance',
   'title.userCenter': 'User center',
   'title.notFound': 'Page not found',
 

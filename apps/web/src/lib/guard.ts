@@ -24,6 +24,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/asPay\/index\/?$/, 'title.asPay'],
   [/^\/asPay\/view\/?$/, 'title.asPayView'],
   [/^\/index\/marked\/?$/, 'title.marked'],
+  [/^\/index\/music\/?$/, 'title.music'],
   [/^\/refresher(M)?\/?$/, 'title.refresher'],
   [/^\/404\/?$/, 'title.notFound'],
 ];
