@@ -58,6 +58,16 @@ function video(id: number) {
     freeRemakes: 1,
     price: 9,
     solveOptions: id % 2 ? null : { smoothing: 0.5, footLock: 'auto', rootAtOrigin: false, height: 1.72 },
+    judgement:
+      id % 2
+        ? null
+        : {
+            confidence: 0.74,
+            ranges: [{ from: 0.83, to: 1.17, confidence: 0.19, reasons: ['jump', 'pose'] }],
+            unusable: false,
+            refundedCoins: 0,
+            judgeRemakes: 1,
+          },
   };
   return shuffled(v, { storagePrefix: 'videos/secret', outputs: { thumbKey: 'x' }, userId: 7 });
 }
