@@ -9,6 +9,7 @@ import catalogRoutes from './catalog/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import cosRoutes from './cos/routes.ts';
 import goodsRoutes from './goods/routes.ts';
+import modelRoutes from './models/routes.ts';
 import motionRoutes from './motion/routes.ts';
 import musicRoutes from './music/routes.ts';
 import orderRoutes from './order/routes.ts';
@@ -38,5 +39,6 @@ export const apiModules: FastifyPluginAsync[] = [
   rbacRoutes,
   consoleRoutes,
   statsRoutes,
+  modelRoutes,
   tomokageRoutes,
 ];

@@ -8,6 +8,8 @@ import { createOidcProvider } from '../infra/oauth/oidc.ts';
 import { KyselyConsoleRepo } from '../modules/console/repo.ts';
 import { ConsoleService } from '../modules/console/service.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
+import { KyselyModelRepo } from '../modules/models/repo.ts';
+import { ModelService } from '../modules/models/service.ts';
 import { MotionService } from '../modules/motion/service.ts';
 import { createAudioFilePort } from '../modules/music/files.ts';
 import { createMusicStore } from '../modules/music/repo.ts';
@@ -58,6 +60,8 @@ export interface Services {
   console: ConsoleService;
   /** The /sysInfo reports (issue 21). */
   stats: StatsService;
+  /** Capture models enabled and per plan (manageModel, issue 21). */
+  models: ModelService;
   /** Digital humans: uploaded characters driven by the user's motions (issue 24). */
   tomokage: TomokageService;
 }
@@ -117,6 +121,12 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });
+  const models = new ModelService({
+    settings: store.repos.sysConfig,
+    now: () => clock.now(),
+    defaultModel: config.CAPTURE_MODEL,
+    usage: (since) => new KyselyModelRepo(infra.database.db).usage(since),
+  });
   const videos = new VideoService({
     store: videoStore,
     coins,
@@ -125,6 +135,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     files: createFilePort(join(config.dataDir, 'tmp')),
     clock,
     defaultModel: config.CAPTURE_MODEL,
+    modelFor: (plan) => models.modelFor(plan),
   });
   const motion = new MotionService({ store: videoStore, coins, storage: infra.storage, videos, clock });
   const retrack = new RetrackService({
@@ -177,6 +188,8 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
           return (await store.repos.notices.findById(id)) ?? null;
         case 'maintain':
           return system.maintainInfo();
+        case 'models':
+          return models.get();
         case 'machine':
           return (
             (/^\d+$/.test(ref)
@@ -236,6 +249,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     rbac,
     console: consoleService,
     stats: new StatsService(new KyselyStatsRepo(infra.database.db)),
+    models,
     tomokage,
     music,
     videos,

@@ -12,6 +12,7 @@ export type Access = 'read' | 'write';
 
 /** Kinds of record the audit log snapshots before and after an action. */
 export type TargetKind =
+  | 'models'
   | 'tomokage'
   | 'user'
   | 'notice'
@@ -96,6 +97,9 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /admin/tomokage/delete': r('tomokage', 'write'),
   // companies (manageCompany): the detail of a company account
   'GET /admin/company/:id': r('company', 'read'),
+  // capture models (manageModel)
+  'POST /model/list': r('model', 'read'),
+  'POST /model/save': r('model', 'write', { kind: 'models', from: 'const.models' }),
   // reports (briefing, extension)
   'POST /sysInfo/briefing': r('finance', 'read'),
   'POST /sysInfo/extension': r('finance', 'read'),

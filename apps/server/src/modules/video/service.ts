@@ -211,6 +211,8 @@ export class VideoService {
       clock: Clock;
       /** Pose model of new captures (default heavy; tests use lite). */
       defaultModel?: string;
+      /** The model an administrator chose for the plan's new uploads (manageModel); else defaultModel. */
+      modelFor?: (plan: Plan) => Promise<string>;
       /** Lifetime of signed URLs in lists and details (seconds). */
       urlTtlS?: number;
     },
@@ -368,6 +370,7 @@ export class VideoService {
       const prefix = `videos/u${u.id}/${uuid}`;
       await this.deps.storage.putFile(`${prefix}/source.mp4`, file.path, { contentType: 'video/mp4' });
       const plan = this.planOf(u);
+      const modelType = (await this.deps.modelFor?.(plan)) ?? this.deps.defaultModel ?? 'heavy';
       const now = this.deps.clock.now();
       const chargeRef = `upload:${uuid}`;
       let video: VideoRecord;
@@ -396,7 +399,7 @@ export class VideoService {
             fps: probe.fps,
             captureType: f.captureType,
             boneType: f.boneType,
-            modelType: this.deps.defaultModel ?? 'heavy',
+            modelType,
             serialNo,
             priority: PLAN_LIMITS[plan].priority,
             freeRemakes: PLAN_LIMITS[plan].freeRemakes,

@@ -1,0 +1,146 @@
+/**
+ * manageModel (issue 21): the capture model of each plan's new uploads and which models are enabled, as the
+ * administrator sets them; refused settings; usage per model; bundled characters; audited; operators refused.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVideoStore } from '../src/index.ts';
+import { databases, useServer } from './harness.ts';
+import { uploadForm } from './video-helpers.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mocap-models-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const clip = (i: number) => {
+  const out = join(dir, `c${i}.mp4`);
+  execFileSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=96x64:rate=10:duration=2',
+      '-vf',
+      `hue=h=${i * 61}`,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ],
+    { stdio: 'pipe' },
+  );
+  return { filename: `c${i}.mp4`, data: readFileSync(out) };
+};
+
+interface Settings {
+  enabled: { lite: boolean; full: boolean; heavy: boolean };
+  byPlan: { free: string; monthly: string; yearly: string };
+}
+
+describe.each(databases)('capture models on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+
+  it('new uploads use the plan’s model; a plan cannot use a disabled model; usage and characters listed', async () => {
+    const admin = await t.adminToken();
+    const u = await t.register(`m-${kind}@models.test`);
+    const op = await t.register(`op-${kind}@models.test`);
+    await t.call('POST', '/product/role/assign', {
+      token: admin,
+      body: { userId: op.id, roles: ['operator'] },
+    });
+
+    const first = await t.call<Settings & { characters: { name: string }[] }>('POST', '/product/model/list', {
+      token: admin,
+    });
+    expect(first.code, first.message).toBe(0);
+    // Until an administrator chooses, every plan uses the configured model.
+    expect(first.data.byPlan).toEqual({ free: 'lite', monthly: 'lite', yearly: 'lite' });
+    expect(first.data.characters.map((c) => c.name)).toContain('Mixamo');
+
+    const save = (body: Settings, token = admin) =>
+      t.call<Settings>('POST', '/product/model/save', { token, body });
+    expect(
+      (
+        await save({
+          enabled: { lite: true, full: true, heavy: true },
+          byPlan: { free: 'full', monthly: 'heavy', yearly: 'heavy' },
+        })
+      ).code,
+    ).toBe(0);
+
+    const upload = async (i: number) => {
+      const form = uploadForm(clip(i), { name: `m${i}`, tags: 'x', boneType: 'Mixamo' });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${u.token}`, ...form.headers },
+        payload: form.payload,
+      });
+      expect(r.json().code, r.json().message).toBe(0);
+      return (await createVideoStore(t.infra.database).repos.videos.findById(r.json().data.id as number))!;
+    };
+    expect((await upload(1)).modelType).toBe('full');
+
+    // Disabling the model the free plan uses is refused; moving the plan first works.
+    const refused = await save({
+      enabled: { lite: true, full: false, heavy: true },
+      byPlan: { free: 'full', monthly: 'heavy', yearly: 'heavy' },
+    });
+    expect(refused.code).toBe(400);
+    expect(refused.message).toContain('free');
+    expect(
+      (
+        await save({
+          enabled: { lite: false, full: false, heavy: false },
+          byPlan: { free: 'heavy', monthly: 'heavy', yearly: 'heavy' },
+        })
+      ).code,
+    ).toBe(400);
+    expect(
+      (
+        await save({
+          enabled: { lite: true, full: false, heavy: true },
+          byPlan: { free: 'lite', monthly: 'heavy', yearly: 'heavy' },
+        })
+      ).code,
+    ).toBe(0);
+    expect((await upload(2)).modelType).toBe('lite');
+
+    const list = await t.call<{ usage: { model: string; videos: number; last30Days: number }[] }>(
+      'POST',
+      '/product/model/list',
+      { token: admin },
+    );
+    expect(list.data.usage).toEqual(
+      expect.arrayContaining([
+        { model: 'full', videos: 1, last30Days: 1 },
+        { model: 'lite', videos: 1, last30Days: 1 },
+      ]),
+    );
+    // Audited with before/after; operators are refused.
+    const audit = await t.call<{ list: { before: Settings; after: Settings; code: number }[] }>(
+      'POST',
+      '/product/audit/search',
+      {
+        token: admin,
+        body: { route: '/model/save', page: 1, size: 10 },
+      },
+    );
+    const ok = audit.data.list.filter((r) => r.code === 0);
+    expect(ok[0]!.before.byPlan.free).toBe('full');
+    expect(ok[0]!.after.byPlan.free).toBe('lite');
+    expect((await t.call('POST', '/product/model/list', { token: op.token })).code).toBe(406);
+    expect((await save(first.data, op.token)).code).toBe(406);
+  });
+});
