@@ -9,12 +9,13 @@ import { blockBrowserZoom, designScale } from './lib/scale.ts';
 import { SessionProvider } from './lib/session.tsx';
 import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
+import { adminRoutes } from './pages/admin/routes.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
 import { MusicPage } from './pages/Music.tsx';
-import { adminRoutes } from './pages/admin/routes.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
 import { RefresherRoute } from './pages/refresher/Refresher.tsx';
 import { SquarePage } from './pages/Square.tsx';
+import { TomokagePage } from './pages/Tomokage.tsx';
 import { UploadPage } from './pages/Upload.tsx';
 import { UserCenterPage } from './pages/UserCenter.tsx';
 
@@ -73,6 +74,7 @@ export const routes = [
           { path: 'square', element: <SquarePage /> },
           { path: 'marked', element: <MarkedPage /> },
           { path: 'music', element: <MusicPage /> },
+          { path: 'tomokage', element: <TomokagePage /> },
           ...adminRoutes,
           { path: '*', element: <Navigate to="/404" replace /> },
         ],

@@ -84,17 +84,22 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
       </nav>
       <AdminMenu pathname={pathname} />
       <div className="sidebar-bottom">
-        {DIGITAL_HUMAN_URL && !user?.company && (
-          <a
-            className={`digital-human${tomoMaintain ? ' disabled' : ''}`}
-            href={tomoMaintain ? undefined : DIGITAL_HUMAN_URL}
-            target="_blank"
-            rel="noreferrer"
+        {!user?.company && (
+          <button
+            type="button"
+            className={`digital-human${tomoMaintain ? ' disabled' : ''}${pathname.startsWith('/index/tomokage') ? ' on' : ''}`}
+            disabled={tomoMaintain}
+            aria-disabled={tomoMaintain}
+            data-testid="digital-human"
             title={tomoMaintain ? t('sidebar.digitalHumanMaintain') : undefined}
+            onClick={() => {
+              if (DIGITAL_HUMAN_URL) window.open(DIGITAL_HUMAN_URL, '_blank', 'noreferrer');
+              else navigate('/index/tomokage');
+            }}
           >
             <Icon name="human" />
             {tomoMaintain ? t('sidebar.digitalHumanMaintain') : t('sidebar.digitalHuman')}
-          </a>
+          </button>
         )}
         <div className="community">
           <div className="community-title">{t('community.title')}</div>

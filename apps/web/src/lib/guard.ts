@@ -25,6 +25,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/asPay\/view\/?$/, 'title.asPayView'],
   [/^\/index\/marked\/?$/, 'title.marked'],
   [/^\/index\/music\/?$/, 'title.music'],
+  [/^\/index\/tomokage\/?$/, 'sidebar.digitalHuman'],
   [/^\/refresher(M)?\/?$/, 'title.refresher'],
   [/^\/404\/?$/, 'title.notFound'],
 ];

@@ -1,0 +1,109 @@
+/**
+ * A GLB viewer for the digital-human page: the character's own skinned mesh and materials (three.js GLTFLoader),
+ * its first animation looping, an orbit camera framed on the character's size (characters come in any unit), a
+ * floor grid. `data-state` on the container says loading / ready / error for tests.
+ */
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+
+export class GltfViewer {
+  private readonly renderer: THREE.WebGLRenderer;
+  private readonly scene = new THREE.Scene();
+  private readonly camera = new THREE.PerspectiveCamera(35, 1, 0.01, 1000);
+  private readonly controls: OrbitControls;
+  private readonly clock = new THREE.Clock();
+  private mixer: THREE.AnimationMixer | null = null;
+  private model: THREE.Object3D | null = null;
+  private raf = 0;
+  private disposed = false;
+  private resizeObserver: ResizeObserver | null = null;
+  /** Seconds of animation played (tests read it). */
+  time = 0;
+
+  constructor(private readonly container: HTMLElement) {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
+    this.renderer.domElement.className = 'viewer-canvas';
+    container.appendChild(this.renderer.domElement);
+    this.scene.background = new THREE.Color(0x14161d);
+    this.scene.add(new THREE.HemisphereLight(0xe8eeff, 0x2a2533, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 2.0);
+    sun.position.set(2, 4, 3);
+    this.scene.add(sun);
+    const rim = new THREE.DirectionalLight(0x8f84ff, 0.9);
+    rim.position.set(-3, 2, -3);
+    this.scene.add(rim);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = true;
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(container);
+    this.resize();
+    const loop = () => {
+      if (this.disposed) return;
+      this.raf = requestAnimationFrame(loop);
+      const dt = this.clock.getDelta();
+      if (this.mixer) {
+        this.mixer.update(dt);
+        this.time += dt;
+      }
+      this.controls.update();
+      this.renderer.render(this.scene, this.camera);
+    };
+    loop();
+  }
+
+  private resize(): void {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+  }
+
+  /** Loads a GLB (replacing the current model) and plays its first animation. */
+  async load(url: string): Promise<{ animated: boolean }> {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const buf = await res.arrayBuffer();
+    const gltf = await new GLTFLoader().parseAsync(buf, '');
+    if (this.disposed) return { animated: false };
+    if (this.model) this.scene.remove(this.model);
+    this.mixer?.stopAllAction();
+    this.mixer = null;
+    this.time = 0;
+    this.model = gltf.scene;
+    this.scene.add(gltf.scene);
+    // Frame on the rest-pose bounds (any unit), the floor under the feet.
+    const box = new THREE.Box3().setFromObject(gltf.scene);
+    const size = box.getSize(new THREE.Vector3());
+    const h = Math.max(size.y, 1e-3);
+    const grid = new THREE.GridHelper(h * 6, 24, 0x3a3f52, 0x262a38);
+    grid.name = 'floor';
+    const old = this.scene.getObjectByName('floor');
+    if (old) this.scene.remove(old);
+    grid.position.y = box.min.y;
+    this.scene.add(grid);
+    const center = box.getCenter(new THREE.Vector3());
+    this.controls.target.set(center.x, box.min.y + h * 0.5, center.z);
+    this.camera.near = h / 100;
+    this.camera.far = h * 100;
+    this.camera.position.set(center.x + h * 0.9, box.min.y + h * 0.75, center.z + h * 2.3);
+    this.camera.updateProjectionMatrix();
+    if (gltf.animations.length) {
+      this.mixer = new THREE.AnimationMixer(gltf.scene);
+      this.mixer.clipAction(gltf.animations[0]).play();
+    }
+    return { animated: gltf.animations.length > 0 };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    cancelAnimationFrame(this.raf);
+    this.resizeObserver?.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * Digital humans end to end (issue 24) in Chromium against the real server (in-process worker): an account makes a
+ * dance (music upload, the real music job), then on /index/tomokage (reached from the sidebar button) uploads the
+ * Mixamo X Bot → the card shows the server's pictures and "all 52 joints mapped" → the mapping editor (a joint
+ * cleared and saved: the card counts one missing; mapped automatically again) → the dance applied → the 3D preview
+ * plays it on the character's own mesh (the canvas changes over time) → the FBX downloads (a binary FBX with the
+ * X Bot's skeleton and mesh). Screenshots in en and zh.
+ */
+import { constants, publicEncrypt } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testTracks } from '@mocap/dance';
+import { wavBytes } from '@mocap/dance/node';
+import { importCharacter } from '@mocap/motion/characters';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildWeb,
+  codeFromOutbox,
+  DESKTOP,
+  e2eUnavailable,
+  launchChromium,
+  type RunningServer,
+  recordNotFound,
+  setLang,
+  shot,
+  startServer,
+  TESTDATA,
+  waitFor,
+} from './e2e-harness.ts';
+
+const missing = e2eUnavailable();
+const CI = process.env.CI === 'true';
+const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
+
+describe.skipIf((missing !== null || !existsSync(XBOT)) && !CI)(
+  'digital humans e2e (chromium + real server)',
+  () => {
+    let server: RunningServer;
+    let browser: Browser;
+    const dir = mkdtempSync(join(tmpdir(), 'mocap-tomo-e2e-'));
+    let notFound: string[] = [];
+
+    beforeAll(async () => {
+      if (missing) throw new Error(`e2e cannot run: ${missing}`);
+      await buildWeb();
+      server = await startServer();
+      browser = await launchChromium();
+      notFound = recordNotFound(browser, server.url);
+    }, 600_000);
+    afterEach(() => {
+      expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    const call = async <T = Record<string, unknown>>(
+      method: string,
+      path: string,
+      body?: unknown,
+      token?: string,
+    ) => {
+      const r = await fetch(`${server.url}/product${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+      });
+      const env = (await r.json()) as { code: number; message: string; data: T };
+      if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
+      return env.data;
+    };
+    const register = async (email: string) => {
+      const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
+      await call('POST', `/code/${email}/1`);
+      const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+      const password = publicEncrypt(
+        { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from('tomo-pass-123'),
+      ).toString('base64');
+      return (await call<{ token: string }>('POST', '/user/register', { email, password, code })).token;
+    };
+    /** A made dance for the account (the real music job). */
+    const makeDance = async (token: string, seed: number) => {
+      const t = testTracks.renderTrack({
+        name: `s${seed}`,
+        sections: [{ bars: 4, bpm: 120, pattern: 'rock' }],
+        seed,
+      });
+      const form = new FormData();
+      form.append('name', `dance ${seed}`);
+      form.append(
+        'file',
+        new Blob([Buffer.from(wavBytes({ samples: t.samples, sampleRate: t.sampleRate }))]),
+        `song${seed}.wav`,
+      );
+      const r = await fetch(`${server.url}/product/music/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      const env = (await r.json()) as { code: number; message: string; data: { id: number } };
+      expect(env.code, env.message).toBe(0);
+      await waitFor(
+        async () => {
+          const m = await call<{ status: number }>('GET', `/music/${env.data.id}`, undefined, token);
+          if (m.status === 3) throw new Error('the dance failed');
+          return m.status === 2 ? true : null;
+        },
+        300_000,
+        'the dance',
+      );
+    };
+    const canvasShot = (page: Page) =>
+      page.evaluate(
+        () => (document.querySelector('.tomo-stage canvas') as HTMLCanvasElement | null)?.toDataURL() ?? '',
+      );
+
+    it('upload → mapping editor → apply → 3D preview → FBX download, in en and zh', async () => {
+      for (const lang of ['en', 'zh'] as const) {
+        const token = await register(`tomo-${lang}@example.com`);
+        await makeDance(token, lang === 'en' ? 7 : 8);
+        const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
+        await setLang(ctx, server.url, lang);
+        await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+        const page = await ctx.newPage();
+        await page.goto(`${server.url}/capture/index/myPro`);
+        // The sidebar button leads to the page (individual account, no maintenance).
+        await page.getByTestId('digital-human').click();
+        await page.waitForURL(/\/index\/tomokage$/);
+        await page.getByTestId('tomo-limits').waitFor();
+        await page.waitForLoadState('networkidle');
+        await shot(page, `tomokage-empty-${lang}`);
+        expect(await page.getByTestId('tomo-limits').textContent()).toMatch(/30/);
+
+        // Upload: the dialog opens on the new character with its rest pose in 3D.
+        await page.getByTestId('tomo-file').setInputFiles(XBOT);
+        await page.locator('[data-action="tomo-upload"]').click();
+        await page.locator('[data-testid="tomo-stage"][data-state="ready"]').waitFor({ timeout: 120_000 });
+        await page.getByTestId('tomo-mapping').waitFor();
+        expect(await page.locator('select[data-joint="leftHand"]').inputValue()).toBe('mixamorig:LeftHand');
+        await shot(page, `tomokage-mapping-${lang}`);
+
+        // Mapping editor: clear a joint, save; the card then counts one missing. Then map automatically again.
+        await page.locator('select[data-joint="leftToes"]').selectOption('');
+        await page.locator('[data-action="tomo-save-mapping"]').click();
+        await waitFor(
+          async () =>
+            (await page.locator('.tomo-joint.missing select[data-joint="leftToes"]').count()) > 0 &&
+            (await page.locator('[data-action="tomo-save-mapping"]').isDisabled())
+              ? true
+              : null,
+          20_000,
+          'the mapping saved',
+        );
+        const saved = await call<{ list: { missing: string[] }[] }>('POST', '/tomokage/center', {}, token);
+        expect(saved.list[0]!.missing).toEqual(['leftToes']);
+        await page.locator('[data-action="tomo-automap"]').click();
+        await waitFor(
+          async () =>
+            (await page.locator('select[data-joint="leftToes"]').inputValue()) === 'mixamorig:LeftToeBase'
+              ? true
+              : null,
+          20_000,
+          'the automatic mapping',
+        );
+
+        // Apply the dance; the preview plays it on the character.
+        await page.locator('[data-tab="apply"]').click();
+        await page.getByTestId('tomo-motion').waitFor();
+        await page.locator('[data-action="tomo-apply"]').click();
+        await page
+          .locator('[data-testid="tomo-stage"][data-state="ready"][data-animated="true"]')
+          .waitFor({ timeout: 120_000 });
+        const still = await canvasShot(page);
+        await waitFor(
+          async () => ((await canvasShot(page)) !== still ? true : null),
+          15_000,
+          'the character to move',
+        );
+        await page.getByTestId('tomo-applied').first().waitFor();
+        await shot(page, `tomokage-apply-${lang}`);
+
+        // Download the FBX: the character's own skeleton and mesh.
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.locator('[data-action="tomo-download-fbx"]').first().click(),
+        ]);
+        const fbxPath = join(dir, `xbot-${lang}.fbx`);
+        await download.saveAs(fbxPath);
+        const fbx = readFileSync(fbxPath);
+        expect(fbx.subarray(0, 18).toString()).toBe('Kaydara FBX Binary');
+        const back = importCharacter(new Uint8Array(fbx));
+        expect(back.bones.length).toBe(65);
+        expect(back.stats.vertices).toBe(28374);
+        writeFileSync(join(dir, 'ok'), 'x');
+
+        await page.keyboard.press('Escape');
+        await page
+          .locator('.tomo-dialog')
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
+        if (await page.locator('.tomo-dialog').count())
+          await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+        await page.getByTestId('tomo-front').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await shot(page, `tomokage-list-${lang}`);
+        await ctx.close();
+      }
+    }, 1_200_000);
+  },
+);
