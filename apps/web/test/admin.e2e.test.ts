@@ -41,6 +41,8 @@ const PAGES = [
   'manageVideo',
   'manageVideoTag',
   'videoDownHistory',
+  'manageModel',
+  'manageTomokage',
   'machineManage',
   'manageRole',
   'manageRouter',
@@ -154,8 +156,10 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     );
   let uploads = 0;
 
-  const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
+  /** A browser context logged in as `token`; the start carousel only where a test looks at it. */
+  const context = async (lang: 'en' | 'zh', token: string, carousel = false): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...DESKTOP });
+    if (!carousel) await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
     await setLang(ctx, server.url, lang);
     await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
     return ctx;
@@ -198,6 +202,21 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
       code: fcode,
       inviteCode: code,
     });
+    const human = new FormData();
+    human.set('name', 'X Bot');
+    human.set(
+      'file',
+      new Blob([readFileSync(join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb'))]),
+      'Xbot.glb',
+    );
+    const hr = (await (
+      await fetch(`${server.url}/product/tomokage/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${player.token}` },
+        body: human,
+      })
+    ).json()) as { code: number; message: string };
+    expect(hr.code, hr.message).toBe(0);
     const vid = await upload(player.token, 'studio dance');
     uploads++;
     await waitMade(player.token, vid);
@@ -305,7 +324,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     await ap.locator('[data-testid=notice-table] td', { hasText: 'Spring release' }).waitFor();
     await shot(ap, 'admin-service-after-en');
 
-    const u2 = await context('en', player.token);
+    const u2 = await context('en', player.token, true);
     const p2 = await u2.newPage();
     await p2.goto(`${server.url}/capture/index/square`);
     const slide = p2.locator('[data-testid=notice-slide]');
@@ -383,6 +402,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
         'manageVideo',
         'manageVideoTag',
         'videoDownHistory',
+        'manageTomokage',
       ]);
       await shot(page, `admin-operator-${lang}`);
       await page.goto(`${server.url}/capture/index/auditLog`);

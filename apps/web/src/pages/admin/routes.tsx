@@ -1,8 +1,10 @@
 /** The console's pages under /index (issue 21); the sidebar lists those built and opened by the account's roles. */
 import { MachineManagePage } from './Machines.tsx';
+import { ManageModelPage } from './Models.tsx';
 import { BriefingPage, ExtensionPage } from './Reports.tsx';
 import { AuditLogPage, ManageRolePage, ManageRouterPage } from './Roles.tsx';
 import { ServicePage } from './Service.tsx';
+import { ManageTomokagePage } from './Tomokage.tsx';
 import { BlockPage, ManageUserPage } from './Users.tsx';
 import { ManageCompanyPage, ManageVideoPage, ManageVideoTagPage, VideoDownHistoryPage } from './Videos.tsx';
 
@@ -16,6 +18,8 @@ export const adminRoutes = [
   { path: 'manageVideo', element: <ManageVideoPage /> },
   { path: 'manageVideoTag', element: <ManageVideoTagPage /> },
   { path: 'videoDownHistory', element: <VideoDownHistoryPage /> },
+  { path: 'manageModel', element: <ManageModelPage /> },
+  { path: 'manageTomokage', element: <ManageTomokagePage /> },
   { path: 'machineManage', element: <MachineManagePage /> },
   { path: 'manageRole', element: <ManageRolePage /> },
   { path: 'manageRouter', element: <ManageRouterPage /> },
