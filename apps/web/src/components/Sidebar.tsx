@@ -149,7 +149,7 @@ function AdminMenu({ pathname }: { pathname: string }) {
       <div className="menu-admin-title">{ta('admin.section')}</div>
       {pages.map((p) => {
         const to = `/index/${p.path}`;
-        const on = pathname.startsWith(to);
+        const on = pathname === to || pathname.startsWith(`${to}/`);
         return (
           <button
             type="button"
