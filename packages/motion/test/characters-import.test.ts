@@ -330,6 +330,38 @@ describe.skipIf(!have)('exported files open in Blender and three.js with the cha
     });
     expect(skinned).toBeGreaterThanOrEqual(1);
     expect(gltf.animations[0].duration).toBeCloseTo(89 / clip.fps, 2);
+    // three.js FBXLoader: the skinned mesh on the 65-bone skeleton and the take.
+    const fbxLoaderPath: string = 'three/examples/jsm/loaders/FBXLoader.js';
+    const { FBXLoader } = (await import(fbxLoaderPath)) as {
+      FBXLoader: new () => {
+        parse(
+          b: ArrayBuffer,
+          p: string,
+        ): {
+          animations: { duration: number }[];
+          traverse(cb: (o: { type: string; skeleton?: { bones: unknown[] } }) => void): void;
+        };
+      };
+    };
+    const group = new FBXLoader().parse(
+      fbx.buffer.slice(fbx.byteOffset, fbx.byteOffset + fbx.byteLength) as ArrayBuffer,
+      '',
+    );
+    const skinnedFbx: { skeleton?: { bones: unknown[] } }[] = [];
+    group.traverse((o) => {
+      if (o.type === 'SkinnedMesh') skinnedFbx.push(o);
+    });
+    expect(skinnedFbx.length).toBe(2);
+    const boneNames = new Set(
+      skinnedFbx.flatMap((m) => (m.skeleton?.bones ?? []).map((b) => (b as { name: string }).name)),
+    );
+    expect(boneNames.size).toBeGreaterThan(40);
+    for (const b of ['Hips', 'LeftHand', 'RightFoot', 'Head'])
+      expect(
+        [...boneNames].some((n) => n.endsWith(b)),
+        b,
+      ).toBe(true);
+    expect(group.animations[0].duration).toBeCloseTo(89 / clip.fps, 1);
     const exe = blender();
     if (!exe) return;
     const rf = await blenderImportFbx(exe, tempFile('xbot-walk.fbx', fbx));
@@ -340,6 +372,14 @@ describe.skipIf(!have)('exported files open in Blender and three.js with the cha
     const rg = await blenderImportGlb(exe, tempFile('xbot-walk.glb', glb), [1, 45]);
     expect(rg.vertices).toBe(c.stats.vertices);
     expect(rg.bones).toContain('mixamorig:LeftHand');
+    // Read back in Blender (Z up): the lower ankle stays at its rest height above the floor (walking).
+    const restAnkle = c.bones.find((b) => b.name === 'mixamorig:LeftFoot')?.position[1] as number;
+    for (const f of ['1', '45']) {
+      const h = rg.heads[f];
+      const low = Math.min(h['mixamorig:LeftFoot'][2], h['mixamorig:RightFoot'][2]);
+      expect(low, `frame ${f}`).toBeGreaterThan(restAnkle - 0.015);
+      expect(low, `frame ${f}`).toBeLessThan(restAnkle + 0.05);
+    }
   }, 180_000);
 
   it('Quaternius FBX → FBX: all 7 materials in Blender', async () => {

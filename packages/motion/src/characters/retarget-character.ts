@@ -7,7 +7,8 @@
  * - **Rotations.** A mapped bone's world rotation is the canonical joint's world rotation (relative to its rest)
  *   times the bone's corrected rest; unmapped bones (twist helpers, end markers, props) stay rigid on their parent.
  *   Bone lengths never change: positions come from forward kinematics with the bones' own rest offsets.
- * - **Scale.** The hips travel is scaled by the hips-height ratio `s` (character / clip).
+ * - **Scale.** Travel and heights are scaled by the leg-length ratio `s` (thigh + shin, character / clip), kept
+ *   relative to the floor through the ankles' rest heights.
  * - **End effectors.** Two-bone IK on each leg (thigh/shin → foot) and arm (upper arm/forearm → hand) puts feet
  *   and hands where the canonical clip has them, scaled by `s`, plus their rest offset (feet: a constant offset,
  *   so a foot planted on the floor in the clip is on the floor on the character; hands: the offset carried by the
@@ -178,11 +179,43 @@ export function retargetToCharacter(
       PT[b] = [PT[p][0] + v[0], PT[p][1] + v[1], PT[p][2] + v[2]];
     }
   }
-  // Scale: leg length (hips above the ankle) of the character over the clip's, so strides stay reachable.
-  const lf = boneOfJoint[jIndex.get('leftFoot') ?? -1] ?? -1;
-  const ankleC = jIndex.has('leftFoot') ? cRest(jIndex.get('leftFoot') as number)[1] : 0;
-  const ankleB = lf >= 0 ? PT[lf][1] : 0;
-  const s = (PT[hips][1] - ankleB) / Math.max(1e-6, cRest(0)[1] - ankleC);
+  // Scale: leg length (thigh → knee → ankle, rest-pose invariant) of the character over the clip's, so a straight
+  // leg in the clip is a straight leg on the character and strides stay reachable.
+  const legLen = (pos: (j: string) => Vec3 | null) => {
+    const ls: number[] = [];
+    for (const side of ['left', 'right']) {
+      const a = pos(`${side}Thigh`);
+      const b = pos(`${side}Shin`);
+      const c = pos(`${side}Foot`);
+      if (a && b && c) ls.push(length(sub(b, a)) + length(sub(c, b)));
+    }
+    return ls.length ? ls.reduce((x, y) => x + y, 0) / ls.length : 0;
+  };
+  const restOf = (j: string): Vec3 | null => {
+    const b = jIndex.has(j) ? boneOfJoint[jIndex.get(j) as number] : -1;
+    return b >= 0 ? model.bones[b].position : null;
+  };
+  const canonOf = (j: string): Vec3 | null => (jIndex.has(j) ? cRest(jIndex.get(j) as number) : null);
+  const lChar = legLen(restOf);
+  const lCan = legLen(canonOf);
+  const s =
+    lChar > 0 && lCan > 0 ? lChar / lCan : model.bones[hips].position[1] / Math.max(1e-6, cRest(0)[1]);
+  // Heights are kept relative to the floor through the ankles: the character's rest ankle height plus the clip's
+  // ankle motion scaled; the hips sit a straight leg above it (with the character's own hip-to-thigh offset).
+  const sideAnkle = (side: string) => restOf(`${side}Foot`)?.[1] ?? 0;
+  const ankleChar = (sideAnkle('left') + sideAnkle('right')) / 2;
+  const ankleCan = ((canonOf('leftFoot')?.[1] ?? 0) + (canonOf('rightFoot')?.[1] ?? 0)) / 2;
+  const thighDy = (pos: (j: string) => Vec3 | null, hipsY: number) => {
+    const t = [pos('leftThigh'), pos('rightThigh')].filter((x): x is Vec3 => !!x);
+    return t.length ? t.reduce((a, x) => a + x[1], 0) / t.length - hipsY : 0;
+  };
+  const tB = boneOfJoint[jIndex.get('leftThigh') ?? -1] ?? -1;
+  const tB2 = boneOfJoint[jIndex.get('rightThigh') ?? -1] ?? -1;
+  const dyChar = thighDy(
+    (j) => (j === 'leftThigh' && tB >= 0 ? PT[tB] : j === 'rightThigh' && tB2 >= 0 ? PT[tB2] : null),
+    PT[hips][1],
+  );
+  const dyCan = thighDy(canonOf, cRest(0)[1]);
   const cw = canonicalWorld(clip);
   const wrot = (f: number, j: number): Quat => {
     const o = (f * nj + j) * 4;
@@ -229,7 +262,17 @@ export function retargetToCharacter(
   const offset = new Map<string, Vec3>();
   for (const l of limbs) {
     const c = cRest(l.j);
-    offset.set(l.key, [PT[l.c][0] - s * c[0], PT[l.c][1] - s * c[1], PT[l.c][2] - s * c[2]]);
+    // The T-pose end of the chain: the end bone, or for a detached (IK-rig) foot the shin's own end.
+    let end = PT[l.c];
+    if (!isAncestor(l.b, l.c)) {
+      const tip = qRotate(
+        qConj(model.bones[l.b].rotation),
+        sub(model.bones[l.c].position, model.bones[l.b].position),
+      );
+      const v = qRotate(TW[l.b], tip);
+      end = [PT[l.b][0] + v[0], PT[l.b][1] + v[1], PT[l.b][2] + v[2]];
+    }
+    offset.set(l.key, [end[0] - s * c[0], model.bones[l.c].position[1] - s * c[1], end[2] - s * c[2]]);
   }
   const armRatio = new Map<string, number>();
   for (const l of limbs) {
@@ -240,7 +283,7 @@ export function retargetToCharacter(
   }
   const hipsOff: Vec3 = [
     PT[hips][0] - s * cRest(0)[0],
-    PT[hips][1] - s * cRest(0)[1],
+    ankleChar - s * ankleCan - dyChar + s * dyCan,
     PT[hips][2] - s * cRest(0)[2],
   ];
 
