@@ -16,6 +16,7 @@ import { type AppContext, requireAdmin } from './http/context.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import type { Infra } from './infra/index.ts';
+import { blocklistGuard } from './modules/blocklist/routes.ts';
 import { apiModules } from './modules/index.ts';
 import { mountPayments } from './modules/pay/mount.ts';
 import type { Services } from './services/index.ts';
@@ -112,6 +113,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
+  // Blacklisted addresses get 408 on every API call; blacklisted e-mail domains on code, register and login.
+  app.addHook('preValidation', async (req) => {
+    if (req.url.startsWith(`${API_PREFIX}/`)) await blocklistGuard(req);
+  });
   // Administrator routes run their permission check before validation, so a refused caller learns nothing
   // about the body (406 whatever it sends); the list is kept for the permission-table test.
   app.addHook('onRoute', (route) => {

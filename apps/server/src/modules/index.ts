@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
+import blocklistRoutes from './blocklist/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import cosRoutes from './cos/routes.ts';
@@ -40,5 +41,6 @@ export const apiModules: FastifyPluginAsync[] = [
   consoleRoutes,
   statsRoutes,
   modelRoutes,
+  blocklistRoutes,
   tomokageRoutes,
 ];

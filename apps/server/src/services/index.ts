@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import type { Infra } from '../infra/index.ts';
 import { createOidcProvider } from '../infra/oauth/oidc.ts';
+import { KyselyBlocklistRepo } from '../modules/blocklist/repo.ts';
+import { BlocklistService } from '../modules/blocklist/service.ts';
 import { KyselyConsoleRepo } from '../modules/console/repo.ts';
 import { ConsoleService } from '../modules/console/service.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
@@ -62,6 +64,8 @@ export interface Services {
   stats: StatsService;
   /** Capture models enabled and per plan (manageModel, issue 21). */
   models: ModelService;
+  /** Blacklisted e-mail domains and IPs (the block page, issue 21). */
+  blocklist: BlocklistService;
   /** Digital humans: uploaded characters driven by the user's motions (issue 24). */
   tomokage: TomokageService;
 }
@@ -168,6 +172,8 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     maintenance: async () => (await system.maintainInfo()).tomoMaintain,
   });
   const machines = new MachineService(store, clock);
+  const blocklistRepo = new KyselyBlocklistRepo(infra.database.db);
+  const blocklist = new BlocklistService({ repo: blocklistRepo, now: () => clock.now() });
   const rbacRepo = new KyselyRbacRepo(infra.database.db);
   const rbac = new RbacService({
     repo: rbacRepo,
@@ -190,6 +196,8 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
           return system.maintainInfo();
         case 'models':
           return models.get();
+        case 'blockrule':
+          return (await blocklistRepo.find(id)) ?? null;
         case 'machine':
           return (
             (/^\d+$/.test(ref)
@@ -250,6 +258,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     console: consoleService,
     stats: new StatsService(new KyselyStatsRepo(infra.database.db)),
     models,
+    blocklist,
     tomokage,
     music,
     videos,

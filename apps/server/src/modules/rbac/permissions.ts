@@ -12,6 +12,7 @@ export type Access = 'read' | 'write';
 
 /** Kinds of record the audit log snapshots before and after an action. */
 export type TargetKind =
+  | 'blockrule'
   | 'models'
   | 'tomokage'
   | 'user'
@@ -60,6 +61,9 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /sysConfig/blackListInfo': r('block', 'read'),
   'POST /sysConfig/blackListInfo/insert': r('block', 'write', { kind: 'user', from: 'body.email' }),
   'POST /sysConfig/blackListInfo/update': r('block', 'write', userB),
+  'POST /sysConfig/blackListInfo/rules': r('block', 'read'),
+  'POST /sysConfig/blackListInfo/rules/insert': r('block', 'write'),
+  'DELETE /sysConfig/blackListInfo/rules/:id': r('block', 'write', { kind: 'blockrule', from: 'params.id' }),
   // notices and maintenance (service)
   'POST /notice/list': r('service', 'read'),
   'POST /notice/save': r('service', 'write', { kind: 'notice', from: 'body.id' }),
