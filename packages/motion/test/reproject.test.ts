@@ -124,3 +124,38 @@ describe('fit to the image (reproject.ts)', () => {
     expect(knee(local, 0)).toBeGreaterThan(10);
   });
 });
+
+describe('fit to the image with frozen joints (the pass after the floor stage)', () => {
+  it('leaves the frozen joints and the root exactly as they were and still lowers the error', () => {
+    const model = buildModel(DEFAULT_PROPORTIONS, {}, false);
+    const n = model.skeleton.names.length;
+    const j = model.joint;
+    const cam = cameraModel(1280, 720, { focalLengthPx: 1100 });
+    const truth = new Float64Array(n * 4);
+    for (let k = 0; k < n; k++) writeQuat(truth, k, [0, 0, 0, 1]);
+    writeQuat(truth, j.leftUpperArm, qFromAxisAngle([0, 0, 1], -0.6));
+    writeQuat(truth, j.leftThigh, qFromAxisAngle([1, 0, 0], -0.3));
+    const root = Float64Array.from([0, 0, -4]);
+    const pose = poseToWorld(model.skeleton, truth, 0, [0, 0, -4]);
+    const p = predictLandmarks(model, pose);
+    const image = new Float64Array(NUM_LANDMARKS * 2);
+    for (let i = 0; i < NUM_LANDMARKS; i++) {
+      const [u, v] = project(cam, [p[i * 3], p[i * 3 + 1], p[i * 3 + 2]]);
+      image[i * 2] = u;
+      image[i * 2 + 1] = v;
+    }
+    const local = Float64Array.from(truth);
+    writeQuat(local, j.leftUpperArm, [0, 0, 0, 1]); // wrong arm: free, fitted
+    writeQuat(local, j.leftThigh, [0, 0, 0, 1]); // wrong leg: frozen, kept
+    const series = { N: 1, image, weight: new Float64Array(NUM_LANDMARKS).fill(1), tracked: [1] };
+    const res = fitToImage(model, cam, series, local, root, 300, {
+      frozen: [j.hips, j.leftThigh, j.leftShin, j.leftFoot, j.rightThigh, j.rightShin, j.rightFoot],
+      frozenRoot: true,
+    });
+    expect(Array.from(readQuat(local, j.leftThigh))).toEqual([0, 0, 0, 1]);
+    expect(Array.from(root)).toEqual([0, 0, -4]);
+    const arm = readQuat(local, j.leftUpperArm);
+    expect(Math.abs(2 * Math.acos(Math.min(1, Math.abs(arm[3]))) - 0.6)).toBeLessThan(0.05);
+    expect(res.afterPx).toBeLessThan(res.beforePx);
+  });
+});

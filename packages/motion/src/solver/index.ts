@@ -73,7 +73,7 @@ import { fixLegSwaps, type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } fr
 import { liftFrames } from './lifter.ts';
 import { lifterMeta, lifterNetwork } from './lifter-net.ts';
 import { type BodyModel, buildModel, calibrate, predictLandmarks, scaleCalibration } from './model.ts';
-import { enforceLimits, fitToImage } from './reproject.ts';
+import { enforceLimits, fitToImage, type ImageFitOptions, type ImageFitResult } from './reproject.ts';
 import { smoothQuaternions, smoothSignal, smoothWithSteps } from './smooth.ts';
 
 export type { FootLockMode } from './ground.ts';
@@ -365,6 +365,8 @@ export function solveDetailed(
 
   // 7b. Fit to the image: the skeleton in camera space moved so its landmarks reproject onto the image
   // landmarks, the 3D fit above only a weak depth prior; then the same temporal smoothing as the 3D fit.
+  const personPx = personImageHeight(series);
+  let fitImage: Float64Array | null = null;
   if (options.imageFit !== false) {
     // The image targets: each landmark's pixel track smoothed as the 3D tracks were (step 4).
     const image = Float64Array.from(series.image);
@@ -388,33 +390,12 @@ export function solveDetailed(
         }
       }
     }
-    const start = Float64Array.from(local);
     const rootFit = Float64Array.from(rootCam.smoothed);
-    const fit = fitToImage(model, cam, { ...series, image }, local, rootFit, personImageHeight(series));
-    if (Number.isFinite(fit.afterPx) && Number.isFinite(fc)) {
-      // The corrections (fit − start: the start is smooth already) are smoothed over time, so per-frame
-      // image noise does not become jitter.
-      const d = new Float64Array(N * 3);
-      const opts = { cutoffHz: fc, fps, order: 2 as const, robustIterations: 1 };
-      for (let jj = 0; jj < n; jj++) {
-        for (let f = 0; f < N; f++) {
-          const o = f * n + jj;
-          writeVec3(d, f, qLog(qMul(readQuat(local, o), qConj(readQuat(start, o)))));
-        }
-        const z = smoothSignal(d, N, 3, null, opts);
-        for (let f = 0; f < N; f++) {
-          const o = f * n + jj;
-          writeQuat(local, o, qMul(qExp(readVec3(z, f)), readQuat(start, o)));
-        }
-      }
-      enforceLimits(model, local, N);
-      for (let i = 0; i < rootFit.length; i++) d[i] = rootFit[i] - rootCam.smoothed[i];
-      const z = smoothSignal(d, N, 3, null, opts);
-      for (let i = 0; i < rootFit.length; i++) rootFit[i] = rootCam.smoothed[i] + z[i];
-    }
+    const fit = imageFitPass(model, cam, { ...series, image }, local, rootFit, personPx, fps, fc);
     if (Number.isFinite(fit.afterPx)) {
       rootCam.raw.set(rootFit);
       rootCam.smoothed = rootFit;
+      fitImage = image;
     }
   }
   progress('root', 0.7);
@@ -434,6 +415,50 @@ export function solveDetailed(
     imageFootSpeeds(series, fps),
   );
   progress('ground', 0.85);
+
+  // 8b. The floor stage moved the body (hips lowered, feet locked): the upper body (spine, neck, head, arms)
+  // is fitted to the image once more on the final hips and legs, which keep what the floor needs.
+  if (fitImage && ground.rootCamera && footLock !== 'never') {
+    const back = qConj(ground.tilt);
+    const camLocal = Float64Array.from(local);
+    for (let f = 0; f < N; f++)
+      writeQuat(camLocal, f * n + model.joint.hips, qMul(back, readQuat(local, f * n + model.joint.hips)));
+    const rootC = Float64Array.from(ground.rootCamera);
+    const j = model.joint;
+    const frozen = [
+      j.hips,
+      ...SIDES.flatMap((side) => [j[`${side}Thigh`], j[`${side}Shin`], j[`${side}Foot`]]),
+    ];
+    const fit2 = imageFitPass(
+      model,
+      cam,
+      { ...series, image: fitImage },
+      camLocal,
+      rootC,
+      personPx,
+      fps,
+      fc,
+      {
+        frozen,
+        frozenRoot: true,
+        iterations: 3,
+      },
+    );
+    if (Number.isFinite(fit2.afterPx)) {
+      for (let f = 0; f < N; f++) {
+        writeQuat(
+          local,
+          f * n + model.joint.hips,
+          qMul(ground.tilt, readQuat(camLocal, f * n + model.joint.hips)),
+        );
+        for (let jj = 0; jj < n; jj++)
+          if (jj !== model.joint.hips) writeQuat(local, f * n + jj, readQuat(camLocal, f * n + jj));
+        const w = qRotate(ground.tilt, sub(readVec3(rootC, f), ground.origin));
+        writeVec3(ground.rootPositions, f, w);
+        ground.rootCamera.set(rootC.subarray(f * 3, f * 3 + 3), f * 3);
+      }
+    }
+  }
 
   // 9. Fingers and face.
   const rotations = Float32Array.from(local);
@@ -479,6 +504,47 @@ export function solveDetailed(
       ? { cameraFromWorld: { rotation: qConj(ground.tilt), translation: ground.origin } }
       : {}),
   };
+}
+
+/**
+ * One image-fit pass (`fitToImage`), its corrections (fit − start: the start is smooth already) smoothed over
+ * time so per-frame image noise does not become jitter, then put back inside the joint limits.
+ */
+function imageFitPass(
+  model: BodyModel,
+  cam: CameraModel,
+  series: LandmarkSeries,
+  local: Float64Array,
+  root: Float64Array,
+  personPx: number,
+  fps: number,
+  fc: number,
+  options: ImageFitOptions = {},
+): ImageFitResult {
+  const n = model.skeleton.names.length;
+  const { N } = series;
+  const start = Float64Array.from(local);
+  const rootStart = Float64Array.from(root);
+  const fit = fitToImage(model, cam, series, local, root, personPx, options);
+  if (!Number.isFinite(fit.afterPx) || !Number.isFinite(fc)) return fit;
+  const d = new Float64Array(N * 3);
+  const opts = { cutoffHz: fc, fps, order: 2 as const, robustIterations: 1 };
+  for (let jj = 0; jj < n; jj++) {
+    for (let f = 0; f < N; f++) {
+      const o = f * n + jj;
+      writeVec3(d, f, qLog(qMul(readQuat(local, o), qConj(readQuat(start, o)))));
+    }
+    const z = smoothSignal(d, N, 3, null, opts);
+    for (let f = 0; f < N; f++) {
+      const o = f * n + jj;
+      writeQuat(local, o, qMul(qExp(readVec3(z, f)), readQuat(start, o)));
+    }
+  }
+  enforceLimits(model, local, N);
+  for (let i = 0; i < root.length; i++) d[i] = root[i] - rootStart[i];
+  const z = smoothSignal(d, N, 3, null, opts);
+  for (let i = 0; i < root.length; i++) root[i] = rootStart[i] + z[i];
+  return fit;
 }
 
 /** Median height (px) of the tracked person's landmarks in the image. */

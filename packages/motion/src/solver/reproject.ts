@@ -51,6 +51,9 @@ export interface ImageFitOptions {
   rootDepthSigma?: number;
   /** Gauss–Newton iterations per frame. Default 5. */
   iterations?: number;
+  /** Joints whose rotation stays, and whether the root stays (e.g. legs and hips after the floor stage). */
+  frozen?: number[];
+  frozenRoot?: boolean;
 }
 
 export interface ImageFitResult {
@@ -176,6 +179,7 @@ export function fitToImage(
   const sigR = options.rotationSigma ?? 0.5;
   const sigRootZ = options.rootDepthSigma ?? 0.15;
   const iterations = options.iterations ?? 5;
+  const frozen = new Set(options.frozen ?? []);
   // Which parameters move which landmark: the joint of the parameter is the landmark's joint or above it.
   const affects: number[][] = [];
   for (let i = 0; i < M; i++) {
@@ -341,8 +345,15 @@ export function fitToImage(
         }
       }
       for (let k = 0; k < P; k++) {
-        JtJ[k * U + k] += 1 / sigR ** 2;
-        Jtr[k] += acc[k] / sigR ** 2;
+        const sr = frozen.has(params[k].joint) ? 1e-6 : sigR;
+        JtJ[k * U + k] += 1 / sr ** 2;
+        Jtr[k] += acc[k] / sr ** 2;
+      }
+      if (options.frozenRoot) {
+        for (let a = 0; a < 3; a++) {
+          JtJ[(P + a) * U + P + a] += 1e12;
+          Jtr[P + a] += (root[f * 3 + a] - root0[a]) * 1e12;
+        }
       }
       JtJ[(P + 2) * U + P + 2] += 1 / sigRootZ ** 2;
       Jtr[P + 2] += (rz - root0[2]) / sigRootZ ** 2;
@@ -375,6 +386,10 @@ export function fitToImage(
       for (let p = 0; p < P; ) {
         const par = params[p];
         const o = (f * n + par.joint) * 4;
+        if (frozen.has(par.joint)) {
+          p += par.axis < 0 ? 1 : 3;
+          continue;
+        }
         if (par.axis < 0) {
           const delta = step[p] * k;
           acc[p] += delta;
@@ -404,9 +419,11 @@ export function fitToImage(
         writeQuat(local, o / 4, nq);
         p += 3;
       }
-      root[f * 3] += step[P];
-      root[f * 3 + 1] += step[P + 1];
-      root[f * 3 + 2] += step[P + 2];
+      if (!options.frozenRoot) {
+        root[f * 3] += step[P];
+        root[f * 3 + 1] += step[P + 1];
+        root[f * 3 + 2] += step[P + 2];
+      }
     }
   }
   return {
