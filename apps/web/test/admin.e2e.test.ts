@@ -358,6 +358,17 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     await p2.waitForURL(/\/(home|login)/);
     await u2.close();
 
+    // --- a blacklisted e-mail domain: its next code request gets 408 ---
+    expect((await raw('POST', '/code/first@spam.example/1')).code).toBe(0);
+    await ap.locator('[data-admin-path=block]').click();
+    await ap.getByTestId('rule-value').fill('spam.example');
+    await ap.getByTestId('rule-add').click();
+    await ap.locator('[data-testid=rule-table] code', { hasText: 'spam.example' }).waitFor();
+    await settle(ap);
+    await shot(ap, 'admin-block-rules-en');
+    const blocked = await raw('POST', '/code/second@spam.example/1');
+    expect(blocked.code).toBe(408);
+
     // --- the audit log shows each action of the test ---
     await ap.locator('[data-admin-path=auditLog]').click();
     await ap.locator('[data-testid=audit-table] tbody tr[data-row]').first().waitFor();
@@ -369,6 +380,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
       'POST /notice/save',
       'POST /user/blackFlag/:id',
       'POST /sysConfig/blackListInfo/insert',
+      'POST /sysConfig/blackListInfo/rules/insert',
     ])
       expect(audit).toContain(route);
     expect(audit).toContain(`surplus: ${before} → ${before + 123}`);

@@ -745,6 +745,8 @@ export function BlockPage() {
     <AdminPage path="block">
       {(canWrite) => (
         <>
+          <BlockRules canWrite={canWrite} />
+          <h2 className="admin-h2">{ta('block.accounts')}</h2>
           <p className="admin-muted">{ta('block.hint')}</p>
           {canWrite && (
             <form
@@ -816,5 +818,122 @@ export function BlockPage() {
         </>
       )}
     </AdminPage>
+  );
+}
+
+interface BlockRule {
+  id: number;
+  kind: 'domain' | 'ip';
+  value: string;
+  note: string;
+  createdAt: number;
+}
+
+/** The blacklisted e-mail domains and IPs of the block page. */
+function BlockRules({ canWrite }: { canWrite: boolean }) {
+  const [rules, reload, busy] = useLoad(() => api.post<BlockRule[]>('/sysConfig/blackListInfo/rules'), []);
+  const [kind, setKind] = useState<'domain' | 'ip'>('domain');
+  const [value, setValue] = useState('');
+  const [note, setNote] = useState('');
+  const add = async () => {
+    if (!value.trim()) return;
+    try {
+      await api.post('/sysConfig/blackListInfo/rules/insert', {
+        kind,
+        value: value.trim(),
+        note: note.trim(),
+      });
+      setValue('');
+      setNote('');
+      toast.success(ta('admin.done'));
+      await reload();
+    } catch {
+      /* shown */
+    }
+  };
+  return (
+    <section className="admin-card">
+      <h2>{ta('block.rules')}</h2>
+      <p className="admin-muted">{ta('block.rulesHint')}</p>
+      {canWrite && (
+        <form
+          className="admin-filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void add();
+          }}
+        >
+          <select
+            className="input"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as 'domain' | 'ip')}
+            aria-label={ta('block.kind')}
+          >
+            <option value="domain">{ta('block.kindDomain')}</option>
+            <option value="ip">{ta('block.kindIp')}</option>
+          </select>
+          <input
+            className="input admin-wide"
+            placeholder={ta('block.value')}
+            value={value}
+            data-testid="rule-value"
+            onChange={(e) => setValue(e.target.value)}
+          />
+          <input
+            className="input"
+            placeholder={ta('block.note')}
+            value={note}
+            maxLength={255}
+            onChange={(e) => setNote(e.target.value)}
+          />
+          <button type="submit" className="btn btn-danger btn-sm" data-testid="rule-add">
+            {ta('block.addRule')}
+          </button>
+        </form>
+      )}
+      <Table
+        rowKey={(r) => r.id}
+        rows={rules ?? []}
+        loading={busy}
+        testId="rule-table"
+        columns={[
+          {
+            key: 'k',
+            title: ta('block.kind'),
+            render: (r) => ta(r.kind === 'ip' ? 'block.kindIp' : 'block.kindDomain'),
+            width: 140,
+          },
+          { key: 'v', title: ta('block.valueCol'), render: (r) => <code>{r.value}</code> },
+          { key: 'n', title: ta('user.reason'), render: (r) => r.note || '—' },
+          { key: 'c', title: ta('admin.created'), render: (r) => fmtTime(r.createdAt), width: 160 },
+          ...(canWrite
+            ? [
+                {
+                  key: 'a',
+                  title: ta('admin.actions'),
+                  width: 100,
+                  render: (r: BlockRule) => (
+                    <button
+                      type="button"
+                      className="btn btn-sm"
+                      onClick={async () => {
+                        try {
+                          await api.del(`/sysConfig/blackListInfo/rules/${r.id}`);
+                          toast.success(ta('admin.done'));
+                          await reload();
+                        } catch {
+                          /* shown */
+                        }
+                      }}
+                    >
+                      {ta('block.remove')}
+                    </button>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+    </section>
   );
 }

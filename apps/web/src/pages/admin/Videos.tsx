@@ -258,7 +258,6 @@ export function ManageVideoPage() {
               onClose={() => setPreview(null)}
               width={820}
             >
-              {/* biome-ignore lint/a11y/useMediaCaption: a user's uploaded capture video has no captions */}
               <video className="admin-video" src={preview.url} controls autoPlay muted />
             </Modal>
           )}
