@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSkeleton, math, motionJson, restClip } from '@mocap/motion';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
@@ -146,8 +147,14 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
   });
 
   it('uploads the X Bot: Mixamo mapping complete, T-pose, pictures rendered on the server, preview GLB', async () => {
+    // The import and the pictures run in the engine's thread: the server's event loop stays free meanwhile
+    // (done in the request, the 1.8 MB GLB blocked it for over a second).
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const r = await upload(a.token, { filename: 'Xbot.glb', data: readFileSync(XBOT) }, 'X Bot');
+    lag.disable();
     expect(r.code, r.message).toBe(0);
+    expect(lag.max / 1e6).toBeLessThan(400);
     xbot = r.data;
     expect(xbot.scheme).toBe('mixamo');
     expect(xbot.missing).toEqual([]);

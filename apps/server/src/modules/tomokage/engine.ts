@@ -1,8 +1,11 @@
 /**
  * The character engine (an adapter: the service gets it as `CharacterEngine`): `@mocap/motion/characters` does
  * the work — content check and import (FBX, glTF/GLB, VRM), auto-mapping, rest pose, the pictures (software
- * rendered), retargeting a motion onto the character and writing its FBX/GLB/VRMA and the zip.
+ * rendered), retargeting a motion onto the character and writing its FBX/GLB/VRMA and the zip. The heavy calls
+ * run in a worker thread (`engine-thread.ts`, one thread, started on first use, requests queued in order) so
+ * the server keeps answering while a character is read or a motion exported.
  */
+import { Worker } from 'node:worker_threads';
 import { motionJson, zip } from '@mocap/motion';
 import {
   CANONICAL_JOINTS,
@@ -63,7 +66,10 @@ function inspection(model: CharacterModel): CharacterInspection {
   };
 }
 
-export function createCharacterEngine(): CharacterEngine {
+type Sync<T> = { [K in keyof T]: T[K] extends (...a: infer A) => Promise<infer R> ? (...a: A) => R : T[K] };
+
+/** The engine in this thread (the worker thread uses it; tests may too). */
+export function createLocalEngine(): Sync<CharacterEngine> {
   return {
     joints: CANONICAL_JOINTS,
     sniff: (bytes) => sniffCharacterFormat(bytes),
@@ -100,5 +106,53 @@ export function createCharacterEngine(): CharacterEngine {
     },
     zip: (files) =>
       zip(files.map((f) => ({ name: f.name, data: f.bytes, store: /\.(png|glb|vrma)$/.test(f.name) }))),
+  };
+}
+
+/** The engine with its heavy calls in a worker thread. */
+export function createCharacterEngine(): CharacterEngine {
+  let worker: Worker | null = null;
+  let seq = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  const start = (): Worker => {
+    if (worker) return worker;
+    const w = new Worker(new URL('./engine-entry.mjs', import.meta.url));
+    w.unref();
+    w.on('message', (m: { id: number; ok: boolean; value?: unknown; failure?: unknown }) => {
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if (m.ok) p.resolve(m.value);
+      else {
+        const f = m.failure as { reason: string; message: string };
+        p.reject(f.reason === 'format' || f.reason === 'not-humanoid' ? f : new Error(f.message));
+      }
+      if (pending.size === 0) w.unref();
+    });
+    const fail = (err: unknown) => {
+      for (const p of pending.values()) p.reject(err instanceof Error ? err : new Error(String(err)));
+      pending.clear();
+      worker = null;
+    };
+    w.on('error', fail);
+    w.on('exit', (code) => fail(new Error(`character engine thread exited (${code})`)));
+    worker = w;
+    return w;
+  };
+  const call = <T>(op: 'ingest' | 'inspect' | 'apply' | 'zip', ...args: unknown[]): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const w = start();
+      const id = ++seq;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      w.ref();
+      w.postMessage({ id, op, args });
+    });
+  return {
+    joints: CANONICAL_JOINTS,
+    sniff: (bytes) => sniffCharacterFormat(bytes),
+    ingest: (bytes) => call('ingest', bytes),
+    inspect: (bytes, mapping) => call('inspect', bytes, mapping),
+    apply: (bytes, mapping, clipJson, name) => call('apply', bytes, mapping, clipJson, name),
+    zip: (files) => call('zip', files),
   };
 }

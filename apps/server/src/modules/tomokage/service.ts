@@ -81,20 +81,20 @@ export interface CharacterEngine {
   /** Canonical joint names, in skeleton order. */
   joints: readonly string[];
   sniff(bytes: Uint8Array): string | null;
-  /** Import + auto-map + pictures + rest-pose preview. Throws an `EngineFailure`. */
-  ingest(bytes: Uint8Array): {
+  /** Import + auto-map + pictures + rest-pose preview. Rejects with an `EngineFailure`. */
+  ingest(bytes: Uint8Array): Promise<{
     inspection: CharacterInspection;
     pictures: { front: Uint8Array; threeQuarter: Uint8Array };
     preview: Uint8Array;
-  };
-  inspect(bytes: Uint8Array, mapping?: Record<string, string>): CharacterInspection;
+  }>;
+  inspect(bytes: Uint8Array, mapping?: Record<string, string>): Promise<CharacterInspection>;
   apply(
     bytes: Uint8Array,
     mapping: Record<string, string>,
     clipJson: string,
     name: string,
-  ): { fbx: Uint8Array; glb: Uint8Array; vrma?: Uint8Array; durationS: number };
-  zip(files: { name: string; bytes: Uint8Array }[]): Uint8Array;
+  ): Promise<{ fbx: Uint8Array; glb: Uint8Array; vrma?: Uint8Array; durationS: number }>;
+  zip(files: { name: string; bytes: Uint8Array }[]): Promise<Uint8Array>;
 }
 
 export interface TomokageRecord {
@@ -314,9 +314,9 @@ export class TomokageService {
     const md5 = await md5Of(file.bytes);
     if (await this.deps.store.repos.tomokage.findByMd5(u.id, md5))
       throw new AppError(Codes.REFUSED, TomokageMessages.DUPLICATE);
-    let made: ReturnType<CharacterEngine['ingest']>;
+    let made: Awaited<ReturnType<CharacterEngine['ingest']>>;
     try {
-      made = this.deps.engine.ingest(file.bytes);
+      made = await this.deps.engine.ingest(file.bytes);
     } catch (e) {
       if (isEngineFailure(e))
         throw new AppError(
@@ -450,7 +450,7 @@ export class TomokageService {
     const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
     let ins: CharacterInspection;
     try {
-      ins = this.deps.engine.inspect(bytes, mapping);
+      ins = await this.deps.engine.inspect(bytes, mapping);
     } catch (e) {
       if (isEngineFailure(e)) throw new AppError(Codes.REFUSED, e.message);
       throw e;
@@ -537,9 +537,9 @@ export class TomokageService {
     const clipJson = (await this.deps.storage.getBytes(s.clipKey)).toString('utf8');
     const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
     const base = safeName(`${t.name}_${s.name}`);
-    let files: ReturnType<CharacterEngine['apply']>;
+    let files: Awaited<ReturnType<CharacterEngine['apply']>>;
     try {
-      files = this.deps.engine.apply(bytes, t.mapping, clipJson, base);
+      files = await this.deps.engine.apply(bytes, t.mapping, clipJson, base);
     } catch (e) {
       if (isEngineFailure(e)) throw new AppError(Codes.REFUSED, e.message);
       throw e;
@@ -573,7 +573,7 @@ export class TomokageService {
         await this.deps.storage.put(key, f.bytes, { contentType: 'application/octet-stream' });
         outputs[ext] = { key, size: f.bytes.length };
       }
-      const z = this.deps.engine.zip(list);
+      const z = await this.deps.engine.zip(list);
       outputs.zip = { key: `${dir}/${base}.zip`, size: z.length };
       await this.deps.storage.put(outputs.zip.key, z, { contentType: 'application/zip' });
       let charged = 0;
