@@ -38,6 +38,7 @@ import {
   type Quat,
   qConj,
   qExp,
+  qFromAxisAngle,
   qFromUnitVectors,
   qLog,
   qMul,
@@ -104,6 +105,8 @@ export interface SolveOptions {
    * 2D → 3D lifter on the image landmarks (`lifter.ts`; experimental: see `liftInto` for what it buys).
    */
   depth?: 'lifter' | 'world';
+  /** Take the clip's median head pitch against the chest out of the face template (default true). */
+  headNeutral?: boolean;
   /**
    * Fit the skeleton to the image landmarks after the 3D fit (`reproject.ts`; default true): the image is the
    * accurate evidence, the world landmarks keep only the depth ordering.
@@ -278,6 +281,7 @@ export function solveDetailed(
     footLateral: cal.footLateral,
   };
   let model = buildModel(cal.proportions, templates, handsOn, fingerLengths);
+  let fingerLens = fingerLengths;
   const poles = smoothPoles(points, N, fps, fc, standingHeight(cal.proportions));
   const targetsAt = (f: number) => ({
     points: points.subarray(f * NUM_LANDMARKS * 3, (f + 1) * NUM_LANDMARKS * 3),
@@ -313,6 +317,7 @@ export function solveDetailed(
     const scaledLengths = fingerLengths
       ? Object.fromEntries(Object.entries(fingerLengths).map(([name, l]) => [name, l * k]))
       : undefined;
+    fingerLens = scaledLengths;
     model = buildModel(
       cal.proportions,
       { hand: cal.hand, face: cal.face, headFromEars: cal.headFromEars, footLateral: cal.footLateral },
@@ -335,6 +340,43 @@ export function solveDetailed(
       for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) q[f * 4 + c] = local[(f * n + j) * 4 + c];
       const z = smoothQuaternions(q, N, null, { cutoffHz: fc * 1.5, fps, order: 2, robustIterations: 1 });
       for (let f = 0; f < N; f++) for (let c = 0; c < 4; c++) local[(f * n + j) * 4 + c] = z[f * 4 + c];
+    }
+  }
+
+  // 6b. Head neutral. The face template is calibrated from the world landmarks, whose face depths are biased
+  // (in front views the mouth comes out nearer the camera than the eyes), which pitches every head forward
+  // by the same amount. People hold their heads about neutral over a clip, so the clip's median head pitch
+  // against the chest (beyond ±5°, at most 35°) is taken out of the template and of every frame's head.
+  if (options.headNeutral !== false) {
+    const pitches: number[] = [];
+    for (let f = 0; f < N; f++) {
+      if (!series.tracked[f]) continue;
+      const q = qMul(readQuat(local, f * n + model.joint.neck), readQuat(local, f * n + model.joint.head));
+      const y = qRotate(q, [0, 1, 0]);
+      pitches.push(Math.atan2(y[2], y[1]));
+    }
+    const med = pitches.length ? median(pitches) : 0;
+    const deg = Math.PI / 180;
+    if (Math.abs(med) > 5 * deg) {
+      const p = Math.sign(med) * Math.min(35 * deg, Math.abs(med));
+      const R = qFromAxisAngle([1, 0, 0], p);
+      const Rinv = qConj(R);
+      cal = {
+        ...cal,
+        face: cal.face.map((v) => qRotate(R, v)),
+        headFromEars: qRotate(R, cal.headFromEars),
+      };
+      model = buildModel(
+        cal.proportions,
+        { hand: cal.hand, face: cal.face, headFromEars: cal.headFromEars, footLateral: cal.footLateral },
+        handsOn,
+        fingerLens,
+      );
+      for (let f = 0; f < N; f++) {
+        const o = f * n + model.joint.head;
+        writeQuat(local, o, qMul(readQuat(local, o), Rinv));
+      }
+      warnings.push(`head pitch of the face template corrected by ${((p * 180) / Math.PI).toFixed(0)}°`);
     }
   }
 
