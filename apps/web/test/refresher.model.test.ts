@@ -102,10 +102,13 @@ describe('analysis of weak frames', () => {
 
   it('a left/right leg swap over 20 frames is flagged as a swap over those frames', () => {
     const d = clone(walk(90));
+    // The tracker labels image and world landmarks alike: a swap exchanges both.
     for (let i = 60; i < 80; i++) {
       for (const [l, r] of swapPairs('legs')) {
         const im = d.frames[i].image!;
+        const w = d.frames[i].world!;
         [im[l], im[r]] = [im[r], im[l]];
+        [w[l], w[r]] = [w[r], w[l]];
       }
     }
     const swaps = analyse(d).filter((p) => p.kind === 'swap');

@@ -18,4 +18,5 @@ export {
   userSolveOptions,
 } from './capture.ts';
 export { type MusicWorkerInfra, runMusicWorker, startWorker } from './music.ts';
+export { type RetrackWorkerInfra, runRetrackWorker } from './retrack.ts';
 export { type RunningWorker, runWorker, type WorkerInfra, type WorkerOptions } from './runner.ts';

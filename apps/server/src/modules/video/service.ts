@@ -895,8 +895,9 @@ export class VideoService {
     return this.regen(u, id, 'resolve');
   }
 
-  /** Spec `/video/2d` GET: what the repair editor loads. */
+  /** Spec `/video/2d` GET: what the repair editor loads (paid plans, like the repair). */
   async get2d(u: UserRecord, id: number) {
+    if (this.planOf(u) === 'free') throw new AppError(Codes.REFUSED, Messages.FREE_CLOSED);
     const v = await this.owned(u, id);
     if (!v.outputs.tracksKey) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
     return {

@@ -58,6 +58,15 @@ import {
 const DRAFT_PREFIX = 'mocap_refresher_draft_';
 const LONG_PRESS_MS = 550;
 
+/** A small filled transport glyph (the ⏮/⏭ characters are missing from many fonts). */
+function Glyph({ d }: { d: string }) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
+      <path d={d} fill="currentColor" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 export const pointName = (j: number): string =>
   getLang() === 'zh' ? LANDMARK_ZH[j] : LANDMARK_NAMES[j].replace(/_/g, ' ');
 
@@ -181,6 +190,8 @@ function Editor({
   const [retrack, setRetrack] = useState<RetrackState | null>(null);
   const [view, setView] = useState<'2d' | '3d'>('2d');
   const [clipReady, setClipReady] = useState(false);
+  /** A label; on phones without its keyboard shortcut "(H)" / "（H）". */
+  const lbl = (key: string) => (mobile ? t(key).replace(/\s*[(（][^()（）]*[)）]\s*$/, '') : t(key));
 
   const videoEl = useRef<HTMLVideoElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -676,23 +687,23 @@ function Editor({
           data-testid="rf-prev-problem"
           onClick={() => goProblem(-1)}
         >
-          <span aria-hidden>⏮</span>
+          <Glyph d="M6 5v14M19 5 9 12l10 7z" />
         </button>
         <button
           type="button"
           className="btn btn-icon"
-          aria-label={t('rf.prevFrame')}
-          title={t('rf.prevFrame')}
+          aria-label={lbl('rf.prevFrame')}
+          title={lbl('rf.prevFrame')}
           data-testid="rf-prev-frame"
           onClick={() => seekFrame(frame - 1)}
         >
-          <span aria-hidden>◀</span>
+          <Glyph d="M16 5 7 12l9 7z" />
         </button>
         <button
           type="button"
           className="btn btn-icon"
-          aria-label={playing ? t('rf.pause') : t('rf.play')}
-          title={playing ? t('rf.pause') : t('rf.play')}
+          aria-label={playing ? lbl('rf.pause') : lbl('rf.play')}
+          title={playing ? lbl('rf.pause') : lbl('rf.play')}
           data-testid="rf-play"
           onClick={() => play(!playing)}
         >
@@ -701,12 +712,12 @@ function Editor({
         <button
           type="button"
           className="btn btn-icon"
-          aria-label={t('rf.nextFrame')}
-          title={t('rf.nextFrame')}
+          aria-label={lbl('rf.nextFrame')}
+          title={lbl('rf.nextFrame')}
           data-testid="rf-next-frame"
           onClick={() => seekFrame(frame + 1)}
         >
-          <span aria-hidden>▶</span>
+          <Glyph d="M8 5l9 7-9 7z" />
         </button>
         <button
           type="button"
@@ -716,7 +727,7 @@ function Editor({
           data-testid="rf-next-problem"
           onClick={() => goProblem(1)}
         >
-          <span aria-hidden>⏭</span>
+          <Glyph d="M18 5v14M5 5l10 7-10 7z" />
         </button>
         <span className="rf-frame" data-testid="rf-frame" data-frame={frame}>
           {t('rf.frame', { f: frame, n: Math.max(0, N - 1) })}
@@ -788,6 +799,16 @@ function Editor({
         ))}
         <div className="rf-cursor" style={{ left: pct(frame + 0.5) }} />
       </div>
+      <div className="rf-legend small muted">
+        {PROBLEM_KINDS.map((k) => (
+          <span key={k} title={t(`rf.kindHint.${k}`)}>
+            <span className={`rf-dot kind-${k}`} /> {t(`rf.kind.${k}`)}
+          </span>
+        ))}
+        <span>
+          <span className="rf-diamond" /> {t('rf.keyframe')}
+        </span>
+      </div>
     </div>
   );
 
@@ -799,7 +820,7 @@ function Editor({
       ) : (
         <>
           <div className="rf-point" data-testid="rf-selected" data-point={selected}>
-            <strong>{pointName(selected)}</strong>
+            <strong className="rf-point-name">{pointName(selected)}</strong>
             <span className="muted small">
               {selHidden
                 ? t('rf.hiddenState')
@@ -817,7 +838,7 @@ function Editor({
               data-testid="rf-hide"
               onClick={() => toggleHidden(selected)}
             >
-              <Icon name="eye" /> {selHidden ? t('rf.show') : t('rf.hide')}
+              <Icon name="eye" /> {selHidden ? lbl('rf.show') : lbl('rf.hide')}
             </button>
             <button
               type="button"
@@ -826,7 +847,7 @@ function Editor({
               disabled={!draft.keys[frame]?.[selected]}
               onClick={removeKey}
             >
-              <Icon name="trash" /> {t('rf.deleteKey')}
+              <Icon name="trash" /> {lbl('rf.deleteKey')}
             </button>
           </div>
         </>
@@ -858,7 +879,7 @@ function Editor({
           data-testid="rf-swap-frame"
           onClick={() => swapOn(frame, frame)}
         >
-          {t('rf.swapFrame')}
+          {lbl('rf.swapFrame')}
         </button>
         <button
           type="button"
@@ -878,10 +899,10 @@ function Editor({
           data-testid="rf-range-start"
           onClick={() => setRangeEnd('from')}
         >
-          {t('rf.rangeStart')}
+          {lbl('rf.rangeStart')}
         </button>
         <button type="button" className="btn" data-testid="rf-range-end" onClick={() => setRangeEnd('to')}>
-          {t('rf.rangeEnd')}
+          {lbl('rf.rangeEnd')}
         </button>
       </div>
       <div className="rf-row small">
@@ -907,7 +928,7 @@ function Editor({
           disabled={hist.past.length === 0}
           onClick={undo}
         >
-          <Icon name="redo" className="flip" /> {t('rf.undo')}
+          <Icon name="redo" className="flip" /> {lbl('rf.undo')}
         </button>
         <button
           type="button"
@@ -916,7 +937,7 @@ function Editor({
           disabled={hist.future.length === 0}
           onClick={redo}
         >
-          <Icon name="redo" /> {t('rf.redo')}
+          <Icon name="redo" /> {lbl('rf.redo')}
         </button>
       </div>
       <button

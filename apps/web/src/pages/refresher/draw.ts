@@ -83,9 +83,9 @@ export function drawFrame(
     }
     if (st.flagged.has(j)) {
       ctx.beginPath();
-      ctx.arc(x, y, r * 2.4, 0, Math.PI * 2);
-      ctx.strokeStyle = '#ff4d6a';
-      ctx.lineWidth = 2 * dpr;
+      ctx.arc(x, y, r * 1.9, 0, Math.PI * 2);
+      ctx.strokeStyle = 'rgba(255,77,106,0.85)';
+      ctx.lineWidth = 1.5 * dpr;
       ctx.stroke();
     }
     if (st.keyed.has(j) || st.interpolated.has(j)) {

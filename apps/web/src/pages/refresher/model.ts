@@ -357,14 +357,62 @@ function swapFrame(f: TrackFrame, part: SwapPart): void {
 }
 
 /**
- * Applies a draft to the tracks: re-tracked frames first, then swaps (in the order made), then every point's keyframes and their
- * interpolation. A moved point gets visibility and presence 1; its world place follows the frame's
- * image→world scale and, where it hangs from a parent point, the depth that keeps the bone's length (the side
- * nearest its previous depth). A hidden point gets visibility 0 (the solver then bridges it). Frames the
- * tracker lost get the edited points only when the frame has a body (a lost frame stays lost).
+ * Chains of keyframes of landmark j: keyframes joined by interpolation (at most `MAX_SPAN_FRAMES` apart, both
+ * hidden or both shown). A lone keyframe is a chain of one.
+ */
+export function keyChains(d: Draft, j: number): number[][] {
+  const ks = keyFramesOf(d, j);
+  const out: number[][] = [];
+  for (const f of ks) {
+    const last = out[out.length - 1];
+    const prev = last?.[last.length - 1];
+    if (
+      last &&
+      prev !== undefined &&
+      f - prev <= MAX_SPAN_FRAMES &&
+      !!d.keys[prev][j].hidden === !!d.keys[f][j].hidden
+    )
+      last.push(f);
+    else out.push([f]);
+  }
+  return out;
+}
+
+type XY = [number, number];
+
+/** Where a point hangs from in the picture: its parent point, or the hip centre (nothing for the hips). */
+function anchorOf(image: ImagePoint[], j: number): XY {
+  const p = PARENT[j];
+  if (p !== undefined) return [image[p][0], image[p][1]];
+  if (j === 23 || j === 24) return [0, 0];
+  return [(image[23][0] + image[24][0]) / 2, (image[23][1] + image[24][1]) / 2];
+}
+
+/** Offset interpolation in polar form (angle along the shorter way, length linear): a limb turns, not shrinks. */
+function lerpOffset(a: XY, b: XY, u: number): XY {
+  const la = Math.hypot(a[0], a[1]);
+  const lb = Math.hypot(b[0], b[1]);
+  if (la < 1e-6 || lb < 1e-6) return [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u];
+  const ta = Math.atan2(a[1], a[0]);
+  let dt = Math.atan2(b[1], b[0]) - ta;
+  dt -= 2 * Math.PI * Math.round(dt / (2 * Math.PI));
+  const t = ta + dt * u;
+  const l = la + (lb - la) * u;
+  return [l * Math.cos(t), l * Math.sin(t)];
+}
+
+/**
+ * Applies a draft to the tracks: re-tracked frames first, then swaps (in the order made), then every point's
+ * keyframes (parents before children). Between two keyframes of a chain a point keeps following the point it
+ * hangs from: its offset from the parent (the hip centre for the head and trunk) is interpolated as an angle and a
+ * length, so a repaired wrist moves with the tracked elbow. A moved point gets visibility and presence 1; its
+ * world place follows the frame's image→world scale and, where it hangs from a parent, the depth that keeps the
+ * bone's length — on the side its depth relative to the parent had just before and after the repaired stretch.
+ * A hidden point gets visibility 0 (the solver then bridges it). Lost frames stay lost.
  */
 export function applyDraft(doc: TracksDoc, d: Draft, bones = boneLengths(doc)): TracksDoc {
   const frames = doc.frames.map((f) => d.replaced?.[f.index] ?? f);
+  const N = frames.length;
   const touched = new Set<number>();
   const own = (i: number) => {
     if (!touched.has(i)) {
@@ -374,47 +422,100 @@ export function applyDraft(doc: TracksDoc, d: Draft, bones = boneLengths(doc)): 
     return frames[i];
   };
   for (const s of d.swaps) {
-    for (let i = Math.max(0, s.from); i <= Math.min(frames.length - 1, s.to); i++) {
+    for (let i = Math.max(0, s.from); i <= Math.min(N - 1, s.to); i++) {
       if (frames[i].image) swapFrame(own(i), s.part);
     }
   }
-  const edits = new Map<number, Map<number, PointKey>>();
+  // Image→world scale per frame, fitted on the points no edit touches there.
+  const editedAt = new Map<number, Set<number>>();
+  const chains = new Map<number, number[][]>();
   for (let j = 0; j < NUM_POINTS; j++) {
-    for (const [f, k] of effectiveKeys(d, j)) {
-      if (f < 0 || f >= frames.length || !frames[f].image) continue;
-      if (!edits.has(f)) edits.set(f, new Map());
-      edits.get(f)!.set(j, k);
+    const cs = keyChains(d, j);
+    if (cs.length === 0) continue;
+    chains.set(j, cs);
+    for (const c of cs) {
+      for (let f = c[0]; f <= c[c.length - 1]; f++) {
+        if (!editedAt.has(f)) editedAt.set(f, new Set());
+        editedAt.get(f)!.add(j);
+      }
     }
   }
-  for (const [i, pts] of edits) {
-    const f = own(i);
-    const image = f.image!;
-    const world = f.world;
-    const sc = world ? imageScale(image, world, new Set(pts.keys())) : null;
-    // Parents first, so a moved wrist hangs from a moved elbow.
-    const order = [...pts.keys()].sort((a, b) => depthOf(a) - depthOf(b));
-    for (const j of order) {
-      const k = pts.get(j)!;
-      if (k.hidden) {
-        image[j] = [image[j][0], image[j][1], image[j][2], 0, image[j][4]];
-        continue;
-      }
-      image[j] = [round(k.x, 2), round(k.y, 2), image[j][2], 1, 1];
-      if (!world || !sc) continue;
-      const wx = (k.x - sc.ox) / sc.s;
-      const wy = (k.y - sc.oy) / sc.s;
-      let wz = world[j][2];
-      const p = PARENT[j];
-      const len = bones.get(j);
-      if (p !== undefined && len !== undefined) {
-        const P = world[p];
-        const h2 = len * len - (wx - P[0]) ** 2 - (wy - P[1]) ** 2;
-        const dz = Math.sqrt(Math.max(0, h2));
-        const near = Math.abs(P[2] + dz - wz) <= Math.abs(P[2] - dz - wz) ? P[2] + dz : P[2] - dz;
-        wz = near;
-      }
-      world[j] = [round(wx, 5), round(wy, 5), round(wz, 5)];
-      image[j][2] = round(wz * sc.s, 2);
+  const scales = new Map<number, ReturnType<typeof imageScale>>();
+  const scaleAt = (i: number) => {
+    if (!scales.has(i)) {
+      const f = frames[i];
+      scales.set(i, f.image && f.world ? imageScale(f.image, f.world, editedAt.get(i)) : null);
+    }
+    return scales.get(i)!;
+  };
+  for (const i of editedAt.keys()) if (i >= 0 && i < N) scaleAt(i);
+  const order = [...chains.keys()].sort((a, b) => depthOf(a) - depthOf(b));
+  for (const j of order) {
+    const p = PARENT[j];
+    const len = bones.get(j);
+    for (const chain of chains.get(j)!) {
+      const s = chain[0];
+      const e = chain[chain.length - 1];
+      // Depth of the point relative to its parent just outside the stretch (the track there is trusted).
+      const relZ = (i: number): number | null => {
+        const f = frames[i];
+        if (p === undefined || i < 0 || i >= N || !f?.world || !f.image) return null;
+        return f.world[j][2] - f.world[p][2];
+      };
+      const before = relZ(s - 1);
+      const after = relZ(e + 1);
+      const place = (i: number, x: number, y: number, hidden: boolean) => {
+        if (i < 0 || i >= N || !frames[i].image) return;
+        const f = own(i);
+        const image = f.image!;
+        if (hidden) {
+          image[j] = [image[j][0], image[j][1], image[j][2], 0, image[j][4]];
+          return;
+        }
+        image[j] = [round(x, 2), round(y, 2), image[j][2], 1, 1];
+        const world = f.world;
+        const sc = scales.get(i) ?? null;
+        if (!world || !sc) return;
+        const wx = (x - sc.ox) / sc.s;
+        const wy = (y - sc.oy) / sc.s;
+        let wz = world[j][2];
+        if (p !== undefined && len !== undefined) {
+          const P = world[p];
+          const dz = Math.sqrt(Math.max(0, len * len - (wx - P[0]) ** 2 - (wy - P[1]) ** 2));
+          const u = e > s ? (i - s + 1) / (e - s + 2) : 0.5;
+          const ref =
+            before !== null && after !== null
+              ? before + (after - before) * u
+              : (before ?? after ?? world[j][2] - P[2]);
+          wz = Math.abs(dz - ref) <= Math.abs(-dz - ref) ? P[2] + dz : P[2] - dz;
+        }
+        world[j] = [round(wx, 5), round(wy, 5), round(wz, 5)];
+        image[j][2] = round(wz * sc.s, 2);
+      };
+      const offsets = chain.map((k) => {
+        const im = frames[k].image;
+        const key = d.keys[k][j];
+        if (!im) return [0, 0] as XY;
+        const a = anchorOf(im, j);
+        return [key.x - a[0], key.y - a[1]] as XY;
+      });
+      chain.forEach((k, ci) => {
+        const key = d.keys[k][j];
+        place(k, key.x, key.y, !!key.hidden);
+        const next = chain[ci + 1];
+        if (next === undefined) return;
+        for (let i = k + 1; i < next; i++) {
+          if (!frames[i].image) continue;
+          if (key.hidden) {
+            place(i, 0, 0, true);
+            continue;
+          }
+          const u = (i - k) / (next - k);
+          const o = lerpOffset(offsets[ci], offsets[ci + 1], u);
+          const a = anchorOf(frames[i].image!, j);
+          place(i, a[0] + o[0], a[1] + o[1], false);
+        }
+      });
     }
   }
   return { ...doc, frames };
@@ -453,6 +554,8 @@ export const WEAK_VISIBILITY = 0.5;
 export const JUMP_TORSO = 0.35;
 /** Cost of one frame labelled as exchanged, in mean point motion per torso length (the solver's leg prior). */
 export const SWAP_PRIOR = 0.03;
+/** Weight of the side cue (a point across the body from its hip or shoulder) against the motion cue. */
+export const SIDE_WEIGHT = 0;
 /** Runs of displaced frames bracketed by two jumps, at most this long, are flagged whole. */
 const MAX_RUN = 60;
 
@@ -520,24 +623,66 @@ export function analyse(doc: TracksDoc): Problem[] {
       const im = fr[i].image!;
       return im[swapped ? mirrorOf(j) : j];
     };
+    // Motion between consecutive frames: in the picture (per torso length in pixels) and in the world landmarks
+    // (hip-centred metres per torso length): seen from the front the legs pass each other in depth, which only
+    // the world landmarks tell.
+    const wt = (i: number): number => {
+      const w = fr[i].world;
+      if (!w) return 0;
+      const m = (a: number, b: number, c: number) => (w[a][c] + w[b][c]) / 2;
+      return Math.hypot(
+        m(11, 12, 0) - m(23, 24, 0),
+        m(11, 12, 1) - m(23, 24, 1),
+        m(11, 12, 2) - m(23, 24, 2),
+      );
+    };
     const trans = (i: number, a: boolean, b: boolean): number => {
       let s = 0;
+      let sw = 0;
       let n = 0;
+      const W0 = fr[i - 1].world;
+      const W1 = fr[i].world;
+      const tw = wt(i);
       for (const [l, r] of pairs) {
         for (const j of [l, r]) {
           const p = px(i - 1, j, a);
           const q = px(i, j, b);
           s += Math.hypot(q[0] - p[0], q[1] - p[1]);
+          if (W0 && W1 && tw > 1e-6) {
+            const P = W0[a ? mirrorOf(j) : j];
+            const Q = W1[b ? mirrorOf(j) : j];
+            sw += Math.hypot(Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]) / tw;
+          }
           n++;
         }
       }
-      return s / n / torsoPx(fr[i]);
+      return (s / torsoPx(fr[i]) + sw) / n;
+    };
+    // Which side the points are on: a left point lies nearer the left hip (shoulder) than the right one across
+    // the picture. Only where the two anchors stand apart (a body seen from the front or back; from the side
+    // they overlap and only the motion counts).
+    const [al, ar] = part === 'legs' ? [23, 24] : [11, 12];
+    const side = (i: number, swapped: boolean): number => {
+      const im = fr[i].image!;
+      const t = torsoPx(fr[i]);
+      if (Math.abs(im[al][0] - im[ar][0]) < 0.2 * t) return 0;
+      // A point past the middle between the anchors costs nothing (narrow steps, hands in front of the body);
+      // only past that, towards the other anchor.
+      const sep = Math.abs(im[al][0] - im[ar][0]);
+      let c = 0;
+      for (const [l, r] of pairs) {
+        const L = px(i, l, swapped);
+        const R = px(i, r, swapped);
+        c += Math.max(0, Math.abs(L[0] - im[al][0]) - Math.abs(L[0] - im[ar][0]) - 0.5 * sep);
+        c += Math.max(0, Math.abs(R[0] - im[ar][0]) - Math.abs(R[0] - im[al][0]) - 0.5 * sep);
+      }
+      return (SIDE_WEIGHT * c) / (pairs.length * 2 * t);
     };
     for (const [f, e] of runs(fr.map((x) => !!x.image))) {
       const len = e - f + 1;
       const back = new Uint8Array(len * 2);
-      let c0 = 0;
-      let c1 = SWAP_PRIOR;
+      let c0 = side(f, false);
+      let c1 = SWAP_PRIOR + side(f, true);
       for (let k = 1; k < len; k++) {
         const g = f + k;
         const n0a = c0 + trans(g, false, false);
@@ -546,8 +691,8 @@ export function analyse(doc: TracksDoc): Problem[] {
         const n1b = c1 + trans(g, true, true);
         back[k * 2] = n0a <= n0b ? 0 : 1;
         back[k * 2 + 1] = n1a <= n1b ? 0 : 1;
-        c0 = Math.min(n0a, n0b);
-        c1 = Math.min(n1a, n1b) + SWAP_PRIOR;
+        c0 = Math.min(n0a, n0b) + side(g, false);
+        c1 = Math.min(n1a, n1b) + SWAP_PRIOR + side(g, true);
       }
       let state = c0 <= c1 ? 0 : 1;
       for (let k = len - 1; k >= 0; k--) {
@@ -586,7 +731,8 @@ export function analyse(doc: TracksDoc): Problem[] {
       return Math.hypot(b[0] - a[0], b[1] - a[1]) / torsoPx(fr[i]);
     };
     const cand: number[] = [];
-    for (let i = 1; i < N; i++) if (step(i) > JUMP_TORSO && !swapFlags[i] && !swapFlags[i - 1]) cand.push(i);
+    const swapped = (i: number) => swapPts.get(i)?.has(j) ?? false;
+    for (let i = 1; i < N; i++) if (step(i) > JUMP_TORSO && !swapped(i) && !swapped(i - 1)) cand.push(i);
     const used = new Set<number>();
     for (let c = 0; c < cand.length; c++) {
       const a = cand[c];
@@ -597,7 +743,13 @@ export function analyse(doc: TracksDoc): Problem[] {
         const p0 = fr[a - 1].image![j];
         const p1 = has(b) ? fr[b].image![j] : p0;
         const bridge = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / torsoPx(fr[b]);
-        if (bridge < 0.6 * Math.max(step(a), step(b))) {
+        // Back on its path: the point after the run is near where it was before it, or it jumps back by about
+        // the jump that took it away.
+        const pa = fr[a].image![j];
+        const pb = fr[b - 1].image![j];
+        const back =
+          Math.hypot(pa[0] - p0[0] + p1[0] - pb[0], pa[1] - p0[1] + p1[1] - pb[1]) / torsoPx(fr[b]);
+        if (bridge < 0.6 * Math.max(step(a), step(b)) || back < 0.4 * Math.min(step(a), step(b))) {
           for (let i = a; i < b; i++) if (has(i)) mark(i, j);
           used.add(b);
           closed = true;
