@@ -321,14 +321,14 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       );
     } catch (e) {
       throw new Error(
-        `editor not ready at ${page.url()}: ${(await page.locator('#root').innerText()).slice(0, 300)}`,
+        `editor not ready at ${page.url()}: ${((await page.locator('#root').textContent()) ?? '').slice(0, 300)}`,
         {
           cause: e,
         },
       );
     }
     const failed = await page.locator('[data-testid="rf-load-failed"],[data-testid="rf-refused"]').count();
-    if (failed > 0) throw new Error(`editor refused to load: ${await page.locator('#root').innerText()}`);
+    if (failed > 0) throw new Error(`editor refused to load: ${await page.locator('#root').textContent()}`);
   };
   const frameOf = async (page: Page) => Number(await page.getByTestId('rf-frame').getAttribute('data-frame'));
   /** Frame stepping by keyboard (→ ←, Shift for 10). */

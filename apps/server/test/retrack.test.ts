@@ -1,0 +1,124 @@
+/**
+ * "Re-track from here" of the 2D repair editor (issue 23) through the API on SQLite and PostgreSQL with the real
+ * re-track worker (lite model) on a 2 s clip of a person: free accounts refused with the spec's message, bad
+ * poses rejected (400), someone else's video and job not reachable, a made video's job runs with progress and
+ * answers the new frames after the edited one (the person followed from the corrected pose, compared with a
+ * normal track of the same clip).
+ */
+import { rmSync } from 'node:fs';
+import { trackVideo } from '@mocap/vision';
+import { runRetrackWorker } from '@mocap/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VideoView } from '../src/index.ts';
+import { databases, useServer } from './harness.ts';
+import { waitFor } from './queue-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
+
+let fx: Fixtures;
+beforeAll(() => {
+  fx = makeFixtures();
+});
+afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+
+interface RetrackView {
+  jobId: string;
+  status: string;
+  progress: number;
+  from: number;
+  to: number;
+  frames?: { index: number; state: string; image?: number[][] }[];
+}
+
+describe.each(databases)('2D repair re-track on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  let a: { token: string; id: number };
+  let b: { token: string; id: number };
+  let video: VideoView;
+  let normal: Awaited<ReturnType<typeof trackVideo>>;
+
+  beforeAll(async () => {
+    a = await t.register(`ra-${kind}@example.com`);
+    b = await t.register(`rb-${kind}@example.com`);
+    const form = uploadForm(fx.personSmall, { name: 'person', tags: 'x' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/product/video/upload',
+      headers: { authorization: `Bearer ${a.token}`, ...form.headers },
+      payload: form.payload,
+    });
+    expect(r.json().code, r.json().message).toBe(0);
+    video = r.json().data;
+    await markMade(t.infra, t.services, video.id as number, ['Mixamo']);
+    normal = await trackVideo(fx.personSmall, { model: 'lite', workers: 1, keepWarm: false });
+  }, 120_000);
+
+  const start = (token: string, body: unknown) =>
+    t.call<RetrackView>('POST', '/product/video/2d/retrack', { token, body });
+
+  it('refuses free accounts, bad poses and other people’s videos', async () => {
+    const pose = normal.frames[10].image!;
+    const free = await start(a.token, { id: video.id, frame: 10, pose });
+    expect(free.message).toBe('此功能不向免费用户开放');
+    for (const u of [a, b]) {
+      await t.infra.store.repos.users.update(
+        u.id,
+        { level: 'monthly', vexpiredAt: t.clock.now() + 86_400_000 },
+        t.clock.now(),
+      );
+    }
+    expect((await start(a.token, { id: video.id, frame: 10, pose: pose.slice(0, 20) })).code).toBe(400);
+    expect((await start(a.token, { id: video.id, frame: -1, pose })).code).toBe(400);
+    const noHips = pose.map((p, j) => (j === 23 ? [Number.NaN, 0] : p));
+    expect((await start(a.token, { id: video.id, frame: 10, pose: noHips })).code).toBe(400);
+    const theirs = await start(b.token, { id: video.id, frame: 10, pose });
+    expect(theirs.code).not.toBe(0);
+  });
+
+  it('runs the tracker forward from the edited frame with progress; the owner gets the new frames', async () => {
+    const K = 10;
+    const pose = normal.frames[K].image!;
+    const s = await start(a.token, { id: video.id, frame: K, pose });
+    expect(s.code, s.message).toBe(0);
+    expect(s.data.status).toBe('waiting');
+    // Not visible to someone else.
+    const peek = await t.call('GET', `/product/video/2d/retrack?jobId=${s.data.jobId}`, { token: b.token });
+    expect(peek.code).toBe(404);
+    const worker = runRetrackWorker({ queue: t.services.retrack.queue, storage: t.infra.storage });
+    try {
+      const progress = new Set<number>();
+      const done = await waitFor(
+        async () => {
+          const r = await t.call<RetrackView>('GET', `/product/video/2d/retrack?jobId=${s.data.jobId}`, {
+            token: a.token,
+          });
+          expect(r.code, r.message).toBe(0);
+          progress.add(r.data.progress);
+          if (r.data.status === 'failed') throw new Error('re-track failed');
+          return r.data.status === 'done' ? r.data : null;
+        },
+        120_000,
+        'the re-track job',
+      );
+      const n = normal.frames.length;
+      expect(done.from).toBe(K + 1);
+      expect(done.frames!.map((f) => f.index)).toEqual(
+        Array.from({ length: n - K - 1 }, (_, i) => K + 1 + i),
+      );
+      expect(done.to).toBe(n - 1);
+      expect(done.progress).toBe(100);
+      // Followed from the corrected pose: the same person as the normal track, frame by frame.
+      const hip = (im: number[][]) => [(im[23][0] + im[24][0]) / 2, (im[23][1] + im[24][1]) / 2];
+      let near = 0;
+      for (const f of done.frames!) {
+        const o = normal.frames[f.index];
+        if (!f.image || !o.image || !o.roi) continue;
+        const [x, y] = hip(f.image);
+        const [u, v] = hip(o.image);
+        if (Math.hypot(x - u, y - v) < 0.1 * o.roi.size) near++;
+      }
+      expect(near).toBeGreaterThanOrEqual(Math.floor(0.9 * (n - K - 1)));
+    } finally {
+      await worker.close();
+    }
+  }, 180_000);
+});
