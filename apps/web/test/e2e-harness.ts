@@ -4,7 +4,16 @@
  * Nothing is mocked; the outbox under DATA_DIR gives the e-mailed codes.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,6 +72,10 @@ export interface RunningServer {
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mocap-web-e2e-'));
+  // The server serves its own copy of the built app: another run's build in the same checkout empties dist/
+  // while it writes (a page load meanwhile answered 404).
+  const webDist = join(dataDir, 'web-dist');
+  cpSync(join(WEB, 'dist'), webDist, { recursive: true });
   const port = await freePort();
   let out = '';
   const proc = spawn(
@@ -79,7 +92,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         REDIS_URL: '',
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
-        WEB_DIST: join(WEB, 'dist'),
+        WEB_DIST: webDist,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

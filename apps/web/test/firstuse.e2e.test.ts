@@ -126,6 +126,12 @@ describe.skipIf(missing !== null && !CI)(
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(`${server.url}/capture/index/uploadPc`);
       await expect.poll(() => coins(page)).toBe(50);
+      // The icon is addressed from the base, not the page (./favicon.svg on /capture/index/music was a 404).
+      const icon = await page.evaluate(
+        () => (document.querySelector('link[rel=icon]') as HTMLLinkElement).href,
+      );
+      expect(icon).toBe(`${server.url}/capture/favicon.svg`);
+      expect((await fetch(icon)).status).toBe(200);
 
       // Upload through the page, as a user would.
       await page.setInputFiles('[data-testid=file-input]', GYM);
@@ -199,19 +205,26 @@ describe.skipIf(missing !== null && !CI)(
       await shot(page, 'judge-remake-en');
       await ok.click();
       await page.getByText('The remake has started').waitFor();
+      // The remake's run is followed on the server (the card may still show the earlier "made" for a moment).
+      const id = Number(await card.getAttribute('data-video-id'));
+      type Judged = {
+        status: number;
+        remakeCount: number;
+        freeRemakes: number;
+        judgement: { unusable: boolean; judgeRemakes: number; refundedCoins: number } | null;
+      };
+      const v = await waitFor(
+        async () => {
+          const d = (await call('POST', '/video/queryVideoById', { id }, token)) as Judged;
+          if (d.status === 3) throw new Error('the remake failed');
+          return d.status === 2 && d.remakeCount === 1 ? d : null;
+        },
+        900_000,
+        'the remake to be made',
+      );
       const again = await untilMade(page);
       await again.locator('[data-testid=card-judgement]').waitFor();
       await expect.poll(() => coins(page)).toBe(50);
-      const v = (await call(
-        'POST',
-        '/video/queryVideoById',
-        { id: Number(await again.getAttribute('data-video-id')) },
-        token,
-      )) as {
-        remakeCount: number;
-        freeRemakes: number;
-        judgement: { unusable: boolean; judgeRemakes: number; refundedCoins: number };
-      };
       expect(v.remakeCount).toBe(1);
       // The remake used one free remake and its flagged result granted the second (and last) judged one.
       expect(v.freeRemakes).toBe(2);
@@ -252,6 +265,6 @@ describe.skipIf(missing !== null && !CI)(
       await zp.locator('[data-testid=remake-judge-note]').waitFor();
       await shot(zp, 'judge-remake-zh');
       await zh.close();
-    });
+    }, 1_200_000);
   },
 );
