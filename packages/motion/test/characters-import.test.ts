@@ -137,6 +137,70 @@ describe.skipIf(!have)('character import and mapping', () => {
       expect(m.bones[j], j).toBe(`b${c.bones.findIndex((b) => b.name === c.mapping.bones[j])}`);
   });
 
+  it('an ASCII FBX of the Quaternius character imports exactly like the binary one', () => {
+    // No ASCII exporter is available offline: the binary file's node tree is written out as ASCII FBX 7.4
+    // ("Class::Name" strings, *N { a: … } arrays), then imported through the ASCII path.
+    const bin = readFileSync(FILES.quatFbx);
+    const { root } = parseFbx(new Uint8Array(bin));
+    const lines: string[] = [
+      '; FBX 7.4.0 project file',
+      '; ----------------------------------------------------',
+      '',
+    ];
+    const str = (v: string) => {
+      const k = v.indexOf('\u0000\u0001');
+      return `"${k >= 0 ? `${v.slice(k + 2)}::${v.slice(0, k)}` : v}"`;
+    };
+    const prop = (v: unknown): string | null => {
+      if (typeof v === 'string') return str(v);
+      if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toPrecision(17);
+      if (typeof v === 'bigint') return String(v);
+      if (typeof v === 'boolean') return v ? 'T' : 'F';
+      return null; // raw bytes (embedded files): not carried
+    };
+    const write = (n: { name: string; props: unknown[]; children: typeof root.children }, depth: number) => {
+      const pad = '\t'.repeat(depth);
+      const arr =
+        n.props.length === 1 &&
+        n.props[0] &&
+        typeof n.props[0] === 'object' &&
+        'length' in (n.props[0] as object) &&
+        !(n.props[0] instanceof Uint8Array && n.name === 'Content');
+      if (arr) {
+        const a = Array.from(n.props[0] as ArrayLike<number>);
+        lines.push(
+          `${pad}${n.name}: *${a.length} {`,
+          `${pad}\ta: ${a.map((x) => (Number.isInteger(x) ? x : x.toPrecision(9))).join(',')}`,
+          `${pad}}`,
+        );
+        return;
+      }
+      const ps = n.props.map(prop).filter((x): x is string => x !== null);
+      const head = `${pad}${n.name}: ${ps.join(', ')}`;
+      if (!n.children.length) {
+        lines.push(head);
+        return;
+      }
+      lines.push(`${head} {`);
+      for (const c of n.children) write(c, depth + 1);
+      lines.push(`${pad}}`);
+    };
+    for (const c of root.children) write(c, 0);
+    const ascii = new TextEncoder().encode(lines.join('\n'));
+    expect(sniffCharacterFormat(ascii)).toBe('fbx-ascii');
+    const a = importCharacter(ascii);
+    const b = importCharacter(new Uint8Array(bin));
+    expect(a.format).toBe('fbx-ascii');
+    expect(a.stats).toEqual(b.stats);
+    expect(a.mapping.bones).toEqual(b.mapping.bones);
+    expect(a.restPose.kind).toBe(b.restPose.kind);
+    expect(a.height).toBeCloseTo(b.height, 4);
+    let maxD = 0;
+    for (let i = 0; i < a.meshes[0].positions.length; i++)
+      maxD = Math.max(maxD, Math.abs(a.meshes[0].positions[i] - b.meshes[0].positions[i]));
+    expect(maxD).toBeLessThan(1e-4);
+  });
+
   it('ASCII FBX parses to the same tree shape', () => {
     const text = `; FBX 7.4.0 project file
 FBXHeaderExtension:  {
