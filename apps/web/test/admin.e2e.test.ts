@@ -502,6 +502,20 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     // Enabled again it reports online.
     await row.locator('[data-action=enable]').click();
     await waitFor(() => secondLog.includes('enabled again'), 20_000, 'the worker resumed');
+    // Both actions are in the audit log, with the machine's enabled flag before and after.
+    await page.locator('[data-admin-path=auditLog]').click();
+    await page.getByTestId('audit-route').fill('/machineInfo/update');
+    await page.getByTestId('audit-search').click();
+    await waitFor(
+      async () => (await page.locator('[data-testid=audit-table] tbody tr[data-row]').count()) === 2,
+      10_000,
+      'two machine rows',
+    );
+    const rows = (await page.getByTestId('audit-table').textContent()) ?? '';
+    expect(rows).toContain('enabled: true → false');
+    expect(rows).toContain('enabled: false → true');
+    await settle(page);
+    await shot(page, 'admin-auditLog-machines-en');
     await ctx.close();
   });
 

@@ -656,6 +656,7 @@ export function AuditLogPage() {
             </select>
             <input
               className="input"
+              data-testid="audit-route"
               placeholder={ta('audit.routeFilter')}
               value={route}
               onChange={(e) => setRoute(e.target.value)}
