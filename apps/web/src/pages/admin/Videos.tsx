@@ -327,7 +327,14 @@ export function VideoDownHistoryPage() {
     { key: 'e', title: ta('user.email'), render: (r) => r.email },
     { key: 'v', title: ta('video.name'), render: (r) => `${r.videoName} (#${r.videoId})` },
     { key: 'b', title: ta('video.boneType'), render: (r) => r.boneType },
-    { key: 'k', title: ta('download.kind'), render: (r) => r.kind },
+    {
+      key: 'k',
+      title: ta('download.kind'),
+      render: (r) =>
+        ['own', 'square', 'lower', 'bulk'].includes(r.kind)
+          ? ta(`download.kind.${r.kind}` as AdminKey)
+          : r.kind,
+    },
     { key: 'c', title: ta('download.coins'), render: (r) => r.coins, align: 'right' },
   ];
   return (
