@@ -328,30 +328,48 @@ describe.skipIf(!have)('VRM 0.x and 1.0', () => {
 });
 
 describe.skipIf(!have)('retargeting a captured motion onto the characters', () => {
-  const cases: [string, string, number][] = [
-    ['Mixamo X Bot', FILES.xbot, 0.03],
-    ['Quaternius modular', FILES.quatGlb, 0.03],
-    ['UE4 mannequin (A-pose)', FILES.ue4, 0.03],
-    ['Quaternius animated (IK feet)', FILES.quatFbx, 0.08],
+  // [what, file, tolerance, hands raw within tolerance]: the Quaternius modular man has short arms for his
+  // height, so his hands are checked against what his arms can reach.
+  const cases: [string, string, number, boolean][] = [
+    ['Mixamo X Bot', FILES.xbot, 0.03, true],
+    ['Quaternius modular', FILES.quatGlb, 0.03, false],
+    ['UE4 mannequin (A-pose)', FILES.ue4, 0.03, true],
+    ['Quaternius animated (IK feet)', FILES.quatFbx, 0.08, true],
   ];
-  for (const [what, file, tol] of cases) {
+  for (const [what, file, tol, handsRaw] of cases) {
     it(`${what}: hands and feet within ${tol * 100} cm of the clip (scaled), feet on the floor`, () => {
       const clip = capturedWalk();
       const c = importCharacter(readFileSync(file));
       const r = retargetToCharacter(clip, c);
       const idx = new Map(c.bones.map((b, i) => [b.name, i]));
-      const errs: number[] = [];
+      const at = (f: number, b: number) => [r.world[f][3 * b], r.world[f][3 * b + 1], r.world[f][3 * b + 2]];
+      const dist = (p: number[], q: number[]) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+      const raw: Record<string, number> = {};
+      let beyondReach = 0;
       for (const [k, ts] of Object.entries(r.targets)) {
         const b = idx.get(c.mapping.bones[k]) as number;
+        const side = k.startsWith('left') ? 'left' : 'right';
+        const hand = k.endsWith('Hand');
+        const a = idx.get(c.mapping.bones[`${side}${hand ? 'UpperArm' : 'Thigh'}`]) as number;
+        const m = idx.get(c.mapping.bones[`${side}${hand ? 'Forearm' : 'Shin'}`]) as number;
+        const reach =
+          dist(c.bones[a].position, c.bones[m].position) + dist(c.bones[m].position, c.bones[b].position);
         ts.forEach((t, f) => {
-          const w = r.world[f];
-          errs.push(Math.hypot(w[3 * b] - t[0], w[3 * b + 1] - t[1], w[3 * b + 2] - t[2]) / r.scale);
+          const e = dist(at(f, b), t) / r.scale;
+          raw[k] = Math.max(raw[k] ?? 0, e);
+          // What the limb cannot reach is not an error of the IK.
+          const deficit = Math.max(0, dist(at(f, a), t) - reach) / r.scale;
+          beyondReach = Math.max(beyondReach, e - deficit);
         });
       }
       expect(Object.keys(r.targets).sort()).toEqual(['leftFoot', 'leftHand', 'rightFoot', 'rightHand']);
-      errs.sort((a, b) => a - b);
-      expect(errs[Math.floor(errs.length * 0.95)]).toBeLessThan(tol);
-      expect(errs[errs.length - 1]).toBeLessThan(tol);
+      expect(beyondReach).toBeLessThan(0.01);
+      expect(raw.leftFoot).toBeLessThan(tol);
+      expect(raw.rightFoot).toBeLessThan(tol);
+      if (handsRaw) {
+        expect(raw.leftHand).toBeLessThan(tol);
+        expect(raw.rightHand).toBeLessThan(tol);
+      }
       // Feet: the lower ankle is never below its rest height by more than 1.5 cm (scaled), and in every frame
       // one ankle is within 5 cm (IK-feet rig: 8 cm, not met yet at 5) of its rest height (standing on the floor).
       const feet = ['leftFoot', 'rightFoot'].map((k) => idx.get(c.mapping.bones[k]) as number);

@@ -274,13 +274,6 @@ export function retargetToCharacter(
     }
     offset.set(l.key, [end[0] - s * c[0], model.bones[l.c].position[1] - s * c[1], end[2] - s * c[2]]);
   }
-  const armRatio = new Map<string, number>();
-  for (const l of limbs) {
-    if (!l.arm) continue;
-    const lc = length(sub(cRest(l.jb), cRest(l.ja))) + length(sub(cRest(l.j), cRest(l.jb)));
-    const lb = length(sub(PT[l.b], PT[l.a])) + length(sub(PT[l.c], PT[l.b]));
-    armRatio.set(l.key, lb / Math.max(1e-6, lc));
-  }
   const hipsOff: Vec3 = [
     PT[hips][0] - s * cRest(0)[0],
     ankleChar - s * ankleCan - dyChar + s * dyCan,
@@ -335,9 +328,11 @@ export function retargetToCharacter(
         const c = wpos(f, l.j);
         let t: Vec3;
         if (l.arm) {
-          // Hands: the clip's shoulder → hand vector, scaled by the arm-length ratio, from the character's shoulder.
+          // Hands: the clip's shoulder → hand vector scaled like the body (leg-length ratio), from the character's
+          // shoulder: hands meet the body where the performer's did; a character with shorter arms than that
+          // reaches as far as its arm allows.
           const sh = wpos(f, l.ja);
-          const k = armRatio.get(l.key) as number;
+          const k = s;
           t = [
             P[l.a][0] + k * (c[0] - sh[0]),
             P[l.a][1] + k * (c[1] - sh[1]),
