@@ -483,7 +483,7 @@ export function solveDetailed(
       {
         frozen,
         frozenRoot: true,
-        iterations: 3,
+        iterations: 2,
       },
     );
     if (Number.isFinite(fit2.afterPx)) {
@@ -572,10 +572,14 @@ function imageFitPass(
   const d = new Float64Array(N * 3);
   const opts = { cutoffHz: fc, fps, order: 2 as const, robustIterations: 1 };
   for (let jj = 0; jj < n; jj++) {
+    let moved = false;
     for (let f = 0; f < N; f++) {
       const o = f * n + jj;
-      writeVec3(d, f, qLog(qMul(readQuat(local, o), qConj(readQuat(start, o)))));
+      const r = qLog(qMul(readQuat(local, o), qConj(readQuat(start, o))));
+      if (r[0] !== 0 || r[1] !== 0 || r[2] !== 0) moved = true;
+      writeVec3(d, f, r);
     }
+    if (!moved) continue; // joints the fit does not move (fingers, toes, frozen ones)
     const z = smoothSignal(d, N, 3, null, opts);
     for (let f = 0; f < N; f++) {
       const o = f * n + jj;

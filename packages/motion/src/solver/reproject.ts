@@ -49,7 +49,7 @@ export interface ImageFitOptions {
   rotationSigma?: number;
   /** σ (metres) of the root's depth against the start's. Default 0.15. */
   rootDepthSigma?: number;
-  /** Gauss–Newton iterations per frame. Default 5. */
+  /** Gauss–Newton iterations per frame. Default 4. */
   iterations?: number;
   /** Joints whose rotation stays, and whether the root stays (e.g. legs and hips after the floor stage). */
   frozen?: number[];
@@ -178,7 +178,7 @@ export function fitToImage(
   const sigZ = options.depthSigma ?? 0.12;
   const sigR = options.rotationSigma ?? 0.5;
   const sigRootZ = options.rootDepthSigma ?? 0.15;
-  const iterations = options.iterations ?? 5;
+  const iterations = options.iterations ?? 4;
   const frozen = new Set(options.frozen ?? []);
   // Which parameters move which landmark: the joint of the parameter is the landmark's joint or above it.
   const affects: number[][] = [];
@@ -191,6 +191,7 @@ export function fitToImage(
     });
     affects.push(list);
   }
+  const allOf = affects.map((list) => [...list, P, P + 1, P + 2]);
   const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
   const pts = new Float64Array(M * 3);
   const z0 = new Float64Array(M);
@@ -338,7 +339,7 @@ export function fitToImage(
         rowV[P] = 0;
         rowV[P + 1] = s * vY;
         rowV[P + 2] = s * vZ;
-        const all = [...list, P, P + 1, P + 2];
+        const all = allOf[i];
         for (const a of all) {
           Jtr[a] += s * (rowU[a] * ru + rowV[a] * rv);
           for (const b of all) JtJ[a * U + b] += rowU[a] * rowU[b] + rowV[a] * rowV[b];
