@@ -137,6 +137,27 @@ describe.skipIf(!have)('character import and mapping', () => {
       expect(m.bones[j], j).toBe(`b${c.bones.findIndex((b) => b.name === c.mapping.bones[j])}`);
   });
 
+  it('a .gltf (JSON, embedded base64 buffer) imports like the GLB it was made from', () => {
+    const glb = readFileSync(FILES.xbot);
+    const jl = glb.readUInt32LE(12);
+    const json = JSON.parse(glb.subarray(20, 20 + jl).toString('utf8'));
+    const binLen = glb.readUInt32LE(20 + jl);
+    const bin = glb.subarray(28 + jl, 28 + jl + binLen);
+    json.buffers = [
+      { byteLength: bin.length, uri: `data:application/octet-stream;base64,${bin.toString('base64')}` },
+    ];
+    const text = new TextEncoder().encode(JSON.stringify(json));
+    expect(sniffCharacterFormat(text)).toBe('gltf');
+    const a = importCharacter(text);
+    const b = importCharacter(new Uint8Array(glb));
+    expect(a.format).toBe('gltf');
+    expect(a.stats).toEqual(b.stats);
+    expect(a.mapping.bones).toEqual(b.mapping.bones);
+    // An external buffer cannot be read from an upload: a clear refusal.
+    json.buffers = [{ byteLength: bin.length, uri: 'Xbot.bin' }];
+    expect(() => importCharacter(new TextEncoder().encode(JSON.stringify(json)))).toThrow(/external buffers/);
+  });
+
   it('an ASCII FBX of the Quaternius character imports exactly like the binary one', () => {
     // No ASCII exporter is available offline: the binary file's node tree is written out as ASCII FBX 7.4
     // ("Class::Name" strings, *N { a: … } arrays), then imported through the ASCII path.
