@@ -1,0 +1,60 @@
+// @vitest-environment happy-dom
+/**
+ * The digital-human entry of the sidebar (issue 24): shown to individual accounts and opening /index/tomokage,
+ * hidden from company accounts, disabled with the maintenance label while `/tomokage/checkMaintain` says so; and
+ * the mapping editor's joint names in both languages.
+ */
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Sidebar } from '../src/components/Sidebar.tsx';
+import { jointLabel } from '../src/i18n/tomokage.ts';
+import { setLangForTests } from '../src/lib/i18n.ts';
+import { makeUser, renderAt, setTokenCookie } from './helpers.tsx';
+
+afterEach(() => cleanup());
+
+describe('sidebar digital-human button', () => {
+  it('individual account: opens the digital-human page', async () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    const { router } = renderAt(
+      '/x',
+      [
+        { path: '/x', element: <Sidebar tomoMaintain={false} /> },
+        { path: '/index/tomokage', element: <div>TOMOKAGE PAGE</div> },
+      ],
+      makeUser({}, 1),
+    );
+    const btn = screen.getByTestId('digital-human') as HTMLButtonElement;
+    expect(btn.disabled).toBe(false);
+    expect(btn.textContent).toContain('Digital human');
+    fireEvent.click(btn);
+    expect(await screen.findByText('TOMOKAGE PAGE')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/index/tomokage');
+  });
+
+  it('maintenance: disabled, with the maintenance label (zh)', () => {
+    setLangForTests('zh');
+    setTokenCookie('t');
+    renderAt('/x', [{ path: '/x', element: <Sidebar tomoMaintain={true} /> }], makeUser({}, 1));
+    const btn = screen.getByTestId('digital-human') as HTMLButtonElement;
+    expect(btn.disabled).toBe(true);
+    expect(btn.textContent).toContain('维护中');
+  });
+
+  it('company account: no button', () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    renderAt('/x', [{ path: '/x', element: <Sidebar tomoMaintain={false} /> }], makeUser({ type: 2 }, 1));
+    expect(screen.queryByTestId('digital-human')).toBeNull();
+  });
+});
+
+describe('joint names of the mapping editor', () => {
+  it('reads in English and Chinese', () => {
+    expect(jointLabel('leftUpperArm', 'en')).toBe('Left upper arm');
+    expect(jointLabel('rightPinky2', 'en')).toBe('Right little 2');
+    expect(jointLabel('spine2', 'zh')).toBe('胸部');
+    expect(jointLabel('leftThumb1', 'zh')).toBe('左拇指 1');
+  });
+});
