@@ -519,7 +519,27 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     await ctx.close();
   });
 
-  it('the briefing chart counts the uploads the test made', async () => {
+  it('the briefing chart counts the uploads the test made; revenue and an invoice the finance side handles', async () => {
+    // A purchase (WeChat sandbox) with an invoice request.
+    const buyer = await register('buyer@example.com');
+    const p = await call<{ url: string; orderNo: string }>('POST', '/wx/prepay/1', {}, buyer.token);
+    expect(await (await fetch(`${p.url}/pay`, { method: 'POST' })).text()).toContain('data-state="paid"');
+    await call(
+      'POST',
+      '/code/personInvoice',
+      { orderNo: p.orderNo, title: 'Buyer Name', email: 'buyer@example.com' },
+      buyer.token,
+    );
+    const invoiceOf = async () =>
+      (
+        await call<{ list: { orderNo: string; invoice: string | null }[] }>(
+          'POST',
+          '/user/order/record',
+          {},
+          buyer.token,
+        )
+      ).list.find((o) => o.orderNo === p.orderNo)?.invoice;
+    expect(await invoiceOf()).toBe('pending');
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, admin);
       const page = await ctx.newPage();
@@ -533,6 +553,17 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
       expect(values.at(-1)).toBe(uploads);
       expect(values.slice(0, -1).every((v) => v === 0)).toBe(true);
       expect(await page.getByTestId('kpi-uploads').textContent()).toBe(String(uploads));
+      expect(await page.getByTestId('kpi-revenue').textContent()).toBe('99.00');
+      if (lang === 'en') {
+        const inv = page.locator('[data-testid=invoice-table] tr', { hasText: p.orderNo });
+        await inv.waitFor();
+        await inv.locator('button', { hasText: 'Mark issued' }).click();
+        await waitFor(
+          async () => (await invoiceOf()) === 'issued',
+          10_000,
+          "the buyer's order shows the invoice issued",
+        );
+      }
       await settle(page);
       await shot(page, `admin-briefing-after-${lang}`);
       await page.locator('[data-admin-path=extension]').click();

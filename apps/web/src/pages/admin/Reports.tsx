@@ -13,9 +13,12 @@ import {
   Tooltip,
 } from 'chart.js';
 import { useEffect, useRef, useState } from 'react';
+import { Confirm } from '../../components/Modal.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { AdminPage, type Column, ExportButton, Table, useLoad, yuan } from './Console.tsx';
+import { toast } from '../../lib/messages.ts';
+import { AdminPage, type Column, ExportButton, fmtTime, Table, useLoad, yuan } from './Console.tsx';
 
 Chart.register(
   BarController,
@@ -285,7 +288,7 @@ export function BriefingPage() {
         />
       }
     >
-      {() => (
+      {(canWrite) => (
         <>
           {picker}
           <div className="admin-kpis">
@@ -294,7 +297,7 @@ export function BriefingPage() {
             <Kpi label={ta('report.uploads')} value={t?.uploads ?? '—'} testId="kpi-uploads" />
             <Kpi label={ta('report.seconds')} value={t?.secondsProcessed ?? '—'} />
             <Kpi label={ta('report.failures')} value={t?.failures ?? '—'} />
-            <Kpi label={ta('report.revenue')} value={t ? yuan(t.revenue) : '—'} />
+            <Kpi label={ta('report.revenue')} value={t ? yuan(t.revenue) : '—'} testId="kpi-revenue" />
             <Kpi
               label={ta('report.conversion')}
               value={data ? `${(data.conversion.rate * 100).toFixed(1)}%` : '—'}
@@ -354,6 +357,7 @@ export function BriefingPage() {
             testId="briefing-table"
             columns={columns}
           />
+          <Invoices canWrite={canWrite} />
         </>
       )}
     </AdminPage>
@@ -386,7 +390,11 @@ interface Extension {
 
 export function ExtensionPage() {
   const { period, picker } = usePeriod();
-  const [data] = useLoad(() => api.post<Extension>('/sysInfo/extension', period), [period.from, period.to]);
+  const [data, reload] = useLoad(
+    () => api.post<Extension>('/sysInfo/extension', period),
+    [period.from, period.to],
+  );
+  const [payout, setPayout] = useState<Inviter | null>(null);
   const [config, setConfig] = useState<ChartConfiguration | null>(null);
   useEffect(() => {
     if (!data) return;
@@ -454,7 +462,7 @@ export function ExtensionPage() {
         />
       }
     >
-      {() => (
+      {(canWrite) => (
         <>
           {picker}
           <div className="admin-kpis">
@@ -473,10 +481,159 @@ export function ExtensionPage() {
             rowKey={(r) => r.inviterId}
             rows={data?.inviters ?? []}
             testId="extension-table"
-            columns={columns}
+            columns={
+              canWrite
+                ? [
+                    ...columns,
+                    {
+                      key: 'pay',
+                      title: ta('admin.actions'),
+                      csv: () => null,
+                      render: (r) =>
+                        r.cashback > r.cashbackPaid ? (
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            data-action="payout"
+                            onClick={() => setPayout(r)}
+                          >
+                            {ta('report.payOut')}
+                          </button>
+                        ) : (
+                          '—'
+                        ),
+                    },
+                  ]
+                : columns
+            }
+          />
+          <Confirm
+            open={!!payout}
+            title={ta('report.payOut')}
+            text={ta('report.payOutConfirm', {
+              email: payout?.email ?? '',
+              amount: payout ? yuan(payout.cashback - payout.cashbackPaid) : '',
+            })}
+            onCancel={() => setPayout(null)}
+            onOk={async () => {
+              const p = payout!;
+              setPayout(null);
+              try {
+                const r = await api.post<{ count: number; amount: number }>('/companyOrder/sendCashBack', {
+                  userId: p.inviterId,
+                });
+                toast.success(ta('report.paidOut', { count: r.count, amount: yuan(r.amount) }));
+                await reload();
+              } catch {
+                /* shown */
+              }
+            }}
           />
         </>
       )}
     </AdminPage>
+  );
+}
+
+interface Invoice {
+  id: number;
+  orderNo: string;
+  kind: 'personal' | 'business';
+  title: string;
+  taxNo: string | null;
+  email: string;
+  amount: number;
+  status: 'pending' | 'issued' | 'rejected';
+  createdAt: number;
+}
+
+/** Invoices requested by buyers (finance): issue or reject. */
+function Invoices({ canWrite }: { canWrite: boolean }) {
+  const [status, setStatus] = useState<'' | Invoice['status']>('pending');
+  const [page, setPage] = useState(1);
+  const [data, reload, busy] = useLoad(
+    () =>
+      api.post<{ list: Invoice[]; total: number }>('/invoice/search', {
+        page,
+        size: 10,
+        ...(status ? { status } : {}),
+      }),
+    [page, status],
+  );
+  const set = async (i: Invoice, to: Invoice['status']) => {
+    try {
+      await api.put(`/invoice/${i.id}/${to}`);
+      toast.success(ta('admin.done'));
+      await reload();
+    } catch {
+      /* shown */
+    }
+  };
+  return (
+    <section className="admin-card">
+      <div className="admin-card-head">
+        <h2>{ta('invoice.title')}</h2>
+        <div className="admin-filters">
+          {(['pending', 'issued', 'rejected', ''] as const).map((s) => (
+            <button
+              key={s || 'all'}
+              type="button"
+              className={`chip${status === s ? ' chip-on' : ''}`}
+              onClick={() => {
+                setPage(1);
+                setStatus(s);
+              }}
+            >
+              {s ? ta(`invoice.${s}` as AdminKey) : ta('admin.all')}
+            </button>
+          ))}
+        </div>
+      </div>
+      <Table
+        rowKey={(i) => i.id}
+        rows={data?.list ?? []}
+        loading={busy}
+        testId="invoice-table"
+        columns={[
+          { key: 'o', title: ta('invoice.order'), render: (i) => <code>{i.orderNo}</code> },
+          { key: 'k', title: ta('invoice.kind'), render: (i) => ta(`invoice.${i.kind}` as AdminKey) },
+          { key: 'h', title: ta('invoice.header'), render: (i) => i.title },
+          { key: 't', title: ta('invoice.taxNo'), render: (i) => i.taxNo ?? '—' },
+          { key: 'e', title: ta('invoice.email'), render: (i) => i.email },
+          { key: 'a', title: ta('invoice.amount'), render: (i) => yuan(i.amount), align: 'right' },
+          { key: 's', title: ta('invoice.status'), render: (i) => ta(`invoice.${i.status}` as AdminKey) },
+          { key: 'c', title: ta('admin.created'), render: (i) => fmtTime(i.createdAt) },
+          ...(canWrite
+            ? [
+                {
+                  key: 'x',
+                  title: ta('admin.actions'),
+                  render: (i: Invoice) =>
+                    i.status === 'pending' ? (
+                      <span className="admin-actions">
+                        <button type="button" className="btn btn-sm" onClick={() => set(i, 'issued')}>
+                          {ta('invoice.issue')}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-danger"
+                          onClick={() => set(i, 'rejected')}
+                        >
+                          {ta('invoice.reject')}
+                        </button>
+                      </span>
+                    ) : (
+                      '—'
+                    ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      <div className="admin-foot">
+        <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
+        <Pager page={page} pages={Math.ceil((data?.total ?? 0) / 10)} go={setPage} />
+      </div>
+    </section>
   );
 }
