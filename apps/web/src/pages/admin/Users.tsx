@@ -181,80 +181,86 @@ export function ManageUserPage() {
                 key: 'actions',
                 title: ta('admin.actions'),
                 csv: () => null,
-                render: (u) => (
-                  <span className="admin-actions">
-                    <button
-                      type="button"
-                      className="btn btn-sm"
-                      data-action="topUp"
-                      onClick={() => setDialog({ kind: 'topUp', u })}
-                    >
-                      {ta('user.topUp')}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-sm"
-                      data-action="level"
-                      onClick={() => setDialog({ kind: 'level', u })}
-                    >
-                      {ta('user.setLevel')}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-sm"
-                      data-action="days"
-                      onClick={() => setDialog({ kind: 'days', u })}
-                    >
-                      {ta('user.addDays')}
-                    </button>
-                    <button
-                      type="button"
-                      className={`btn btn-sm${u.testFlag ? ' on' : ''}`}
-                      data-action="test"
-                      onClick={() => act(() => api.post(`/user/test/${u.id}`, { flag: !u.testFlag }))}
-                    >
-                      {ta('user.flag.test')}
-                    </button>
-                    <button
-                      type="button"
-                      className={`btn btn-sm${u.beta ? ' on' : ''}`}
-                      data-action="beta"
-                      onClick={() => act(() => api.put(`/user/beta/${u.id}`, { flag: !u.beta }))}
-                    >
-                      {ta('user.flag.beta')}
-                    </button>
-                    <button
-                      type="button"
-                      className={`btn btn-sm${u.extensionStaff ? ' on' : ''}`}
-                      data-action="staff"
-                      onClick={() =>
-                        act(() => api.post('/user/setExtensionStaff', { id: u.id, flag: !u.extensionStaff }))
-                      }
-                    >
-                      {ta('user.flag.staff')}
-                    </button>
-                    {String(u.id) === String(me?.id) ? null : u.blackFlag ? (
+                // Only a super-administrator changes a super-administrator's account (the server refuses others).
+                render: (u) =>
+                  u.roles.includes('admin') && !me?.roles.includes('admin') ? (
+                    <span className="admin-muted">—</span>
+                  ) : (
+                    <span className="admin-actions">
                       <button
                         type="button"
                         className="btn btn-sm"
-                        data-action="unblack"
-                        onClick={() => act(() => api.post(`/user/blackFlag/${u.id}`, { flag: false }))}
+                        data-action="topUp"
+                        onClick={() => setDialog({ kind: 'topUp', u })}
                       >
-                        {ta('user.unblack')}
+                        {ta('user.topUp')}
                       </button>
-                    ) : (
                       <button
                         type="button"
-                        className="btn btn-sm btn-danger"
-                        data-action="black"
-                        onClick={() => setDialog({ kind: 'black', u })}
+                        className="btn btn-sm"
+                        data-action="level"
+                        onClick={() => setDialog({ kind: 'level', u })}
                       >
-                        {ta('user.black')}
+                        {ta('user.setLevel')}
                       </button>
-                    )}
-                    <RolesButton onOpen={() => setDialog({ kind: 'roles', u })} />
-                  </span>
-                ),
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        data-action="days"
+                        onClick={() => setDialog({ kind: 'days', u })}
+                      >
+                        {ta('user.addDays')}
+                      </button>
+                      <button
+                        type="button"
+                        className={`btn btn-sm${u.testFlag ? ' on' : ''}`}
+                        data-action="test"
+                        onClick={() => act(() => api.post(`/user/test/${u.id}`, { flag: !u.testFlag }))}
+                      >
+                        {ta('user.flag.test')}
+                      </button>
+                      <button
+                        type="button"
+                        className={`btn btn-sm${u.beta ? ' on' : ''}`}
+                        data-action="beta"
+                        onClick={() => act(() => api.put(`/user/beta/${u.id}`, { flag: !u.beta }))}
+                      >
+                        {ta('user.flag.beta')}
+                      </button>
+                      <button
+                        type="button"
+                        className={`btn btn-sm${u.extensionStaff ? ' on' : ''}`}
+                        data-action="staff"
+                        onClick={() =>
+                          act(() =>
+                            api.post('/user/setExtensionStaff', { id: u.id, flag: !u.extensionStaff }),
+                          )
+                        }
+                      >
+                        {ta('user.flag.staff')}
+                      </button>
+                      {String(u.id) === String(me?.id) ? null : u.blackFlag ? (
+                        <button
+                          type="button"
+                          className="btn btn-sm"
+                          data-action="unblack"
+                          onClick={() => act(() => api.post(`/user/blackFlag/${u.id}`, { flag: false }))}
+                        >
+                          {ta('user.unblack')}
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-danger"
+                          data-action="black"
+                          onClick={() => setDialog({ kind: 'black', u })}
+                        >
+                          {ta('user.black')}
+                        </button>
+                      )}
+                      <RolesButton onOpen={() => setDialog({ kind: 'roles', u })} />
+                    </span>
+                  ),
               },
             ]
           : columns;
