@@ -30,6 +30,7 @@ const FM = join(SHARED, 'testdata', 'formats');
 const FILES = {
   xbot: join(CH, 'mixamo_glb', 'Xbot.glb'),
   quatGlb: join(CH, 'quaternius_modular_glb', 'modular_men_Casual.glb'),
+  quatWomen: join(CH, 'quaternius_modular_glb', 'modular_women_Casual.glb'),
   quatFbx: join(CH, 'quaternius_animated_fbx', 'Male_Casual.fbx'),
   ue4: join(FM, 'fbx_unreal', 'SK_Mannequin.FBX'),
   samba: join(FM, 'fbx_mixamo', 'Samba_Dancing_with_skin.fbx'),
@@ -95,6 +96,15 @@ describe.skipIf(!have)('character import and mapping', () => {
     expect(c.mapping.bones.rightThigh).toBe('UpperLeg.R');
     expect(c.mapping.bones.leftIndex1).toBeDefined();
     expect(Object.values(c.mapping.method).every((m) => m === 'topology')).toBe(true);
+  });
+
+  it('Quaternius modular women (thighs on a floor-level Root beside the Hips): topology still maps the body', () => {
+    const c = importCharacter(readFileSync(FILES.quatWomen));
+    expect(missingJoints(c.mapping, true)).toEqual(['leftToes', 'rightToes']);
+    expect(c.mapping.bones.hips).toBe('Hips');
+    expect(c.mapping.bones.leftThigh).toBe('UpperLeg.L');
+    expect(c.mapping.bones.rightPinky3).toBe('Pinky3.R');
+    expect(c.mapping.bones.leftThumb1).toBe('Thumb1.L');
   });
 
   it('Quaternius animated (FBX, IK feet, arms down): feet found off the leg chain, I/A pose detected', () => {
@@ -354,6 +364,7 @@ describe.skipIf(!have)('retargeting a captured motion onto the characters', () =
   const cases: [string, string, number, boolean][] = [
     ['Mixamo X Bot', FILES.xbot, 0.03, true],
     ['Quaternius modular', FILES.quatGlb, 0.03, false],
+    ['Quaternius modular women (thighs beside the hips)', FILES.quatWomen, 0.03, false],
     ['UE4 mannequin (A-pose)', FILES.ue4, 0.03, true],
     ['Quaternius animated (IK feet)', FILES.quatFbx, 0.08, true],
   ];
@@ -414,6 +425,9 @@ describe.skipIf(!have)('retargeting a captured motion onto the characters', () =
         const l = Math.hypot(w[3 * b] - w[3 * p], w[3 * b + 1] - w[3 * p + 1], w[3 * b + 2] - w[3 * p + 2]);
         const role = Object.entries(c.mapping.bones).find(([, n]) => n === c.bones[b].name)?.[0];
         if (role === 'hips' || role === 'leftFoot' || role === 'rightFoot') continue;
+        // A bone hanging off an unmapped top bone (a floor-level Root) is carried by the pelvis instead.
+        const parentMapped = Object.values(c.mapping.bones).includes(c.bones[p].name);
+        if (c.bones[p].parent < 0 && !parentMapped) continue;
         expect(Math.abs(l - rl), c.bones[b].name).toBeLessThan(1e-4 * r.scale + 1e-5);
       }
     }, 120_000);

@@ -248,10 +248,22 @@ export function mapByTopology(bones: readonly MappableBone[]): Record<string, st
       }
     }
   }
+  let legParent = hips;
   if (hips < 0) {
-    // Legs under a pelvis helper (Biped: thighs hang off the first spine link): the lowest bone with two leg
-    // chains somewhere below it and the head above.
-    return out;
+    // Legs beside the pelvis rather than under it (Quaternius modular women: Root at the floor carries the Hips
+    // chain and both thighs): a bone with two children that start at hip height and reach the floor, and one
+    // that reaches the head; the up child is the hips.
+    for (let i = 0; i < n && hips < 0; i++) {
+      const legs = kids[i].filter(
+        (c) => P[c][1] > minY + 0.35 * H && lo[c] < minY + 0.12 * H && hi[c] < P[c][1] + 0.1 * H,
+      );
+      const up = kids[i].filter((c) => !legs.includes(c) && hi[c] > minY + 0.8 * H);
+      if (legs.length >= 2 && up.length >= 1) {
+        hips = up[0];
+        legParent = i;
+      }
+    }
+    if (hips < 0) return out;
   }
   out.hips = bones[hips].name;
   /** The main chain from `start`: repeatedly the child whose subtree reaches farthest by `key`. */
@@ -285,7 +297,9 @@ export function mapByTopology(bones: readonly MappableBone[]): Record<string, st
     (bones[i].weighted === false || /(end|nub|tip|top)$/i.test(bones[i].name.replace(/[^a-z]/gi, '')));
   const side = (i: number) => (P[i][0] >= 0 ? 'left' : 'right');
   // Legs.
-  const legRoots = kids[hips].filter((c) => lo[c] < P[hips][1] - 0.25 * H && hi[c] < P[hips][1] + 0.1 * H);
+  const legRoots = kids[legParent].filter(
+    (c) => lo[c] < P[hips][1] - 0.25 * H && hi[c] < P[hips][1] + 0.1 * H && P[c][1] > minY + 0.3 * H,
+  );
   legRoots.sort((a, b) => lo[a] - lo[b]);
   for (const root of legRoots.slice(0, 2)) {
     const chain = distinct(

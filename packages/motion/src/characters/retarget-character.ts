@@ -289,6 +289,36 @@ export function retargetToCharacter(
   // Mapped bones whose canonical parent's bone is not an ancestor (IK-rig feet): placed, not carried.
   const detached = new Uint8Array(nb);
   for (const l of limbs) if (!isAncestor(l.b, l.c)) detached[l.c] = 1;
+  // Bones hanging beside the bone of their canonical parent joint rather than under it (Quaternius modular women:
+  // the thighs hang off a floor-level Root, not off the Hips): carried by that bone, rigidly, from their rest
+  // offset — the pelvis moves them as it moves the canonical thighs.
+  const vparent = new Int32Array(nb).fill(-1);
+  const vOffset: Vec3[] = new Array(nb);
+  for (let b = 0; b < nb; b++) {
+    if (src[b] <= 0 || detached[b]) continue;
+    let pj = sk.parents[src[b]];
+    while (pj >= 0 && boneOfJoint[pj] < 0) pj = sk.parents[pj];
+    const vb = pj >= 0 ? boneOfJoint[pj] : -1;
+    if (vb < 0 || vb === b || isAncestor(vb, b) || isAncestor(b, vb)) continue;
+    vparent[b] = vb;
+    vOffset[b] = qRotate(
+      qConj(model.bones[vb].rotation),
+      sub(model.bones[b].position, model.bones[vb].position),
+    );
+  }
+  // Forward-kinematics order: a bone after its parent and after its carrier.
+  const fkOrder: number[] = [];
+  {
+    const state = new Uint8Array(nb);
+    const visit = (b: number) => {
+      if (state[b]) return;
+      state[b] = 1;
+      if (parent[b] >= 0) visit(parent[b]);
+      if (vparent[b] >= 0) visit(vparent[b]);
+      fkOrder.push(b);
+    };
+    for (let b = 0; b < nb; b++) visit(b);
+  }
   const ik = options.ik !== false;
   for (let f = 0; f < F; f++) {
     for (let b = 0; b < nb; b++) {
@@ -305,10 +335,8 @@ export function retargetToCharacter(
     // Hips: scaled travel. Its ancestors (ground roots, armature nodes) stay at rest.
     const hp = wpos(f, 0);
     const hipsWorld: Vec3 = [s * hp[0] + hipsOff[0], s * hp[1] + hipsOff[1], s * hp[2] + hipsOff[2]];
-    const order: number[] = [];
-    for (let b = 0; b < nb; b++) order.push(b);
     const fkAll = () => {
-      for (const b of order) {
+      for (const b of fkOrder) {
         const p = parent[b];
         if (b === hips) {
           P[b] = hipsWorld;
@@ -316,6 +344,12 @@ export function retargetToCharacter(
         }
         if (p < 0) continue;
         if (detached[b]) continue;
+        const vp = vparent[b];
+        if (vp >= 0) {
+          const o = qRotate(W[vp], vOffset[b]);
+          P[b] = [P[vp][0] + o[0], P[vp][1] + o[1], P[vp][2] + o[2]];
+          continue;
+        }
         const v = qRotate(W[p], restLocalT[b]);
         P[b] = [P[p][0] + v[0], P[p][1] + v[1], P[p][2] + v[2]];
       }
