@@ -352,6 +352,8 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   };
   /** Screen position of an image pixel (the overlay canvas covers the picture exactly). */
   const screenOf = async (page: Page, doc: Doc, x: number, y: number) => {
+    // Let a frame change's zoom origin and drawing settle first.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const box = (await page.getByTestId('rf-overlay').boundingBox())!;
     return { x: box.x + (x / doc.video.width) * box.width, y: box.y + (y / doc.video.height) * box.height };
   };
@@ -499,6 +501,13 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       );
       expect(e2).toBeLessThanOrEqual(e1 / 2);
       expect(await repairsOf(page)).toBe(repairs + 1);
+      // The editor now shows the saved tracks: nothing left to edit, the wrist no longer flagged.
+      expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^0 /);
+      expect(await wristFlagged(page)).toEqual([]);
+      const saved = await tracksOf(id, token);
+      const [gx, gy] = projected(side.gt, WRIST_FRAMES[0], 'leftHand');
+      const w0 = saved.frames[WRIST_FRAMES[0]].image![WRIST];
+      expect(Math.hypot(w0[0] - gx, w0[1] - gy)).toBeLessThan(4);
       await shot(page, `refresher-saved-${lang}`);
       await ctx.close();
     }
@@ -624,6 +633,13 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^1 /);
       await page.getByTestId('rf-undo').tap();
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^0 /);
+      // Magnified 2× around the body for the drags (the picture is small on a phone).
+      await page.getByTestId('rf-zoom').tap();
+      await expect
+        .poll(async () => (await page.getByTestId('rf-overlay').boundingBox())!.width)
+        .toBeGreaterThan(
+          1.9 * (await page.getByTestId('rf-stage').evaluate((e) => (e as HTMLElement).offsetWidth)),
+        );
       for (const f of WRIST_FRAMES) {
         await goTo(page, f);
         const cur = doc.frames[f].image![WRIST];

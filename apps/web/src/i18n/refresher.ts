@@ -76,6 +76,8 @@ export const refresherEn = {
   'rf.tools': 'Tools',
   'rf.view3d': '3D',
   'rf.view2d': '2D',
+  'rf.zoom': 'Zoom the picture to {z}×',
+  'rf.legendKey': 'Keyframe',
 };
 
 export const refresherZh: Record<keyof typeof refresherEn, string> = {
@@ -155,6 +157,8 @@ export const refresherZh: Record<keyof typeof refresherEn, string> = {
   'rf.tools': '工具',
   'rf.view3d': '3D',
   'rf.view2d': '2D',
+  'rf.zoom': '将画面放大到 {z}×',
+  'rf.legendKey': '关键帧',
 };
 
 /** Landmark names (zh); en uses the tracks format's names with spaces. */

@@ -12,7 +12,6 @@ import { Icon } from '../../components/Icon.tsx';
 import { LangSwitch } from '../../components/TopBar.tsx';
 import { LANDMARK_ZH } from '../../i18n/refresher.ts';
 import { isPhone } from '../../lib/device.ts';
-import { motionClip } from '../../lib/endpoints.ts';
 import { ApiError } from '../../lib/envelope.ts';
 import { sidebarWidthFor } from '../../lib/guard.ts';
 import { getLang, t } from '../../lib/i18n.ts';
@@ -27,6 +26,7 @@ import {
   type RetrackState,
   retrackState,
   saveRepair,
+  solvedClip,
   startRetrack,
   videoState,
 } from './api.ts';
@@ -189,6 +189,9 @@ function Editor({
   });
   const [retrack, setRetrack] = useState<RetrackState | null>(null);
   const [view, setView] = useState<'2d' | '3d'>('2d');
+  /** Magnification of the picture (1×, 2×, 4×) around the selected point or the body. */
+  const [zoom, setZoom] = useState(1);
+  const [zoomFor, setZoomFor] = useState<{ x: number; y: number } | null>(null);
   const [clipReady, setClipReady] = useState(false);
   /** A label; on phones without its keyboard shortcut "(H)" / "（H）". */
   const lbl = (key: string) => (mobile ? t(key).replace(/\s*[(（][^()（）]*[)）]\s*$/, '') : t(key));
@@ -230,7 +233,7 @@ function Editor({
 
   // The solved 3D pose beside the video (the existing three.js viewer, the video as its clock).
   const loadClip = useCallback(async () => {
-    const doc = await motionClip(id);
+    const doc = await solvedClip(id);
     viewer.current?.setClip(parseClip(doc));
     setClipReady(true);
   }, [id]);
@@ -403,13 +406,28 @@ function Editor({
     return () => ro.disconnect();
   }, [base, phase, view]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the origin follows the frame and zoom, not the selection
+  useEffect(() => {
+    const im = cur?.image;
+    if (zoom === 1 || !im || !base) {
+      setZoomFor(null);
+      return;
+    }
+    const p: [number, number] =
+      selected !== null
+        ? [im[selected][0], im[selected][1]]
+        : [(im[23][0] + im[24][0]) / 2, (im[23][1] + im[24][1]) / 2];
+    setZoomFor({ x: (p[0] / base.video.width) * stage.w, y: (p[1] / base.video.height) * stage.h });
+  }, [zoom, frame, base, stage]);
+
   // ---------- drawing
   useEffect(() => {
     const c = canvas.current;
     if (!c || !base) return;
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(stage.w * dpr));
-    const h = Math.max(1, Math.round(stage.h * dpr));
+    // Drawn at the zoomed size, so a magnified picture keeps sharp lines.
+    const w = Math.max(1, Math.round(stage.w * dpr * zoom));
+    const h = Math.max(1, Math.round(stage.h * dpr * zoom));
     if (c.width !== w) c.width = w;
     if (c.height !== h) c.height = h;
     const ctx = c.getContext('2d');
@@ -421,8 +439,9 @@ function Editor({
       flagged: flaggedHere,
       drag,
       radius: mobile ? 5 : 4,
+      pxPerCss: dpr,
     });
-  }, [cur, base, stage, selected, keyedHere, interpHere, flaggedHere, drag, mobile]);
+  }, [cur, base, stage, selected, keyedHere, interpHere, flaggedHere, drag, mobile, zoom]);
 
   // ---------- pointer editing (mouse, pen and touch)
   const gesture = useRef<{
@@ -729,6 +748,17 @@ function Editor({
         >
           <Glyph d="M18 5v14M5 5l10 7-10 7z" />
         </button>
+        <button
+          type="button"
+          className={`btn btn-icon rf-zoom${zoom > 1 ? ' on' : ''}`}
+          aria-label={t('rf.zoom', { z: zoom === 4 ? 1 : zoom * 2 })}
+          title={t('rf.zoom', { z: zoom === 4 ? 1 : zoom * 2 })}
+          data-testid="rf-zoom"
+          onClick={() => setZoom((z) => (z === 4 ? 1 : z * 2))}
+        >
+          <Icon name="search" />
+          {zoom > 1 && <span className="rf-zoom-n">{zoom}×</span>}
+        </button>
         <span className="rf-frame" data-testid="rf-frame" data-frame={frame}>
           {t('rf.frame', { f: frame, n: Math.max(0, N - 1) })}
         </span>
@@ -806,7 +836,7 @@ function Editor({
           </span>
         ))}
         <span>
-          <span className="rf-diamond" /> {t('rf.keyframe')}
+          <span className="rf-diamond" /> {t('rf.legendKey')}
         </span>
       </div>
     </div>
@@ -1042,11 +1072,24 @@ function Editor({
     </section>
   );
 
+  // Zoom around the selected point (else the hip centre) of the frame shown, in stage pixels; fixed while the
+  // frame stays (selecting or dragging a point does not move the picture under the finger).
+  const zoomOrigin = zoomFor ? `${zoomFor.x.toFixed(1)}px ${zoomFor.y.toFixed(1)}px` : 'center';
+
   const stageEl = (
     <div className="rf-pane rf-pane-video" ref={pane}>
       <div className="pane-label">{t('rf.source')}</div>
       {phase === 'loading' && <div className="pane-overlay">{t('rf.loading')}</div>}
-      <div className="rf-stage" style={{ width: stage.w, height: stage.h }}>
+      <div
+        className="rf-stage"
+        data-testid="rf-stage"
+        style={{
+          width: stage.w,
+          height: stage.h,
+          transform: zoom > 1 ? `scale(${zoom})` : undefined,
+          transformOrigin: zoomOrigin,
+        }}
+      >
         {videoUrl && (
           <video
             ref={videoEl}

@@ -14,8 +14,10 @@ export interface Editable {
 export const loadEditable = (id: Video['id']): Promise<Editable> =>
   api.get<Editable>('/video/2d', { query: { id }, silent: true });
 
+/** The tracks behind a signed URL; never from the HTTP cache (a URL signed in the same second as the one before
+ *  a save is the same URL, and the saved tracks must replace the old ones). */
 export async function fetchTracks(url: string): Promise<TracksDoc> {
-  const res = await fetch(url);
+  const res = await fetch(url, { cache: 'no-store' });
   if (!res.ok) throw new Error(`tracks: HTTP ${res.status}`);
   const doc = (await res.json()) as TracksDoc;
   if (doc?.format !== 'mocap-tracks' || !Array.isArray(doc.frames)) throw new Error('not a tracks document');
@@ -25,6 +27,15 @@ export async function fetchTracks(url: string): Promise<TracksDoc> {
 /** Saves the repaired tracks; the server re-solves (the video goes back through the queue). */
 export const saveRepair = (id: Video['id'], tracks: TracksDoc): Promise<unknown> =>
   api.put<unknown>('/video/2d', { id, tracks }, { timeoutMs: 120_000 });
+
+/** The solved clip (mocap-motion JSON), fresh after a re-solve (not from the HTTP cache). */
+export async function solvedClip(id: Video['id']): Promise<unknown> {
+  const d = (await api.get<unknown>(`/motion/video/${id}/clip_url`, { silent: true })) as { url?: string };
+  if (!d?.url) throw new Error('no clip');
+  const res = await fetch(d.url, { cache: 'no-store' });
+  if (!res.ok) throw new Error(`clip: HTTP ${res.status}`);
+  return res.json();
+}
 
 export const videoState = (id: Video['id']): Promise<Video> => videoById(id);
 

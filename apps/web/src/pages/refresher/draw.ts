@@ -11,6 +11,8 @@ export interface DrawState {
   /** A point being dragged: where it is now (image pixels). */
   drag?: { j: number; x: number; y: number } | null;
   radius: number;
+  /** Canvas pixels per screen (CSS) pixel: line widths and dots keep their size on screen at any zoom. */
+  pxPerCss: number;
 }
 
 const COLOURS = { l: '#3fb6ff', r: '#ff8a3d', c: '#e8e8f0' } as const;
@@ -34,7 +36,7 @@ export function drawFrame(
     return [p[0] * sx, p[1] * sy];
   };
   const seen = (p: ImagePoint) => Math.min(p[3], p[4]) >= 0.5;
-  const dpr = W / Math.max(1, ctx.canvas.clientWidth || W);
+  const dpr = st.pxPerCss;
   ctx.lineCap = 'round';
   // Hands first (under the body).
   for (const side of ['left', 'right'] as const) {
