@@ -40,6 +40,19 @@ async function main(): Promise<void> {
   if (admin.created) showAdmin(admin.email, admin.password, config.dataDir);
 
   services.scheduler.start(600_000, (e) => app.log.error({ err: e }, 'scheduled job failed'));
+  // Company webhooks (issue 20): deliveries whose retry time has come, every 15 s.
+  let delivering = false;
+  const webhookTimer = setInterval(() => {
+    if (delivering) return;
+    delivering = true;
+    services.company
+      .deliverDue()
+      .catch((e) => app.log.error({ err: e }, 'webhook deliveries failed'))
+      .finally(() => {
+        delivering = false;
+      });
+  }, 15_000);
+  webhookTimer.unref();
 
   let stopWorker: (() => Promise<void>) | undefined;
   if (config.queue.kind === 'memory') {
@@ -77,6 +90,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     stopSweeper();
+    clearInterval(webhookTimer);
     await app.close();
     await stopWorker?.();
     await services.scheduler.stop();

@@ -278,7 +278,7 @@ describe.each(databases)('accounts on %s', (kind) => {
       ['CV', 30],
     ]);
     const notice = await t.call('PUT', '/product/company/emailNotice', { token, body: { enabled: false } });
-    expect(notice.data).toEqual({ emailNotice: false });
+    expect(notice.data).toMatchObject({ emailNotice: false });
     const after = await t.call<{ user: { emailNotice: boolean } }>('GET', '/product/auth/company/info', {
       token,
     });

@@ -38,11 +38,13 @@ function bootProcess(dataDir: string): Promise<string> {
 }
 
 describe('migrations', () => {
-  it('are numbered files run in name order, platform (0xx) before videos and jobs (1xx)', () => {
+  it('are numbered files in number order, platform (0xx) before videos and jobs (1xx), 4-digit ranges last', () => {
     const names = listMigrations();
     expect(names.slice(0, 3)).toEqual(['001_accounts.ts', '002_coins.ts', '003_platform.ts']);
-    expect([...names].sort()).toEqual(names);
-    expect(names.every((n) => /^\d{3}_[\w-]+\.ts$/.test(n))).toBe(true);
+    const nums = names.map((n) => Number.parseInt(n, 10));
+    expect([...nums].sort((a, b) => a - b)).toEqual(nums);
+    expect(names.every((n) => /^\d{3,4}_[\w-]+\.ts$/.test(n))).toBe(true);
+    expect(names.indexOf('1100_company.ts')).toBeGreaterThan(names.indexOf('901_blocklist_rules.ts'));
   });
 
   describe.each(databases)('on %s', (kind) => {

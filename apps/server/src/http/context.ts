@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError, Codes } from '../errors.ts';
 import type { Infra } from '../infra/index.ts';
+import { API_KEY_PREFIX } from '../modules/company/service.ts';
 import type { PendingAudit } from '../modules/rbac/service.ts';
 import type { AuthContext } from '../services/auth.ts';
 import type { Services } from '../services/index.ts';
@@ -51,14 +52,33 @@ export const meta = (req: FastifyRequest) => ({
 
 export type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-/** Any logged-in account. */
+/**
+ * Any logged-in account; a company API key (`mck_…`, issue 20) authenticates as its company here and on the
+ * company routes, never on administrator routes nor on the routes that manage keys (they need a session).
+ */
 export const requireUser: Guard = async (req) => {
-  req.auth = await req.server.ctx.services.auth.authenticate(bearerToken(req));
+  req.auth = await authenticateToken(req, bearerToken(req));
+};
+
+async function authenticateToken(req: FastifyRequest, token: string | undefined): Promise<AuthContext> {
+  const { auth, company } = req.server.ctx.services;
+  if (token?.startsWith(API_KEY_PREFIX)) {
+    const k = await company.authenticateKey(token);
+    return { user: k.user, tokenHash: '', apiKeyId: k.key.id };
+  }
+  return auth.authenticate(token);
+}
+
+/** A logged-in session only (no API key): key and webhook management, payments. */
+export const requireSession: Guard = async (req, reply) => {
+  await requireUser(req, reply);
+  if (req.auth?.apiKeyId !== undefined)
+    throw new AppError(Codes.INSUFFICIENT_PERMISSION, 'an API key cannot do this: log in');
 };
 
 /** Same as requireUser, but the token may come as `?token=` (EventSource cannot send headers). */
 export const requireUserOrQueryToken: Guard = async (req) => {
-  req.auth = await req.server.ctx.services.auth.authenticate(bearerToken(req, true));
+  req.auth = await authenticateToken(req, bearerToken(req, true));
 };
 
 /** The route pattern under /product (`/user/test/:id`), as the permission table names it. */
@@ -71,7 +91,7 @@ export const apiRouteOf = (req: FastifyRequest): string =>
  * 406 insufficient permission. A route that changes something is audited (who, what, before/after).
  */
 export const requireAdmin: Guard = async (req, reply) => {
-  await requireUser(req, reply);
+  await requireSession(req, reply);
   const user = req.auth!.user;
   const { rbac } = req.server.ctx.services;
   const route = apiRouteOf(req);

@@ -7,6 +7,7 @@ import adminRoutes from './admin/routes.ts';
 import authRoutes from './auth/routes.ts';
 import blocklistRoutes from './blocklist/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
+import companyRoutes from './company/routes.ts';
 import consoleRoutes from './console/routes.ts';
 import cosRoutes from './cos/routes.ts';
 import goodsRoutes from './goods/routes.ts';
@@ -43,4 +44,5 @@ export const apiModules: FastifyPluginAsync[] = [
   modelRoutes,
   blocklistRoutes,
   tomokageRoutes,
+  companyRoutes,
 ];

@@ -43,6 +43,8 @@ export interface AuthOptions {
 export interface AuthContext {
   user: UserRecord;
   tokenHash: string;
+  /** Set when a company API key (not a session) authenticated the request (issue 20). */
+  apiKeyId?: number;
 }
 
 /** A hash of a random password, verified when the account does not exist so timing does not tell. */

@@ -7,6 +7,9 @@ import type { Infra } from '../infra/index.ts';
 import { createOidcProvider } from '../infra/oauth/oidc.ts';
 import { KyselyBlocklistRepo } from '../modules/blocklist/repo.ts';
 import { BlocklistService } from '../modules/blocklist/service.ts';
+import { fetchPoster } from '../modules/company/poster.ts';
+import { KyselyCompanyRepo } from '../modules/company/repo.ts';
+import { CompanyService, type WebhookPoster } from '../modules/company/service.ts';
 import { KyselyConsoleRepo } from '../modules/console/repo.ts';
 import { ConsoleService } from '../modules/console/service.ts';
 import { type CaptureJobs, createCaptureJobs } from '../modules/jobs/index.ts';
@@ -68,11 +71,15 @@ export interface Services {
   blocklist: BlocklistService;
   /** Digital humans: uploaded characters driven by the user's motions (issue 24). */
   tomokage: TomokageService;
+  /** Company accounts: e-mail notices, API keys, webhooks (issue 20). */
+  company: CompanyService;
 }
 
 export interface ServiceOptions {
   /** Third-party login providers besides those the config turns on (OIDC_*; `dev` only with TEST_LOGIN_PROVIDER in tests). */
   oauthProviders?: OAuthProvider[];
+  /** How webhooks are posted (default: fetch with a 10 s timeout). */
+  webhookPoster?: WebhookPoster;
 }
 
 export function createServices(infra: Infra, opts: ServiceOptions = {}): Services {
@@ -121,9 +128,29 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     providers,
   );
   const videoStore = createVideoStore(infra.database);
+  const company = new CompanyService({
+    repo: new KyselyCompanyRepo(infra.database.db),
+    clock,
+    mailer: infra.mailer,
+    limiter: infra.limiter,
+    getUser: (id) => store.repos.users.findById(id),
+    balance: (userId) => coins.balance(userId, 'CV'),
+    post: opts.webhookPoster ?? fetchPoster(),
+    productName: 'mocap',
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+  });
   const captureJobs = createCaptureJobs(infra, coins, {
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
+    onFinished: (v, status) =>
+      company.videoFinished({
+        videoId: v.id,
+        userId: v.userId,
+        title: v.name,
+        status,
+        error: v.error,
+        duration: v.durationMs / 1000,
+      }),
   });
   const models = new ModelService({
     settings: store.repos.sysConfig,
@@ -260,6 +287,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     models,
     blocklist,
     tomokage,
+    company,
     music,
     videos,
     motion,

@@ -10,7 +10,7 @@ export * from './service.ts';
 export function createCaptureJobs(
   infra: Pick<Infra, 'database' | 'clock' | 'queue'>,
   coins: CoinService,
-  options: { backoffMs?: number; attempts?: number } = {},
+  options: Pick<ConstructorParameters<typeof CaptureJobs>[0], 'backoffMs' | 'attempts' | 'onFinished'> = {},
 ): CaptureJobs {
   return new CaptureJobs({
     store: createVideoStore(infra.database),

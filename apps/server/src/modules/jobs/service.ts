@@ -66,8 +66,20 @@ export class CaptureJobs {
       /** Retry delay base (default 5 s). */
       backoffMs?: number;
       attempts?: number;
+      /** Told when a run made its results or failed for good (company e-mails and webhooks); never fails the job. */
+      onFinished?: (video: VideoRecord, status: 'made' | 'failed') => Promise<void>;
     },
   ) {}
+
+  private async tell(videoId: number, status: 'made' | 'failed'): Promise<void> {
+    if (!this.deps.onFinished) return;
+    try {
+      const v = await this.deps.store.repos.videos.findById(videoId);
+      if (v) await this.deps.onFinished(v, status);
+    } catch {
+      // a notice that cannot be sent must not fail the capture (webhook deliveries are retried on their own)
+    }
+  }
 
   get queue(): JobQueue<CaptureJobData> {
     return this.deps.queue;
@@ -163,6 +175,7 @@ export class CaptureJobs {
       }
       await r.videos.update(v.id, patch, now);
     });
+    await this.tell(v.id, 'made');
   }
 
   /**
@@ -186,6 +199,7 @@ export class CaptureJobs {
       },
       now,
     );
+    await this.tell(v.id, 'failed');
   }
 
   /**

@@ -464,23 +464,7 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.put(
-    '/company/emailNotice',
-    {
-      preHandler: requireCompany,
-      schema: {
-        tags: ['company'],
-        summary: 'Turn e-mail notices of the company account on or off',
-        security: bearerSecurity,
-        body: z.object({ enabled: z.boolean() }),
-        response: { 200: envelope(z.object({ emailNotice: z.boolean() })) },
-      },
-    },
-    async (req) => {
-      await accounts.setEmailNotice(userOf(req), req.body.enabled);
-      return ok({ emailNotice: req.body.enabled });
-    },
-  );
+  // PUT /company/emailNotice: modules/company/routes.ts (job made, job failed, low balance).
 
   app.get(
     '/company/:id',

@@ -1,0 +1,261 @@
+/**
+ * Company routes (issue 20): e-mail notice choices, API keys, webhooks and their delivery log. Keys and webhooks
+ * are managed from a logged-in session only (an API key cannot mint keys); the rest accepts a key too.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, Codes } from '../../errors.ts';
+import { bearerSecurity, type Guard, requireCompany, requireSession, userOf } from '../../http/context.ts';
+import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { ACCOUNT_COMPANY } from '../../services/ports.ts';
+import {
+  ApiKeySchema,
+  CreatedKeySchema,
+  CreateKeyBody,
+  CreateWebhookBody,
+  DeliverySchema,
+  NoticeBody,
+  NoticeSchema,
+  PageQuery,
+  WebhookSchema,
+} from './schemas.ts';
+import type { ApiKeyRecord, DeliveryRecord } from './service.ts';
+
+/** A company account logged in with a session (not an API key). */
+export const requireCompanySession: Guard = async (req, reply) => {
+  await requireSession(req, reply);
+  if (req.auth!.user.type !== ACCOUNT_COMPANY) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+};
+
+const keyView = (k: ApiKeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  ratePerMinute: k.ratePerMinute,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt,
+  revokedAt: k.revokedAt,
+});
+const deliveryView = (d: DeliveryRecord) => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  event: d.event,
+  body: d.body,
+  state: d.state,
+  attempts: d.attempts,
+  nextAt: d.nextAt,
+  responseCode: d.responseCode,
+  error: d.error,
+  createdAt: d.createdAt,
+  deliveredAt: d.deliveredAt,
+});
+
+const routes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { company, accounts } = app.ctx.services;
+  const tags = ['company'];
+  const security = bearerSecurity;
+
+  const noticeOf = async (userId: number, emailNotice: boolean) => {
+    const p = await company.prefs(userId);
+    return {
+      emailNotice,
+      made: p.made,
+      failed: p.failed,
+      lowBalance: p.lowBalance,
+      lowBalanceThreshold: p.lowBalanceThreshold,
+    };
+  };
+
+  app.get(
+    '/company/emailNotice',
+    {
+      preHandler: requireCompany,
+      schema: {
+        tags,
+        summary: 'Which e-mails the company gets',
+        security,
+        response: { 200: envelope(NoticeSchema) },
+      },
+    },
+    async (req) => {
+      const me = userOf(req);
+      return ok(await noticeOf(me.id, me.emailNotice));
+    },
+  );
+
+  app.put(
+    '/company/emailNotice',
+    {
+      preHandler: requireCompany,
+      schema: {
+        tags,
+        summary: 'Choose the e-mails: job made, job failed, low CV balance (and its threshold), or all off',
+        security,
+        body: NoticeBody,
+        response: { 200: envelope(NoticeSchema) },
+      },
+    },
+    async (req) => {
+      const me = userOf(req);
+      const { enabled, ...prefs } = req.body;
+      if (enabled !== undefined) await accounts.setEmailNotice(me, enabled);
+      const p: Parameters<typeof company.setPrefs>[1] = {};
+      if (prefs.made !== undefined) p.made = prefs.made;
+      if (prefs.failed !== undefined) p.failed = prefs.failed;
+      if (prefs.lowBalance !== undefined) p.lowBalance = prefs.lowBalance;
+      if (prefs.lowBalanceThreshold !== undefined) p.lowBalanceThreshold = prefs.lowBalanceThreshold;
+      if (Object.keys(p).length > 0) await company.setPrefs(me, p);
+      return ok(await noticeOf(me.id, enabled ?? me.emailNotice));
+    },
+  );
+
+  // ---- API keys ----
+  app.post(
+    '/company/apiKeys',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'Create an API key (named; the key is answered this once and stored hashed)',
+        security,
+        body: CreateKeyBody,
+        response: { 200: envelope(CreatedKeySchema) },
+      },
+    },
+    async (req) => {
+      const { key, record } = await company.createKey(userOf(req), req.body.name, req.body.ratePerMinute);
+      return ok({ ...keyView(record), key });
+    },
+  );
+
+  app.get(
+    '/company/apiKeys',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'The API keys of the company with their last-used time (revoked ones too)',
+        security,
+        response: { 200: envelope(z.array(ApiKeySchema)) },
+      },
+    },
+    async (req) => ok((await company.listKeys(userOf(req))).map(keyView)),
+  );
+
+  app.delete(
+    '/company/apiKeys/:id',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'Revoke an API key (it gets 401 from now on)',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(z.null()) },
+      },
+    },
+    async (req) => {
+      await company.revokeKey(userOf(req), req.params.id);
+      return ok(null);
+    },
+  );
+
+  // ---- webhooks ----
+  app.post(
+    '/company/webhooks',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary:
+          'Register a webhook URL for video.made / video.failed / balance.low (answers its signing secret)',
+        security,
+        body: CreateWebhookBody,
+        response: { 200: envelope(WebhookSchema) },
+      },
+    },
+    async (req) => {
+      const w = await company.createWebhook(userOf(req), req.body.url, req.body.events);
+      return ok({ id: w.id, url: w.url, secret: w.secret, events: w.events, createdAt: w.createdAt });
+    },
+  );
+
+  app.get(
+    '/company/webhooks',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'The webhooks of the company',
+        security,
+        response: { 200: envelope(z.array(WebhookSchema)) },
+      },
+    },
+    async (req) =>
+      ok(
+        (await company.listWebhooks(userOf(req))).map((w) => ({
+          id: w.id,
+          url: w.url,
+          secret: w.secret,
+          events: w.events,
+          createdAt: w.createdAt,
+        })),
+      ),
+  );
+
+  app.delete(
+    '/company/webhooks/:id',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'Delete a webhook (its pending deliveries are given up)',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(z.null()) },
+      },
+    },
+    async (req) => {
+      await company.deleteWebhook(userOf(req), req.params.id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/company/webhooks/deliveries',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'The delivery log, newest first (state, attempts, next retry, last response)',
+        security,
+        querystring: PageQuery,
+        response: { 200: envelope(pageOf(DeliverySchema)) },
+      },
+    },
+    async (req) => {
+      const { page, size } = req.query;
+      const r = await company.deliveries(userOf(req), page, size);
+      return ok({ list: r.list.map(deliveryView), total: r.total, page, size });
+    },
+  );
+
+  app.post(
+    '/company/webhooks/deliveries/:id/redeliver',
+    {
+      preHandler: requireCompanySession,
+      schema: {
+        tags,
+        summary: 'Post a delivery again now (newly signed)',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(DeliverySchema) },
+      },
+    },
+    async (req) => ok(deliveryView(await company.redeliver(userOf(req), req.params.id))),
+  );
+};
+
+export default routes;

@@ -1,0 +1,71 @@
+/** Request and response shapes of the company routes (issue 20). */
+import { z } from 'zod';
+import { WEBHOOK_EVENTS } from './service.ts';
+
+export const NoticeBody = z
+  .object({
+    enabled: z
+      .boolean()
+      .optional()
+      .describe('every e-mail notice of the account on/off (the original switch)'),
+    made: z.boolean().optional().describe('e-mail when a video is made'),
+    failed: z.boolean().optional().describe('e-mail when a video failed'),
+    lowBalance: z.boolean().optional().describe('e-mail when the CV balance falls below lowBalanceThreshold'),
+    lowBalanceThreshold: z.number().int().min(0).max(10_000_000).optional().describe('CV coins'),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'nothing to change');
+
+export const NoticeSchema = z.object({
+  emailNotice: z.boolean().describe('e-mails on at all'),
+  made: z.boolean(),
+  failed: z.boolean(),
+  lowBalance: z.boolean(),
+  lowBalanceThreshold: z.number().int(),
+});
+
+export const ApiKeySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string().describe('the first 12 characters of the key'),
+  ratePerMinute: z.number().int(),
+  createdAt: z.number(),
+  lastUsedAt: z.number().nullable(),
+  revokedAt: z.number().nullable(),
+});
+export const CreateKeyBody = z.object({
+  name: z.string().trim().min(1).max(64),
+  ratePerMinute: z.number().int().min(1).max(600).default(120),
+});
+export const CreatedKeySchema = ApiKeySchema.extend({
+  key: z.string().describe('the key itself: shown this once only, stored hashed'),
+});
+
+export const WebhookEventSchema = z.enum(WEBHOOK_EVENTS);
+export const WebhookSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  secret: z.string().describe('HMAC-SHA256 key of the Mocap-Signature header'),
+  events: z.array(WebhookEventSchema),
+  createdAt: z.number(),
+});
+export const CreateWebhookBody = z.object({
+  url: z.string().trim().min(1).max(1024),
+  events: z.array(WebhookEventSchema).min(1).default(['video.made', 'video.failed']),
+});
+export const DeliverySchema = z.object({
+  id: z.number().int(),
+  webhookId: z.number().int(),
+  event: WebhookEventSchema,
+  body: z.string(),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  nextAt: z.number().nullable(),
+  responseCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.number(),
+  deliveredAt: z.number().nullable(),
+});
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});

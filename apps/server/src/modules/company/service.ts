@@ -1,0 +1,440 @@
+/**
+ * The company side (issue 20): which e-mails a company gets, its API keys and its webhooks.
+ *
+ * - E-mail notices: job made, job failed, low CV balance (below the company's threshold; once until the balance is
+ *   back above it). `PUT /company/emailNotice` chooses them; they go through the mailer (outbox by default, SMTP
+ *   when configured).
+ * - API keys: `mck_` + 32 random bytes (base64url), shown once; only the SHA-256 is stored. A key authenticates as
+ *   its company on the company and capture endpoints, never on administrator routes; each key has its own rate
+ *   limit (per minute) and its last-used time.
+ * - Webhooks: `video.made`, `video.failed`, `balance.low`. A delivery is a row (the delivery log) posted with
+ *   `Mocap-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`; a failed post is retried with
+ *   exponential backoff (30 s, 1 min, 2 min … capped at 1 h) for 24 h, then given up. Receivers check the
+ *   timestamp (replay window) and the delivery id (`Mocap-Delivery`) with `verifyWebhookSignature`.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AppError, Codes } from '../../errors.ts';
+import type { Clock, Mailer, RateLimiter, UserRecord } from '../../services/ports.ts';
+
+export const API_KEY_PREFIX = 'mck_';
+export const WEBHOOK_EVENTS = ['video.made', 'video.failed', 'balance.low'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** Deliveries are retried for this long after the event. */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 3_600_000;
+/** Receivers should refuse signatures older than this (seconds). */
+export const WEBHOOK_TOLERANCE_S = 300;
+export const MAX_KEYS = 20;
+export const MAX_WEBHOOKS = 10;
+
+export interface NoticePrefs {
+  made: boolean;
+  failed: boolean;
+  lowBalance: boolean;
+  /** CV coins: a balance below this after a job is "low". */
+  lowBalanceThreshold: number;
+  lowBalanceSentAt: number | null;
+}
+export const DEFAULT_PREFS: NoticePrefs = {
+  made: true,
+  failed: true,
+  lowBalance: true,
+  lowBalanceThreshold: 100,
+  lowBalanceSentAt: null,
+};
+
+export interface ApiKeyRecord {
+  id: number;
+  userId: number;
+  name: string;
+  /** The first characters of the key, to tell keys apart in a list. */
+  prefix: string;
+  ratePerMinute: number;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface WebhookRecord {
+  id: number;
+  userId: number;
+  url: string;
+  secret: string;
+  events: WebhookEvent[];
+  createdAt: number;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export interface DeliveryRecord {
+  id: number;
+  webhookId: number;
+  userId: number;
+  event: WebhookEvent;
+  eventKey: string;
+  body: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAt: number | null;
+  responseCode: number | null;
+  error: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+export interface CompanyRepo {
+  prefs(userId: number): Promise<NoticePrefs | undefined>;
+  savePrefs(userId: number, p: NoticePrefs, now: number): Promise<void>;
+  createKey(
+    k: Omit<ApiKeyRecord, 'id' | 'lastUsedAt' | 'revokedAt'> & { keyHash: string },
+  ): Promise<ApiKeyRecord>;
+  listKeys(userId: number): Promise<ApiKeyRecord[]>;
+  countActiveKeys(userId: number): Promise<number>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  revokeKey(userId: number, id: number, now: number): Promise<boolean>;
+  touchKey(id: number, now: number): Promise<void>;
+  createWebhook(w: Omit<WebhookRecord, 'id'>): Promise<WebhookRecord>;
+  listWebhooks(userId: number): Promise<WebhookRecord[]>;
+  deleteWebhook(userId: number, id: number, now: number): Promise<boolean>;
+  /** Inserts a delivery unless (webhook, eventKey) exists; returns it or undefined when it existed. */
+  insertDelivery(d: Omit<DeliveryRecord, 'id'>): Promise<DeliveryRecord | undefined>;
+  dueDeliveries(now: number, limit: number): Promise<DeliveryRecord[]>;
+  findDelivery(id: number): Promise<DeliveryRecord | undefined>;
+  updateDelivery(
+    id: number,
+    p: Partial<
+      Pick<
+        DeliveryRecord,
+        'body' | 'state' | 'attempts' | 'nextAt' | 'responseCode' | 'error' | 'deliveredAt'
+      >
+    >,
+  ): Promise<void>;
+  listDeliveries(
+    userId: number,
+    page: number,
+    size: number,
+  ): Promise<{ list: DeliveryRecord[]; total: number }>;
+  findWebhook(id: number): Promise<WebhookRecord | undefined>;
+}
+
+/** Posts a webhook body; resolves with the HTTP status (or rejects on a network error / timeout). */
+export type WebhookPoster = (url: string, body: string, headers: Record<string, string>) => Promise<number>;
+
+/** What a finished job tells the company. */
+export interface VideoEvent {
+  videoId: number;
+  userId: number;
+  title: string;
+  status: 'made' | 'failed';
+  error: string | null;
+  /** Seconds. */
+  duration: number;
+}
+
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export function signWebhook(secret: string, body: string, t: number): string {
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return `t=${t},v1=${v1}`;
+}
+
+/**
+ * For receivers: true when `header` signs `body` with `secret` and its timestamp is within `toleranceS` of
+ * `nowS` (a body replayed later fails; a delivery id seen before is the receiver's to refuse).
+ */
+export function verifyWebhookSignature(
+  secret: string,
+  header: string | undefined,
+  body: string,
+  nowS: number,
+  toleranceS = WEBHOOK_TOLERANCE_S,
+): boolean {
+  if (!header) return false;
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header.trim());
+  if (!m) return false;
+  const t = Number(m[1]);
+  if (Math.abs(nowS - t) > toleranceS) return false;
+  const want = Buffer.from(signWebhook(secret, body, t).slice(-64), 'hex');
+  return timingSafeEqual(want, Buffer.from(m[2], 'hex'));
+}
+
+export const backoffMs = (attempts: number): number =>
+  Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+
+export interface CompanyDeps {
+  repo: CompanyRepo;
+  clock: Clock;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  getUser(id: number): Promise<UserRecord | undefined>;
+  /** CV balance. */
+  balance(userId: number): Promise<number>;
+  post: WebhookPoster;
+  productName?: string;
+  /** Public base of the web app, for links in e-mails. */
+  publicUrl?: string;
+}
+
+export class CompanyService {
+  constructor(private readonly deps: CompanyDeps) {}
+
+  private get now(): number {
+    return this.deps.clock.now();
+  }
+
+  // ---- e-mail notices ----
+  async prefs(userId: number): Promise<NoticePrefs> {
+    return (await this.deps.repo.prefs(userId)) ?? { ...DEFAULT_PREFS };
+  }
+
+  async setPrefs(
+    user: UserRecord,
+    p: Partial<Pick<NoticePrefs, 'made' | 'failed' | 'lowBalance' | 'lowBalanceThreshold'>>,
+  ): Promise<NoticePrefs> {
+    const next = { ...(await this.prefs(user.id)), ...p };
+    await this.deps.repo.savePrefs(user.id, next, this.now);
+    return next;
+  }
+
+  // ---- API keys ----
+  async createKey(
+    user: UserRecord,
+    name: string,
+    ratePerMinute = 120,
+  ): Promise<{ key: string; record: ApiKeyRecord }> {
+    if ((await this.deps.repo.countActiveKeys(user.id)) >= MAX_KEYS)
+      throw new AppError(Codes.REFUSED, `at most ${MAX_KEYS} active API keys; revoke one first`);
+    const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+    const record = await this.deps.repo.createKey({
+      userId: user.id,
+      name,
+      prefix: key.slice(0, 12),
+      ratePerMinute,
+      createdAt: this.now,
+      keyHash: hashApiKey(key),
+    });
+    return { key, record };
+  }
+
+  listKeys(user: UserRecord): Promise<ApiKeyRecord[]> {
+    return this.deps.repo.listKeys(user.id);
+  }
+
+  async revokeKey(user: UserRecord, id: number): Promise<void> {
+    if (!(await this.deps.repo.revokeKey(user.id, id, this.now)))
+      throw new AppError(Codes.NOT_FOUND, 'no such API key (or already revoked)');
+  }
+
+  static isApiKey(token: string | undefined): token is string {
+    return typeof token === 'string' && token.startsWith(API_KEY_PREFIX);
+  }
+
+  /** The company a key belongs to: 401 for an unknown or revoked key, 1047 past the key's rate limit. */
+  async authenticateKey(token: string): Promise<{ user: UserRecord; key: ApiKeyRecord }> {
+    const key = await this.deps.repo.findKeyByHash(hashApiKey(token));
+    if (!key || key.revokedAt !== null)
+      throw new AppError(Codes.UNAUTHENTICATED, 'invalid or revoked API key');
+    const user = await this.deps.getUser(key.userId);
+    if (user?.type !== 2) throw new AppError(Codes.UNAUTHENTICATED, 'invalid or revoked API key');
+    if (!user.enabled || user.blackFlag) throw new AppError(Codes.ACCOUNT_DISABLED);
+    const hit = await this.deps.limiter.hit(`apikey:${key.id}`, key.ratePerMinute, 60_000);
+    if (!hit.allowed)
+      throw new AppError(
+        Codes.TOO_MANY_REQUESTS,
+        `rate limit of this API key (${key.ratePerMinute}/min): retry in ${Math.ceil(hit.retryAfterMs / 1000)} s`,
+      );
+    // last-used time at most once a minute per key (no write per request)
+    if (key.lastUsedAt === null || this.now - key.lastUsedAt > 60_000)
+      await this.deps.repo.touchKey(key.id, this.now);
+    return { user, key };
+  }
+
+  // ---- webhooks ----
+  async createWebhook(user: UserRecord, url: string, events: WebhookEvent[]): Promise<WebhookRecord> {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new AppError(Codes.PARAMETER_ERROR, 'webhook url is not a URL');
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+      throw new AppError(Codes.PARAMETER_ERROR, 'webhook url must be http(s)');
+    if ((await this.deps.repo.listWebhooks(user.id)).length >= MAX_WEBHOOKS)
+      throw new AppError(Codes.REFUSED, `at most ${MAX_WEBHOOKS} webhooks`);
+    return this.deps.repo.createWebhook({
+      userId: user.id,
+      url: u.toString(),
+      secret: `whsec_${randomBytes(24).toString('base64url')}`,
+      events: [...new Set(events)],
+      createdAt: this.now,
+    });
+  }
+
+  listWebhooks(user: UserRecord): Promise<WebhookRecord[]> {
+    return this.deps.repo.listWebhooks(user.id);
+  }
+
+  async deleteWebhook(user: UserRecord, id: number): Promise<void> {
+    if (!(await this.deps.repo.deleteWebhook(user.id, id, this.now)))
+      throw new AppError(Codes.NOT_FOUND, 'no such webhook');
+  }
+
+  deliveries(user: UserRecord, page: number, size: number) {
+    return this.deps.repo.listDeliveries(user.id, page, size);
+  }
+
+  /** Sends a delivery again now (a new attempt; the log keeps counting). */
+  async redeliver(user: UserRecord, id: number): Promise<DeliveryRecord> {
+    const d = await this.deps.repo.findDelivery(id);
+    if (!d || d.userId !== user.id) throw new AppError(Codes.NOT_FOUND, 'no such delivery');
+    await this.attempt(d, true);
+    return (await this.deps.repo.findDelivery(id))!;
+  }
+
+  /** Queues an event to every webhook of the company that wants it, and tries each once now. */
+  async emit(userId: number, event: WebhookEvent, eventKey: string, data: unknown): Promise<number> {
+    const hooks = (await this.deps.repo.listWebhooks(userId)).filter((w) => w.events.includes(event));
+    let queued = 0;
+    for (const w of hooks) {
+      const createdAt = this.now;
+      const d = await this.deps.repo.insertDelivery({
+        webhookId: w.id,
+        userId,
+        event,
+        eventKey,
+        body: '',
+        state: 'pending',
+        attempts: 0,
+        nextAt: createdAt,
+        responseCode: null,
+        error: null,
+        createdAt,
+        deliveredAt: null,
+      });
+      if (!d) continue; // this event was already queued for this webhook
+      queued++;
+      await this.attempt(d, false, data);
+    }
+    return queued;
+  }
+
+  /** Posts every delivery whose retry time has come. Returns how many were attempted. */
+  async deliverDue(limit = 50): Promise<number> {
+    const due = await this.deps.repo.dueDeliveries(this.now, limit);
+    for (const d of due) await this.attempt(d, false);
+    return due.length;
+  }
+
+  private async attempt(d: DeliveryRecord, manual: boolean, data?: unknown): Promise<void> {
+    const w = await this.deps.repo.findWebhook(d.webhookId);
+    let body = d.body;
+    if (!body) {
+      body = JSON.stringify({ id: `evt_${d.id}`, type: d.event, createdAt: d.createdAt, data: data ?? null });
+    }
+    const attempts = d.attempts + 1;
+    if (!w) {
+      await this.deps.repo.updateDelivery(d.id, { state: 'failed', nextAt: null, error: 'webhook deleted' });
+      return;
+    }
+    const t = Math.floor(this.now / 1000);
+    let code: number | null = null;
+    let error: string | null = null;
+    try {
+      code = await this.deps.post(w.url, body, {
+        'content-type': 'application/json',
+        'mocap-event': d.event,
+        'mocap-delivery': String(d.id),
+        'mocap-signature': signWebhook(w.secret, body, t),
+      });
+      if (code < 200 || code >= 300) error = `HTTP ${code}`;
+    } catch (e) {
+      error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+    }
+    const now = this.now;
+    if (!error) {
+      await this.bodyAnd(d, body, {
+        state: 'delivered',
+        attempts,
+        nextAt: null,
+        responseCode: code,
+        error: null,
+        deliveredAt: now,
+      });
+      return;
+    }
+    const next = now + backoffMs(attempts);
+    const giveUp = !manual && next > d.createdAt + WEBHOOK_RETRY_WINDOW_MS;
+    await this.bodyAnd(d, body, {
+      state: giveUp ? 'failed' : d.state === 'delivered' ? 'delivered' : 'pending',
+      attempts,
+      nextAt: giveUp || d.state === 'delivered' ? null : next,
+      responseCode: code,
+      error,
+    });
+  }
+
+  private async bodyAnd(d: DeliveryRecord, body: string, p: Parameters<CompanyRepo['updateDelivery']>[1]) {
+    await this.deps.repo.updateDelivery(d.id, d.body ? p : { ...p, body });
+  }
+
+  // ---- events from the capture jobs ----
+  /** A company's video was made or failed for good: e-mail (as chosen), webhooks, and the low-balance check. */
+  async videoFinished(e: VideoEvent): Promise<void> {
+    const user = await this.deps.getUser(e.userId);
+    if (user?.type !== 2) return;
+    const prefs = await this.prefs(user.id);
+    const event: WebhookEvent = e.status === 'made' ? 'video.made' : 'video.failed';
+    const data = {
+      videoId: e.videoId,
+      title: e.title,
+      status: e.status,
+      error: e.error,
+      duration: e.duration,
+    };
+    await this.emit(user.id, event, `${event}:${e.videoId}:${this.now}`, data);
+    const want = e.status === 'made' ? prefs.made : prefs.failed;
+    if (want && user.emailNotice) {
+      const name = this.deps.productName ?? 'mocap';
+      await this.deps.mailer.send({
+        to: user.email,
+        subject:
+          e.status === 'made'
+            ? `[${name}] 视频已制作完成 Video made: ${e.title}`
+            : `[${name}] 视频制作失败 Video failed: ${e.title}`,
+        text:
+          e.status === 'made'
+            ? `你的视频「${e.title}」(#${e.videoId}) 已制作完成，可以下载。\nYour video "${e.title}" (#${e.videoId}) is made and ready to download.${this.link()}`
+            : `你的视频「${e.title}」(#${e.videoId}) 制作失败，已退回 CV 币。\nYour video "${e.title}" (#${e.videoId}) failed; its CV coins were refunded.\n${e.error ?? ''}${this.link()}`,
+      });
+    }
+    await this.checkLowBalance(user, prefs);
+  }
+
+  private link(): string {
+    return this.deps.publicUrl ? `\n\n${this.deps.publicUrl}/capture/` : '';
+  }
+
+  /** Sends balance.low (mail as chosen + webhook) once when the CV balance falls below the threshold. */
+  async checkLowBalance(user: UserRecord, prefs?: NoticePrefs): Promise<boolean> {
+    const p = prefs ?? (await this.prefs(user.id));
+    const bal = await this.deps.balance(user.id);
+    if (bal >= p.lowBalanceThreshold) {
+      if (p.lowBalanceSentAt !== null)
+        await this.deps.repo.savePrefs(user.id, { ...p, lowBalanceSentAt: null }, this.now);
+      return false;
+    }
+    if (p.lowBalanceSentAt !== null) return false;
+    await this.deps.repo.savePrefs(user.id, { ...p, lowBalanceSentAt: this.now }, this.now);
+    await this.emit(user.id, 'balance.low', `balance.low:${this.now}:${randomBytes(4).toString('hex')}`, {
+      balance: bal,
+      threshold: p.lowBalanceThreshold,
+    });
+    if (p.lowBalance && user.emailNotice) {
+      const name = this.deps.productName ?? 'mocap';
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: `[${name}] CV币余额不足 Low CV coin balance: ${bal}`,
+        text: `你的 CV 币余额为 ${bal}，低于提醒值 ${p.lowBalanceThreshold}。请及时充值。\nYour CV coin balance is ${bal}, below your reminder level of ${p.lowBalanceThreshold}. Please recharge.${this.link()}`,
+      });
+    }
+    return true;
+  }
+}
