@@ -89,7 +89,9 @@ export class GltfViewer {
     this.controls.target.set(center.x, box.min.y + h * 0.5, center.z);
     this.camera.near = h / 100;
     this.camera.far = h * 100;
-    this.camera.position.set(center.x + h * 0.9, box.min.y + h * 0.75, center.z + h * 2.3);
+    // A motion travels and swings the limbs: frame it wider than the rest pose.
+    const far = gltf.animations.length ? 3.4 : 2.3;
+    this.camera.position.set(center.x + h * 0.4 * far, box.min.y + h * 0.75, center.z + h * far);
     this.camera.updateProjectionMatrix();
     if (gltf.animations.length) {
       this.mixer = new THREE.AnimationMixer(gltf.scene);
