@@ -1,0 +1,73 @@
+/**
+ * The API tutorial's curl steps (apps/web/src/lib/companyTutorial.ts, shown on the tutorial page) run with bash
+ * against a live server with only an API key: info, upload (charged 1 CV per second), status until made, and
+ * the download URL of the Mixamo zip, which downloads as a zip.
+ */
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TUTORIAL_STEPS } from '../../web/src/lib/companyTutorial.ts';
+import { databases, useServer } from './harness.ts';
+import { type Fixtures, makeFixtures, markMade, unzip } from './video-helpers.ts';
+
+const run = (cmd: string, env: Record<string, string>) =>
+  new Promise<string>((resolve, reject) =>
+    execFile('bash', ['-c', cmd], { env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${cmd}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
+
+let fx: Fixtures;
+beforeAll(() => {
+  fx = makeFixtures();
+});
+
+describe.each(databases)('API tutorial on %s', (kind) => {
+  const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
+  let base = '';
+  let key = '';
+  let id = 0;
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/product`;
+    const co = await t.register(`tut-${kind}@example.com`, { company: true });
+    await t.services.coins.change(co.id, 50, 'admin', `tut-${kind}`, { currency: 'CV' });
+    const k = await t.call<{ key: string }>('POST', '/product/company/apiKeys', {
+      token: co.token,
+      body: { name: 'tutorial' },
+    });
+    key = k.data.key;
+  });
+
+  it('every curl step works as written', async () => {
+    expect(TUTORIAL_STEPS.map((s) => s.key)).toEqual(['co.tut.s1', 'co.tut.s2', 'co.tut.s3', 'co.tut.s4']);
+    const env = () => ({ BASE: base, KEY: key, VIDEO: fx.synthetic(11, 4), ID: String(id) });
+    const info = JSON.parse(await run(TUTORIAL_STEPS[0]!.curl, env()));
+    expect(info.code).toBe(0);
+    expect(info.data.company.cvCoin).toBe(50);
+
+    const up = JSON.parse(await run(TUTORIAL_STEPS[1]!.curl, env()));
+    expect(up.code, up.message).toBe(0);
+    id = up.data.id;
+    expect(await t.services.coins.balance((info.data.user as { id: number }).id, 'CV')).toBe(46);
+
+    const waiting = JSON.parse(await run(TUTORIAL_STEPS[2]!.curl, env()));
+    expect(waiting.data.id).toBe(id);
+    expect(waiting.data.status).toBe(0);
+    await markMade(t.infra, t.services, id, ['Mixamo']);
+    const made = JSON.parse(await run(TUTORIAL_STEPS[2]!.curl, env()));
+    expect(made.data.status).toBe(2);
+
+    const dl = JSON.parse(await run(TUTORIAL_STEPS[3]!.curl, env()));
+    expect(dl.code, dl.message).toBe(0);
+    // the signed URL names PUBLIC_URL's host; this server listens on a random port
+    expect(dl.data.paths.length).toBeGreaterThan(0);
+    const signed = new URL(dl.data.paths[0], base);
+    const url = new URL(signed.pathname + signed.search, base).toString();
+    const res = await fetch(url);
+    const zip = new Uint8Array(await res.arrayBuffer());
+    expect(res.status, `${url} ${Buffer.from(zip).toString().slice(0, 200)}`).toBe(200);
+    const entries = unzip(zip);
+    expect([...entries.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+  });
+});
