@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- solver [--filter <substring>] [--max-frames N] [--smoothing s] [--seed n]`
+ * `npm run bench -- solver [--filter <substring>] [--max-frames N] [--smoothing s] [--seed n] [--options json]`
  *
  * For every BVH file in ../shared/testdata/bvh (three skeleton conventions; read in place, never copied):
  * forward kinematics → BlazePose-like landmarks (world, and image through a virtual camera) with realistic
@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bvh, solveDetailed } from '@mocap/motion';
+import { bvh, type SolveOptions, solveDetailed } from '@mocap/motion';
 import { synthetic } from '@mocap/testkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +40,7 @@ export default async function bench(args: string[]): Promise<void> {
   const maxFrames = arg(args, '--max-frames') ? Number(arg(args, '--max-frames')) : undefined;
   const smoothing = arg(args, '--smoothing') ? Number(arg(args, '--smoothing')) : undefined;
   const seed = arg(args, '--seed') ? Number(arg(args, '--seed')) : 1;
+  const extra = JSON.parse(arg(args, '--options') ?? '{}') as SolveOptions;
   const files: string[] = [];
   for (const dir of readdirSync(BVH_DIR, { withFileTypes: true })) {
     if (!dir.isDirectory()) continue;
@@ -74,6 +75,7 @@ export default async function bench(args: string[]): Promise<void> {
       focalLengthPx: syn.camera.f,
       focalFromMetadata: true,
       ...(smoothing !== undefined ? { smoothing } : {}),
+      ...extra,
     });
     const ms = performance.now() - t0;
     const truth = synthetic.truthMetrics(syn.truth);
