@@ -232,13 +232,18 @@ function Editor({
   }, [id, load]);
 
   // The solved 3D pose beside the video (the existing three.js viewer, the video as its clock).
+  // The solved clip, kept so the phone's 3D tab can be rebuilt without fetching it again.
+  const clipRef = useRef<ReturnType<typeof parseClip> | null>(null);
   const loadClip = useCallback(async () => {
-    const doc = await solvedClip(id);
-    viewer.current?.setClip(parseClip(doc));
+    const clip = parseClip(await solvedClip(id));
+    clipRef.current = clip;
+    viewer.current?.setClip(clip);
     setClipReady(true);
   }, [id]);
+  // On a phone the 3D view exists only while its tab is shown (no WebGL drawing behind the picture).
+  const show3d = !mobile || view === '3d';
   useEffect(() => {
-    if (phase !== 'ready' || !holder3d.current) return;
+    if (phase !== 'ready' || !holder3d.current || !show3d) return;
     let v: MotionViewer;
     try {
       v = new MotionViewer(holder3d.current);
@@ -250,12 +255,13 @@ function Editor({
     v.setCharacter('robot');
     v.setSkeletonVisible(true);
     v.setTimeSource(() => videoEl.current?.currentTime ?? 0);
-    void loadClip().catch(() => setClipReady(false));
+    if (clipRef.current) v.setClip(clipRef.current);
+    else void loadClip().catch(() => setClipReady(false));
     return () => {
       v.dispose();
       viewer.current = null;
     };
-  }, [phase, loadClip]);
+  }, [phase, loadClip, show3d]);
 
   // ---------- derived
   const bones = useMemo(() => (base ? boneLengths(base) : new Map<number, number>()), [base]);
@@ -1020,8 +1026,14 @@ function Editor({
           {t('rf.saveFailed', { e: solve.error ?? '' })}
         </p>
       )}
-      <p className="muted small" data-testid="rf-edits">
+      <p
+        className="muted small"
+        data-testid="rf-edits"
+        data-retracked={Object.keys(draft.replaced ?? {}).length}
+      >
         {t('rf.edits', { k: keyCount, s: draft.swaps.length })}
+        {Object.keys(draft.replaced ?? {}).length > 0 &&
+          t('rf.editsRetracked', { r: Object.keys(draft.replaced ?? {}).length })}
       </p>
       {draftNote && (
         <p className="muted small" data-testid="rf-draft-note">
