@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import adminRoutes from './admin/routes.ts';
+import animationRoutes from './animation/routes.ts';
 import authRoutes from './auth/routes.ts';
 import blocklistRoutes from './blocklist/routes.ts';
 import catalogRoutes from './catalog/routes.ts';
@@ -34,6 +35,7 @@ export const apiModules: FastifyPluginAsync[] = [
   motionRoutes,
   retrackRoutes,
   musicRoutes,
+  animationRoutes,
   cosRoutes,
   goodsRoutes,
   payRoutes,

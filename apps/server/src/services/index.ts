@@ -5,6 +5,9 @@
 import { join } from 'node:path';
 import type { Infra } from '../infra/index.ts';
 import { createOidcProvider } from '../infra/oauth/oidc.ts';
+import { createAnimationAssets } from '../modules/animation/files.ts';
+import { createAnimationStore } from '../modules/animation/repo.ts';
+import { AnimationService } from '../modules/animation/service.ts';
 import { KyselyBlocklistRepo } from '../modules/blocklist/repo.ts';
 import { BlocklistService } from '../modules/blocklist/service.ts';
 import { fetchPoster } from '../modules/company/poster.ts';
@@ -55,6 +58,7 @@ export interface Services {
   captureJobs: CaptureJobs;
   /** Music → dance cards and their jobs (issue 22). */
   music: MusicService;
+  animation: AnimationService;
   /** Orders and their fulfilment (issue 19). */
   orders: OrderService;
   /** WeChat Pay / Alipay flows over the providers of infra.payment. */
@@ -186,6 +190,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });
+  const animationStore = createAnimationStore(infra.database);
+  const animation = new AnimationService({
+    store: animationStore,
+    coins,
+    storage: infra.storage,
+    assets: createAnimationAssets(),
+    clock,
+  });
   const notices = new NoticeService(store, clock);
   const system = new SystemConfigService(store, clock);
   const tomokageStore = createTomokageStore(infra.database);
@@ -251,6 +263,10 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
               }
             : null;
         }
+        case 'animation': {
+          const a = await animationStore.repos.animation.findById(id);
+          return a ? { id: a.id, name: a.name, category: a.category, status: a.status } : null;
+        }
         case 'tomokage': {
           const t = await tomokageStore.repos.tomokage.findById(id);
           return t
@@ -289,6 +305,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     tomokage,
     company,
     music,
+    animation,
     videos,
     motion,
     retrack,

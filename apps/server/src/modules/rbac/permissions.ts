@@ -15,6 +15,7 @@ export type TargetKind =
   | 'blockrule'
   | 'models'
   | 'tomokage'
+  | 'animation'
   | 'user'
   | 'notice'
   | 'maintain'
@@ -95,6 +96,10 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /admin/video/rerun': r('video', 'write', { kind: 'video', from: 'body.id' }),
   'POST /admin/video/delete': r('video', 'write'),
   'POST /admin/download/search': r('video', 'read'),
+  // the animation library (manageAnimation)
+  'POST /admin/animation/search': r('animation', 'read'),
+  'POST /admin/animation/publish': r('animation', 'write', { kind: 'animation', from: 'body.id' }),
+  'POST /admin/animation/delete': r('animation', 'write'),
   // digital humans (manageTomokage)
   'POST /admin/tomokage/search': r('tomokage', 'read'),
   'POST /admin/tomokage/hide': r('tomokage', 'write', { kind: 'tomokage', from: 'body.id' }),

@@ -1,0 +1,287 @@
+/**
+ * Animation library repository over Kysely (SQLite or PostgreSQL): tables `animation`, `animation_collect`,
+ * `animation_purchase` (migration `1200_animation`), and the animation store (S1's repositories plus this one,
+ * bound to one connection or one transaction: a charge and a purchase commit together). The only SQL of the
+ * animation slice.
+ */
+import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
+import type { Database } from '../../infra/db/index.ts';
+import type { DB } from '../../infra/db/schema.ts';
+import { createRepos } from '../../repos/index.ts';
+import type { Page, Repos } from '../../services/ports.ts';
+import type { AnimationQuery, AnimationRecord, AnimationRepo, NewAnimation } from './service.ts';
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface AnimationTable {
+  id: Generated<number>;
+  name: string;
+  category: string;
+  tags: Defaulted<string>;
+  source: string;
+  source_ref: string;
+  credit: Defaulted<string>;
+  clip_key: string;
+  frame_count: number;
+  fps: number;
+  duration_ms: number;
+  price: number;
+  status: Defaulted<number>;
+  downloads: Defaulted<number>;
+  zips: Defaulted<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AnimationCollectTable {
+  user_id: number;
+  animation_id: number;
+  created_at: number;
+}
+
+export interface AnimationPurchaseTable {
+  user_id: number;
+  animation_id: number;
+  charged: number;
+  charge_ref: string;
+  created_at: number;
+}
+
+type AnimDB = DB & {
+  animation: AnimationTable;
+  animation_collect: AnimationCollectTable;
+  animation_purchase: AnimationPurchaseTable;
+};
+type Row = Selectable<AnimationTable>;
+
+function parse<T>(s: string, fallback: T): T {
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function toRecord(r: Row): AnimationRecord {
+  return {
+    id: Number(r.id),
+    name: r.name,
+    category: r.category,
+    tags: parse<string[]>(r.tags, []),
+    source: r.source,
+    sourceRef: r.source_ref,
+    credit: r.credit,
+    clipKey: r.clip_key,
+    frameCount: Number(r.frame_count),
+    fps: Number(r.fps),
+    durationMs: Number(r.duration_ms),
+    price: Number(r.price),
+    status: Number(r.status),
+    downloads: Number(r.downloads),
+    zips: parse<AnimationRecord['zips']>(r.zips, {}),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+const likeEscape = (s: string) => `%${s.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+/** `column LIKE pattern ESCAPE '\'` (SQLite has no default escape character). */
+const like = (column: string, pattern: string) =>
+  sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+
+export class KyselyAnimationRepo implements AnimationRepo {
+  private readonly db: Kysely<AnimDB>;
+
+  constructor(db: Kysely<DB>) {
+    this.db = db as unknown as Kysely<AnimDB>;
+  }
+
+  async create(a: NewAnimation): Promise<AnimationRecord> {
+    const r = await this.db
+      .insertInto('animation')
+      .values({
+        name: a.name,
+        category: a.category,
+        tags: JSON.stringify(a.tags),
+        source: a.source,
+        source_ref: a.sourceRef,
+        credit: a.credit,
+        clip_key: a.clipKey,
+        frame_count: a.frameCount,
+        fps: a.fps,
+        duration_ms: a.durationMs,
+        price: a.price,
+        status: a.status,
+        created_at: a.createdAt,
+        updated_at: a.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRecord(r);
+  }
+
+  async findById(id: number): Promise<AnimationRecord | null> {
+    const r = await this.db.selectFrom('animation').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  async findBySource(source: string, ref: string): Promise<AnimationRecord | null> {
+    const r = await this.db
+      .selectFrom('animation')
+      .selectAll()
+      .where('source', '=', source)
+      .where('source_ref', '=', ref)
+      .executeTakeFirst();
+    return r ? toRecord(r) : null;
+  }
+
+  async list(q: AnimationQuery): Promise<Page<AnimationRecord>> {
+    let base = this.db.selectFrom('animation').where('status', 'in', q.statuses);
+    if (q.keyword) {
+      const k = likeEscape(q.keyword);
+      base = base.where((eb) => eb.or([like('name', k), like('tags', k), like('category', k)]));
+    }
+    if (q.category) base = base.where('category', '=', q.category);
+    if (q.tag) base = base.where(like('tags', likeEscape(JSON.stringify(q.tag))));
+    if (q.collectedBy !== undefined) {
+      const uid = q.collectedBy;
+      base = base.where('id', 'in', (eb) =>
+        eb.selectFrom('animation_collect').select('animation_id').where('user_id', '=', uid),
+      );
+    }
+    const total = Number(
+      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    );
+    const rows = await base
+      .selectAll()
+      .orderBy('category')
+      .orderBy('name')
+      .orderBy('id')
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute();
+    return { list: rows.map(toRecord), total, page: q.page, size: q.size };
+  }
+
+  async categories(statuses: number[]): Promise<{ category: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('animation')
+      .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', statuses)
+      .groupBy('category')
+      .orderBy('category')
+      .execute();
+    return rows.map((r) => ({ category: r.category, count: Number(r.n) }));
+  }
+
+  async setStatus(id: number, status: number, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('animation')
+      .set({ status, updated_at: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async setZip(
+    id: number,
+    boneType: string,
+    zip: { key: string; fileName: string; size: number },
+    now: number,
+  ): Promise<void> {
+    const cur = await this.findById(id);
+    if (!cur) return;
+    const zips = { ...cur.zips, [boneType]: zip };
+    await this.db
+      .updateTable('animation')
+      .set({ zips: JSON.stringify(zips), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async addDownload(id: number): Promise<void> {
+    await this.db
+      .updateTable('animation')
+      .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async collect(userId: number, id: number, on: boolean, now: number): Promise<void> {
+    if (on) {
+      await this.db
+        .insertInto('animation_collect')
+        .values({ user_id: userId, animation_id: id, created_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'animation_id']).doNothing())
+        .execute();
+    } else {
+      await this.db
+        .deleteFrom('animation_collect')
+        .where('user_id', '=', userId)
+        .where('animation_id', '=', id)
+        .execute();
+    }
+  }
+
+  async collectedOf(userId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('animation_collect')
+      .select('animation_id')
+      .where('user_id', '=', userId)
+      .where('animation_id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => Number(r.animation_id)));
+  }
+
+  async purchasedOf(userId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('animation_purchase')
+      .select('animation_id')
+      .where('user_id', '=', userId)
+      .where('animation_id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => Number(r.animation_id)));
+  }
+
+  async addPurchase(p: {
+    userId: number;
+    animationId: number;
+    charged: number;
+    chargeRef: string;
+    createdAt: number;
+  }): Promise<boolean> {
+    const r = await this.db
+      .insertInto('animation_purchase')
+      .values({
+        user_id: p.userId,
+        animation_id: p.animationId,
+        charged: p.charged,
+        charge_ref: p.chargeRef,
+        created_at: p.createdAt,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'animation_id']).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+}
+
+export type AnimationRepos = Repos & { animation: AnimationRepo };
+
+export interface AnimationStore {
+  readonly repos: AnimationRepos;
+  transaction<T>(fn: (repos: AnimationRepos) => Promise<T>): Promise<T>;
+}
+
+function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): AnimationRepos {
+  return { ...createRepos(db, kind), animation: new KyselyAnimationRepo(db) };
+}
+
+export function createAnimationStore(database: Pick<Database, 'db' | 'kind'>): AnimationStore {
+  const { db, kind } = database;
+  return {
+    repos: reposOf(db, kind),
+    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
+  };
+}

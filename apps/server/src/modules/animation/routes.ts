@@ -1,0 +1,155 @@
+/**
+ * Animation library routes (spec §7 "Digital human, animation, music": center, search, collect, download; the
+ * spec shows no exact paths, these are ours): POST /animation/center and /animation/search (published, by
+ * keyword/category/tag, `collected` for mine), GET /animation/{id} (detail + clip URL for the 3D preview),
+ * PUT /animation/collect/{id}, GET /animation/download/{bodyType}/{id}/{boneType} (bought once, then any bone
+ * type); administrators (manageAnimation): POST /admin/animation/search, /admin/animation/publish,
+ * /admin/animation/delete.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, Codes } from '../../errors.ts';
+import { bearerSecurity, requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import {
+  AnimationAdminSearchBody,
+  AnimationCategories,
+  AnimationDetailSchema,
+  AnimationDownloadSchema,
+  AnimationSchema,
+  AnimationSearchBody,
+} from './schemas.ts';
+
+const tags = ['animation'];
+const security = bearerSecurity;
+
+const routes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const svc = app.ctx.services.animation;
+
+  for (const path of ['/animation/center', '/animation/search']) {
+    app.post(
+      path,
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: path.endsWith('center')
+            ? 'The animation library: published animations with the categories and their counts'
+            : 'Search the animation library by keyword, category or tag',
+          security,
+          body: AnimationSearchBody,
+          response: {
+            200: envelope(pageOf(AnimationSchema).extend({ categories: AnimationCategories })),
+          },
+        },
+      },
+      async (req) => ok(await svc.search(userOf(req), req.body)),
+    );
+  }
+
+  app.get(
+    '/animation/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'One animation and the signed URL of its clip (3D preview, free)',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(AnimationDetailSchema) },
+      },
+    },
+    async (req) => ok(await svc.detail(userOf(req), req.params.id)),
+  );
+
+  app.put(
+    '/animation/collect/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Collect (or un-collect) an animation',
+        security,
+        params: z.object({ id: IdParam }),
+        body: z.object({ collected: z.boolean() }),
+        response: { 200: envelope(AnimationSchema) },
+      },
+    },
+    async (req) => ok(await svc.collect(userOf(req), req.params.id, req.body.collected)),
+  );
+
+  app.get(
+    '/animation/download/:bodyType/:id/:boneType',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Download an animation as a bone type zip (signed URL); the first download buys it (1 V per second, once), later ones are free. bodyType 0 = whole body',
+        security,
+        params: z.object({
+          bodyType: z.coerce.number().int().min(0).max(1),
+          id: IdParam,
+          boneType: z.string().min(1).max(32),
+        }),
+        response: { 200: envelope(AnimationDownloadSchema) },
+      },
+    },
+    async (req) => {
+      if (req.params.bodyType !== 0)
+        throw new AppError(Codes.REFUSED, 'library animations are whole-body motion (bodyType 0)');
+      return ok(await svc.download(userOf(req), req.params.id, req.params.boneType));
+    },
+  );
+
+  // ---------------------------------------------------------------- administrators (manageAnimation)
+
+  app.post(
+    '/admin/animation/search',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags,
+        summary: 'Every animation of the library, published and hidden',
+        security,
+        body: AnimationAdminSearchBody,
+        response: { 200: envelope(pageOf(AnimationSchema)) },
+      },
+    },
+    async (req) => ok(await svc.adminList(req.body)),
+  );
+
+  app.post(
+    '/admin/animation/publish',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags,
+        summary: 'Publish (true) or hide (false) an animation',
+        security,
+        body: z.object({ id: z.number().int().positive(), published: z.boolean() }),
+        response: { 200: envelope(AnimationSchema) },
+      },
+    },
+    async (req) => ok(await svc.adminPublish(req.body.id, req.body.published)),
+  );
+
+  app.post(
+    '/admin/animation/delete',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags,
+        summary: 'Delete animations and their files',
+        security,
+        body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(100) }),
+        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
+      },
+    },
+    async (req) => ok(await svc.adminDelete(req.body.ids)),
+  );
+};
+
+export default routes;

@@ -1,0 +1,204 @@
+/**
+ * The animation library (issue 22) through the HTTP API on SQLite and PostgreSQL: seeded once from the shipped
+ * CMU dance takes (seeding again adds nothing), browse by category/tag/keyword, the 3D preview's clip, collect,
+ * buying once (charge = 1 V per second of motion with a ledger row; later downloads of any bone type free; too
+ * few coins refused with nothing charged), zips that read back, and the administrator's publish/hide/delete
+ * under the manageAnimation permission (a normal user refused with 406).
+ */
+import { motionJson } from '@mocap/motion';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databases, useServer } from './harness.ts';
+import { unzip } from './video-helpers.ts';
+
+interface Anim {
+  id: number;
+  name: string;
+  category: string;
+  tags: string[];
+  duration: number;
+  frameCount: number;
+  fps: number;
+  price: number;
+  currency: string;
+  status: number;
+  credit: string;
+  collected: boolean;
+  purchased: boolean;
+}
+interface PageOf<T> {
+  list: T[];
+  total: number;
+  categories?: { category: string; count: number }[];
+}
+
+describe.each(databases)('animation library on %s', (kind) => {
+  const t = useServer(kind);
+  let a: { token: string; id: number };
+  let b: { token: string; id: number };
+  const fetchUrl = (url: string) => {
+    const u = new URL(url, 'http://x');
+    return t.app.inject({ method: 'GET', url: u.pathname + u.search });
+  };
+  const search = (token: string, body: Record<string, unknown> = {}) =>
+    t.call<PageOf<Anim>>('POST', '/product/animation/search', { token, body: { size: 100, ...body } });
+
+  beforeAll(async () => {
+    a = await t.register(`anim-a-${kind}@example.com`);
+    b = await t.register(`anim-b-${kind}@example.com`);
+  });
+
+  it('lists the shipped CMU takes once, by category, tag and keyword, with the CMU credit', async () => {
+    const r = await t.call<PageOf<Anim>>('POST', '/product/animation/center', {
+      token: a.token,
+      body: { size: 100 },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.total).toBe(19);
+    expect(r.data.categories).toEqual([{ category: 'dance', count: 19 }]);
+    const take = r.data.list.find((x) => x.name === 'CMU dance 05_02')!;
+    expect(take.frameCount).toBe(281);
+    expect(take.fps).toBe(30);
+    expect(take.price).toBe(10); // 281 / 30 = 9.37 s → 10 V
+    expect(take.credit).toContain('mocap.cs.cmu.edu');
+    // Seeding again (a restart) adds nothing.
+    (t.services.animation as unknown as { seeded: null }).seeded = null;
+    expect(await t.services.animation.seed()).toBe(0);
+    expect((await search(a.token)).data.total).toBe(19);
+    expect((await search(a.token, { keyword: '05_03' })).data.list.map((x) => x.name)).toEqual([
+      'CMU dance 05_03',
+    ]);
+    expect((await search(a.token, { tag: 'CMU' })).data.total).toBe(19);
+    expect((await search(a.token, { tag: 'ballroom' })).data.total).toBe(0);
+    expect((await search(a.token, { category: 'walk' })).data.total).toBe(0);
+    expect((await t.call('POST', '/product/animation/search', { body: {} })).code).toBe(401);
+  });
+
+  it('previews: the detail signs the clip, which reads back as the take', async () => {
+    const list = (await search(a.token, { keyword: '05_03' })).data.list;
+    const d = await t.call<Anim & { clip: string }>('GET', `/product/animation/${list[0]!.id}`, {
+      token: a.token,
+    });
+    expect(d.code, d.message).toBe(0);
+    const res = await fetchUrl(d.data.clip);
+    expect(res.statusCode).toBe(200);
+    const clip = motionJson.read(res.body);
+    expect(clip.frameCount).toBe(109);
+    expect(clip.fps).toBe(30);
+    expect((await t.call('GET', '/product/animation/999999', { token: a.token })).code).toBe(404);
+  });
+
+  it('collects and un-collects', async () => {
+    const id = (await search(a.token, { keyword: '05_04' })).data.list[0]!.id;
+    const on = await t.call<Anim>('PUT', `/product/animation/collect/${id}`, {
+      token: a.token,
+      body: { collected: true },
+    });
+    expect(on.data.collected).toBe(true);
+    const mine = await search(a.token, { collected: true });
+    expect(mine.data.list.map((x) => x.id)).toEqual([id]);
+    expect((await search(b.token, { collected: true })).data.total).toBe(0);
+    await t.call('PUT', `/product/animation/collect/${id}`, { token: a.token, body: { collected: false } });
+    expect((await search(a.token, { collected: true })).data.total).toBe(0);
+  });
+
+  it('sells once: charged with a ledger row, later downloads free, zips read back; too few coins refused', async () => {
+    const anim = (await search(a.token, { keyword: '05_02' })).data.list[0]!;
+    const before = await t.services.coins.balance(a.id);
+    expect(before).toBeGreaterThanOrEqual(anim.price);
+    const url = (bone: string) => `/product/animation/download/0/${anim.id}/${bone}`;
+    const first = await t.call<{ paths: string[]; charged: number; motionsName: string[] }>(
+      'GET',
+      url('Mixamo'),
+      {
+        token: a.token,
+      },
+    );
+    expect(first.code, first.message).toBe(0);
+    expect(first.data.charged).toBe(anim.price);
+    expect(await t.services.coins.balance(a.id)).toBe(before - anim.price);
+    const ledger = await t.infra.store.repos.ledger.findByRef(`animation:${anim.id}:u${a.id}`);
+    expect(ledger?.amount).toBe(-anim.price);
+    const zip = await fetchUrl(first.data.paths[0]!);
+    expect(zip.statusCode).toBe(200);
+    const files = unzip(zip.rawPayload);
+    expect([...files.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+    // Again, and another bone type: free.
+    const again = await t.call<{ charged: number }>('GET', url('Mixamo'), { token: a.token });
+    expect(again.data.charged).toBe(0);
+    const ue = await t.call<{ paths: string[]; charged: number }>('GET', url('Unreal5.6'), {
+      token: a.token,
+    });
+    expect(ue.code, ue.message).toBe(0);
+    expect(ue.data.charged).toBe(0);
+    expect(unzip((await fetchUrl(ue.data.paths[0]!)).rawPayload).size).toBeGreaterThan(0);
+    expect(await t.services.coins.balance(a.id)).toBe(before - anim.price);
+    expect((await search(a.token, { keyword: '05_02' })).data.list[0]!.purchased).toBe(true);
+    // Bad input.
+    expect((await t.call('GET', url('NoSuchBone'), { token: a.token })).code).toBe(400);
+    expect(
+      (await t.call('GET', `/product/animation/download/1/${anim.id}/Mixamo`, { token: a.token })).code,
+    ).toBe(307);
+    // b spends all but 1 coin: refused, nothing charged, nothing bought.
+    const bb = await t.services.coins.balance(b.id);
+    await t.services.coins.change(b.id, -(bb - 1), 'admin', `anim-test-drain-${kind}`);
+    const poor = await t.call('GET', url('Mixamo'), { token: b.token });
+    expect(poor.code).toBe(307);
+    expect(poor.message).toContain('V币余额不足');
+    expect(await t.services.coins.balance(b.id)).toBe(1);
+    expect((await search(b.token, { keyword: '05_02' })).data.list[0]!.purchased).toBe(false);
+  });
+
+  it('administrators publish, hide and delete (manageAnimation); users are refused', async () => {
+    expect((await t.call('POST', '/product/admin/animation/search', { token: a.token, body: {} })).code).toBe(
+      406,
+    );
+    const admin = await t.adminToken();
+    const all = await t.call<PageOf<Anim>>('POST', '/product/admin/animation/search', {
+      token: admin,
+      body: { size: 100 },
+    });
+    expect(all.code, all.message).toBe(0);
+    expect(all.data.total).toBe(19);
+    const target = all.data.list.find((x) => x.name === 'CMU dance 05_05')!;
+    const hid = await t.call<Anim>('POST', '/product/admin/animation/publish', {
+      token: admin,
+      body: { id: target.id, published: false },
+    });
+    expect(hid.data.status).toBe(0);
+    expect((await search(a.token)).data.total).toBe(18);
+    expect((await t.call('GET', `/product/animation/${target.id}`, { token: a.token })).code).toBe(404);
+    const hidden = await t.call<PageOf<Anim>>('POST', '/product/admin/animation/search', {
+      token: admin,
+      body: { status: 0 },
+    });
+    expect(hidden.data.list.map((x) => x.id)).toEqual([target.id]);
+    await t.call('POST', '/product/admin/animation/publish', {
+      token: admin,
+      body: { id: target.id, published: true },
+    });
+    expect((await search(a.token)).data.total).toBe(19);
+
+    const clipUrl = (
+      await t.call<{ clip: string }>('GET', `/product/animation/${target.id}`, { token: a.token })
+    ).data.clip;
+    const del = await t.call<{ deleted: number[] }>('POST', '/product/admin/animation/delete', {
+      token: admin,
+      body: { ids: [target.id] },
+    });
+    expect(del.data.deleted).toEqual([target.id]);
+    expect((await search(a.token)).data.total).toBe(18);
+    expect((await fetchUrl(clipUrl)).statusCode).not.toBe(200);
+    expect(
+      (
+        await t.call('POST', '/product/admin/animation/publish', {
+          token: admin,
+          body: { id: target.id, published: true },
+        })
+      ).code,
+    ).toBe(404);
+    // A deleted take is not seeded back.
+    (t.services.animation as unknown as { seeded: null }).seeded = null;
+    expect(await t.services.animation.seed()).toBe(0);
+    expect((await search(a.token)).data.total).toBe(18);
+  });
+});
