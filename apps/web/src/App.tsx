@@ -10,6 +10,7 @@ import { SessionProvider } from './lib/session.tsx';
 import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { adminRoutes } from './pages/admin/routes.tsx';
+import { ConsumePage, RechargePage, TutorialPage, UserDetailCompanyPage } from './pages/Company.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
 import { MusicPage } from './pages/Music.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
@@ -73,6 +74,10 @@ export const routes = [
           { path: 'uploadMobile', element: <UploadPage mobile /> },
           { path: 'square', element: <SquarePage /> },
           { path: 'marked', element: <MarkedPage /> },
+          { path: 'userDetailCompany', element: <UserDetailCompanyPage /> },
+          { path: 'recharge', element: <RechargePage /> },
+          { path: 'consume', element: <ConsumePage /> },
+          { path: 'tutorial', element: <TutorialPage /> },
           { path: 'music', element: <MusicPage /> },
           { path: 'tomokage', element: <TomokagePage /> },
           ...adminRoutes,
@@ -80,6 +85,7 @@ export const routes = [
         ],
       },
       { path: '/userCenter', element: <UserCenterPage /> },
+      { path: '/companyDetaile', element: <Navigate to="/index/userDetailCompany" replace /> },
       { path: '/refresher', element: <RefresherRoute /> },
       { path: '/refresherM', element: <RefresherRoute mobile /> },
       { path: '/asPay/index', element: <PricingPage /> },

@@ -86,6 +86,7 @@ describe('menu rules', () => {
       ['Recharge', 2],
       ['Consume', 3],
       ['Tutorial', 4],
+      ['Marked', 5],
     ]);
   });
   it('everyone else gets the administrator list minus its last 9 entries', () => {

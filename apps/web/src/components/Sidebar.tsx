@@ -11,7 +11,16 @@ import { tm } from '../pages/Music.tsx';
 import { Icon } from './Icon.tsx';
 
 /** Route names built so far; entries for pages of later issues are not shown. */
-export const BUILT_ROUTES = new Set(['MyPro', 'Upload', 'Square']);
+export const BUILT_ROUTES = new Set([
+  'MyPro',
+  'Upload',
+  'Square',
+  'UserDetailCompany',
+  'Recharge',
+  'Consume',
+  'Tutorial',
+  'Marked',
+]);
 
 export function visibleMenu(phone: boolean, company: boolean): readonly MenuItem[] {
   return menuFor({ phone, company }).filter((i) => BUILT_ROUTES.has(i.name));

@@ -87,6 +87,7 @@ export const en = {
   'menu.recharge': 'Recharge',
   'menu.consume': 'Recharge detail',
   'menu.tutorial': 'API tutorial',
+  'menu.priceList': 'Price list',
   'menu.me': 'Me',
   'menu.uploadFirst': 'Please upload a video first',
 
@@ -143,6 +144,7 @@ export const en = {
 
   'auth.loginTitle': 'Welcome back',
   'auth.loginSub': 'Log in with your email address',
+  'auth.companyAccount': 'Company account',
   'auth.registerTitle': 'Create your account',
   'auth.registerSub': 'Free accounts get 50 V coins every month',
   'auth.resetTitle': 'Reset your password',

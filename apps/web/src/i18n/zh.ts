@@ -88,6 +88,7 @@ export const zh: Record<MessageKey, string> = {
   'menu.recharge': '充值',
   'menu.consume': '充值明细',
   'menu.tutorial': 'API 调用教程',
+  'menu.priceList': '价格表',
   'menu.me': '我的',
   'menu.uploadFirst': '请先上传视频',
 
@@ -143,6 +144,7 @@ export const zh: Record<MessageKey, string> = {
 
   'auth.loginTitle': '欢迎回来',
   'auth.loginSub': '使用邮箱登录',
+  'auth.companyAccount': '企业账户',
   'auth.registerTitle': '创建账号',
   'auth.registerSub': '免费用户每月赠送 50 V币',
   'auth.resetTitle': '重置密码',

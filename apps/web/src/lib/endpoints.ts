@@ -44,8 +44,8 @@ export const encrypt = async (password: string): Promise<string> =>
 const tokenOf = (data: unknown): string =>
   typeof data === 'string' ? data : String((data as Rec)?.token ?? (data as Rec)?.accessToken ?? '');
 
-export async function login(username: string, password: string): Promise<string> {
-  const data = await api.post<unknown>('/auth/login', {
+export async function login(username: string, password: string, company = false): Promise<string> {
+  const data = await api.post<unknown>(company ? '/auth/company/login' : '/auth/login', {
     username: username.trim(),
     password: await encrypt(password),
   });
@@ -67,16 +67,17 @@ export async function thirdPartyLogin(provider: string, code: string, state: str
 /** Code types for POST /code/{email}/{type}. */
 export const CODE_TYPE = { register: 1, reset: 2 } as const;
 
-export const sendCode = (email: string, type: number) =>
-  api.post<unknown>(`/code/${encodeURIComponent(email.trim())}/${type}`);
+export const sendCode = (email: string, type: number, company = false) =>
+  api.post<unknown>(`/code/${company ? 'company/' : ''}${encodeURIComponent(email.trim())}/${type}`);
 
 export async function register(
   email: string,
   password: string,
   code: string,
   inviteCode?: string,
+  company = false,
 ): Promise<string> {
-  const data = await api.post<unknown>('/user/register', {
+  const data = await api.post<unknown>(company ? '/company/register' : '/user/register', {
     email: email.trim(),
     password: await encrypt(password),
     code,

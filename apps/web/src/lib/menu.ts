@@ -91,9 +91,10 @@ export const COMPANY_MENU: readonly MenuItem[] = [
   item('menu.recharge', 2, 'Recharge', '/index/recharge', 'recharge'),
   item('menu.consume', 3, 'Consume', '/index/consume', 'consume'),
   item('menu.tutorial', 4, 'Tutorial', '/index/tutorial', 'tutorial'),
+  item('menu.priceList', 5, 'Marked', '/index/marked', 'coin'),
 ];
 
-/** The price list's position in the company order (shown outside the sidebar). */
+/** The price list's position in the company order (spec: user info 1, recharge 2, consume 3, tutorial 4, price list 5). */
 export const COMPANY_PRICE_LIST_ORDER = 5;
 
 export interface MenuContext {

@@ -51,6 +51,7 @@ export function checkCodeForm(f: { email: string; code: string; password: string
 function CodeAndPasswords(props: {
   email: string;
   codeType: number;
+  company?: boolean;
   code: string;
   setCode: (v: string) => void;
   password: string;
@@ -73,7 +74,7 @@ function CodeAndPasswords(props: {
             placeholder={t('auth.codePlaceholder')}
             onChange={(e) => props.setCode(e.target.value.trim())}
           />
-          <CodeButton email={props.email} type={props.codeType} />
+          <CodeButton email={props.email} type={props.codeType} company={props.company} />
         </div>
       </Field>
       <Field label={props.passwordLabel} error={errors.password}>
@@ -183,7 +184,7 @@ function Field({ label, error, children }: { label: string; error?: string | nul
 }
 
 /** The send-code button with its countdown; repeated clicks while counting warn 请勿重复发送!. */
-function CodeButton({ email, type }: { email: string; type: number }) {
+function CodeButton({ email, type, company = false }: { email: string; type: number; company?: boolean }) {
   const [left, setLeft] = useState(0);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -208,7 +209,7 @@ function CodeButton({ email, type }: { email: string; type: number }) {
         }
         setBusy(true);
         try {
-          await sendCode(email, type);
+          await sendCode(email, type, company);
           toast.success(t('auth.codeSent'));
           setLeft(CODE_RESEND_SECONDS);
         } catch {
@@ -235,6 +236,7 @@ function LoginForm() {
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [company, setCompany] = useState(false);
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
@@ -247,12 +249,13 @@ function LoginForm() {
     if (errs.email || errs.password) return;
     setBusy(true);
     try {
-      const token = await login(email, password);
+      const token = await login(email, password, company);
       if (!token) throw new Error('no token');
-      await signIn(token);
+      const me = await signIn(token);
       toast.success(t('auth.loginOk'));
       const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== '/login' ? from : '/index/myPro', { replace: true });
+      const home = me?.company ? '/index/userDetailCompany' : '/index/myPro';
+      navigate(from && from !== '/login' ? from : home, { replace: true });
     } catch {
       /* the client showed the server's message */
     } finally {
@@ -284,6 +287,7 @@ function LoginForm() {
         />
       </Field>
       <div className="auth-row">
+        <CompanyToggle company={company} setCompany={setCompany} />
         <Link to="/login?mode=reset">{t('auth.forgot')}</Link>
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
@@ -294,6 +298,21 @@ function LoginForm() {
         {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
       </p>
     </form>
+  );
+}
+
+/** Company (enterprise) accounts log in and register through their own calls (spec §7). */
+function CompanyToggle({ company, setCompany }: { company: boolean; setCompany: (v: boolean) => void }) {
+  return (
+    <label className="checkbox">
+      <input
+        name="company"
+        type="checkbox"
+        checked={company}
+        onChange={(e) => setCompany(e.target.checked)}
+      />
+      {t('auth.companyAccount')}
+    </label>
   );
 }
 
@@ -402,6 +421,7 @@ export function RegisterPage() {
   const [password2, setPassword2] = useState('');
   const [invite, setInvite] = useState(params.get('invite') ?? params.get('code') ?? '');
   const [agree, setAgree] = useState(false);
+  const [company, setCompany] = useState(params.get('company') === '1');
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
@@ -415,11 +435,11 @@ export function RegisterPage() {
     if (Object.values(errs).some(Boolean)) return;
     setBusy(true);
     try {
-      let token = await register(email, password, code, invite.trim() || undefined);
-      if (!token) token = await login(email, password);
+      let token = await register(email, password, code, invite.trim() || undefined, company);
+      if (!token) token = await login(email, password, company);
       await signIn(token);
       toast.success(t('auth.registerOk'));
-      navigate('/index/myPro', { replace: true });
+      navigate(company ? '/index/userDetailCompany' : '/index/myPro', { replace: true });
     } catch {
       /* shown */
     } finally {
@@ -443,8 +463,10 @@ export function RegisterPage() {
         <CodeAndPasswords
           {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
           codeType={CODE_TYPE.register}
+          company={company}
           passwordLabel={t('auth.password')}
         />
+        <CompanyToggle company={company} setCompany={setCompany} />
         <Field label={t('auth.invite')}>
           <input
             name="invite"

@@ -1,0 +1,510 @@
+/**
+ * Company pages (issue 20): userDetailCompany (account, e-mail notices, API keys, webhooks and their delivery
+ * log), recharge (CV packs through the company payment variants), consume (the CV ledger), tutorial (the API
+ * guide whose curl steps the server suite runs).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { PayModal } from '../components/PayModal.tsx';
+import { type CompanyKey, tc } from '../i18n/company.ts';
+import { API_BASE, api } from '../lib/api.ts';
+import { TUTORIAL_STEPS, WEBHOOK_VERIFY_JS } from '../lib/companyTutorial.ts';
+import { toast } from '../lib/messages.ts';
+import { companyProducts, type Goods, yuan } from '../lib/pay.ts';
+import { useSession } from '../lib/session.tsx';
+
+const when = (ms: number | null): string => (ms ? new Date(ms).toLocaleString() : tc('co.keys.never'));
+
+interface Notice {
+  emailNotice: boolean;
+  made: boolean;
+  failed: boolean;
+  lowBalance: boolean;
+  lowBalanceThreshold: number;
+}
+interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  ratePerMinute: number;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+interface Webhook {
+  id: number;
+  url: string;
+  secret: string;
+  events: string[];
+  createdAt: number;
+}
+interface Delivery {
+  id: number;
+  event: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  responseCode: number | null;
+  error: string | null;
+  createdAt: number;
+}
+interface LedgerRow {
+  id: number;
+  amount: number;
+  balanceAfter: number;
+  reason: string;
+  note: string | null;
+  createdAt: number;
+}
+
+function NoticeCard() {
+  const [n, setN] = useState<Notice | null>(null);
+  useEffect(() => {
+    api
+      .get<Notice>('/company/emailNotice')
+      .then(setN)
+      .catch(() => undefined);
+  }, []);
+  if (!n) return null;
+  const save = async () => {
+    setN(await api.put<Notice>('/company/emailNotice', { ...n, enabled: n.emailNotice }));
+    toast.success(tc('co.saved'));
+  };
+  const box = (k: 'emailNotice' | 'made' | 'failed' | 'lowBalance', label: CompanyKey) => (
+    <label className="co-check">
+      <input
+        type="checkbox"
+        data-testid={`notice-${k}`}
+        checked={n[k]}
+        disabled={k !== 'emailNotice' && !n.emailNotice}
+        onChange={(e) => setN({ ...n, [k]: e.target.checked })}
+      />
+      {tc(label)}
+    </label>
+  );
+  return (
+    <section className="panel co-card" data-testid="co-notices">
+      <h3>{tc('co.notices')}</h3>
+      <div className="co-row">
+        {box('emailNotice', 'co.notice.all')}
+        {box('made', 'co.notice.made')}
+        {box('failed', 'co.notice.failed')}
+        {box('lowBalance', 'co.notice.low')}
+        <label className="co-check">
+          {tc('co.notice.threshold')}
+          <input
+            type="number"
+            min={0}
+            className="input co-num"
+            value={n.lowBalanceThreshold}
+            onChange={(e) => setN({ ...n, lowBalanceThreshold: Math.max(0, Number(e.target.value) || 0) })}
+          />
+        </label>
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => void save()}>
+          {tc('co.save')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function KeysCard() {
+  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [name, setName] = useState('');
+  const [rate, setRate] = useState(120);
+  const [shown, setShown] = useState<string | null>(null);
+  const load = useCallback(() => api.get<ApiKey[]>('/company/apiKeys').then(setKeys), []);
+  useEffect(() => {
+    load().catch(() => undefined);
+  }, [load]);
+  const create = async () => {
+    const k = await api.post<ApiKey & { key: string }>('/company/apiKeys', {
+      name: name.trim(),
+      ratePerMinute: rate,
+    });
+    setShown(k.key);
+    setName('');
+    await load();
+  };
+  const revoke = async (id: number) => {
+    if (!window.confirm(tc('co.keys.confirm'))) return;
+    await api.del(`/company/apiKeys/${id}`);
+    await load();
+  };
+  return (
+    <section className="panel co-card" data-testid="co-keys">
+      <h3>{tc('co.keys')}</h3>
+      <p className="muted">{tc('co.keys.lead')}</p>
+      <div className="co-row">
+        <input
+          className="input"
+          data-testid="key-name"
+          placeholder={tc('co.keys.name')}
+          maxLength={64}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <label className="co-check">
+          {tc('co.keys.rate')}
+          <input
+            type="number"
+            className="input co-num"
+            min={1}
+            max={600}
+            value={rate}
+            onChange={(e) => setRate(Math.min(600, Math.max(1, Number(e.target.value) || 1)))}
+          />
+        </label>
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          data-testid="key-create"
+          disabled={!name.trim()}
+          onClick={() => void create()}
+        >
+          {tc('co.keys.create')}
+        </button>
+      </div>
+      {shown && (
+        <div className="co-secret" data-testid="key-shown">
+          <span>{tc('co.keys.shown')}</span>
+          <code>{shown}</code>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => {
+              void navigator.clipboard?.writeText(shown).then(() => toast.success(tc('co.keys.copied')));
+            }}
+          >
+            {tc('co.keys.copy')}
+          </button>
+        </div>
+      )}
+      <table className="price-table co-table">
+        <thead>
+          <tr>
+            <th>{tc('co.keys.name')}</th>
+            <th>{tc('co.keys.prefix')}</th>
+            <th>{tc('co.keys.rate')}</th>
+            <th>{tc('co.keys.created')}</th>
+            <th>{tc('co.keys.lastUsed')}</th>
+            <th>{tc('co.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.length === 0 && (
+            <tr>
+              <td colSpan={6} className="muted">
+                {tc('co.none')}
+              </td>
+            </tr>
+          )}
+          {keys.map((k) => (
+            <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'co-revoked' : ''}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td className="num">{k.ratePerMinute}</td>
+              <td>{when(k.createdAt)}</td>
+              <td>{when(k.lastUsedAt)}</td>
+              <td>
+                {k.revokedAt ? (
+                  tc('co.keys.revoked')
+                ) : (
+                  <button type="button" className="btn btn-sm" onClick={() => void revoke(k.id)}>
+                    {tc('co.keys.revoke')}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+const EVENTS = ['video.made', 'video.failed', 'balance.low'] as const;
+
+function HooksCard() {
+  const [hooks, setHooks] = useState<Webhook[]>([]);
+  const [log, setLog] = useState<Delivery[]>([]);
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>([...EVENTS]);
+  const load = useCallback(async () => {
+    setHooks(await api.get<Webhook[]>('/company/webhooks'));
+    setLog(
+      (await api.get<{ list: Delivery[] }>('/company/webhooks/deliveries', { query: { size: 10 } })).list,
+    );
+  }, []);
+  useEffect(() => {
+    load().catch(() => undefined);
+  }, [load]);
+  const add = async () => {
+    await api.post('/company/webhooks', { url: url.trim(), events });
+    setUrl('');
+    await load();
+  };
+  return (
+    <section className="panel co-card" data-testid="co-hooks">
+      <h3>{tc('co.hooks')}</h3>
+      <p className="muted">{tc('co.hooks.lead')}</p>
+      <div className="co-row">
+        <input
+          className="input co-url"
+          placeholder={tc('co.hooks.url')}
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        {EVENTS.map((e) => (
+          <label key={e} className="co-check">
+            <input
+              type="checkbox"
+              checked={events.includes(e)}
+              onChange={(ev) => setEvents(ev.target.checked ? [...events, e] : events.filter((x) => x !== e))}
+            />
+            <code>{e}</code>
+          </label>
+        ))}
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          disabled={!url.trim() || events.length === 0}
+          onClick={() => void add()}
+        >
+          {tc('co.hooks.add')}
+        </button>
+      </div>
+      {hooks.map((h) => (
+        <div key={h.id} className="co-hook" data-testid="hook-row">
+          <code className="co-hook-url">{h.url}</code>
+          <span className="muted">{h.events.join(', ')}</span>
+          <span>
+            {tc('co.hooks.secret')}: <code>{h.secret}</code>
+          </span>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => void api.del(`/company/webhooks/${h.id}`).then(load)}
+          >
+            {tc('co.hooks.delete')}
+          </button>
+        </div>
+      ))}
+      <h4>{tc('co.hooks.log')}</h4>
+      <table className="price-table co-table">
+        <thead>
+          <tr>
+            <th>{tc('co.time')}</th>
+            <th>{tc('co.hooks.events')}</th>
+            <th>{tc('co.hooks.attempts')}</th>
+            <th>{tc('co.hooks.response')}</th>
+            <th>{tc('co.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {log.length === 0 && (
+            <tr>
+              <td colSpan={5} className="muted">
+                {tc('co.none')}
+              </td>
+            </tr>
+          )}
+          {log.map((d) => (
+            <tr key={d.id} data-testid="delivery-row">
+              <td>{when(d.createdAt)}</td>
+              <td>
+                <code>{d.event}</code>
+              </td>
+              <td className="num">{d.attempts}</td>
+              <td>
+                <span className={`co-state co-state-${d.state}`}>{tc(`co.hooks.state.${d.state}`)}</span>{' '}
+                {d.responseCode ?? d.error ?? ''}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => void api.post(`/company/webhooks/deliveries/${d.id}/redeliver`).then(load)}
+                >
+                  {tc('co.hooks.redeliver')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** `/index/userDetailCompany`. */
+export function UserDetailCompanyPage() {
+  const { user } = useSession();
+  if (!user) return null;
+  return (
+    <div className="co-page" data-testid="co-detail">
+      <section className="panel co-card">
+        <h3>{tc('co.account')}</h3>
+        <dl className="co-dl">
+          <dt>{tc('co.email')}</dt>
+          <dd>{user.email}</dd>
+          <dt>{tc('co.name')}</dt>
+          <dd>{user.companyName || '—'}</dd>
+          <dt>{tc('co.cv')}</dt>
+          <dd data-testid="co-cv">{user.cvCoin}</dd>
+        </dl>
+      </section>
+      <NoticeCard />
+      <KeysCard />
+      <HooksCard />
+    </div>
+  );
+}
+
+/** `/index/recharge`: CV packs, paid through the company variants of WeChat Pay / Alipay. */
+export function RechargePage() {
+  const { user } = useSession();
+  const [rows, setRows] = useState<Goods[]>([]);
+  const [buying, setBuying] = useState<Goods | null>(null);
+  useEffect(() => {
+    companyProducts()
+      .then(setRows)
+      .catch(() => undefined);
+  }, []);
+  return (
+    <div className="co-page" data-testid="co-recharge">
+      <section className="panel co-card">
+        <h3>{tc('co.recharge')}</h3>
+        <p className="muted">{tc('co.recharge.lead')}</p>
+        <p data-testid="co-balance">{tc('co.balance', { n: user?.cvCoin ?? 0 })}</p>
+        <div className="co-packs">
+          {rows.map((g) => (
+            <div key={g.id} className="co-pack" data-testid="co-pack">
+              <div className="co-pack-coins">{tc('co.recharge.per', { n: g.coins })}</div>
+              <div className="co-pack-price">¥{yuan(g.price)}</div>
+              <button type="button" className="btn btn-primary" onClick={() => setBuying(g)}>
+                {tc('co.recharge.buy')}
+              </button>
+            </div>
+          ))}
+        </div>
+      </section>
+      <PayModal goods={buying} open={buying !== null} onClose={() => setBuying(null)} company />
+    </div>
+  );
+}
+
+const reasonLabel = (r: string): string =>
+  (['company_upload', 'purchase', 'refund', 'admin'] as const).includes(r as never)
+    ? tc(`co.reason.${r}` as CompanyKey)
+    : r;
+
+/** `/index/consume`: the CV ledger. */
+export function ConsumePage() {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ list: LedgerRow[]; total: number; balance: number } | null>(null);
+  useEffect(() => {
+    api
+      .post<{ list: LedgerRow[]; total: number; balance: number }>('/company/surplus/record', {
+        page,
+        size: 20,
+      })
+      .then(setData)
+      .catch(() => undefined);
+  }, [page]);
+  const pages = data ? Math.max(1, Math.ceil(data.total / 20)) : 1;
+  return (
+    <div className="co-page" data-testid="co-consume">
+      <section className="panel co-card">
+        <h3>{tc('co.balance', { n: data?.balance ?? 0 })}</h3>
+        <p className="muted">{tc('co.consume.lead')}</p>
+        <table className="price-table co-table">
+          <thead>
+            <tr>
+              <th>{tc('co.time')}</th>
+              <th>{tc('co.reason')}</th>
+              <th>{tc('co.amount')}</th>
+              <th>{tc('co.balanceAfter')}</th>
+              <th>{tc('co.note')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.list.length === 0 && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  {tc('co.none')}
+                </td>
+              </tr>
+            )}
+            {data?.list.map((r) => (
+              <tr key={r.id} data-testid="ledger-row">
+                <td>{when(r.createdAt)}</td>
+                <td>{reasonLabel(r.reason)}</td>
+                <td className={`num ${r.amount < 0 ? 'co-neg' : 'co-pos'}`}>
+                  {r.amount > 0 ? `+${r.amount}` : r.amount}
+                </td>
+                <td className="num">{r.balanceAfter}</td>
+                <td className="muted">{r.note ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {pages > 1 && (
+          <div className="pager">
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={page <= 1}
+              onClick={() => setPage(page - 1)}
+            >
+              ‹
+            </button>
+            <span>
+              {page} / {pages}
+            </span>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={page >= pages}
+              onClick={() => setPage(page + 1)}
+            >
+              ›
+            </button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** `/index/tutorial`: the API guide (the curl steps are run by the server suite). */
+export function TutorialPage() {
+  const base = `${window.location.origin}${API_BASE}`;
+  return (
+    <div className="co-page" data-testid="co-tutorial">
+      <section className="panel co-card">
+        <h3>{tc('co.tut.title')}</h3>
+        <p>{tc('co.tut.lead')}</p>
+        <pre className="co-code">{`BASE=${base}\nKEY=mck_…   # ${tc('co.tut.key')}\nVIDEO=walk.mp4`}</pre>
+        {TUTORIAL_STEPS.map((s) => (
+          <div key={s.key} className="co-step">
+            <h4>{tc(s.key)}</h4>
+            <pre className="co-code" data-testid="tut-curl">
+              {s.key === 'co.tut.s3' || s.key === 'co.tut.s4' ? `ID=123\n${s.curl}` : s.curl}
+            </pre>
+          </div>
+        ))}
+        <div className="co-step">
+          <h4>{tc('co.tut.s5')}</h4>
+          <p>{tc('co.tut.s5.text')}</p>
+          <pre className="co-code">{WEBHOOK_VERIFY_JS}</pre>
+        </div>
+        <p>
+          <a href={`${API_BASE}/docs`} target="_blank" rel="noreferrer">
+            {tc('co.tut.docs')}
+          </a>
+        </p>
+      </section>
+    </div>
+  );
+}

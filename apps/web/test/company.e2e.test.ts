@@ -1,0 +1,221 @@
+/**
+ * Company e2e (issue 20), real Chromium + real server + payment sandbox: a company registers on the page (company
+ * account ticked) → lands on its info page with exactly the five company entries in order and no digital-human
+ * button → buys CV coins by WeChat QR on the sandbox phone → creates an API key (shown once) and a webhook to a
+ * receiver started here. Then a separate process with only the key (the tutorial's curl steps) uploads a
+ * testdata clip; the receiver gets video.made with a valid HMAC signature; the Mixamo zip downloads; the consume
+ * page shows the charge in CV coins. Every company page is screenshotted in en and zh.
+ */
+import { execFile } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TUTORIAL_STEPS } from '../src/lib/companyTutorial.ts';
+import {
+  buildWeb,
+  codeFromOutbox,
+  DESKTOP,
+  e2eUnavailable,
+  launchChromium,
+  type RunningServer,
+  setLang,
+  shot,
+  startServer,
+  TESTDATA,
+  trimClip,
+  waitFor,
+} from './e2e-harness.ts';
+
+const missing = e2eUnavailable();
+const CI = process.env.CI === 'true';
+
+const MENU = {
+  en: ['Company info', 'Recharge', 'Recharge detail', 'API tutorial', 'Price list'],
+  zh: ['企业信息', '充值', '充值明细', 'API 调用教程', '价格表'],
+};
+
+function verify(secret: string, header: string | undefined, body: string, nowS: number): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
+  if (!m || Math.abs(nowS - Number(m[1])) > 300) return false;
+  const want = createHmac('sha256', secret).update(`${m[1]}.${body}`).digest();
+  return timingSafeEqual(want, Buffer.from(m[2]!, 'hex'));
+}
+
+const bash = (cmd: string, env: Record<string, string>) =>
+  new Promise<string>((resolve, reject) =>
+    execFile('bash', ['-c', cmd], { env: { PATH: process.env.PATH ?? '', ...env } }, (err, out, errOut) =>
+      err ? reject(new Error(`${cmd}\n${errOut}`)) : resolve(out),
+    ),
+  );
+
+describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + payment sandbox)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let hookServer: Server;
+  let hookUrl = '';
+  const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+
+  beforeAll(async () => {
+    if (missing) throw new Error(`e2e cannot run: ${missing}`);
+    await buildWeb();
+    server = await startServer({ CAPTURE_MODEL: 'lite' });
+    browser = await launchChromium();
+    hookServer = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', () => r()));
+    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await new Promise((r) => hookServer?.close(r));
+  });
+
+  const settle = async (page: Page) => {
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => document.fonts.ready);
+  };
+  const cvOf = async (token: string) => {
+    const r = await fetch(`${server.url}/product/auth/company/info`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return ((await r.json()) as { data: { company: { cvCoin: number } } }).data.company.cvCoin;
+  };
+
+  it('register → menu → buy CV coins → API key + webhook → upload with the key only → video.made → zip → consume', async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const email = `acme-${lang}@example.com`;
+      const ctx = await browser.newContext({ ...DESKTOP });
+      await setLang(ctx, server.url, lang);
+      const page = await ctx.newPage();
+
+      // register as a company on the page
+      await page.goto(`${server.url}/capture/register`);
+      await page.locator('input[name=email]').fill(email);
+      await page.locator('input[name=company]').check();
+      await page.locator('.code-btn').click();
+      const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+      await page.locator('input[name=code]').fill(code);
+      await page.locator('input[name=password]').fill('acme-pass-123');
+      await page.locator('input[name=password2]').fill('acme-pass-123');
+      await page.locator('input[name=agree]').check();
+      await page.locator('button[type=submit]').click();
+      await page.getByTestId('co-detail').waitFor();
+      expect(page.url()).toContain('/capture/index/userDetailCompany');
+      const token = await page.evaluate(() => document.cookie.match(/mocap_v1_token=([^;]+)/)?.[1] ?? '');
+      expect(token).not.toBe('');
+
+      // exactly the five company entries, in order; no digital-human button
+      const labels = (await page.locator('.sidebar nav.menu button[data-menu-value]').allTextContents()).map(
+        (s) => s.trim(),
+      );
+      expect(labels).toEqual(MENU[lang]);
+      expect(await page.getByTestId('digital-human').count()).toBe(0);
+
+      // buy CV coins (first pack: 1000 CV) by WeChat QR on the sandbox phone
+      const before = await cvOf(token);
+      await page.goto(`${server.url}/capture/index/recharge`);
+      await page.getByTestId('co-pack').first().waitFor();
+      await settle(page);
+      await shot(page, `company-recharge-${lang}`);
+      await page.getByTestId('co-pack').first().locator('button').click();
+      const qr = page.getByTestId('pay-qr');
+      await qr.waitFor();
+      const phoneUrl = (await qr.getAttribute('data-url')) ?? '';
+      const phone = await ctx.newPage();
+      await phone.goto(phoneUrl);
+      await phone.locator('#pay').click();
+      await phone.locator('[data-state="paid"]').waitFor();
+      await phone.close();
+      await page.getByTestId('pay-ok').waitFor({ timeout: 15_000 });
+      expect((await cvOf(token)) - before).toBe(1000);
+      await page.keyboard.press('Escape');
+
+      // API key (shown once) and a webhook
+      await page.goto(`${server.url}/capture/index/userDetailCompany`);
+      await page.getByTestId('key-name').fill('render farm');
+      await page.getByTestId('key-create').click();
+      const key = ((await page.getByTestId('key-shown').locator('code').textContent()) ?? '').trim();
+      expect(key).toMatch(/^mck_/);
+      await page.locator('.co-url').fill(hookUrl);
+      await page.getByRole('button', { name: lang === 'en' ? 'Add webhook' : '添加 Webhook' }).click();
+      await page.getByTestId('hook-row').waitFor();
+      const secret = ((await page.getByTestId('hook-row').locator('code').nth(1).textContent()) ?? '').trim();
+      expect(secret).toMatch(/^whsec_/);
+      await settle(page);
+      await shot(page, `company-detail-${lang}`);
+
+      // a separate process with only the key: the tutorial's curl steps
+      const base = `${server.url}/product`;
+      const video = trimClip(
+        join(TESTDATA, 'videos', 'mmhuman3d_single_person_basketball_outdoor.mp4'),
+        2,
+        480,
+      );
+      const cvBefore = await cvOf(token);
+      const up = JSON.parse(await bash(TUTORIAL_STEPS[1]!.curl, { BASE: base, KEY: key, VIDEO: video }));
+      expect(up.code, up.message).toBe(0);
+      const id = String(up.data.id);
+      expect(cvBefore - (await cvOf(token))).toBe(2);
+
+      // the receiver gets video.made, signed
+      const made = await waitFor(
+        () =>
+          received.find(
+            (r) => r.headers['mocap-event'] === 'video.made' && r.body.includes(`"videoId":${id}`),
+          ),
+        600_000,
+        'video.made webhook',
+      );
+      expect(verify(secret, made.headers['mocap-signature'] as string, made.body, Date.now() / 1000)).toBe(
+        true,
+      );
+      expect(
+        verify(secret, made.headers['mocap-signature'] as string, made.body, Date.now() / 1000 + 600),
+      ).toBe(false);
+      const status = JSON.parse(await bash(TUTORIAL_STEPS[2]!.curl, { BASE: base, KEY: key, ID: id }));
+      expect(status.data.status).toBe(2);
+      const dl = JSON.parse(await bash(TUTORIAL_STEPS[3]!.curl, { BASE: base, KEY: key, ID: id }));
+      const signed = new URL(dl.data.paths[0], server.url);
+      const zip = Buffer.from(
+        await (await fetch(`${server.url}${signed.pathname}${signed.search}`)).arrayBuffer(),
+      );
+      expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+      expect(zip.toString('latin1')).toMatch(/\.fbx/i);
+
+      // the consume page shows the charge in CV coins
+      await page.goto(`${server.url}/capture/index/consume`);
+      const charge = page.getByTestId('ledger-row').filter({ hasText: lang === 'en' ? 'Upload' : '上传' });
+      await charge.first().waitFor();
+      expect(await charge.first().locator('td').nth(2).textContent()).toBe('-2');
+      await settle(page);
+      await shot(page, `company-consume-${lang}`);
+
+      // the delivery log shows the delivery; the tutorial and the price list
+      await page.goto(`${server.url}/capture/index/userDetailCompany`);
+      await page.getByTestId('delivery-row').first().waitFor();
+      await settle(page);
+      await shot(page, `company-detail-deliveries-${lang}`);
+      await page.goto(`${server.url}/capture/index/tutorial`);
+      await page.getByTestId('tut-curl').first().waitFor();
+      expect(await page.getByTestId('tut-curl').nth(1).textContent()).toContain(TUTORIAL_STEPS[1]!.curl);
+      await settle(page);
+      await shot(page, `company-tutorial-${lang}`);
+      await page.goto(`${server.url}/capture/index/marked`);
+      await page.getByTestId('price-table').waitFor();
+      await settle(page);
+      await shot(page, `company-marked-${lang}`);
+      await ctx.close();
+    }
+  }, 1_500_000);
+});
