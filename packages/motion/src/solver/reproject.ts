@@ -17,7 +17,7 @@
  * A frame whose fit does not lower its cost keeps the start. Pure: no clock, no randomness.
  */
 
-import { poseToWorld, type WorldPose } from '../clip.ts';
+import type { WorldPose } from '../clip.ts';
 import {
   type Quat,
   qConj,
@@ -25,7 +25,6 @@ import {
   qFromAxisAngle,
   qMul,
   qNormalize,
-  qRotate,
   qSwingTwist,
   readQuat,
   readVec3,
@@ -208,14 +207,76 @@ export function fitToImage(
   let count = 0;
   let frames = 0;
 
+  // Forward kinematics of the joints that carry landmarks and their ancestors only (no fingers), without
+  // allocating: this runs a dozen times per frame.
+  const needed: number[] = [];
+  {
+    const set = new Set<number>();
+    for (let i = 0; i < M; i++) for (let a = model.attach[i].joint; a >= 0; a = sk.parents[a]) set.add(a);
+    for (let jj = 0; jj < n; jj++) if (set.has(jj)) needed.push(jj);
+  }
+  const W = pose.rotations;
+  const X = pose.positions;
+  const offs = sk.offsets;
+  const rot = (
+    q: ArrayLike<number>,
+    o: number,
+    vx: number,
+    vy: number,
+    vz: number,
+    out: Float64Array,
+    oo: number,
+  ) => {
+    const qx = q[o];
+    const qy = q[o + 1];
+    const qz = q[o + 2];
+    const qw = q[o + 3];
+    // v + 2w (u × v) + 2 u × (u × v)
+    const tx = 2 * (qy * vz - qz * vy);
+    const ty = 2 * (qz * vx - qx * vz);
+    const tz = 2 * (qx * vy - qy * vx);
+    out[oo] += vx + qw * tx + (qy * tz - qz * ty);
+    out[oo + 1] += vy + qw * ty + (qz * tx - qx * tz);
+    out[oo + 2] += vz + qw * tz + (qx * ty - qy * tx);
+  };
   const landmarks = (f: number) => {
-    poseToWorld(sk, local, f * n * 4, readVec3(root, f), pose);
+    const base = f * n * 4;
+    for (const jj of needed) {
+      const lo = base + jj * 4;
+      const p = sk.parents[jj];
+      if (p < 0) {
+        X[jj * 3] = root[f * 3];
+        X[jj * 3 + 1] = root[f * 3 + 1];
+        X[jj * 3 + 2] = root[f * 3 + 2];
+        W[jj * 4] = local[lo];
+        W[jj * 4 + 1] = local[lo + 1];
+        W[jj * 4 + 2] = local[lo + 2];
+        W[jj * 4 + 3] = local[lo + 3];
+        continue;
+      }
+      X[jj * 3] = X[p * 3];
+      X[jj * 3 + 1] = X[p * 3 + 1];
+      X[jj * 3 + 2] = X[p * 3 + 2];
+      rot(W, p * 4, offs[jj * 3], offs[jj * 3 + 1], offs[jj * 3 + 2], X, jj * 3);
+      const ax = W[p * 4];
+      const ay = W[p * 4 + 1];
+      const az = W[p * 4 + 2];
+      const aw = W[p * 4 + 3];
+      const bx = local[lo];
+      const by = local[lo + 1];
+      const bz = local[lo + 2];
+      const bw = local[lo + 3];
+      W[jj * 4] = aw * bx + ax * bw + ay * bz - az * by;
+      W[jj * 4 + 1] = aw * by - ax * bz + ay * bw + az * bx;
+      W[jj * 4 + 2] = aw * bz + ax * by - ay * bx + az * bw;
+      W[jj * 4 + 3] = aw * bw - ax * bx - ay * by - az * bz;
+    }
     for (let i = 0; i < M; i++) {
       const a = model.attach[i];
-      const r = qRotate(readQuat(pose.rotations, a.joint), a.offset);
-      pts[i * 3] = pose.positions[a.joint * 3] + r[0];
-      pts[i * 3 + 1] = pose.positions[a.joint * 3 + 1] + r[1];
-      pts[i * 3 + 2] = pose.positions[a.joint * 3 + 2] + r[2];
+      pts[i * 3] = X[a.joint * 3];
+      pts[i * 3 + 1] = X[a.joint * 3 + 1];
+      pts[i * 3 + 2] = X[a.joint * 3 + 2];
+      rot(W, a.joint * 4, a.offset[0], a.offset[1], a.offset[2], pts, i * 3);
     }
   };
   /** Weighted pixel error sum and weight sum of the current landmarks. */
@@ -267,23 +328,21 @@ export function fitToImage(
     for (let it = 0; it < iterations; it++) {
       if (it > 0) landmarks(f);
       // Parameter axes and centres at the current pose.
-      params.forEach((p, k) => {
-        const X = readVec3(pose.positions, p.joint);
-        centres[k * 3] = X[0];
-        centres[k * 3 + 1] = X[1];
-        centres[k * 3 + 2] = X[2];
-        let e: Vec3;
-        if (p.axis >= 0) e = p.axis === 0 ? [1, 0, 0] : p.axis === 1 ? [0, 1, 0] : [0, 0, 1];
+      for (let k = 0; k < P; k++) {
+        const p = params[k];
+        centres[k * 3] = X[p.joint * 3];
+        centres[k * 3 + 1] = X[p.joint * 3 + 1];
+        centres[k * 3 + 2] = X[p.joint * 3 + 2];
+        axes[k * 3] = 0;
+        axes[k * 3 + 1] = 0;
+        axes[k * 3 + 2] = 0;
+        if (p.axis >= 0) axes[k * 3 + p.axis] = 1;
         else {
-          const upper = readQuat(pose.rotations, sk.parents[p.joint]);
-          const h = qRotate(upper, p.hingeLocal as Vec3);
-          const s = p.hingeSign as number;
-          e = [h[0] * s, h[1] * s, h[2] * s];
+          const h = p.hingeLocal as Vec3;
+          const sg = p.hingeSign as number;
+          rot(W, sk.parents[p.joint] * 4, h[0] * sg, h[1] * sg, h[2] * sg, axes, k * 3);
         }
-        axes[k * 3] = e[0];
-        axes[k * 3 + 1] = e[1];
-        axes[k * 3 + 2] = e[2];
-      });
+      }
       JtJ.fill(0);
       Jtr.fill(0);
       const rz = root[f * 3 + 2];
