@@ -1183,8 +1183,8 @@ function Editor({
         </div>
         <div className="rf-m-tools">
           {pointPanel}
-          {swapPanel}
           {actionPanel}
+          {swapPanel}
           {problemList}
         </div>
         <div className="rf-m-bottom">{timeline}</div>
