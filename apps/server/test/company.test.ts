@@ -303,6 +303,31 @@ describe.each(databases)('company side on %s', (kind) => {
     expect(logB.data.total).toBe(0);
   });
 
+  it('Idempotency-Key: a retried upload answers the first video and is charged once; a failed one can be retried', async () => {
+    const before = await cv(b.id);
+    const first = await upload(keyB, fx.synthetic(21, 2), { 'idempotency-key': `up-${kind}-1` });
+    expect(first.code, first.message).toBe(0);
+    const again = await upload(keyB, fx.synthetic(21, 2), { 'idempotency-key': `up-${kind}-1` });
+    expect(again.code).toBe(0);
+    expect(again.data.id).toBe(first.data.id);
+    expect(before - (await cv(b.id))).toBe(2);
+    // the same key from company A is A's own key space
+    const otherCompany = await upload(keyA, fx.synthetic(22, 2), { 'idempotency-key': `up-${kind}-1` });
+    expect(otherCompany.code, otherCompany.message).toBe(0);
+    expect(otherCompany.data.id).not.toBe(first.data.id);
+    // bad key value
+    expect((await upload(keyB, fx.synthetic(23, 2), { 'idempotency-key': 'has space' })).code).toBe(
+      Codes.PARAMETER_ERROR,
+    );
+    // a refused upload (not an MP4) releases its key: the corrected retry runs and is charged
+    const bad = await upload(keyB, fx.textAsMp4, { 'idempotency-key': `up-${kind}-2` });
+    expect(bad.code).not.toBe(0);
+    const mid = await cv(b.id);
+    const fixed = await upload(keyB, fx.synthetic(24, 3), { 'idempotency-key': `up-${kind}-2` });
+    expect(fixed.code, fixed.message).toBe(0);
+    expect(mid - (await cv(b.id))).toBe(3);
+  });
+
   it('failed deliveries retry with backoff, are given up after 24 h, and can be redelivered', async () => {
     rx.setStatus(500);
     const n0 = rx.got.length;

@@ -204,6 +204,7 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
       // the delivery log shows the delivery; the tutorial and the price list
       await page.goto(`${server.url}/capture/index/userDetailCompany`);
       await page.getByTestId('delivery-row').first().waitFor();
+      await page.getByTestId('delivery-row').first().scrollIntoViewIfNeeded();
       await settle(page);
       await shot(page, `company-detail-deliveries-${lang}`);
       await page.goto(`${server.url}/capture/index/tutorial`);

@@ -79,18 +79,21 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
           );
         })}
       </nav>
-      <nav className="menu menu-lab" aria-label="lab">
-        <button
-          type="button"
-          data-menu-path="/index/music"
-          className={`menu-item${pathname.startsWith('/index/music') ? ' on' : ''}`}
-          aria-current={pathname.startsWith('/index/music') ? 'page' : undefined}
-          onClick={() => navigate('/index/music')}
-        >
-          <Icon name={pathname.startsWith('/index/music') ? 'playOn' : 'play'} size={20} />
-          <span>{tm('menu.music')}</span>
-        </button>
-      </nav>
+      {/* The company menu is exactly its five entries (spec §2: the role company restricts the menu). */}
+      {!user?.company && (
+        <nav className="menu menu-lab" aria-label="lab">
+          <button
+            type="button"
+            data-menu-path="/index/music"
+            className={`menu-item${pathname.startsWith('/index/music') ? ' on' : ''}`}
+            aria-current={pathname.startsWith('/index/music') ? 'page' : undefined}
+            onClick={() => navigate('/index/music')}
+          >
+            <Icon name={pathname.startsWith('/index/music') ? 'playOn' : 'play'} size={20} />
+            <span>{tm('menu.music')}</span>
+          </button>
+        </nav>
+      )}
       <AdminMenu pathname={pathname} />
       <div className="sidebar-bottom">
         {!user?.company && (

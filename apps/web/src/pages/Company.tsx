@@ -8,11 +8,13 @@ import { PayModal } from '../components/PayModal.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
 import { API_BASE, api } from '../lib/api.ts';
 import { TUTORIAL_STEPS, WEBHOOK_VERIFY_JS } from '../lib/companyTutorial.ts';
+import { getLang } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { companyProducts, type Goods, yuan } from '../lib/pay.ts';
 import { useSession } from '../lib/session.tsx';
 
-const when = (ms: number | null): string => (ms ? new Date(ms).toLocaleString() : tc('co.keys.never'));
+const when = (ms: number | null): string =>
+  ms ? new Date(ms).toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-GB') : tc('co.keys.never');
 
 interface Notice {
   emailNotice: boolean;
@@ -135,7 +137,7 @@ function KeysCard() {
       <p className="muted">{tc('co.keys.lead')}</p>
       <div className="co-row">
         <input
-          className="input"
+          className="input co-name"
           data-testid="key-name"
           placeholder={tc('co.keys.name')}
           maxLength={64}

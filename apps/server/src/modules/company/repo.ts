@@ -55,7 +55,16 @@ interface DeliveriesTable {
   created_at: number;
   delivered_at: number | null;
 }
+interface IdempotencyTable {
+  user_id: number;
+  scope: string;
+  idem_key: string;
+  state: string;
+  response: string | null;
+  created_at: number;
+}
 type CDB = DB & {
+  idempotency_keys: IdempotencyTable;
   company_settings: SettingsTable;
   api_keys: ApiKeysTable;
   webhooks: WebhooksTable;
@@ -301,6 +310,63 @@ export class KyselyCompanyRepo implements CompanyRepo {
     if (p.error !== undefined) set.error = p.error;
     if (p.deliveredAt !== undefined) set.delivered_at = p.deliveredAt;
     await this.db.updateTable('webhook_deliveries').set(set).where('id', '=', id).execute();
+  }
+
+  async claimIdempotency(
+    userId: number,
+    scope: string,
+    key: string,
+    now: number,
+  ): ReturnType<CompanyRepo['claimIdempotency']> {
+    const ins = await this.db
+      .insertInto('idempotency_keys')
+      .values({ user_id: userId, scope, idem_key: key, state: 'pending', response: null, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'scope', 'idem_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(ins.numInsertedOrUpdatedRows ?? 0n) > 0) return { claimed: true as const };
+    const r = await this.db
+      .selectFrom('idempotency_keys')
+      .select(['state', 'response', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('idem_key', '=', key)
+      .executeTakeFirst();
+    if (!r) return this.claimIdempotency(userId, scope, key, now); // released meanwhile
+    return {
+      claimed: false as const,
+      state: r.state as 'pending' | 'done',
+      response: r.response,
+      createdAt: Number(r.created_at),
+    };
+  }
+
+  async findIdempotency(userId: number, scope: string, key: string) {
+    const r = await this.db
+      .selectFrom('idempotency_keys')
+      .select(['state', 'response'])
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('idem_key', '=', key)
+      .executeTakeFirst();
+    return r && { state: r.state as 'pending' | 'done', response: r.response };
+  }
+
+  async finishIdempotency(userId: number, scope: string, key: string, response: string | null) {
+    const q = this.db
+      .updateTable('idempotency_keys')
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('idem_key', '=', key);
+    if (response === null) {
+      await this.db
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
+        .where('idem_key', '=', key)
+        .execute();
+      return;
+    }
+    await q.set({ state: 'done', response }).execute();
   }
 
   async listDeliveries(userId: number, page: number, size: number) {

@@ -20,12 +20,27 @@ import {
   PageQuery,
   WebhookSchema,
 } from './schemas.ts';
-import type { ApiKeyRecord, DeliveryRecord } from './service.ts';
+import { type ApiKeyRecord, CompanyService, type DeliveryRecord } from './service.ts';
 
 /** A company account logged in with a session (not an API key). */
 export const requireCompanySession: Guard = async (req, reply) => {
   await requireSession(req, reply);
   if (req.auth!.user.type !== ACCOUNT_COMPANY) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+};
+
+/**
+ * Upload with an `Idempotency-Key` header: a retry of an upload that finished answers the first result at once
+ * (before the size/queue/coin checks, so nothing is charged again); one still running is refused (307).
+ */
+export const idempotentUploadReplay: Guard = async (req, reply) => {
+  const key = CompanyService.idempotencyKey(req.headers['idempotency-key']);
+  if (key === undefined) return;
+  const stored = await req.server.ctx.services.company.replay<unknown>(userOf(req).id, 'video.upload', key);
+  if (stored !== undefined) {
+    reply.header('idempotent-replayed', 'true');
+    await reply.send(ok(stored));
+    return reply as never;
+  }
 };
 
 const keyView = (k: ApiKeyRecord) => ({

@@ -113,6 +113,23 @@ export interface CompanyRepo {
     size: number,
   ): Promise<{ list: DeliveryRecord[]; total: number }>;
   findWebhook(id: number): Promise<WebhookRecord | undefined>;
+  /** Claims (user, scope, key); when taken: its state and stored response. */
+  claimIdempotency(
+    userId: number,
+    scope: string,
+    key: string,
+    now: number,
+  ): Promise<
+    | { claimed: true }
+    | { claimed: false; state: 'pending' | 'done'; response: string | null; createdAt: number }
+  >;
+  findIdempotency(
+    userId: number,
+    scope: string,
+    key: string,
+  ): Promise<{ state: 'pending' | 'done'; response: string | null } | undefined>;
+  /** Stores the response (done), or releases the claim (null: the call failed, a retry may run it). */
+  finishIdempotency(userId: number, scope: string, key: string, response: string | null): Promise<void>;
 }
 
 /** Posts a webhook body; resolves with the HTTP status (or rejects on a network error / timeout). */
@@ -245,6 +262,45 @@ export class CompanyService {
     if (key.lastUsedAt === null || this.now - key.lastUsedAt > 60_000)
       await this.deps.repo.touchKey(key.id, this.now);
     return { user, key };
+  }
+
+  // ---- Idempotency-Key ----
+  /** Checks an Idempotency-Key header value: 1-128 visible ASCII characters. */
+  static idempotencyKey(v: unknown): string | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(v))
+      throw new AppError(Codes.PARAMETER_ERROR, 'Idempotency-Key must be 1-128 visible ASCII characters');
+    return v;
+  }
+
+  /** The stored answer of a finished call with this key (a retry), or undefined when the call should run. */
+  async replay<T>(userId: number, scope: string, key: string): Promise<T | undefined> {
+    const c = await this.deps.repo.findIdempotency(userId, scope, key);
+    if (!c) return undefined;
+    if (c.state === 'done' && c.response !== null) return JSON.parse(c.response) as T;
+    throw new AppError(Codes.REFUSED, 'a request with this Idempotency-Key is still running; retry later');
+  }
+
+  /**
+   * Runs `fn` once per (user, scope, key): a retry after success gets the first answer (nothing charged twice), a
+   * retry while the first still runs is refused, and a failed call releases the key so it can be retried.
+   */
+  async once<T>(userId: number, scope: string, key: string | undefined, fn: () => Promise<T>): Promise<T> {
+    if (key === undefined) return fn();
+    const c = await this.deps.repo.claimIdempotency(userId, scope, key, this.now);
+    if (!c.claimed) {
+      if (c.state === 'done' && c.response !== null) return JSON.parse(c.response) as T;
+      throw new AppError(Codes.REFUSED, 'a request with this Idempotency-Key is still running; retry later');
+    }
+    let result: T;
+    try {
+      result = await fn();
+    } catch (e) {
+      await this.deps.repo.finishIdempotency(userId, scope, key, null);
+      throw e;
+    }
+    await this.deps.repo.finishIdempotency(userId, scope, key, JSON.stringify(result));
+    return result;
   }
 
   // ---- webhooks ----

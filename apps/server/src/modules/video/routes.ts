@@ -14,6 +14,8 @@ import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireUser, requireUserOrQueryToken, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
 import type { QueueEvent } from '../../infra/queue/types.ts';
+import { idempotentUploadReplay } from '../company/routes.ts';
+import { CompanyService } from '../company/service.ts';
 import { captureJobId } from '../jobs/service.ts';
 import { PLAN_LIMITS, UploadMessages } from './limits.ts';
 import { CAPTURE_TYPES, type CaptureType, STATUS_NAMES, VideoStatus } from './ports.ts';
@@ -110,7 +112,8 @@ const routes: FastifyPluginAsync = async (base) => {
     '/video/upload',
     {
       // Cheap checks before the body is read (issue 13.4): account, declared size, queue, coins, one at a time.
-      preHandler: [requireUser, uploadPreflight],
+      // Idempotency-Key (issue 20): a retry of a finished upload gets the first answer before any other check.
+      preHandler: [requireUser, idempotentUploadReplay, uploadPreflight],
       schema: {
         tags,
         summary: 'Upload one MP4 (multipart/form-data: file + name, boneType, categoryId and/or tags, ...)',
@@ -171,7 +174,13 @@ const routes: FastifyPluginAsync = async (base) => {
         throw new AppError(Codes.REFUSED, UploadMessages.tooLarge(PLAN_LIMITS[videos.planOf(u)].sizeMB));
       }
       if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a video file is required (form field "file")');
-      return ok(await videos.createFromFile(u, toFields(raw), file));
+      const upload = file;
+      const idem = CompanyService.idempotencyKey(req.headers['idempotency-key']);
+      return ok(
+        await app.ctx.services.company.once(u.id, 'video.upload', idem, () =>
+          videos.createFromFile(u, toFields(raw), upload),
+        ),
+      );
     },
   );
 

@@ -1,0 +1,15 @@
+/** Idempotency-Key on creating calls (issue 20): a retried upload answers the first one's result, charged once. */
+import { BIGINT, type Db } from './helpers.ts';
+
+export async function up(db: Db): Promise<void> {
+  await db.schema
+    .createTable('idempotency_keys')
+    .addColumn('user_id', BIGINT, (c) => c.notNull())
+    .addColumn('scope', 'varchar(32)', (c) => c.notNull())
+    .addColumn('idem_key', 'varchar(128)', (c) => c.notNull())
+    .addColumn('state', 'varchar(8)', (c) => c.notNull())
+    .addColumn('response', 'text')
+    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'scope', 'idem_key'])
+    .execute();
+}
