@@ -7,6 +7,7 @@ import { Messages } from './components/Messages.tsx';
 import { isPhone } from './lib/device.ts';
 import { blockBrowserZoom, designScale } from './lib/scale.ts';
 import { SessionProvider } from './lib/session.tsx';
+import { AnimationPage } from './pages/Animation.tsx';
 import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { adminRoutes } from './pages/admin/routes.tsx';
@@ -80,6 +81,7 @@ export const routes = [
           { path: 'tutorial', element: <TutorialPage /> },
           { path: 'music', element: <MusicPage /> },
           { path: 'tomokage', element: <TomokagePage /> },
+          { path: 'animation', element: <AnimationPage /> },
           ...adminRoutes,
           { path: '*', element: <Navigate to="/404" replace /> },
         ],

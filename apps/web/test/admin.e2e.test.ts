@@ -42,6 +42,7 @@ const PAGES = [
   'manageVideoTag',
   'videoDownHistory',
   'manageModel',
+  'manageAnimation',
   'manageTomokage',
   'machineManage',
   'manageRole',

@@ -1,4 +1,5 @@
 /** The console's pages under /index (issue 21); the sidebar lists those built and opened by the account's roles. */
+import { ManageAnimationPage } from './Animation.tsx';
 import { MachineManagePage } from './Machines.tsx';
 import { ManageModelPage } from './Models.tsx';
 import { BriefingPage, ExtensionPage } from './Reports.tsx';
@@ -20,6 +21,9 @@ export const adminRoutes = [
   { path: 'videoDownHistory', element: <VideoDownHistoryPage /> },
   { path: 'manageModel', element: <ManageModelPage /> },
   { path: 'manageTomokage', element: <ManageTomokagePage /> },
+  { path: 'manageAnimation', element: <ManageAnimationPage /> },
+  // The spec's menu path for the same page (menu value animation 21).
+  { path: 'animationManage', element: <ManageAnimationPage /> },
   { path: 'machineManage', element: <MachineManagePage /> },
   { path: 'manageRole', element: <ManageRolePage /> },
   { path: 'manageRouter', element: <ManageRouterPage /> },

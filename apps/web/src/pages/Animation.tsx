@@ -1,0 +1,360 @@
+/**
+ * The animation library (issue 22): published ready-made animations by category, tag and keyword; a free 3D
+ * preview on the character (looping, play/pause, girl/boy/robot); collect; buy once (price shown, confirmed)
+ * and download any bone type the plan allows. The CMU acknowledgement is shown with the library.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Icon } from '../components/Icon.tsx';
+import { Confirm, Modal } from '../components/Modal.tsx';
+import { Pager } from '../components/Pager.tsx';
+import { animationEn, animationZh } from '../i18n/animation.ts';
+import { api } from '../lib/api.ts';
+import { DEFAULT_BONE_TYPES } from '../lib/bonetypes.ts';
+import { getLang, t } from '../lib/i18n.ts';
+import { useSession } from '../lib/session.tsx';
+import { parseClip } from '../three/clip.ts';
+import { type CharacterKind, MotionViewer } from '../three/Viewer.ts';
+import '../styles/music.css';
+import '../styles/animation.css';
+
+/** The library's strings in the user's language. */
+export function tl(key: keyof typeof animationEn, vars?: Record<string, string | number>): string {
+  let s: string = (getLang() === 'zh' ? animationZh : animationEn)[key] ?? animationEn[key];
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}
+
+export interface LibraryAnimation {
+  id: number;
+  name: string;
+  category: string;
+  tags: string[];
+  duration: number;
+  frameCount: number;
+  fps: number;
+  price: number;
+  currency: string;
+  status: number;
+  downloads: number;
+  credit: string;
+  collected: boolean;
+  purchased: boolean;
+  createAt: number;
+}
+
+const SIZE = 12;
+const CHARACTERS: CharacterKind[] = ['girl', 'boy', 'robot'];
+
+const categoryLabel = (c: string): string =>
+  c === 'dance' ? tl('anim.cat.dance') : c.charAt(0).toUpperCase() + c.slice(1);
+
+function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: () => void }) {
+  const holder = useRef<HTMLDivElement>(null);
+  const viewer = useRef<MotionViewer | null>(null);
+  const clock = useRef({ playing: true, offset: 0, start: performance.now() });
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [playing, setPlaying] = useState(true);
+  const [character, setCharacter] = useState<CharacterKind>('girl');
+  useEffect(() => {
+    if (!holder.current) return;
+    let v: MotionViewer;
+    try {
+      v = new MotionViewer(holder.current);
+    } catch {
+      setState('error');
+      return;
+    }
+    viewer.current = v;
+    v.setCharacter('girl');
+    let live = true;
+    api
+      .get<{ clip: string }>(`/animation/${anim.id}`)
+      .then(async (d) => {
+        const res = await fetch(d.clip);
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const clip = parseClip(await res.json());
+        if (!live) return;
+        const length = clip.frameCount / clip.fps;
+        v.setClip(clip);
+        clock.current = { playing: true, offset: 0, start: performance.now() };
+        v.setTimeSource(() => {
+          const c = clock.current;
+          const t = c.playing ? c.offset + (performance.now() - c.start) / 1000 : c.offset;
+          return length > 0 ? t % length : 0;
+        });
+        setState('ready');
+      })
+      .catch(() => live && setState('error'));
+    return () => {
+      live = false;
+      viewer.current = null;
+      v.dispose();
+    };
+  }, [anim.id]);
+  const toggle = () => {
+    const c = clock.current;
+    if (c.playing) c.offset += (performance.now() - c.start) / 1000;
+    else c.start = performance.now();
+    c.playing = !c.playing;
+    setPlaying(c.playing);
+  };
+  return (
+    <Modal open title={anim.name} onClose={onClose} width={900} className="music-preview">
+      <div className="music-stage" ref={holder} data-testid="anim-stage" data-state={state}>
+        {state === 'loading' && <div className="spinner" />}
+        {state === 'error' && <div className="card-fail">{t('preview.error')}</div>}
+      </div>
+      <div className="anim-preview-bar">
+        <button type="button" className="btn btn-sm" onClick={toggle} disabled={state !== 'ready'}>
+          {tl(playing ? 'anim.pause' : 'anim.play')}
+        </button>
+        <label className="anim-inline">
+          {tl('anim.character')}
+          <select
+            value={character}
+            onChange={(e) => {
+              const k = e.target.value as CharacterKind;
+              setCharacter(k);
+              viewer.current?.setCharacter(k);
+            }}
+          >
+            {CHARACTERS.map((k) => (
+              <option key={k} value={k}>
+                {tl(`anim.char.${k}` as keyof typeof animationEn)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="anim-muted">
+          {tl('anim.frames', { n: anim.frameCount, fps: anim.fps })} ·{' '}
+          {tl('anim.seconds', { s: anim.duration.toFixed(1) })}
+        </span>
+      </div>
+      <p className="music-credits">{anim.credit ? tl('anim.credits') : ''}</p>
+    </Modal>
+  );
+}
+
+export function AnimationPage() {
+  const { user, refresh } = useSession();
+  const [keyword, setKeyword] = useState('');
+  const [applied, setApplied] = useState('');
+  const [category, setCategory] = useState('');
+  const [collectedOnly, setCollectedOnly] = useState(false);
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{
+    list: LibraryAnimation[];
+    total: number;
+    categories: { category: string; count: number }[];
+  } | null>(null);
+  const [preview, setPreview] = useState<LibraryAnimation | null>(null);
+  const [buying, setBuying] = useState<{ anim: LibraryAnimation; bone: string } | null>(null);
+  const [bones, setBones] = useState<Record<number, string>>({});
+
+  const load = useCallback(async () => {
+    try {
+      setData(
+        await api.post('/animation/search', {
+          page,
+          size: SIZE,
+          ...(applied ? { keyword: applied } : {}),
+          ...(category ? { category } : {}),
+          ...(collectedOnly ? { collected: true } : {}),
+        }),
+      );
+    } catch {
+      /* shown */
+    }
+  }, [page, applied, category, collectedOnly]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const collect = async (a: LibraryAnimation) => {
+    try {
+      await api.put(`/animation/collect/${a.id}`, { collected: !a.collected });
+      await load();
+    } catch {
+      /* shown */
+    }
+  };
+  const download = async (a: LibraryAnimation, bone: string) => {
+    try {
+      const d = await api.get<{ paths: string[] }>(
+        `/animation/download/0/${a.id}/${encodeURIComponent(bone)}`,
+      );
+      const link = document.createElement('a');
+      link.href = d.paths[0]!;
+      link.rel = 'noopener';
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      await Promise.all([load(), refresh()]);
+    } catch {
+      /* shown by the client */
+    }
+  };
+  const cur = user?.company ? 'CV' : 'V';
+
+  return (
+    <div className="music-page anim-page">
+      <section className="anim-hero">
+        <h1>{tl('anim.title')}</h1>
+        <p className="music-lead">{tl('anim.lead')}</p>
+        <p className="music-price">{tl('anim.price', { cur })}</p>
+      </section>
+      <form
+        className="anim-filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(1);
+          setApplied(keyword.trim());
+        }}
+      >
+        <input
+          className="music-name"
+          placeholder={tl('anim.search')}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          data-testid="anim-keyword"
+        />
+        <button type="submit" className="btn btn-primary btn-sm">
+          {tl('anim.searchBtn')}
+        </button>
+        <div className="anim-cats">
+          <button
+            type="button"
+            className={`chip ${category === '' ? 'chip-on' : ''}`}
+            onClick={() => {
+              setPage(1);
+              setCategory('');
+            }}
+          >
+            {tl('anim.allCategories')}
+          </button>
+          {(data?.categories ?? []).map((c) => (
+            <button
+              type="button"
+              key={c.category}
+              className={`chip ${category === c.category ? 'chip-on' : ''}`}
+              onClick={() => {
+                setPage(1);
+                setCategory(c.category);
+              }}
+            >
+              {categoryLabel(c.category)} · {c.count}
+            </button>
+          ))}
+        </div>
+        <label className="anim-inline">
+          <input
+            type="checkbox"
+            checked={collectedOnly}
+            onChange={(e) => {
+              setPage(1);
+              setCollectedOnly(e.target.checked);
+            }}
+          />
+          {tl('anim.collectedOnly')}
+        </label>
+        <span className="anim-muted">{tl('anim.count', { n: data?.total ?? 0 })}</span>
+      </form>
+      {!data ? (
+        <div className="page-loading">
+          <div className="spinner" />
+        </div>
+      ) : data.list.length === 0 ? (
+        <div className="empty">{tl('anim.empty')}</div>
+      ) : (
+        <div className="anim-grid">
+          {data.list.map((a) => {
+            const bone = bones[a.id] ?? 'Mixamo';
+            return (
+              <div className="anim-card" key={a.id} data-testid="anim-card" data-id={a.id}>
+                <div className="anim-card-head">
+                  <strong>{a.name}</strong>
+                  <button
+                    type="button"
+                    className={`anim-star ${a.collected ? 'on' : ''}`}
+                    title={tl(a.collected ? 'anim.collected' : 'anim.collect')}
+                    aria-label={tl(a.collected ? 'anim.collected' : 'anim.collect')}
+                    aria-pressed={a.collected}
+                    onClick={() => void collect(a)}
+                    data-action="collect"
+                  >
+                    {a.collected ? '★' : '☆'}
+                  </button>
+                </div>
+                <div className="card-meta">
+                  <span className="chip">{categoryLabel(a.category)}</span>
+                  <span className="chip">{tl('anim.seconds', { s: a.duration.toFixed(1) })}</span>
+                  {a.purchased ? (
+                    <span className="chip chip-on">{tl('anim.bought')}</span>
+                  ) : (
+                    <span className="chip">
+                      {a.price} {a.currency}
+                    </span>
+                  )}
+                </div>
+                <div className="anim-tags">{a.tags.map((x) => `#${x}`).join('  ')}</div>
+                <div className="anim-actions">
+                  <button
+                    type="button"
+                    className="btn btn-sm"
+                    onClick={() => setPreview(a)}
+                    data-action="preview"
+                  >
+                    <Icon name="play" size={14} /> {tl('anim.preview')}
+                  </button>
+                  <select
+                    aria-label={tl('anim.boneType')}
+                    value={bone}
+                    onChange={(e) => setBones((b) => ({ ...b, [a.id]: e.target.value }))}
+                    data-testid="anim-bonetype"
+                  >
+                    {DEFAULT_BONE_TYPES.filter((b) => b.name !== 'OnlyFace').map((b) => (
+                      <option key={b.name} value={b.name}>
+                        {b.name}
+                      </option>
+                    ))}
+                  </select>
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-sm"
+                    data-action={a.purchased ? 'download' : 'buy'}
+                    onClick={() => (a.purchased ? void download(a, bone) : setBuying({ anim: a, bone }))}
+                  >
+                    <Icon name="download" size={14} />{' '}
+                    {a.purchased ? tl('anim.download') : tl('anim.buy', { price: a.price, cur: a.currency })}
+                  </button>
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      )}
+      <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
+      <p className="music-credits">{tl('anim.credits')}</p>
+      {preview && <AnimationPreview anim={preview} onClose={() => setPreview(null)} />}
+      <Confirm
+        open={!!buying}
+        title={tl('anim.download')}
+        text={
+          buying
+            ? tl('anim.buyConfirm', {
+                name: buying.anim.name,
+                price: buying.anim.price,
+                cur: buying.anim.currency,
+              })
+            : ''
+        }
+        onCancel={() => setBuying(null)}
+        onOk={() => {
+          const b = buying!;
+          setBuying(null);
+          void download(b.anim, b.bone);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+/**
+ * The animation library end to end (issue 22) in Chromium against the real server: a user browses the library
+ * (the shipped CMU takes, the credit), filters by keyword, previews a take in 3D (the character moves), collects
+ * it (collected-only filter), buys it once (confirm → a Mixamo zip downloads, V balance down by the price,
+ * once), downloads another bone type free; the administrator hides one on manageAnimation and the user no longer
+ * sees it. Screenshots in en and zh.
+ */
+import { constants, publicEncrypt } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildWeb,
+  codeFromOutbox,
+  DESKTOP,
+  e2eUnavailable,
+  launchChromium,
+  type RunningServer,
+  recordNotFound,
+  setLang,
+  shot,
+  startServer,
+  waitFor,
+} from './e2e-harness.ts';
+
+const missing = e2eUnavailable();
+const CI = process.env.CI === 'true';
+const ADMIN = { email: 'root@anim.test', password: 'anim-root-pass-1' };
+
+describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real server)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let admin: string;
+  const dir = mkdtempSync(join(tmpdir(), 'mocap-anim-e2e-'));
+  let notFound: string[] = [];
+
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ) => {
+    const r = await fetch(`${server.url}/product${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    });
+    const env = (await r.json()) as { code: number; message: string; data: T };
+    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
+    return env.data;
+  };
+  const encrypt = async (text: string) => {
+    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
+    return publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(text),
+    ).toString('base64');
+  };
+  const register = async (email: string) => {
+    await call('POST', `/code/${email}/1`);
+    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+    const password = await encrypt('anim-pass-123');
+    return (await call<{ token: string }>('POST', '/user/register', { email, password, code })).token;
+  };
+  const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
+    const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
+    await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
+    await setLang(ctx, server.url, lang);
+    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+    return ctx;
+  };
+  const canvasShot = (page: Page) =>
+    page.evaluate(
+      () =>
+        (
+          document.querySelector('[data-testid="anim-stage"] canvas') as HTMLCanvasElement | null
+        )?.toDataURL() ?? '',
+    );
+
+  beforeAll(async () => {
+    if (missing) throw new Error(`e2e cannot run: ${missing}`);
+    await buildWeb();
+    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
+    admin = (
+      await call<{ token: string }>('POST', '/auth/login', {
+        username: ADMIN.email,
+        password: await encrypt(ADMIN.password),
+      })
+    ).token;
+  }, 600_000);
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('browses, previews, collects, sells once; the administrator hides', async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const token = await register(`anim-${lang}@example.com`);
+      const balance = async () =>
+        (await call<{ user: { surplus: number } }>('GET', '/auth/info', undefined, token)).user.surplus;
+      const ctx = await context(lang, token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/index/animation`);
+      await page.getByTestId('anim-card').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByTestId('anim-card').count()).toBe(12);
+      expect(await page.locator('.music-credits').last().textContent()).toContain('mocap.cs.cmu.edu');
+      await shot(page, `animation-library-${lang}`);
+
+      // Keyword filter.
+      await page.getByTestId('anim-keyword').fill('05_02');
+      await page.getByTestId('anim-keyword').press('Enter');
+      await waitFor(
+        async () => ((await page.getByTestId('anim-card').count()) === 1 ? true : null),
+        10_000,
+        'filter',
+      );
+      const card = page.getByTestId('anim-card').first();
+      expect(await card.textContent()).toContain('CMU dance 05_02');
+
+      // 3D preview: the character moves.
+      await card.locator('[data-action="preview"]').click();
+      await page.locator('[data-testid="anim-stage"][data-state="ready"]').waitFor({ timeout: 60_000 });
+      const first = await canvasShot(page);
+      await waitFor(
+        async () => ((await canvasShot(page)) !== first ? true : null),
+        15_000,
+        'the animation to move',
+      );
+      await shot(page, `animation-preview-${lang}`);
+      await page.keyboard.press('Escape');
+      if (await page.locator('.music-preview').count())
+        await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+      await page.locator('.music-preview').waitFor({ state: 'detached' });
+
+      // Collect, then the collected-only filter shows it.
+      await card.locator('[data-action="collect"]').click();
+      await waitFor(
+        async () =>
+          (await card.locator('[data-action="collect"]').getAttribute('aria-pressed')) === 'true'
+            ? true
+            : null,
+        10_000,
+        'collected',
+      );
+      await page.getByTestId('anim-keyword').fill('');
+      await page.getByTestId('anim-keyword').press('Enter');
+      await page.locator('.anim-filters input[type="checkbox"]').check();
+      await waitFor(
+        async () => ((await page.getByTestId('anim-card').count()) === 1 ? true : null),
+        10_000,
+        'collected only',
+      );
+
+      // Buy once (10 V for 9.4 s), a Mixamo zip downloads.
+      const before = await balance();
+      await card.getByTestId('anim-bonetype').selectOption('Mixamo');
+      await card.locator('[data-action="buy"]').click();
+      await page.locator('.modal').waitFor();
+      await shot(page, `animation-buy-${lang}`);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('.modal .btn-primary').last().click(),
+      ]);
+      const zipPath = join(dir, `anim-${lang}.zip`);
+      await download.saveAs(zipPath);
+      const zip = readFileSync(zipPath);
+      expect(zip.subarray(0, 2).toString()).toBe('PK');
+      expect(zip.includes(Buffer.from('.fbx'))).toBe(true);
+      await card.locator('[data-action="download"]').waitFor();
+      expect(await balance()).toBe(before - 10);
+      // Another bone type: free.
+      await card.getByTestId('anim-bonetype').selectOption('Unreal5.6');
+      const [d2] = await Promise.all([
+        page.waitForEvent('download'),
+        card.locator('[data-action="download"]').click(),
+      ]);
+      expect(await d2.path()).toBeTruthy();
+      expect(await balance()).toBe(before - 10);
+      await page.waitForLoadState('networkidle');
+      await shot(page, `animation-bought-${lang}`);
+      await ctx.close();
+    }
+
+    // The administrator hides 05_03 on manageAnimation; users no longer see it.
+    for (const lang of ['en', 'zh'] as const) {
+      const ctx = await context(lang, admin);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/index/manageAnimation`);
+      await page.locator('[data-testid=animation-table] tbody tr[data-row]').first().waitFor();
+      if (lang === 'en') {
+        const row = page.locator('[data-testid=animation-table] tbody tr[data-row]', {
+          hasText: 'CMU dance 05_03',
+        });
+        await row.locator('[data-action="hide"]').click();
+        await row.locator('[data-action="publish"]').waitFor();
+      }
+      await page.waitForLoadState('networkidle');
+      await shot(page, `admin-manageAnimation-${lang}`);
+      await ctx.close();
+    }
+    const user = await register('anim-after@example.com');
+    const list = await call<{ list: { name: string }[]; total: number }>(
+      'POST',
+      '/animation/search',
+      { size: 100 },
+      user,
+    );
+    expect(list.total).toBe(18);
+    expect(list.list.some((x) => x.name === 'CMU dance 05_03')).toBe(false);
+  }, 900_000);
+});
