@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TUTORIAL_STEPS } from '../../web/src/lib/companyTutorial.ts';
+import { PUBLIC_API_OPERATIONS } from '../src/modules/company/routes.ts';
 import { databases, useServer } from './harness.ts';
 import { type Fixtures, makeFixtures, markMade, unzip } from './video-helpers.ts';
 
@@ -69,5 +70,23 @@ describe.each(databases)('API tutorial on %s', (kind) => {
     expect(res.status, `${url} ${Buffer.from(zip).toString().slice(0, 200)}`).toBe(200);
     const entries = unzip(zip);
     expect([...entries.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+  });
+
+  it('the public API has its own OpenAPI document: every operation a key calls, no administrator route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/product/company/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { info: { title: string }; paths: Record<string, Record<string, unknown>> };
+    expect(doc.info.title).toBe('mocap public API');
+    for (const [method, path] of PUBLIC_API_OPERATIONS)
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeTruthy();
+    // the tutorial's calls are all documented
+    for (const s of TUTORIAL_STEPS) {
+      const m = /\$BASE(\/[^"]+)"/.exec(s.curl);
+      const path = `/product${m![1]!.replace('$ID', '{id}').replace('/video/{id}/Mixamo', '/{bodyType}/{id}/{boneType}')}`;
+      expect(Object.keys(doc.paths), path).toContain(path);
+    }
+    expect(
+      Object.keys(doc.paths).some((p) => /\/(user\/search|admin|sysConfig|company\/search)/.test(p)),
+    ).toBe(false);
   });
 });

@@ -502,7 +502,7 @@ export function TutorialPage() {
           <pre className="co-code">{WEBHOOK_VERIFY_JS}</pre>
         </div>
         <p>
-          <a href={`${API_BASE}/docs`} target="_blank" rel="noreferrer">
+          <a href={`${API_BASE}/company/openapi.json`} target="_blank" rel="noreferrer">
             {tc('co.tut.docs')}
           </a>
         </p>

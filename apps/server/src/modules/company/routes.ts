@@ -43,6 +43,25 @@ export const idempotentUploadReplay: Guard = async (req, reply) => {
   }
 };
 
+/**
+ * The operations of the public API (what a script with an API key calls), by OpenAPI path: the company routes plus
+ * these capture routes. `GET /product/company/openapi.json` is the full document filtered to them.
+ */
+export const PUBLIC_API_OPERATIONS: readonly [string, string][] = [
+  ['post', '/product/video/upload'],
+  ['post', '/product/video/queryVideoById'],
+  ['post', '/product/video/center'],
+  ['get', '/product/video/progress/{id}'],
+  ['post', '/product/video/videoRedo'],
+  ['delete', '/product/video/center/{id}'],
+  ['get', '/product/motion/download/{bodyType}/{id}/{boneType}'],
+  ['get', '/product/motion/boneTypes'],
+  ['get', '/product/auth/company/info'],
+  ['post', '/product/company/surplus/record'],
+  ['get', '/product/company/emailNotice'],
+  ['put', '/product/company/emailNotice'],
+];
+
 const keyView = (k: ApiKeyRecord) => ({
   id: k.id,
   name: k.name,
@@ -123,6 +142,39 @@ const routes: FastifyPluginAsync = async (base) => {
       if (prefs.lowBalanceThreshold !== undefined) p.lowBalanceThreshold = prefs.lowBalanceThreshold;
       if (Object.keys(p).length > 0) await company.setPrefs(me, p);
       return ok(await noticeOf(me.id, enabled ?? me.emailNotice));
+    },
+  );
+
+  app.get(
+    '/company/openapi.json',
+    {
+      schema: {
+        tags,
+        summary: 'The public API on its own: the OpenAPI document of what an API key can call',
+        hide: true,
+      },
+    },
+    async () => {
+      // biome-ignore lint/suspicious/noExplicitAny: the generated OpenAPI document is untyped JSON.
+      const full = app.swagger() as any;
+      const paths: Record<string, Record<string, unknown>> = {};
+      for (const [method, path] of PUBLIC_API_OPERATIONS) {
+        const op = full.paths?.[path]?.[method];
+        if (!op) continue;
+        paths[path] = { ...(paths[path] ?? {}), [method]: op };
+      }
+      return {
+        openapi: full.openapi,
+        info: {
+          title: 'mocap public API',
+          version: full.info?.version ?? '1.0.0',
+          description:
+            'Send `Authorization: Bearer <API key>` (create keys on the company info page). Answers are `{code, message, data}`; code 0 is success. Creating calls accept `Idempotency-Key`. Webhooks (video.made, video.failed, balance.low) are signed `Mocap-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.',
+        },
+        servers: full.servers,
+        components: full.components,
+        paths,
+      };
     },
   );
 
