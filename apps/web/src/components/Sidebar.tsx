@@ -5,6 +5,7 @@ import { t } from '../lib/i18n.ts';
 import { isMenuItemActive, type MenuItem, menuFor, menuItemForPath } from '../lib/menu.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
+import { tl } from '../pages/Animation.tsx';
 import { useMyPages } from '../pages/admin/Console.tsx';
 import { ADMIN_BUILT } from '../pages/admin/routes.tsx';
 import { tm } from '../pages/Music.tsx';
@@ -91,6 +92,16 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
           >
             <Icon name={pathname.startsWith('/index/music') ? 'playOn' : 'play'} size={20} />
             <span>{tm('menu.music')}</span>
+          </button>
+          <button
+            type="button"
+            data-menu-path="/index/animation"
+            className={`menu-item${pathname.startsWith('/index/animation') ? ' on' : ''}`}
+            aria-current={pathname.startsWith('/index/animation') ? 'page' : undefined}
+            onClick={() => navigate('/index/animation')}
+          >
+            <Icon name={pathname.startsWith('/index/animation') ? 'animationOn' : 'animation'} size={20} />
+            <span>{tl('anim.title')}</span>
           </button>
         </nav>
       )}

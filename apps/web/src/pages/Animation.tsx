@@ -45,7 +45,7 @@ export interface LibraryAnimation {
 const SIZE = 12;
 const CHARACTERS: CharacterKind[] = ['girl', 'boy', 'robot'];
 
-const categoryLabel = (c: string): string =>
+export const categoryLabel = (c: string): string =>
   c === 'dance' ? tl('anim.cat.dance') : c.charAt(0).toUpperCase() + c.slice(1);
 
 function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: () => void }) {
@@ -257,7 +257,9 @@ export function AnimationPage() {
           />
           {tl('anim.collectedOnly')}
         </label>
-        <span className="anim-muted">{tl('anim.count', { n: data?.total ?? 0 })}</span>
+        <span className="anim-muted">
+          {data?.total === 1 ? tl('anim.countOne') : tl('anim.count', { n: data?.total ?? 0 })}
+        </span>
       </form>
       {!data ? (
         <div className="page-loading">
@@ -338,7 +340,7 @@ export function AnimationPage() {
       {preview && <AnimationPreview anim={preview} onClose={() => setPreview(null)} />}
       <Confirm
         open={!!buying}
-        title={tl('anim.download')}
+        title={tl('anim.buyTitle')}
         text={
           buying
             ? tl('anim.buyConfirm', {

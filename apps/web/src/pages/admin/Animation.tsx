@@ -8,7 +8,7 @@ import { Pager } from '../../components/Pager.tsx';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/messages.ts';
-import { type LibraryAnimation, tl } from '../Animation.tsx';
+import { categoryLabel, type LibraryAnimation, tl } from '../Animation.tsx';
 import { AdminPage, type Column, ExportButton, Table, useLoad } from './Console.tsx';
 
 const SIZE = 15;
@@ -41,7 +41,12 @@ export function ManageAnimationPage() {
   const columns: Column<LibraryAnimation>[] = [
     { key: 'id', title: 'ID', render: (a) => a.id, width: 56 },
     { key: 'n', title: tl('animAdmin.name'), render: (a) => a.name },
-    { key: 'c', title: tl('animAdmin.category'), render: (a) => a.category },
+    {
+      key: 'c',
+      title: tl('animAdmin.category'),
+      render: (a) => categoryLabel(a.category),
+      csv: (a) => a.category,
+    },
     { key: 't', title: tl('animAdmin.tags'), render: (a) => a.tags.join(', ') },
     {
       key: 'l',
