@@ -340,6 +340,21 @@ export class KyselyCompanyRepo implements CompanyRepo {
     };
   }
 
+  async counts(userId: number) {
+    const [keys, hooks, byState] = await Promise.all([
+      this.countActiveKeys(userId),
+      this.listWebhooks(userId).then((w) => w.length),
+      this.db
+        .selectFrom('webhook_deliveries')
+        .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('user_id', '=', userId)
+        .groupBy('state')
+        .execute(),
+    ]);
+    const n = (state: string) => Number(byState.find((r) => r.state === state)?.n ?? 0);
+    return { activeKeys: keys, webhooks: hooks, pending: n('pending'), failed: n('failed') };
+  }
+
   async findIdempotency(userId: number, scope: string, key: string) {
     const r = await this.db
       .selectFrom('idempotency_keys')

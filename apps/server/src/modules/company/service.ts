@@ -128,6 +128,8 @@ export interface CompanyRepo {
     scope: string,
     key: string,
   ): Promise<{ state: 'pending' | 'done'; response: string | null } | undefined>;
+  /** Counts for the administrator console: active keys, webhooks, deliveries by state. */
+  counts(userId: number): Promise<{ activeKeys: number; webhooks: number; pending: number; failed: number }>;
   /** Stores the response (done), or releases the claim (null: the call failed, a retry may run it). */
   finishIdempotency(userId: number, scope: string, key: string, response: string | null): Promise<void>;
 }
@@ -262,6 +264,32 @@ export class CompanyService {
     if (key.lastUsedAt === null || this.now - key.lastUsedAt > 60_000)
       await this.deps.repo.touchKey(key.id, this.now);
     return { user, key };
+  }
+
+  // ---- for the administrator console (manageCompany) ----
+  /**
+   * A company's public-API side at a glance (for ADMIN's company detail): notice choices, active API keys,
+   * webhooks, deliveries still retrying and given up, and the CV balance.
+   */
+  async overview(userId: number) {
+    const [prefs, counts, balance] = await Promise.all([
+      this.prefs(userId),
+      this.deps.repo.counts(userId),
+      this.deps.balance(userId),
+    ]);
+    return {
+      notices: {
+        made: prefs.made,
+        failed: prefs.failed,
+        lowBalance: prefs.lowBalance,
+        lowBalanceThreshold: prefs.lowBalanceThreshold,
+      },
+      activeKeys: counts.activeKeys,
+      webhooks: counts.webhooks,
+      deliveriesPending: counts.pending,
+      deliveriesFailed: counts.failed,
+      cvCoin: balance,
+    };
   }
 
   // ---- Idempotency-Key ----
