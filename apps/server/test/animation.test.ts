@@ -5,10 +5,14 @@
  * few coins refused with nothing charged), zips that read back, and the administrator's publish/hide/delete
  * under the manageAnimation permission (a normal user refused with 406).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { motionJson } from '@mocap/motion';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
-import { unzip } from './video-helpers.ts';
+import { multipart, TESTDATA, unzip } from './video-helpers.ts';
+
+const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 
 interface Anim {
   id: number;
@@ -147,6 +151,72 @@ describe.each(databases)('animation library on %s', (kind) => {
     expect(await t.services.coins.balance(b.id)).toBe(1);
     expect((await search(b.token, { keyword: '05_02' })).data.list[0]!.purchased).toBe(false);
   });
+
+  it.skipIf(!existsSync(XBOT))(
+    'a digital human applies a library animation once it is bought (free then), not before',
+    async () => {
+      const c = await t.register(`anim-c-${kind}@example.com`);
+      const form = multipart([{ name: 'file', file: { filename: 'Xbot.glb', data: readFileSync(XBOT) } }]);
+      const up = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/product/tomokage/upload',
+          headers: { authorization: `Bearer ${c.token}`, ...form.headers },
+          payload: form.payload,
+        })
+      ).json() as { code: number; message: string; data: { id: number } };
+      expect(up.code, up.message).toBe(0);
+      const anim = (await search(c.token, { keyword: '05_03' })).data.list[0]!;
+      const apply = () =>
+        t.call<{ id: number; formats: string[]; charged: number }>(
+          'POST',
+          `/product/tomokage/apply/${up.data.id}`,
+          {
+            token: c.token,
+            body: { kind: 'animation', id: anim.id },
+          },
+        );
+      const before = await t.services.coins.balance(c.id);
+      const refused = await apply();
+      expect(refused.code).toBe(307);
+      expect(refused.message).toBe('请先在动画库购买该动画');
+      expect(await t.services.coins.balance(c.id)).toBe(before);
+      const motions = () =>
+        t.call<{ kind: string; id: number }[]>('GET', '/product/tomokage/motions', { token: c.token });
+      expect((await motions()).data.some((m) => m.kind === 'animation')).toBe(false);
+      // Buy it in the library (a download), then apply: free, files made.
+      const bought = await t.call<{ charged: number }>(
+        'GET',
+        `/product/animation/download/0/${anim.id}/Mixamo`,
+        {
+          token: c.token,
+        },
+      );
+      expect(bought.data.charged).toBe(anim.price);
+      expect((await motions()).data.some((m) => m.kind === 'animation' && m.id === anim.id)).toBe(true);
+      const ap = await apply();
+      expect(ap.code, ap.message).toBe(0);
+      expect(ap.data.charged).toBe(0);
+      expect(ap.data.formats).toContain('fbx');
+      expect(await t.services.coins.balance(c.id)).toBe(before - anim.price);
+      const fbx = await t.call<{ paths: string[] }>('GET', `/product/tomokage/download/${ap.data.id}/fbx`, {
+        token: c.token,
+      });
+      expect((await fetchUrl(fbx.data.paths[0]!)).rawPayload.subarray(0, 18).toString()).toBe(
+        'Kaydara FBX Binary',
+      );
+      // An unknown animation: 404.
+      expect(
+        (
+          await t.call('POST', `/product/tomokage/apply/${up.data.id}`, {
+            token: c.token,
+            body: { kind: 'animation', id: 999999 },
+          })
+        ).code,
+      ).toBe(404);
+    },
+    120_000,
+  );
 
   it('administrators publish, hide and delete (manageAnimation); users are refused', async () => {
     expect((await t.call('POST', '/product/admin/animation/search', { token: a.token, body: {} })).code).toBe(

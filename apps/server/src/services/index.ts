@@ -206,7 +206,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     coins,
     storage: infra.storage,
     engine: createCharacterEngine(),
-    sources: createMotionSources(videoStore, musicStore),
+    sources: createMotionSources(videoStore, musicStore, animationStore),
     clock,
     maintenance: async () => (await system.maintainInfo()).tomoMaintain,
   });

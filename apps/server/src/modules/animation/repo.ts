@@ -245,6 +245,19 @@ export class KyselyAnimationRepo implements AnimationRepo {
     return new Set(rows.map((r) => Number(r.animation_id)));
   }
 
+  async boughtBy(userId: number, limit: number): Promise<AnimationRecord[]> {
+    const rows = await this.db
+      .selectFrom('animation')
+      .innerJoin('animation_purchase', 'animation_purchase.animation_id', 'animation.id')
+      .selectAll('animation')
+      .where('animation_purchase.user_id', '=', userId)
+      .where('animation.status', '=', 1)
+      .orderBy('animation_purchase.created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
   async addPurchase(p: {
     userId: number;
     animationId: number;

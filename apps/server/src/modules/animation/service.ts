@@ -74,6 +74,8 @@ export interface AnimationRepo {
   collect(userId: number, id: number, on: boolean, now: number): Promise<void>;
   collectedOf(userId: number, ids: number[]): Promise<Set<number>>;
   purchasedOf(userId: number, ids: number[]): Promise<Set<number>>;
+  /** The published animations a user bought, most recent purchase first. */
+  boughtBy(userId: number, limit: number): Promise<AnimationRecord[]>;
   addPurchase(p: {
     userId: number;
     animationId: number;

@@ -67,7 +67,7 @@ export const RedoneBody = z
   .nullish();
 
 export const ApplyBody = z.object({
-  kind: z.enum(['video', 'music']),
+  kind: z.enum(['video', 'music', 'animation']),
   id: z.coerce.number().int().positive(),
 });
 

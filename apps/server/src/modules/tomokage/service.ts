@@ -59,6 +59,7 @@ export const TomokageMessages = {
   MAINTAIN: '数字人功能维护中,请稍后再试',
   COMPANY: '企业账号不提供数字人功能',
   NO_MOTION: '动作尚未制作完成',
+  BUY_ANIMATION: '请先在动画库购买该动画',
 } as const;
 
 export type EngineFailure = { reason: 'format' | 'not-humanoid'; message: string };
@@ -133,7 +134,7 @@ export interface ApplyRecord {
   id: number;
   tomokageId: number;
   userId: number;
-  sourceKind: 'video' | 'music';
+  sourceKind: MotionKind;
   sourceId: number;
   name: string;
   durationMs: number;
@@ -174,9 +175,12 @@ export interface TomokageStore {
   transaction<T>(fn: (r: { tomokage: TomokageRepo }) => Promise<T>): Promise<T>;
 }
 
-/** A motion the user may apply: an own capture or dance, or a square video. */
+/** Where a motion comes from: a video capture, a music dance, or an animation of the library. */
+export type MotionKind = 'video' | 'music' | 'animation';
+
+/** A motion the user may apply: an own capture or dance, a square video, or a library animation. */
 export interface MotionSource {
-  kind: 'video' | 'music';
+  kind: MotionKind;
   id: number;
   userId: number;
   name: string;
@@ -184,10 +188,15 @@ export interface MotionSource {
   inSquare: boolean;
   durationMs: number;
   clipKey: string | null;
+  /** A library animation the asking user bought (applied free, like an own motion). */
+  bought?: boolean;
+  /** A library animation's price (coins), to tell the user what buying it costs. */
+  price?: number;
 }
 
 export interface MotionSources {
-  find(kind: 'video' | 'music', id: number): Promise<MotionSource | null>;
+  /** `userId`: the asking user (a library animation says whether this user bought it). */
+  find(kind: MotionKind, id: number, userId: number): Promise<MotionSource | null>;
   /** The user's own made motions (for the apply picker). */
   mine(userId: number, limit: number): Promise<MotionSource[]>;
 }
@@ -503,7 +512,7 @@ export class TomokageService {
     };
   }
 
-  /** The user's motions that can be applied (made captures and dances). */
+  /** The user's motions that can be applied (made captures and dances, bought library animations). */
   async motions(u: UserRecord) {
     return (await this.deps.sources.mine(u.id, 100)).map((s) => ({
       kind: s.kind,
@@ -517,12 +526,15 @@ export class TomokageService {
    * Applies a motion: an own capture or dance (free), or a square video (1 V per second, once per user and video:
    * the same purchase as downloading it). Files written; the charge and the row commit together.
    */
-  async apply(u: UserRecord, id: number, source: { kind: 'video' | 'music'; id: number }) {
+  async apply(u: UserRecord, id: number, source: { kind: MotionKind; id: number }) {
     await this.assertOpen(u);
     const t = await this.owned(u, id);
-    const s = await this.deps.sources.find(source.kind, source.id);
+    const s = await this.deps.sources.find(source.kind, source.id, u.id);
     if (!s) throw new AppError(Codes.NOT_FOUND, `${source.kind} not found`);
-    const own = s.userId === u.id;
+    // A library animation is applied once bought in the library (the purchase is its licence): then free.
+    if (s.kind === 'animation' && !s.bought)
+      throw new AppError(Codes.REFUSED, TomokageMessages.BUY_ANIMATION, { price: s.price ?? null });
+    const own = s.userId === u.id || (s.kind === 'animation' && s.bought === true);
     if (!own && !(s.kind === 'video' && s.inSquare))
       throw new AppError(Codes.INSUFFICIENT_PERMISSION, `this ${source.kind} is not yours`);
     if (!s.made || !s.clipKey) throw new AppError(Codes.REFUSED, TomokageMessages.NO_MOTION);

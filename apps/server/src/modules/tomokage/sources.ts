@@ -1,7 +1,10 @@
 /**
  * Motions a digital human can be driven by (an adapter: the service gets it as `MotionSources`): made video
- * captures (own or in the square) and made music dances, read through their own slices' repositories.
+ * captures (own or in the square), made music dances and published library animations (with whether the asking
+ * user bought them), read through their own slices' repositories.
  */
+import type { AnimationStore } from '../animation/repo.ts';
+import { AnimationStatus } from '../animation/service.ts';
 import type { MusicStore } from '../music/repo.ts';
 import { MusicStatus } from '../music/service.ts';
 import { VideoStatus } from '../video/ports.ts';
@@ -11,9 +14,27 @@ import type { MotionSource, MotionSources } from './service.ts';
 export function createMotionSources(
   videos: ReturnType<typeof createVideoStore>,
   music: MusicStore,
+  animations?: AnimationStore,
 ): MotionSources {
   return {
-    async find(kind, id) {
+    async find(kind, id, userId) {
+      if (kind === 'animation') {
+        const a = animations ? await animations.repos.animation.findById(id) : null;
+        if (!a || a.status !== AnimationStatus.PUBLISHED) return null;
+        const bought = (await animations!.repos.animation.purchasedOf(userId, [a.id])).has(a.id);
+        return {
+          kind,
+          id: a.id,
+          userId: 0,
+          name: a.name,
+          made: true,
+          inSquare: false,
+          durationMs: a.durationMs,
+          clipKey: a.clipKey,
+          bought,
+          price: a.price,
+        };
+      }
       if (kind === 'video') {
         const v = await videos.repos.videos.findById(id);
         if (!v) return null;
@@ -68,6 +89,20 @@ export function createMotionSources(
             inSquare: false,
             durationMs: m.durationMs,
             clipKey: m.outputs.clipKey,
+          });
+      if (animations)
+        for (const a of await animations.repos.animation.boughtBy(userId, limit))
+          out.push({
+            kind: 'animation',
+            id: a.id,
+            userId: 0,
+            name: a.name,
+            made: true,
+            inSquare: false,
+            durationMs: a.durationMs,
+            clipKey: a.clipKey,
+            bought: true,
+            price: a.price,
           });
       return out;
     },
