@@ -70,7 +70,7 @@ interface Detail extends TomoCard {
 }
 
 interface MotionItem {
-  kind: 'video' | 'music';
+  kind: 'video' | 'music' | 'animation';
   id: number;
   name: string;
   duration: number;
