@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up everything and runs every test: system packages, npm packages, type check, lint, test suite.
+# Sets up everything and runs every test: system packages, npm packages, type check, lint, dependency rule,
+# test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh --test
@@ -9,4 +10,6 @@ export ONNXRUNTIME_NODE_INSTALL=skip
 npm install --no-audit --no-fund
 npm run typecheck
 npm run lint
+# The dependency rule (.dependency-cruiser.cjs): no cycles, no import from a lower layer to a higher one.
+npm run deps
 npx vitest run

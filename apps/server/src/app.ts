@@ -15,11 +15,10 @@ import type { Config } from './config.ts';
 import { type AppContext, requireAdmin } from './http/context.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
-import type { Infra } from './infra/index.ts';
 import { blocklistGuard } from './modules/blocklist/routes.ts';
-import { apiModules } from './modules/index.ts';
-import { mountPayments } from './modules/pay/mount.ts';
-import type { Services } from './services/index.ts';
+import { mountPayments } from './paysandbox/mount.ts';
+import { apiModules } from './routes.ts';
+import type { Infra, Services } from './wiring.ts';
 
 export const API_PREFIX = '/product';
 export const WEB_PREFIX = '/capture';
@@ -51,7 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // Responses: compiled from the zod schemas (see http/serializer.ts); zod still checks them outside production.
   app.setSerializerCompiler(createSerializerCompiler({ validate: config.NODE_ENV !== 'production' }));
-  const ctx: AppContext = { config, infra: deps.infra, services: deps.services, adminRoutes: [] };
+  const ctx: AppContext = { config, services: deps.services, adminRoutes: [] };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
   app.decorateRequest('adminAudit', null);

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { type PaymentConfig, PaymentConfigShape, paymentConfig } from './modules/pay/config.ts';
+import { type PaymentConfig, PaymentConfigShape, paymentConfig } from './infra/pay/config.ts';
 
 const optionalString = z
   .string()

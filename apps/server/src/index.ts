@@ -2,9 +2,27 @@
  * @mocap/server front door: config, infrastructure, services, the app factory and the typed errors. The worker
  * (`@mocap/worker`) starts from `loadConfig` + `createInfra` + `createServices` like the server does.
  */
-export { API_PREFIX, type AppDeps, buildApp, WEB_PREFIX } from './app.ts';
-export { type Config, ConfigError, ConfigSchema, loadConfig } from './config.ts';
-export { AppError, type Code, Codes, DefaultMessages, httpStatusOf, isAppError, Messages } from './errors.ts';
+export {
+  API_PREFIX,
+  type AppDeps,
+  buildApp,
+  WEB_PREFIX,
+} from './app.ts';
+export {
+  type Config,
+  ConfigError,
+  ConfigSchema,
+  loadConfig,
+} from './config.ts';
+export {
+  AppError,
+  type Code,
+  Codes,
+  DefaultMessages,
+  httpStatusOf,
+  isAppError,
+  Messages,
+} from './errors.ts';
 export type { AppContext } from './http/context.ts';
 export {
   bearerSecurity,
@@ -14,28 +32,89 @@ export {
   requireUser,
   userOf,
 } from './http/context.ts';
-export { envelope, ok, pageOf } from './http/envelope.ts';
-export { createArgon2Hasher, createRsaTransport } from './infra/crypto/index.ts';
-export { createDatabase, type Database, listMigrations, migrateToLatest } from './infra/db/index.ts';
-export { createInfra, type Infra, type InfraOverrides, type Secrets } from './infra/index.ts';
-export { createOutboxMailer, type OutboxMail, readOutbox } from './infra/mail/index.ts';
+export {
+  envelope,
+  ok,
+  pageOf,
+} from './http/envelope.ts';
+export {
+  createArgon2Hasher,
+  createRsaTransport,
+} from './infra/crypto/index.ts';
+export {
+  createDatabase,
+  type Database,
+  listMigrations,
+  migrateToLatest,
+} from './infra/db/index.ts';
+export {
+  createOutboxMailer,
+  type OutboxMail,
+  readOutbox,
+} from './infra/mail/index.ts';
 // Storage, queue, videos, motion downloads and capture jobs (S2).
-export * from './infra/queue/index.ts';
+export {
+  BullQueue,
+  type BullQueueOptions,
+  backoffDelay,
+  createQueue,
+  DbQueue,
+  type DbQueueOptions,
+  type EnqueueOptions,
+  errorText,
+  isPermanent,
+  type JobContext,
+  type JobHandler,
+  type JobInfo,
+  type JobQueue,
+  type JobState,
+  PermanentJobError,
+  PRIORITY_RANK,
+  type Priority,
+  type ProcessOptions,
+  type QueueConfig,
+  type QueueEvent,
+  type QueueJobsTable,
+  type QueueWorker,
+} from './infra/queue/index.ts';
 export { createMemoryRateLimiter } from './infra/ratelimit.ts';
-export * from './infra/storage/index.ts';
-export { STALE_TMP_MS, startTmpSweeper, sweepTmp } from './infra/tmp.ts';
-export * from './modules/jobs/index.ts';
-export { MotionService } from './modules/motion/service.ts';
-export { createMusicStore, type MusicStore } from './modules/music/repo.ts';
-export * from './modules/music/service.ts';
-export { RETRACK_QUEUE, type RetrackJobData, RetrackService } from './modules/retrack/service.ts';
-export * from './modules/video/limits.ts';
-export * from './modules/video/ports.ts';
-export { type FilePort, type ProbedFile, VideoService, type VideoView } from './modules/video/service.ts';
-export { createVideoStore, type VideoRepos, type VideoStore } from './modules/video/store.ts';
-export { createRepos, createStore } from './repos/index.ts';
-export { AccountService, CodeTypes, effectiveLevel, toUserView, type UserView } from './services/accounts.ts';
-export { AuthService, hashToken, isAdmin, rolesOf } from './services/auth.ts';
+export {
+  checkKey,
+  createStorage,
+  type DownloadTokenPayload,
+  LocalStorage,
+  type LocalStorageOptions,
+  localStorageRoot,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+  S3Storage,
+  type S3StorageOptions,
+  type SignedTokens,
+  type SignedUrlOptions,
+  type StorageConfig,
+  StorageGrantError,
+  StorageNotFoundError,
+  StorageTooLargeError,
+  sign,
+  TokenError,
+  type UploadCredentials,
+  type UploadGrant,
+  type UploadGrantOptions,
+  verify,
+} from './infra/storage/index.ts';
+export {
+  STALE_TMP_MS,
+  startTmpSweeper,
+  sweepTmp,
+} from './infra/tmp.ts';
+export {
+  AuthService,
+  hashToken,
+  isAdmin,
+  rolesOf,
+} from './modules/auth/service.ts';
+export { CatalogService } from './modules/catalog/service.ts';
 export {
   CoinService,
   companyUploadCost,
@@ -46,14 +125,162 @@ export {
   remakeCost,
   squareDownloadCost,
   uploadCost,
-} from './services/coins.ts';
-export { createServices, type Services } from './services/index.ts';
+} from './modules/coins/service.ts';
 export {
-  CatalogService,
+  CAPTURE_QUEUE,
+  type CaptureJobData,
+  CaptureJobs,
+  type CaptureMode,
+  captureJobId,
+  JOB_ATTEMPTS,
+  type JobVideo,
+  runChargeRef,
+  sourceKeyOf,
+} from './modules/jobs/service.ts';
+export { MotionService } from './modules/motion/service.ts';
+export {
+  createMusicStore,
+  type MusicStore,
+} from './modules/music/repo.ts';
+export {
+  type AudioFilePort,
+  FREE_REDONES,
+  MUSIC_QUEUE,
+  MUSIC_STATUS_NAMES,
+  type MusicJobData,
+  MusicMessages,
+  type MusicOutputs,
+  type MusicPatch,
+  type MusicRecord,
+  type MusicRepo,
+  MusicService,
+  MusicStatus,
+  type MusicStatusCode,
+  type MusicView,
+  musicJobId,
+  musicView,
+  type NewMusic,
+  type ProbedAudio,
+} from './modules/music/service.ts';
+export { RETRACK_QUEUE, type RetrackJobData, RetrackService } from './modules/retrack/service.ts';
+export {
   type Heartbeat,
   MachineService,
   NoticeService,
   SystemConfigService,
-} from './services/platform.ts';
-export * from './services/ports.ts';
-export { Scheduler } from './services/scheduler.ts';
+} from './modules/system/service.ts';
+export { Scheduler } from './modules/user/scheduler.ts';
+export {
+  AccountService,
+  CodeTypes,
+  effectiveLevel,
+  toUserView,
+  type UserView,
+} from './modules/user/service.ts';
+export {
+  BONE_TYPE_FORMAT,
+  captureAllowed,
+  type FormatFamily,
+  formatAllowed,
+  MAX_DIMENSION,
+  MAX_SOURCE_FPS,
+  MB,
+  PLAN_LIMITS,
+  type Plan,
+  type PlanLimits,
+  planOf,
+  SPEC_BONE_TYPES,
+  TRACK_MAX_FPS,
+  UploadMessages,
+} from './modules/video/limits.ts';
+export {
+  CAPTURE_TYPES,
+  type CaptureType,
+  DEFAULT_SOLVE_OPTIONS,
+  type DownloadRecord,
+  type FilePort,
+  FOOT_LOCK_MODES,
+  type FootLockMode,
+  HEIGHT_RANGE,
+  type NewVideo,
+  type ProbedFile,
+  type SolveOptions,
+  STATUS_NAMES,
+  type StoredZip,
+  type VideoListItem,
+  type VideoOutputs,
+  type VideoPatch,
+  type VideoQuery,
+  type VideoRecord,
+  type VideoRepo,
+  VideoStatus,
+  type VideoStatusCode,
+} from './modules/video/ports.ts';
+export {
+  VideoService,
+  type VideoView,
+} from './modules/video/service.ts';
+export {
+  createVideoStore,
+  type VideoRepos,
+  type VideoStore,
+} from './modules/video/store.ts';
+export {
+  ACCOUNT_COMPANY,
+  ACCOUNT_INDIVIDUAL,
+  type Category,
+  type CategoryKind,
+  type CategoryRepo,
+  type Clock,
+  type CodeRecord,
+  type CodeRepo,
+  type Currency,
+  type ExternalIdentity,
+  type GrantRepo,
+  type IdentityBinding,
+  type IdentityRepo,
+  LEVELS,
+  type LedgerEntry,
+  type LedgerQuery,
+  type LedgerRepo,
+  type Level,
+  type Machine,
+  type MachineRepo,
+  type Mailer,
+  type MailMessage,
+  type NewUser,
+  type Notice,
+  type NoticeInput,
+  type NoticeRepo,
+  type OAuthProvider,
+  type Page,
+  type PasswordHasher,
+  type PasswordTransport,
+  type PendingAuthorization,
+  type RateLimiter,
+  type Repos,
+  type ScheduledRunRepo,
+  type SecretRepo,
+  type Session,
+  type Store,
+  type SysConfigRepo,
+  systemClock,
+  type TokenRepo,
+  type UserPatch,
+  type UserRecord,
+  type UserRepo,
+  type UserSearch,
+} from './ports.ts';
+export {
+  createRepos,
+  createStore,
+} from './store.ts';
+export {
+  createCaptureJobs,
+  createInfra,
+  createServices,
+  type Infra,
+  type InfraOverrides,
+  type Secrets,
+  type Services,
+} from './wiring.ts';

@@ -7,9 +7,8 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createInfra } from './infra/index.ts';
 import { STALE_TMP_MS, startTmpSweeper, sweepTmp } from './infra/tmp.ts';
-import { createServices } from './services/index.ts';
+import { createInfra, createServices } from './wiring.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

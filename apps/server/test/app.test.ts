@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/wiring.ts';
 import { CI, createTestInfra, PG_URL, pgAvailable } from './harness.ts';
 
 describe('web app under /capture', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Codes } from '../src/errors.ts';
-import { BindMessages } from '../src/services/accounts.ts';
+import { BindMessages } from '../src/modules/user/service.ts';
 import { databases, useServer } from './harness.ts';
 
 interface Binding {

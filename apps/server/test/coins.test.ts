@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, Codes, Messages } from '../src/errors.ts';
-import type { Infra } from '../src/infra/index.ts';
 import {
   companyUploadCost,
   monthKey,
@@ -13,8 +12,9 @@ import {
   remakeCost,
   squareDownloadCost,
   uploadCost,
-} from '../src/services/coins.ts';
-import { createServices, type Services } from '../src/services/index.ts';
+} from '../src/modules/coins/service.ts';
+import type { Infra } from '../src/wiring.ts';
+import { createServices, type Services } from '../src/wiring.ts';
 import { createTestInfra, databases, TestClock } from './harness.ts';
 
 describe('prices', () => {

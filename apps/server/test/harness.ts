@@ -16,10 +16,9 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createArgon2Hasher } from '../src/infra/crypto/index.ts';
-import { createInfra, type Infra } from '../src/infra/index.ts';
 import { readOutbox } from '../src/infra/mail/index.ts';
-import { createServices, type Services } from '../src/services/index.ts';
-import type { Clock } from '../src/services/ports.ts';
+import type { Clock } from '../src/ports.ts';
+import { createInfra, createServices, type Infra, type Services } from '../src/wiring.ts';
 
 export const CI = process.env.CI === 'true';
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type UserRecord } from '../src/index.ts';
-import { createServices, type Services } from '../src/services/index.ts';
+import { createServices, type Services } from '../src/wiring.ts';
 import { createTestInfra } from './harness.ts';
 import { REDIS_URL, runRedis, uid, waitFor } from './queue-helpers.ts';
 import { type Fixtures, makeFixtures } from './video-helpers.ts';

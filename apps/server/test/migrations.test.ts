@@ -12,7 +12,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase, listMigrations, migrateToLatest } from '../src/infra/db/index.ts';
-import { createInfra } from '../src/infra/index.ts';
+import { createInfra } from '../src/wiring.ts';
 import { databases, PG_URL, testHasher } from './harness.ts';
 
 const INFRA = join(import.meta.dirname, '..', 'src', 'infra', 'index.ts');

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Codes, Messages } from '../src/errors.ts';
+import { CATEGORY_HAS_VIDEOS } from '../src/modules/catalog/service.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
-import { CATEGORY_HAS_VIDEOS } from '../src/services/platform.ts';
 import { databases, useServer } from './harness.ts';
 
 interface Node {

@@ -6,7 +6,7 @@ import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from '../src/infra/ratelimit.ts';
-import type { RateLimiter } from '../src/services/ports.ts';
+import type { RateLimiter } from '../src/ports.ts';
 import { CI, TestClock } from './harness.ts';
 
 const redisUp = await new Promise<boolean>((resolve) => {

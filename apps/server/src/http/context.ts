@@ -1,19 +1,17 @@
 /**
- * What route plugins see: `app.ctx` (config, infra, services) and `request.auth` after a guard ran.
+ * What route plugins see: `app.ctx` (config and services — never the adapters) and `request.auth` after a guard ran.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError, Codes } from '../errors.ts';
-import type { Infra } from '../infra/index.ts';
+import type { AuthContext } from '../modules/auth/service.ts';
 import { API_KEY_PREFIX } from '../modules/company/service.ts';
 import type { PendingAudit } from '../modules/rbac/service.ts';
-import type { AuthContext } from '../services/auth.ts';
-import type { Services } from '../services/index.ts';
-import { ACCOUNT_COMPANY, type UserRecord } from '../services/ports.ts';
+import { ACCOUNT_COMPANY, type UserRecord } from '../ports.ts';
+import type { Services } from '../services.ts';
 
 export interface AppContext {
   config: Config;
-  infra: Infra;
   services: Services;
   /** `METHOD /path` of every route guarded by requireAdmin (filled as routes register). */
   adminRoutes: string[];

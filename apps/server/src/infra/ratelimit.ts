@@ -1,5 +1,5 @@
 /** In-process sliding-window rate limiter (per server process). */
-import type { RateLimiter } from '../services/ports.ts';
+import type { RateLimiter } from '../ports.ts';
 
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const hits = new Map<string, number[]>();

@@ -1,7 +1,9 @@
 import { letterbox, NORM_MINUS1_1, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
 import type { Roi } from '../tracks.ts';
-import { mediapipeSampling } from './regions.ts';
+import { mediapipeSampling, normalizeRadians } from './regions.ts';
+
+export { normalizeRadians };
 
 /**
  * BlazePose person detector (`blazepose-detector`, 224×224): SSD anchors, score + box + 4 keypoints per
@@ -48,10 +50,6 @@ export function detectorAnchors(): Float32Array {
   }
   anchorsCache = out;
   return out;
-}
-
-export function normalizeRadians(a: number): number {
-  return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
 }
 
 /** BlazePose ROI from the hip centre (k0) and the scale point (k1), in pixels. */

@@ -1,5 +1,9 @@
 import type { Rect } from '../image/warp.ts';
-import { normalizeRadians } from './detector.ts';
+
+/** An angle wrapped into [−π, π). */
+export function normalizeRadians(a: number): number {
+  return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+}
 
 /** Rotated-rectangle helpers shared by the hand and face trackers (MediaPipe's rect transformations). */
 

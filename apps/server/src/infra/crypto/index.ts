@@ -16,7 +16,7 @@ import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 /** `Algorithm.Argon2id` of @node-rs/argon2 (a const enum, not importable under verbatimModuleSyntax). */
 const ARGON2ID = 2;
 
-import type { PasswordHasher, PasswordTransport } from '../../services/ports.ts';
+import type { PasswordHasher, PasswordTransport } from '../../ports.ts';
 
 /** argon2id, OWASP's second recommended profile (19 MiB, t=2, p=1). Tests may pass cheaper parameters. */
 export function createArgon2Hasher(opts: { memoryCost?: number; timeCost?: number } = {}): PasswordHasher {

@@ -8,12 +8,10 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.ts';
-import type { DB } from './schema.ts';
+import type { DatabaseKind, DB } from './schema.ts';
 
 export { listMigrations, migrateToLatest } from './migrate.ts';
-export type { DB } from './schema.ts';
-
-export type DatabaseKind = 'sqlite' | 'postgres';
+export type { DatabaseKind, DB } from './schema.ts';
 
 export interface Database {
   db: Kysely<DB>;

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import type { DatabaseKind } from './index.ts';
+import type { DatabaseKind } from './schema.ts';
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations');
 

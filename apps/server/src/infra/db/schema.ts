@@ -4,6 +4,9 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 
+/** The two databases the server runs on. */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
 type Id = Generated<number>;
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 

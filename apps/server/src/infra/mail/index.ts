@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
-import type { Mailer, MailMessage } from '../../services/ports.ts';
+import type { Mailer, MailMessage } from '../../ports.ts';
 
 export interface OutboxMail extends MailMessage {
   from: string;

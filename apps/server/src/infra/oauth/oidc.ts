@@ -10,17 +10,9 @@
  *     PS256, ES256, EdDSA), `iss`, `aud`/`azp`, `exp`/`iat`, `nonce`. Only a verified e-mail is accepted (an
  *     unverified one would let anyone claim an existing account by address).
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createPublicKey,
-  type JsonWebKey,
-  randomBytes,
-  verify,
-} from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey, randomBytes, verify } from 'node:crypto';
 import { AppError, Codes } from '../../errors.ts';
-import type { Clock, ExternalIdentity, OAuthProvider, PendingAuthorization } from '../../services/ports.ts';
+import type { Clock, ExternalIdentity, OAuthProvider, PendingAuthorization } from '../../ports.ts';
 
 export interface OidcOptions {
   name: string;
@@ -200,30 +192,4 @@ export function createOidcProvider(o: OidcOptions): OAuthProvider {
       };
     },
   };
-}
-
-/** Name of the cookie holding a sealed pending authorization (HttpOnly; only /product/passport/3rd sees it). */
-export const PENDING_COOKIE = 'mocap_oauth_pending';
-
-/** AES-256-GCM sealing of a pending authorization (the browser keeps it; only the server can read or forge it). */
-export function sealPending(secret: string, p: PendingAuthorization): string {
-  const key = createHash('sha256').update(`oauth-pending:${secret}`).digest();
-  const iv = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([c.update(JSON.stringify(p), 'utf8'), c.final()]);
-  return b64url(Buffer.concat([iv, c.getAuthTag(), body]));
-}
-
-export function unsealPending(secret: string, sealed: string | undefined): PendingAuthorization | undefined {
-  if (!sealed) return undefined;
-  try {
-    const raw = Buffer.from(sealed, 'base64url');
-    const key = createHash('sha256').update(`oauth-pending:${secret}`).digest();
-    const d = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-    d.setAuthTag(raw.subarray(12, 28));
-    const text = Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
-    return JSON.parse(text) as PendingAuthorization;
-  } catch {
-    return undefined;
-  }
 }

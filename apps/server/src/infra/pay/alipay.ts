@@ -5,12 +5,13 @@
  * verified with the same key.
  */
 import { AlipaySdk } from 'alipay-sdk';
-import { fenToYuan, yuanToFen } from '../../modules/goods/catalogue.ts';
 import {
   type AlipayPagePort,
+  fenToYuan,
   PaymentNoticeError,
   type ProviderOrderState,
   type ProviderPaid,
+  yuanToFen,
 } from '../../modules/order/ports.ts';
 
 export interface AlipayConfig {

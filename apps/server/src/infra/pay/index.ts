@@ -7,7 +7,7 @@
 import type { Config } from '../../config.ts';
 import type { AlipayPagePort, PaymentProviders, WechatNativePort } from '../../modules/order/ports.ts';
 import { generateSandboxKeys, type SandboxKeys } from '../../paysandbox/keys.ts';
-import type { Clock, Store } from '../../services/ports.ts';
+import type { Clock, Store } from '../../ports.ts';
 import { createAlipayPage } from './alipay.ts';
 import { createWechatNative } from './wechat.ts';
 

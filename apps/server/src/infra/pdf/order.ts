@@ -4,22 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
+import type { OrderPdfInput } from '../../modules/order/ports.ts';
 
-export interface OrderPdfInput {
-  orderNo: string;
-  account: string;
-  title: string;
-  /** fen */
-  amount: number;
-  method: 'wechat' | 'alipay';
-  status: string;
-  createdAt: number;
-  paidAt: number | null;
-  tradeNo: string | null;
-  coins: number;
-  currency: 'V' | 'CV';
-  expiryAfter: number | null;
-}
+export type { OrderPdfInput };
 
 export const CJK_FONT_PATHS = [
   process.env.PDF_CJK_FONT,

@@ -15,6 +15,7 @@ import { newUploadGrant, uploadCredentialsOf, verifyUploadGrant } from './grants
 import { sign, verify } from './signing.ts';
 import {
   checkKey,
+  type DownloadTokenPayload,
   type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
@@ -25,6 +26,8 @@ import {
   type UploadGrant,
   type UploadGrantOptions,
 } from './types.ts';
+
+export type { DownloadTokenPayload };
 
 export interface LocalStorageOptions {
   root: string;
@@ -39,13 +42,6 @@ export interface LocalStorageOptions {
 export const DOWNLOAD_PURPOSE = 'storage-download';
 /** Signed download URLs remembered (see `signedUrl`). */
 const URL_MEMO_MAX = 10_000;
-
-export interface DownloadTokenPayload {
-  k: string;
-  exp: number;
-  fn?: string;
-  ct?: string;
-}
 
 /** Counts bytes and fails once `max` is exceeded. */
 export function byteLimiter(max: number | undefined, onTooLarge: () => Error): Transform & { bytes: number } {

@@ -10,7 +10,7 @@ import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireAdmin, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
 import { LedgerEntrySchema, LevelSchema, UserViewSchema } from '../../http/schemas.ts';
-import { Reasons } from '../../services/coins.ts';
+import { Reasons } from '../coins/service.ts';
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();

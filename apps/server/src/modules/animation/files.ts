@@ -6,7 +6,7 @@
 import { CMU_CREDIT, libraryClipToMotion } from '@mocap/dance';
 import { readShippedLibrary } from '@mocap/dance/node';
 import { exportBoneType, isBoneType, motionJson } from '@mocap/motion';
-import type { AnimationAssetsPort, ShippedAnimation } from './service.ts';
+import type { AnimationAssetsPort, ShippedAnimation } from './ports.ts';
 
 export function createAnimationAssets(): AnimationAssetsPort {
   return {

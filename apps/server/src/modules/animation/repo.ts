@@ -7,9 +7,16 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
-import { createRepos } from '../../repos/index.ts';
-import type { Page, Repos } from '../../services/ports.ts';
-import type { AnimationQuery, AnimationRecord, AnimationRepo, NewAnimation } from './service.ts';
+import type { Page } from '../../ports.ts';
+import { createRepos } from '../../store.ts';
+import type {
+  AnimationQuery,
+  AnimationRecord,
+  AnimationRepo,
+  AnimationRepos,
+  AnimationStore,
+  NewAnimation,
+} from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
@@ -280,12 +287,7 @@ export class KyselyAnimationRepo implements AnimationRepo {
   }
 }
 
-export type AnimationRepos = Repos & { animation: AnimationRepo };
-
-export interface AnimationStore {
-  readonly repos: AnimationRepos;
-  transaction<T>(fn: (repos: AnimationRepos) => Promise<T>): Promise<T>;
-}
+export type { AnimationRepos, AnimationStore };
 
 function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): AnimationRepos {
   return { ...createRepos(db, kind), animation: new KyselyAnimationRepo(db) };

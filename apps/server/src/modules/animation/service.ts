@@ -14,94 +14,30 @@
  * under `animation/<id>/zips/`.
  */
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { ObjectStorage } from '../../infra/storage/types.ts';
-import { type CoinService, squareDownloadCost } from '../../services/coins.ts';
-import type { Clock, Page, UserRecord } from '../../services/ports.ts';
+import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
+import { type CoinService, squareDownloadCost } from '../coins/service.ts';
 import { BONE_TYPE_FORMAT, formatAllowed, planOf, UploadMessages } from '../video/limits.ts';
-import type { AnimationStore } from './repo.ts';
+import type {
+  AnimationAssetsPort,
+  AnimationQuery,
+  AnimationRecord,
+  AnimationRepo,
+  AnimationStore,
+  NewAnimation,
+  ShippedAnimation,
+} from './ports.ts';
+
+export type {
+  AnimationAssetsPort,
+  AnimationQuery,
+  AnimationRecord,
+  AnimationRepo,
+  NewAnimation,
+  ShippedAnimation,
+};
 
 /** 2 = deleted by an administrator: the row stays (so the seed does not bring it back), its files go. */
 export const AnimationStatus = { HIDDEN: 0, PUBLISHED: 1, DELETED: 2 } as const;
-
-export interface AnimationRecord {
-  id: number;
-  name: string;
-  category: string;
-  tags: string[];
-  source: string;
-  sourceRef: string;
-  credit: string;
-  clipKey: string;
-  frameCount: number;
-  fps: number;
-  durationMs: number;
-  price: number;
-  status: number;
-  downloads: number;
-  zips: Record<string, { key: string; fileName: string; size: number }>;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type NewAnimation = Omit<AnimationRecord, 'id' | 'downloads' | 'zips' | 'updatedAt'>;
-
-export interface AnimationQuery {
-  page: number;
-  size: number;
-  keyword?: string;
-  category?: string;
-  tag?: string;
-  /** Statuses to list (users: published; administrators: published and hidden, or one of them). */
-  statuses: number[];
-  /** Only those this user collected. */
-  collectedBy?: number;
-}
-
-export interface AnimationRepo {
-  create(a: NewAnimation): Promise<AnimationRecord>;
-  findById(id: number): Promise<AnimationRecord | null>;
-  findBySource(source: string, ref: string): Promise<AnimationRecord | null>;
-  list(q: AnimationQuery): Promise<Page<AnimationRecord>>;
-  categories(statuses: number[]): Promise<{ category: string; count: number }[]>;
-  setStatus(id: number, status: number, now: number): Promise<boolean>;
-  setZip(
-    id: number,
-    boneType: string,
-    zip: { key: string; fileName: string; size: number },
-    now: number,
-  ): Promise<void>;
-  addDownload(id: number): Promise<void>;
-  collect(userId: number, id: number, on: boolean, now: number): Promise<void>;
-  collectedOf(userId: number, ids: number[]): Promise<Set<number>>;
-  purchasedOf(userId: number, ids: number[]): Promise<Set<number>>;
-  /** The published animations a user bought, most recent purchase first. */
-  boughtBy(userId: number, limit: number): Promise<AnimationRecord[]>;
-  addPurchase(p: {
-    userId: number;
-    animationId: number;
-    charged: number;
-    chargeRef: string;
-    createdAt: number;
-  }): Promise<boolean>;
-}
-
-/** A library clip the product ships (the seed). */
-export interface ShippedAnimation {
-  ref: string;
-  name: string;
-  category: string;
-  tags: string[];
-  credit: string;
-  frameCount: number;
-  fps: number;
-  clipJson: string;
-}
-
-/** The clip side (an adapter: `files.ts`): the shipped clips and the bone-type packaging. */
-export interface AnimationAssetsPort {
-  shipped(): ShippedAnimation[];
-  packageZip(clipJson: string, boneType: string, baseName: string): { fileName: string; bytes: Uint8Array };
-}
 
 export interface AnimationView {
   id: number;

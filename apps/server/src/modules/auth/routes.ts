@@ -6,8 +6,8 @@ import { Messages } from '../../errors.ts';
 import { bearerSecurity, meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
 import { SessionSchema, UserViewSchema } from '../../http/schemas.ts';
-import { PENDING_COOKIE, sealPending, unsealPending } from '../../infra/oauth/oidc.ts';
-import { rolesOf } from '../../services/auth.ts';
+import { PENDING_COOKIE } from './pending.ts';
+import { rolesOf } from './service.ts';
 
 /** A cookie's value from the Cookie header. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -214,11 +214,7 @@ const routes: FastifyPluginAsync = async (base) => {
       const { url, pending } = await accounts.beginThirdParty(req.params.provider, redirectUri);
       reply.header(
         'set-cookie',
-        pendingCookie(
-          sealPending(app.ctx.infra.secrets.codes, pending),
-          600,
-          redirectUri.startsWith('https:'),
-        ),
+        pendingCookie(accounts.sealPending(pending), 600, redirectUri.startsWith('https:')),
       );
       reply.header('cache-control', 'no-store');
       return reply.redirect(url, 302);
@@ -244,10 +240,7 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req, reply) => {
-      const pending = unsealPending(
-        app.ctx.infra.secrets.codes,
-        cookieValue(req.headers.cookie, PENDING_COOKIE),
-      );
+      const pending = accounts.unsealPending(cookieValue(req.headers.cookie, PENDING_COOKIE));
       // The pending authorization is single-use: cleared whatever the outcome.
       if (pending) reply.header('set-cookie', pendingCookie('', 0, pending.redirectUri.startsWith('https:')));
       const s = await accounts.thirdPartyLogin(

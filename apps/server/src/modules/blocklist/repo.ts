@@ -1,7 +1,7 @@
 /** Blacklist rules over Kysely (table blocklist_rules, migration 901): the only SQL of the blocklist slice. */
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
-import type { BlocklistRepo, BlockRule, RuleKind } from './service.ts';
+import type { BlocklistRepo, BlockRule, RuleKind } from './ports.ts';
 
 interface BlocklistRulesTable {
   id: Generated<number>;

@@ -5,25 +5,9 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { AppError, Codes } from '../../errors.ts';
+import type { BlocklistRepo, BlockRule, RuleKind } from './ports.ts';
 
-export type RuleKind = 'domain' | 'ip';
-
-export interface BlockRule {
-  id: number;
-  kind: RuleKind;
-  value: string;
-  note: string;
-  createdBy: number | null;
-  createdAt: number;
-}
-
-export interface BlocklistRepo {
-  list(): Promise<BlockRule[]>;
-  find(id: number): Promise<BlockRule | undefined>;
-  findValue(kind: RuleKind, value: string): Promise<BlockRule | undefined>;
-  create(r: Omit<BlockRule, 'id'>): Promise<BlockRule>;
-  delete(id: number): Promise<boolean>;
-}
+export type { BlocklistRepo, BlockRule, RuleKind };
 
 const DOMAIN = /^(?=.{3,191}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const CACHE_MS = 5000;

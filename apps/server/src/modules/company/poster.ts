@@ -1,5 +1,5 @@
 /** The webhook HTTP client (infrastructure of the company slice): a POST with a 10 s timeout, no redirects. */
-import type { WebhookPoster } from './service.ts';
+import type { WebhookPoster } from './ports.ts';
 
 export const fetchPoster =
   (timeoutMs = 10_000): WebhookPoster =>

@@ -9,7 +9,7 @@ import type {
   NoticePrefs,
   WebhookEvent,
   WebhookRecord,
-} from './service.ts';
+} from './ports.ts';
 
 interface SettingsTable {
   user_id: number;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, type Guard, requireCompany, requireSession, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
-import { ACCOUNT_COMPANY } from '../../services/ports.ts';
+import { ACCOUNT_COMPANY } from '../../ports.ts';
 import {
   ApiKeySchema,
   CreatedKeySchema,

@@ -1,6 +1,6 @@
 /** Request and response shapes of the company routes (issue 20). */
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from './service.ts';
+import { WEBHOOK_EVENTS } from './ports.ts';
 
 export const NoticeBody = z
   .object({

@@ -4,7 +4,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
-import type { ConsoleRepo, DownloadQuery, DownloadRow, VideoAdminQuery, VideoAdminRow } from './service.ts';
+import type { ConsoleRepo, DownloadQuery, DownloadRow, VideoAdminQuery, VideoAdminRow } from './ports.ts';
 
 const likePattern = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 

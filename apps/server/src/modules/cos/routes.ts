@@ -11,10 +11,6 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
-import { LocalStorage } from '../../infra/storage/local.ts';
-import { sign, verify } from '../../infra/storage/signing.ts';
-import { StorageGrantError, StorageNotFoundError, StorageTooLargeError } from '../../infra/storage/types.ts';
-import { UploadMessages } from '../video/limits.ts';
 
 const tags = ['storage'];
 const Credentials = z.object({
@@ -23,13 +19,9 @@ const Credentials = z.object({
   expiredTime: z.number().int().describe('unix seconds'),
 });
 
-const READ_PURPOSE = 'storage-read';
-
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { videos } = app.ctx.services;
-  const storage = app.ctx.infra.storage;
-  const secret = app.ctx.infra.secrets.urlSigning;
+  const { videos, files } = app.ctx.services;
 
   app.get(
     '/cos/sts/upload',
@@ -76,22 +68,7 @@ const routes: FastifyPluginAsync = async (base) => {
         response: { 200: envelope(Credentials.extend({ prefix: z.string() })) },
       },
     },
-    async (req) => {
-      const u = userOf(req);
-      const now = Math.floor(Date.now() / 1000);
-      const prefix = `videos/u${u.id}/`;
-      const token = sign(secret, READ_PURPOSE, { p: prefix, u: u.id, exp: now + 300 });
-      return ok({
-        credentials: {
-          tmpSecretId: `read-${u.id}`,
-          tmpSecretKey: token.split('.')[1]!.slice(0, 16),
-          sessionToken: token,
-        },
-        startTime: now,
-        expiredTime: now + 300,
-        prefix,
-      });
-    },
+    async (req) => ok(files.readCredentials(userOf(req).id)),
   );
 
   // Raw bodies for direct uploads (local storage).
@@ -111,37 +88,9 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req) => {
-      if (!(storage instanceof LocalStorage)) throw new AppError(Codes.NOT_FOUND);
-      let grant: ReturnType<typeof storage.verifyUploadGrant>;
-      try {
-        grant = storage.verifyUploadGrant(req.query.token);
-      } catch (err) {
-        if (err instanceof StorageGrantError)
-          throw new AppError(Codes.AUTH_FAILED, `upload refused: ${err.message}`);
-        throw err;
-      }
       const body = req.body as Readable | undefined;
-      if (!body || typeof (body as Readable).pipe !== 'function') {
-        throw new AppError(
-          Codes.PARAMETER_ERROR,
-          'send the file bytes as video/mp4 or application/octet-stream',
-        );
-      }
-      try {
-        const info = await storage.put(grant.key, body, {
-          maxBytes: grant.maxBytes,
-          contentType: grant.contentType,
-        });
-        return ok({ key: grant.key, size: info.size });
-      } catch (err) {
-        if (err instanceof StorageTooLargeError) {
-          throw new AppError(
-            Codes.REFUSED,
-            UploadMessages.tooLarge(Math.round(grant.maxBytes / 1024 / 1024)),
-          );
-        }
-        throw err;
-      }
+      const stream = body && typeof body.pipe === 'function' ? body : undefined;
+      return ok(await files.receiveUpload(req.query.token, stream));
     },
   );
 
@@ -156,7 +105,7 @@ const routes: FastifyPluginAsync = async (base) => {
     fileName?: string,
     contentType?: string,
   ) => {
-    const st = await storage.stat(key);
+    const st = await files.stat(key);
     if (!st) throw new AppError(Codes.NOT_FOUND, 'file not found');
     const range = parseRange(req.headers.range, st.size);
     if (range === 'unsatisfiable') {
@@ -165,10 +114,7 @@ const routes: FastifyPluginAsync = async (base) => {
         .status(416)
         .send({ code: Codes.PARAMETER_ERROR, message: 'requested range not satisfiable', data: null });
     }
-    const stream = await storage.get(key, range ?? undefined).catch((err) => {
-      if (err instanceof StorageNotFoundError) throw new AppError(Codes.NOT_FOUND, 'file not found');
-      throw err;
-    });
+    const stream = await files.open(key, range ?? undefined);
     reply.header('content-type', contentType ?? guessType(key));
     reply.header('accept-ranges', 'bytes');
     reply.header('cache-control', 'private, max-age=300');
@@ -192,14 +138,8 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req, reply) => {
-      if (!(storage instanceof LocalStorage)) throw new AppError(Codes.NOT_FOUND);
-      let p: ReturnType<typeof storage.verifyDownloadToken>;
-      try {
-        p = storage.verifyDownloadToken(req.query.token);
-      } catch (err) {
-        throw new AppError(Codes.AUTH_FAILED, `download refused: ${(err as Error).message}`);
-      }
-      return sendObject(p.k, req, reply, p.fn, p.ct);
+      const t = files.downloadTarget(req.query.token);
+      return sendObject(t.key, req, reply, t.fileName, t.contentType);
     },
   );
 
@@ -212,19 +152,7 @@ const routes: FastifyPluginAsync = async (base) => {
         querystring: z.object({ key: z.string().max(512), token: z.string() }),
       },
     },
-    async (req, reply) => {
-      if (!(storage instanceof LocalStorage)) throw new AppError(Codes.NOT_FOUND);
-      let p: { p: string; exp: number };
-      try {
-        p = verify<{ p: string; exp: number }>(secret, READ_PURPOSE, req.query.token);
-      } catch (err) {
-        throw new AppError(Codes.AUTH_FAILED, `read refused: ${(err as Error).message}`);
-      }
-      if (!req.query.key.startsWith(p.p) || req.query.key.includes('..')) {
-        throw new AppError(Codes.INSUFFICIENT_PERMISSION);
-      }
-      return sendObject(req.query.key, req, reply);
-    },
+    async (req, reply) => sendObject(files.readTarget(req.query.key, req.query.token), req, reply),
   );
 };
 

@@ -66,16 +66,3 @@ export const GOODS: readonly Goods[] = [
 export const PACK_BONUS_PERCENT = { free: 0, monthly: 20, yearly: 30 } as const;
 
 export const goodsById = (id: number): Goods | undefined => GOODS.find((g) => g.id === id);
-
-/** Fen as a yuan string with two decimals ("99.00"), integer arithmetic only. */
-export function fenToYuan(fen: number): string {
-  if (!Number.isSafeInteger(fen) || fen < 0) throw new RangeError('fen must be a non-negative integer');
-  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
-}
-
-/** "99.00" / "99" / "99.5" → 9900 / 9900 / 9950; undefined for anything else. */
-export function yuanToFen(s: string): number | undefined {
-  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(s.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}

@@ -10,12 +10,16 @@
  */
 
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { JobQueue } from '../../infra/queue/types.ts';
-import type { CoinService } from '../../services/coins.ts';
-import type { Clock } from '../../services/ports.ts';
+import type { Clock, JobQueue } from '../../ports.ts';
+import type { CoinService } from '../coins/service.ts';
 import { JUDGE_FREE_REMAKES } from '../video/limits.ts';
-import { type VideoOutputs, type VideoPatch, type VideoRecord, VideoStatus } from '../video/ports.ts';
-import type { VideoStore } from '../video/store.ts';
+import {
+  type VideoOutputs,
+  type VideoPatch,
+  type VideoRecord,
+  VideoStatus,
+  type VideoStore,
+} from '../video/ports.ts';
 
 export type CaptureMode = 'capture' | 'resolve' | 'export';
 

@@ -7,14 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { exportBoneType, isBoneType, motionJson, zip } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { ObjectStorage } from '../../infra/storage/types.ts';
-import { isAdmin } from '../../services/auth.ts';
-import { type CoinService, Reasons, squareDownloadCost } from '../../services/coins.ts';
-import type { Clock, UserRecord } from '../../services/ports.ts';
+import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
+import { isAdmin } from '../auth/service.ts';
+import { type CoinService, Reasons, squareDownloadCost } from '../coins/service.ts';
 import { BONE_TYPE_FORMAT, formatAllowed, PLAN_LIMITS, planOf, UploadMessages } from '../video/limits.ts';
+import type { VideoStore } from '../video/ports.ts';
 import { type StoredZip, type VideoRecord, VideoStatus } from '../video/ports.ts';
 import { FREE_REGENS, type VideoService } from '../video/service.ts';
-import type { VideoStore } from '../video/store.ts';
 import { zipForPlan } from './planzip.ts';
 
 /** Spec §3 "Motion download result". */

@@ -6,9 +6,17 @@
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
-import { createRepos } from '../../repos/index.ts';
-import type { Page, Repos } from '../../services/ports.ts';
-import type { MusicOutputs, MusicPatch, MusicRecord, MusicRepo, NewMusic } from './service.ts';
+import type { Page } from '../../ports.ts';
+import { createRepos } from '../../store.ts';
+import type {
+  MusicOutputs,
+  MusicPatch,
+  MusicRecord,
+  MusicRepo,
+  MusicRepos,
+  MusicStore,
+  NewMusic,
+} from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
@@ -209,12 +217,7 @@ export class KyselyMusicRepo implements MusicRepo {
   }
 }
 
-export type MusicRepos = Repos & { music: MusicRepo };
-
-export interface MusicStore {
-  readonly repos: MusicRepos;
-  transaction<T>(fn: (repos: MusicRepos) => Promise<T>): Promise<T>;
-}
+export type { MusicRepos, MusicStore };
 
 function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): MusicRepos {
   return { ...createRepos(db, kind), music: new KyselyMusicRepo(db) };

@@ -15,22 +15,41 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { JobQueue } from '../../infra/queue/types.ts';
-import type { ObjectStorage } from '../../infra/storage/types.ts';
-import {
-  type CoinService,
-  companyUploadCost,
-  Reasons,
-  remakeCost,
-  uploadCost,
-} from '../../services/coins.ts';
-import type { Clock, Page, UserRecord } from '../../services/ports.ts';
+import type { Clock, JobQueue, ObjectStorage, Page, UserRecord } from '../../ports.ts';
+import { type CoinService, companyUploadCost, Reasons, remakeCost, uploadCost } from '../coins/service.ts';
 import { BONE_TYPE_FORMAT, formatAllowed, MB, PLAN_LIMITS, planOf, UploadMessages } from '../video/limits.ts';
-import type { MusicStore } from './repo.ts';
+import type { MusicStore } from './ports.ts';
+import {
+  type AudioFilePort,
+  MUSIC_QUEUE,
+  MUSIC_STATUS_NAMES,
+  type MusicJobData,
+  type MusicOutputs,
+  type MusicPatch,
+  type MusicRecord,
+  type MusicRepo,
+  MusicStatus,
+  type MusicStatusCode,
+  musicJobId,
+  type NewMusic,
+  type ProbedAudio,
+} from './ports.ts';
 
-export const MusicStatus = { NOT_MADE: 0, IN_PROGRESS: 1, MADE: 2, FAILED: 3 } as const;
-export type MusicStatusCode = (typeof MusicStatus)[keyof typeof MusicStatus];
-export const MUSIC_STATUS_NAMES = ['not made', 'in progress', 'made', 'failed'] as const;
+export {
+  type AudioFilePort,
+  MUSIC_QUEUE,
+  MUSIC_STATUS_NAMES,
+  type MusicJobData,
+  type MusicOutputs,
+  type MusicPatch,
+  type MusicRecord,
+  type MusicRepo,
+  MusicStatus,
+  type MusicStatusCode,
+  musicJobId,
+  type NewMusic,
+  type ProbedAudio,
+};
 
 export const MusicMessages = {
   WRONG_FORMAT: '文件格式错误,请重新选择!',
@@ -39,121 +58,6 @@ export const MusicMessages = {
   tooLong: (s: number) => `music duration cannot exceed ${s} seconds`,
   FAILED: '你的音乐制作失败,请重新上传',
 } as const;
-
-export interface MusicOutputs {
-  clipKey?: string;
-  zips?: Record<string, { key: string; fileName: string; size: number }>;
-  tempo?: number;
-  beats?: number;
-  frameCount?: number;
-  fps?: number;
-  moves?: number;
-}
-
-export interface MusicRecord {
-  id: number;
-  userId: number;
-  name: string;
-  fileName: string;
-  audioKey: string;
-  storagePrefix: string;
-  md5: string;
-  sizeBytes: number;
-  durationMs: number;
-  format: string;
-  status: MusicStatusCode;
-  progress: number;
-  error: string | null;
-  priority: 'low' | 'normal' | 'high';
-  seed: number;
-  jobSeq: number;
-  attempts: number;
-  redoneCount: number;
-  currency: 'V' | 'CV';
-  charged: number;
-  chargeRef: string | null;
-  refunded: boolean;
-  outputs: MusicOutputs;
-  startedAt: number | null;
-  finishedAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type NewMusic = Pick<
-  MusicRecord,
-  | 'userId'
-  | 'name'
-  | 'fileName'
-  | 'audioKey'
-  | 'storagePrefix'
-  | 'md5'
-  | 'sizeBytes'
-  | 'durationMs'
-  | 'format'
-  | 'priority'
-  | 'seed'
-  | 'currency'
-  | 'charged'
-  | 'chargeRef'
-  | 'createdAt'
->;
-
-export type MusicPatch = Partial<
-  Pick<
-    MusicRecord,
-    | 'status'
-    | 'progress'
-    | 'error'
-    | 'seed'
-    | 'jobSeq'
-    | 'attempts'
-    | 'redoneCount'
-    | 'refunded'
-    | 'outputs'
-    | 'startedAt'
-    | 'finishedAt'
-    | 'name'
-  >
->;
-
-export interface MusicRepo {
-  create(m: NewMusic): Promise<MusicRecord>;
-  findById(id: number): Promise<MusicRecord | null>;
-  findByMd5(userId: number, md5: string): Promise<MusicRecord | null>;
-  list(q: { userId: number; page: number; size: number; name?: string }): Promise<Page<MusicRecord>>;
-  countByStatus(userId: number, statuses: number[]): Promise<number>;
-  update(id: number, p: MusicPatch, now: number): Promise<void>;
-  updateIfStatus(id: number, statuses: number[], p: MusicPatch, now: number): Promise<boolean>;
-  delete(id: number): Promise<void>;
-  unfinished(limit: number): Promise<MusicRecord[]>;
-}
-
-/** What the content check learns about an audio file (ffprobe). */
-export interface ProbedAudio {
-  audio: boolean;
-  durationS: number;
-  format: string;
-  codec: string;
-}
-
-export interface AudioFilePort {
-  probe(path: string): Promise<ProbedAudio>;
-  md5(path: string): Promise<string>;
-  size(path: string): Promise<number>;
-  remove(path: string): Promise<void>;
-}
-
-export interface MusicJobData {
-  musicId: number;
-  userId: number;
-  seq: number;
-  seed: number;
-  chargeRef?: string | null;
-}
-
-export const MUSIC_QUEUE = 'music';
-export const musicJobId = (id: number, seq: number) => `music-${id}-${seq}`;
 
 /** File extensions kept for the stored audio (by container); anything else ffmpeg reads is stored as-is. */
 function extensionOf(format: string, fileName: string): string {

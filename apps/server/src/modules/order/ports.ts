@@ -3,7 +3,7 @@
  * `repo.ts`, the only SQL of the money side), plus the payment-provider ports the infrastructure implements
  * (`src/infra/pay/`).
  */
-import type { Page, Repos } from '../../services/ports.ts';
+import type { Page, Repos } from '../../ports.ts';
 import type { GoodsKind } from '../goods/catalogue.ts';
 
 export type PayMethod = 'wechat' | 'alipay';
@@ -218,4 +218,37 @@ export class PaymentNoticeError extends Error {
     super(message);
     this.name = 'PaymentNoticeError';
   }
+}
+
+/** What the order receipt (A4 PDF) shows. */
+export interface OrderPdfInput {
+  orderNo: string;
+  account: string;
+  title: string;
+  /** fen */
+  amount: number;
+  method: 'wechat' | 'alipay';
+  status: string;
+  createdAt: number;
+  paidAt: number | null;
+  tradeNo: string | null;
+  coins: number;
+  currency: 'V' | 'CV';
+  expiryAfter: number | null;
+}
+
+/** Renders the order receipt (pdfkit in `infra/pdf/order.ts`). */
+export type OrderPdfRenderer = (o: OrderPdfInput) => Promise<Buffer>;
+
+/** Fen as a yuan string with two decimals ("99.00"), integer arithmetic only. */
+export function fenToYuan(fen: number): string {
+  if (!Number.isSafeInteger(fen) || fen < 0) throw new RangeError('fen must be a non-negative integer');
+  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
+}
+
+/** "99.00" / "99" / "99.5" → 9900 / 9900 / 9950; undefined for anything else. */
+export function yuanToFen(s: string): number | undefined {
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(s.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }

@@ -5,8 +5,8 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
-import { createRepos } from '../../repos/index.ts';
-import type { Page } from '../../services/ports.ts';
+import type { Page } from '../../ports.ts';
+import { createRepos } from '../../store.ts';
 import type { GoodsKind } from '../goods/catalogue.ts';
 import type {
   CashbackRecord,

@@ -10,11 +10,9 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireAdmin, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok, PageQuery, pageOf } from '../../http/envelope.ts';
-import { renderOrderPdf } from '../../infra/pdf/order.ts';
-import { isAdmin } from '../../services/auth.ts';
-import type { UserRecord } from '../../services/ports.ts';
+import type { UserRecord } from '../../ports.ts';
+import { isAdmin } from '../auth/service.ts';
 import type { OrderRecord } from './ports.ts';
-import { createPayStore } from './repo.ts';
 
 export const OrderSchema = z.object({
   orderNo: z.string(),
@@ -86,13 +84,11 @@ const mask = (email: string) => {
 const orderRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { orders, accounts } = app.ctx.services;
-  const store = createPayStore(app.ctx.infra.database);
-  const clock = app.ctx.infra.clock;
   const tags = ['pay'];
 
   const view = async (o: OrderRecord, account?: string) => ({
     orderNo: o.orderNo,
-    account: account ?? (await store.repos.users.findById(o.userId))?.email ?? '',
+    account: account ?? (await orders.userById(o.userId))?.email ?? '',
     goodsId: o.goodsId,
     type: o.goodsKind,
     title: o.title,
@@ -110,7 +106,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     levelAfter: o.result?.levelAfter ?? null,
     expiryAfter: o.result?.expiryAfter ?? null,
     carriedDays: o.result?.carriedDays ?? null,
-    invoice: (await store.repos.invoices.byOrder(o.orderNo))?.status ?? null,
+    invoice: (await orders.invoiceOf(o.orderNo))?.status ?? null,
   });
 
   const listFor = async (u: UserRecord, kind: 'individual' | 'company', page: number, size: number) => {
@@ -169,7 +165,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       const u = userOf(req);
       const o = await orders.ownOrder(u, req.params.orderNo, isAdmin(u));
       const v = await view(o);
-      const pdf = await renderOrderPdf({
+      const pdf = await orders.receiptPdf({
         orderNo: o.orderNo,
         account: v.account,
         title: o.title,
@@ -237,7 +233,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       );
     const o = await orders.ownOrder(u, body.orderNo);
     if (o.status !== 'paid') throw new AppError(Codes.REFUSED, '订单未支付，无法开具发票');
-    const created = await store.repos.invoices.create({
+    const created = await orders.createInvoice({
       userId: u.id,
       orderNo: o.orderNo,
       kind,
@@ -245,7 +241,6 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       taxNo: kind === 'business' ? (body.taxNo ?? null) : null,
       email: body.email,
       amount: o.amount,
-      createdAt: clock.now(),
     });
     if (!created) throw new AppError(Codes.REFUSED, '该订单已申请发票，请勿重复申请');
     return created;
@@ -287,7 +282,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       const b = PageQuery.extend({ status: z.enum(['pending', 'issued', 'rejected']).optional() }).parse(
         req.body ?? {},
       );
-      return ok(await store.repos.invoices.list(b));
+      return ok(await orders.invoices(b));
     },
   );
 
@@ -307,7 +302,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      if (!(await store.repos.invoices.setStatus(req.params.id, req.params.status, clock.now())))
+      if (!(await orders.setInvoiceStatus(req.params.id, req.params.status)))
         throw new AppError(Codes.NOT_FOUND, 'invoice not found');
       return ok(true);
     },
@@ -328,11 +323,11 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const u = userOf(req);
-      const have = await store.repos.cashback.codeOf(u.id);
+      const have = await orders.cashbackCodeOf(u.id);
       if (have) return ok(have);
       for (;;) {
         const code = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8).toUpperCase();
-        if (await store.repos.cashback.setCode(u.id, code, clock.now())) return ok(code);
+        if (await orders.setCashbackCode(u.id, code)) return ok(code);
       }
     },
   );
@@ -351,7 +346,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const code = req.body.code.toUpperCase();
-      if (!(await store.repos.cashback.setCode(userOf(req).id, code, clock.now())))
+      if (!(await orders.setCashbackCode(userOf(req).id, code)))
         throw new AppError(Codes.REFUSED, '该返现码已被使用');
       return ok(code);
     },
@@ -363,11 +358,11 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     page: number,
     size: number,
   ) => {
-    const p = await store.repos.cashback.list({ inviterId, status, page, size });
+    const p = await orders.cashbackRecords({ inviterId, status, page, size });
     const list = await Promise.all(
       p.list.map(async (r) => ({
         ...r,
-        invitee: mask((await store.repos.users.findById(r.inviteeId))?.email ?? ''),
+        invitee: mask((await orders.userById(r.inviteeId))?.email ?? ''),
       })),
     );
     return { ...p, list };
@@ -413,9 +408,9 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const u = userOf(req);
-      const t = await store.repos.cashback.totals(u.id);
+      const t = await orders.cashbackTotals(u.id);
       return ok({
-        code: (await store.repos.cashback.codeOf(u.id)) ?? null,
+        code: (await orders.cashbackCodeOf(u.id)) ?? null,
         rateBp: await orders.cashbackRate(),
         ...t,
       });
@@ -459,7 +454,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       await accounts.getUser(req.body.userId);
       let ids = req.body.ids;
       if (!ids) {
-        const all = await store.repos.cashback.list({
+        const all = await orders.cashbackRecords({
           inviterId: req.body.userId,
           status: 'pending',
           page: 1,
@@ -467,7 +462,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
         });
         ids = all.list.map((r) => r.id);
       } else {
-        const mine = await store.repos.cashback.list({
+        const mine = await orders.cashbackRecords({
           inviterId: req.body.userId,
           status: 'pending',
           page: 1,
@@ -476,7 +471,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
         const own = new Set(mine.list.map((r) => r.id));
         ids = ids.filter((i) => own.has(i));
       }
-      return ok(await store.repos.cashback.markPaid(ids, clock.now()));
+      return ok(await orders.markCashbackPaid(ids));
     },
   );
 };

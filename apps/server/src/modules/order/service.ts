@@ -7,12 +7,18 @@
  */
 import { randomInt } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import { effectiveLevel } from '../../services/accounts.ts';
-import { type CoinService, Reasons } from '../../services/coins.ts';
-import { ACCOUNT_COMPANY, type Clock, type Page, type UserRecord } from '../../services/ports.ts';
+import { ACCOUNT_COMPANY, type Clock, type Page, type UserRecord } from '../../ports.ts';
+import { type CoinService, Reasons } from '../coins/service.ts';
 import { DAY_MS, type Goods, goodsById, PACK_BONUS_PERCENT } from '../goods/catalogue.ts';
+import { effectiveLevel } from '../user/service.ts';
 import {
+  type CashbackRecord,
+  type CashbackRepo,
+  type InvoiceRecord,
+  type InvoiceRepo,
   type OrderGrant,
+  type OrderPdfInput,
+  type OrderPdfRenderer,
   type OrderRecord,
   type OrderResult,
   type PayMethod,
@@ -55,7 +61,61 @@ export class OrderService {
     private readonly store: PayStore,
     private readonly coins: CoinService,
     private readonly clock: Clock,
+    private readonly renderPdf?: OrderPdfRenderer,
   ) {}
+
+  // ---------- records around orders: receipts, invoices, cash-back ----------
+
+  async userById(id: number): Promise<UserRecord | undefined> {
+    return this.store.repos.users.findById(id);
+  }
+
+  /** The order's receipt as an A4 PDF. */
+  async receiptPdf(o: OrderPdfInput): Promise<Buffer> {
+    if (!this.renderPdf) throw new AppError(Codes.INTERNAL, 'no PDF renderer configured');
+    return this.renderPdf(o);
+  }
+
+  invoiceOf(orderNo: string): Promise<InvoiceRecord | undefined> {
+    return this.store.repos.invoices.byOrder(orderNo);
+  }
+
+  /** Files an invoice request; undefined when the order already has one. */
+  createInvoice(
+    i: Omit<InvoiceRecord, 'id' | 'status' | 'updatedAt' | 'createdAt'>,
+  ): Promise<InvoiceRecord | undefined> {
+    return this.store.repos.invoices.create({ ...i, createdAt: this.clock.now() });
+  }
+
+  invoices(q: Parameters<InvoiceRepo['list']>[0]): Promise<Page<InvoiceRecord>> {
+    return this.store.repos.invoices.list(q);
+  }
+
+  setInvoiceStatus(id: number, status: InvoiceRecord['status']): Promise<boolean> {
+    return this.store.repos.invoices.setStatus(id, status, this.clock.now());
+  }
+
+  cashbackCodeOf(userId: number): Promise<string | undefined> {
+    return this.store.repos.cashback.codeOf(userId);
+  }
+
+  /** Sets the user's cash-back code; false when another user holds it. */
+  setCashbackCode(userId: number, code: string): Promise<boolean> {
+    return this.store.repos.cashback.setCode(userId, code, this.clock.now());
+  }
+
+  cashbackRecords(q: Parameters<CashbackRepo['list']>[0]): Promise<Page<CashbackRecord>> {
+    return this.store.repos.cashback.list(q);
+  }
+
+  cashbackTotals(inviterId: number): Promise<{ pending: number; paid: number }> {
+    return this.store.repos.cashback.totals(inviterId);
+  }
+
+  /** Marks pending cash-back records paid; how many and their sum. */
+  markCashbackPaid(ids: number[]): Promise<{ count: number; amount: number }> {
+    return this.store.repos.cashback.markPaid(ids, this.clock.now());
+  }
 
   /** The goods, checked against the account type: company accounts buy company goods only, and vice versa. */
   goodsFor(user: UserRecord, goodsId: number, companyRoute: boolean): Goods {

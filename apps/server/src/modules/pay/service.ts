@@ -3,10 +3,10 @@
  * an order, polling, notices, the Alipay return, closing expired orders. Fulfilment is OrderService's.
  */
 import { AppError, Codes } from '../../errors.ts';
-import type { Clock, UserRecord } from '../../services/ports.ts';
-import { fenToYuan } from '../goods/catalogue.ts';
+import type { Clock, UserRecord } from '../../ports.ts';
 import {
   type AlipayPagePort,
+  fenToYuan,
   type OrderRecord,
   PaymentNoticeError,
   type PaymentProviders,

@@ -3,7 +3,7 @@
  */
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
-import { toUser } from '../../repos/users.ts';
+import { toUser } from '../user/repo.ts';
 import type { PageGrant } from './permissions.ts';
 import type {
   AuditQuery,
@@ -13,7 +13,7 @@ import type {
   RbacRepo,
   RoleInput,
   RoleRecord,
-} from './service.ts';
+} from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 

@@ -6,9 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { JobQueue } from '../../infra/queue/types.ts';
-import type { ObjectStorage } from '../../infra/storage/types.ts';
-import type { Clock, UserRecord } from '../../services/ports.ts';
+import type { Clock, JobQueue, ObjectStorage, UserRecord } from '../../ports.ts';
 import { sourceKeyOf } from '../jobs/service.ts';
 import { planOf } from '../video/limits.ts';
 import { VideoStatus } from '../video/ports.ts';

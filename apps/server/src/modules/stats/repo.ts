@@ -5,7 +5,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
-import type { DayCounts, InviterRow, Period, RevenueRow, StatsRepo } from './service.ts';
+import type { DayCounts, InviterRow, Period, RevenueRow, StatsRepo } from './ports.ts';
 
 type Row = { day: number | string; n: number | string; s?: number | string | null };
 

@@ -2,7 +2,6 @@
  * Notices (carousel), maintenance info, digital-human maintenance flag, worker machines (administrator list
  * and the heartbeat API workers call with the worker token).
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -72,8 +71,7 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (_req, reply) => {
       try {
-        await app.ctx.infra.store.repos.sysConfig.get('health');
-        return ok({ database: app.ctx.infra.database.kind, time: Date.now() });
+        return ok(await app.ctx.services.system.health());
       } catch {
         return reply.status(503).send({ code: Codes.BUSY, message: 'database unreachable', data: null });
       }
@@ -229,9 +227,7 @@ const routes: FastifyPluginAsync = async (base) => {
   const workerOrAdmin = async (req: FastifyRequest, reply: Parameters<typeof requireAdmin>[1]) => {
     const presented = req.headers['x-worker-token'];
     if (typeof presented === 'string') {
-      const expected = Buffer.from(app.ctx.infra.secrets.worker);
-      const got = Buffer.from(presented);
-      if (got.length !== expected.length || !timingSafeEqual(got, expected))
+      if (!app.ctx.services.machines.isWorkerToken(presented))
         throw new AppError(Codes.AUTH_FAILED, 'invalid worker token');
       return;
     }

@@ -6,8 +6,8 @@
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
-import { createRepos } from '../../repos/index.ts';
-import type { Page } from '../../services/ports.ts';
+import type { Page } from '../../ports.ts';
+import { createRepos } from '../../store.ts';
 import type {
   ApplyOutputs,
   ApplyRecord,
@@ -16,7 +16,7 @@ import type {
   TomokageRecord,
   TomokageRepo,
   TomokageStore,
-} from './service.ts';
+} from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 

@@ -3,16 +3,16 @@
  * captures (own or in the square), made music dances and published library animations (with whether the asking
  * user bought them), read through their own slices' repositories.
  */
-import type { AnimationStore } from '../animation/repo.ts';
+import type { AnimationStore } from '../animation/ports.ts';
 import { AnimationStatus } from '../animation/service.ts';
-import type { MusicStore } from '../music/repo.ts';
+import type { MusicStore } from '../music/ports.ts';
 import { MusicStatus } from '../music/service.ts';
+import type { VideoStore } from '../video/ports.ts';
 import { VideoStatus } from '../video/ports.ts';
-import type { createVideoStore } from '../video/store.ts';
 import type { MotionSource, MotionSources } from './service.ts';
 
 export function createMotionSources(
-  videos: ReturnType<typeof createVideoStore>,
+  videos: VideoStore,
   music: MusicStore,
   animations?: AnimationStore,
 ): MotionSources {

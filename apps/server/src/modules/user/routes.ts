@@ -9,8 +9,8 @@ import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
 import { Encrypted, LedgerEntrySchema, SessionSchema, UserViewSchema } from '../../http/schemas.ts';
-import { isAdmin, rolesOf } from '../../services/auth.ts';
-import { referralReward } from '../../services/coins.ts';
+import { isAdmin, rolesOf } from '../auth/service.ts';
+import { referralReward } from '../coins/service.ts';
 
 const CodeParams = z.object({
   email: z.string().min(1).max(254),

@@ -23,7 +23,7 @@
  * - Largest accepted picture: 4096 × 4096 (a 4K UHD phone clip fits, portrait or landscape).
  */
 import { type FormatFamily, BONE_TYPE_FORMAT as MOTION_BONE_TYPE_FORMAT } from '@mocap/motion';
-import type { UserRecord } from '../../services/ports.ts';
+import type { UserRecord } from '../../ports.ts';
 import type { CaptureType } from './ports.ts';
 
 export type Plan = 'free' | 'monthly' | 'yearly' | 'company';

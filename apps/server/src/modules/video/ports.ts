@@ -1,7 +1,7 @@
 /**
  * Video domain types and the repository interface (implemented in `repo.ts`, the only place with video SQL).
  */
-import type { Page } from '../../services/ports.ts';
+import type { Page, Repos } from '../../ports.ts';
 
 /** Spec §3: not made, in progress, made, failed. */
 export const VideoStatus = { NOT_MADE: 0, IN_PROGRESS: 1, MADE: 2, FAILED: 3 } as const;
@@ -262,4 +262,36 @@ export interface VideoRepo {
   collectedAmong(userId: number, videoIds: number[]): Promise<Set<number>>;
   /** The next serial number of the day (`MC` + yyyymmdd + sequence). */
   nextSerial(now: number): Promise<string>;
+}
+
+/** What the content check needs to know about a file (ffprobe, `infra/media/video-files.ts`). */
+export interface ProbedFile {
+  /** True when the bytes are an MP4 (ISO BMFF `ftyp`, not QuickTime) with a readable video stream. */
+  mp4: boolean;
+  /** Why it is not a readable MP4 video (for logs). */
+  problem?: string;
+  durationS: number;
+  width: number;
+  height: number;
+  fps: number;
+  /** Frames counted by the probe (not the header's claim). */
+  frameCount?: number;
+}
+
+export interface FilePort {
+  probe(path: string): Promise<ProbedFile>;
+  md5(path: string): Promise<string>;
+  size(path: string): Promise<number>;
+  /** A fresh temp file path (not created). */
+  tempPath(ext: string): string;
+  remove(path: string): Promise<void>;
+}
+
+/** The video slice's store: the shared repositories plus the video repository, on one connection or transaction. */
+export type VideoRepos = Repos & { videos: VideoRepo };
+
+export interface VideoStore {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly repos: VideoRepos;
+  transaction<T>(fn: (repos: VideoRepos) => Promise<T>): Promise<T>;
 }

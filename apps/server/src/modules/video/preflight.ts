@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import { userOf } from '../../http/context.ts';
-import { companyUploadCost, uploadCost } from '../../services/coins.ts';
+import { companyUploadCost, uploadCost } from '../coins/service.ts';
 import { PLAN_LIMITS, UploadMessages } from './limits.ts';
 
 /** Multipart framing and text fields around the file (fields are capped at 30 × 16 KiB by the parser). */

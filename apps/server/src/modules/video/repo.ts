@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
-import type { Page } from '../../services/ports.ts';
+import type { Page } from '../../ports.ts';
 import type {
   DownloadRecord,
   FootLockMode,

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireUser, requireUserOrQueryToken, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
-import type { QueueEvent } from '../../infra/queue/types.ts';
+import type { QueueEvent } from '../../ports.ts';
 import { idempotentUploadReplay } from '../company/routes.ts';
 import { CompanyService } from '../company/service.ts';
 import { captureJobId } from '../jobs/service.ts';

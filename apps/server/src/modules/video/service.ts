@@ -9,16 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { ObjectStorage } from '../../infra/storage/types.ts';
-import { isAdmin } from '../../services/auth.ts';
-import {
-  type CoinService,
-  companyUploadCost,
-  Reasons,
-  remakeCost,
-  uploadCost,
-} from '../../services/coins.ts';
-import type { Clock, UserRecord } from '../../services/ports.ts';
+import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
+import { isAdmin } from '../auth/service.ts';
+import { type CoinService, companyUploadCost, Reasons, remakeCost, uploadCost } from '../coins/service.ts';
 import {
   type CaptureJobs,
   type CaptureMode,
@@ -38,13 +31,16 @@ import {
   planOf,
   UploadMessages,
 } from './limits.ts';
+import type { VideoStore } from './ports.ts';
 import {
   CAPTURE_TYPES,
   type CaptureJudgement,
   type CaptureType,
   DEFAULT_SOLVE_OPTIONS,
+  type FilePort,
   FOOT_LOCK_MODES,
   HEIGHT_RANGE,
+  type ProbedFile,
   type SolveOptions,
   STATUS_NAMES,
   type VideoListItem,
@@ -52,30 +48,8 @@ import {
   type VideoRecord,
   VideoStatus,
 } from './ports.ts';
-import type { VideoStore } from './store.ts';
 
-/** What the content check needs to know about a file (from ffprobe, `files.ts`). */
-export interface ProbedFile {
-  /** True when the bytes are an MP4 (ISO BMFF `ftyp`, not QuickTime) with a readable video stream. */
-  mp4: boolean;
-  /** Why it is not a readable MP4 video (for logs). */
-  problem?: string;
-  durationS: number;
-  width: number;
-  height: number;
-  fps: number;
-  /** Frames counted by the probe (not the header's claim). */
-  frameCount?: number;
-}
-
-export interface FilePort {
-  probe(path: string): Promise<ProbedFile>;
-  md5(path: string): Promise<string>;
-  size(path: string): Promise<number>;
-  /** A fresh temp file path (not created). */
-  tempPath(ext: string): string;
-  remove(path: string): Promise<void>;
-}
+export type { FilePort, ProbedFile };
 
 export interface UploadFields {
   name: string;

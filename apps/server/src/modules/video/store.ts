@@ -5,18 +5,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
-import { createRepos } from '../../repos/index.ts';
-import type { Repos } from '../../services/ports.ts';
-import type { VideoRepo } from './ports.ts';
+import { createRepos } from '../../store.ts';
+import type { VideoRepos, VideoStore } from './ports.ts';
 import { KyselyVideoRepo } from './repo.ts';
 
-export type VideoRepos = Repos & { videos: VideoRepo };
-
-export interface VideoStore {
-  readonly kind: 'sqlite' | 'postgres';
-  readonly repos: VideoRepos;
-  transaction<T>(fn: (repos: VideoRepos) => Promise<T>): Promise<T>;
-}
+export type { VideoRepos, VideoStore };
 
 function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): VideoRepos {
   return { ...createRepos(db, kind), videos: new KyselyVideoRepo(db, kind) };

@@ -4,8 +4,8 @@
  * underneath). A reference key can be used once, ever: retrying a change with the same ref returns the first
  * result instead of charging twice.
  */
-import { AppError, Codes, Messages } from '../errors.ts';
-import type { Clock, Currency, LedgerEntry, LedgerQuery, Page, Repos, Store } from './ports.ts';
+import { AppError, Codes, Messages } from '../../errors.ts';
+import type { Clock, Currency, LedgerEntry, LedgerQuery, Page, Repos, Store } from '../../ports.ts';
 
 /** Why coins moved; stored in the ledger and shown in records. */
 export const Reasons = {

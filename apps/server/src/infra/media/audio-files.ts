@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { probeAudio } from '@mocap/dance/node';
-import type { AudioFilePort, ProbedAudio } from './service.ts';
+import type { AudioFilePort, ProbedAudio } from '../../modules/music/ports.ts';
 
 export function createAudioFilePort(): AudioFilePort {
   return {

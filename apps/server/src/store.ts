@@ -1,20 +1,21 @@
 /**
- * Repositories (the only place with SQL) and the Store that binds them to a connection or a transaction.
- * S2: add your repositories to `createRepos` (and their interfaces to `Repos` in services/ports.ts).
+ * The Store: the shared repositories of the feature slices (`modules/<slice>/repo.ts`, the only SQL) bound to a
+ * connection or a transaction. A slice with its own tables extends it (`modules/video/store.ts`,
+ * `modules/music/repo.ts`, `modules/order/repo.ts`); the repositories' interfaces are in `ports.ts`.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../infra/db/index.ts';
-import type { DB } from '../infra/db/schema.ts';
-import type { Repos, Store } from '../services/ports.ts';
-import { KyselyGrantRepo, KyselyLedgerRepo, KyselyScheduledRunRepo } from './coins.ts';
+import type { Database } from './infra/db/index.ts';
+import type { DB } from './infra/db/schema.ts';
+import { KyselyCategoryRepo } from './modules/catalog/repo.ts';
+import { KyselyGrantRepo, KyselyLedgerRepo, KyselyScheduledRunRepo } from './modules/coins/repo.ts';
 import {
-  KyselyCategoryRepo,
   KyselyMachineRepo,
   KyselyNoticeRepo,
   KyselySecretRepo,
   KyselySysConfigRepo,
-} from './platform.ts';
-import { KyselyCodeRepo, KyselyIdentityRepo, KyselyTokenRepo, KyselyUserRepo } from './users.ts';
+} from './modules/system/repo.ts';
+import { KyselyCodeRepo, KyselyIdentityRepo, KyselyTokenRepo, KyselyUserRepo } from './modules/user/repo.ts';
+import type { Repos, Store } from './ports.ts';
 
 export function createRepos(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): Repos {
   return {

@@ -1,7 +1,10 @@
 /**
- * What services depend on: domain types and the interfaces of repositories and infrastructure. Services import
- * only from here (never Fastify, Kysely, BullMQ, fs or the S3 SDK); `src/infra/` and `src/repos/` implement it.
+ * The shared ports: domain types and the interfaces of repositories and infrastructure (object storage, job
+ * queue, mail, hashing, rate limits, clock, third-party login). Services import only ports (this file and their
+ * slice's `ports.ts`), never Fastify, Kysely, BullMQ, fs or the S3 SDK; `src/infra/` and the slices' `repo.ts`
+ * implement them, `src/wiring.ts` plugs them in. The dependency rule (`.dependency-cruiser.cjs`) enforces it.
  */
+import type { Readable } from 'node:stream';
 
 export type Level = 'free' | 'monthly' | 'yearly';
 export const LEVELS: readonly Level[] = ['free', 'monthly', 'yearly'];
@@ -439,4 +442,282 @@ export interface OAuthProvider {
     redirectUri?: string,
     auth?: { state?: string; pending?: PendingAuthorization },
   ): Promise<ExternalIdentity>;
+}
+
+/**
+ * Object storage: one interface, two implementations chosen by config — local disk under DATA_DIR
+ * (`local.ts`) and S3-compatible (`s3.ts`). Keys are `/`-separated relative paths of safe characters
+ * (`[A-Za-z0-9._-]` per segment, no `..`), e.g. `videos/42/source.mp4`.
+ *
+ * Writes are all-or-nothing: an interrupted or rejected `put` leaves no object behind (local: temp file +
+ * rename; S3: single PUT or multipart upload aborted on error).
+ */
+
+export interface PutOptions {
+  contentType?: string;
+  /** Reject (and store nothing) when the body is larger than this many bytes. */
+  maxBytes?: number;
+}
+
+export interface ObjectInfo {
+  size: number;
+  contentType?: string;
+  modifiedAt?: Date;
+}
+
+export interface SignedUrlOptions {
+  /** Lifetime of the URL in seconds (default 300). */
+  expiresInS?: number;
+  /** File name offered to the browser (`Content-Disposition: attachment`). */
+  fileName?: string;
+  contentType?: string;
+}
+
+/**
+ * Temporary upload credentials, shaped as spec §3 "Cloud credentials" (credentials {tmpSecretId,
+ * tmpSecretKey, sessionToken}, startTime, expiredTime — unix seconds) plus what a client needs to upload
+ * one object directly: the object key and a URL to PUT the bytes to (with the headers to send).
+ *
+ * `sessionToken` is a server-signed upload grant (key, owner, limits, expiry); the client hands it back to
+ * the confirm call, which is how the server knows the key was granted to that user. `tmpSecretId` is the
+ * grant's id; `tmpSecretKey` is unused by both implementations (the URL is pre-signed) and is a random value,
+ * never a real storage secret.
+ */
+export interface UploadCredentials {
+  credentials: { tmpSecretId: string; tmpSecretKey: string; sessionToken: string };
+  startTime: number;
+  expiredTime: number;
+  key: string;
+  bucket: string;
+  region: string;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+  maxBytes: number;
+}
+
+export interface UploadGrantOptions {
+  key: string;
+  /** Owner of the grant (a user id), bound into the session token. */
+  owner: string | number;
+  maxBytes: number;
+  contentType?: string;
+  /** Lifetime in seconds (default 1800, the spec's cloud-auth reuse time). */
+  expiresInS?: number;
+}
+
+export interface ObjectStorage {
+  readonly kind: 'local' | 's3';
+  /** Stores bytes or a stream under `key` (replacing any object there). Returns the stored size. */
+  put(key: string, body: Uint8Array | Readable | string, options?: PutOptions): Promise<ObjectInfo>;
+  /** Stores a local file. */
+  putFile(key: string, path: string, options?: PutOptions): Promise<ObjectInfo>;
+  /**
+   * A stream of the object (or of bytes `start..end` inclusive, for HTTP Range requests); throws
+   * `StorageNotFoundError` when absent.
+   */
+  get(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  getBytes(key: string): Promise<Buffer>;
+  /** Copies the object to a local file (creating folders). */
+  download(key: string, path: string): Promise<void>;
+  stat(key: string): Promise<ObjectInfo | null>;
+  exists(key: string): Promise<boolean>;
+  /** Deletes one object; absent keys are fine. */
+  delete(key: string): Promise<void>;
+  /** Deletes every object whose key starts with `prefix/`. */
+  deletePrefix(prefix: string): Promise<number>;
+  /** An expiring URL that downloads the object without other credentials. */
+  signedUrl(key: string, options?: SignedUrlOptions): Promise<string>;
+  /** Temporary credentials to upload one object directly (see `UploadCredentials`). */
+  uploadCredentials(options: UploadGrantOptions): Promise<UploadCredentials>;
+  /** Checks a session token from `uploadCredentials`; returns its grant or throws `StorageGrantError`. */
+  verifyUploadGrant(sessionToken: string): UploadGrant;
+  /** Local storage only (its signed URLs point at `/product/files`): the payload of a valid download token. */
+  verifyDownloadToken?(token: string): DownloadTokenPayload;
+  close(): Promise<void>;
+}
+
+/** What a signed download URL of local storage carries: key, expiry (unix s), file name, content type. */
+export interface DownloadTokenPayload {
+  k: string;
+  exp: number;
+  fn?: string;
+  ct?: string;
+}
+
+/** Purpose-bound, expiring HMAC tokens (the deployment's URL-signing secret). */
+export interface SignedTokens {
+  sign(purpose: string, payload: Record<string, unknown>): string;
+  /** The payload of a valid, unexpired token for this purpose; throws otherwise. */
+  verify<T extends { exp: number }>(purpose: string, token: string): T;
+}
+
+export interface UploadGrant {
+  id: string;
+  key: string;
+  owner: string;
+  maxBytes: number;
+  contentType?: string;
+  expiresAt: number;
+}
+
+export class StorageNotFoundError extends Error {
+  override readonly name = 'StorageNotFoundError';
+  constructor(readonly key: string) {
+    super(`no stored object "${key}"`);
+  }
+}
+
+export class StorageTooLargeError extends Error {
+  override readonly name = 'StorageTooLargeError';
+  constructor(
+    readonly key: string,
+    readonly maxBytes: number,
+  ) {
+    super(`object "${key}" is larger than ${maxBytes} bytes`);
+  }
+}
+
+export class StorageGrantError extends Error {
+  override readonly name = 'StorageGrantError';
+}
+
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/** Throws unless `key` is a safe relative key (no `..`, no empty or odd segments). */
+export function checkKey(key: string): string {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 512) throw new Error(`bad storage key`);
+  const parts = key.split('/');
+  for (const p of parts) {
+    if (!SEGMENT.test(p) || p === '.' || p === '..') throw new Error(`bad storage key "${key}"`);
+  }
+  return key;
+}
+
+/**
+ * Job queue: one interface, two implementations chosen by config — a database-backed queue (`db.ts`, the
+ * embedded default: jobs are rows, so a restart or a killed worker loses nothing; works across processes that
+ * share the database) and BullMQ on Redis (`bullmq.ts`, REDIS_URL).
+ *
+ * Semantics shared by both (the queue test suite runs the same tests against each):
+ * - `enqueue` is idempotent per job id; `priority` high > normal > low, FIFO within a priority.
+ * - A handler that throws is retried after `backoffMs · 2^(attempt-1)` until `attempts` runs out; then the job
+ *   fails for good and the worker's `onFailed` hook runs (once per job, in the worker that saw it).
+ * - A worker that dies mid-job (its lock not renewed for `lockMs`) has the job put back and retried by another
+ *   worker; a death counts as an attempt.
+ * - Progress (0..100) is stored on the job and published to `subscribe` listeners in every process.
+ */
+
+export type Priority = 'low' | 'normal' | 'high';
+export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+export interface EnqueueOptions {
+  jobId: string;
+  priority?: Priority;
+  /** Total attempts, first run included (default 3). */
+  attempts?: number;
+  /** Base retry delay (default 2000 ms), doubled after each failure. */
+  backoffMs?: number;
+}
+
+export interface JobInfo<T = unknown> {
+  id: string;
+  data: T;
+  state: JobState;
+  progress: number;
+  /** Attempts started so far. */
+  attempts: number;
+  maxAttempts: number;
+  priority: Priority;
+  error?: string;
+  result?: unknown;
+  createdAt: number;
+  finishedAt?: number;
+}
+
+export interface JobContext<T = unknown> {
+  id: string;
+  data: T;
+  /** 1 for the first run. */
+  attempt: number;
+  maxAttempts: number;
+  /** Reports progress 0..100 (stored and published). */
+  progress(percent: number): Promise<void>;
+  /** Aborted when the worker closes or loses the job's lock. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<T, R = unknown> = (job: JobContext<T>) => Promise<R>;
+
+export interface ProcessOptions<T> {
+  /** Jobs run at the same time by this worker (default 1). */
+  concurrency?: number;
+  /** Name of this worker (default host:pid:random). */
+  workerId?: string;
+  /** Called once when a job fails for good (after its last attempt, or a stall past the last attempt). */
+  onFailed?: (job: JobInfo<T>, error: string) => Promise<void> | void;
+}
+
+export interface QueueWorker {
+  readonly id: string;
+  /** Jobs this worker is running now. */
+  running(): number;
+  /**
+   * Stops taking new jobs at once; running ones go on to their end (an administrator drained or disabled the
+   * machine). The promise resolves once the running jobs are done. `resume()` takes jobs again. Idempotent.
+   */
+  pause(): Promise<void>;
+  resume(): void;
+  isPaused(): boolean;
+  /**
+   * Stops taking jobs. Default: waits for running jobs to finish. `{ abandon: true }` stops at once and
+   * leaves running jobs locked, as a crashed process would (they are recovered once their lock expires).
+   */
+  close(options?: { abandon?: boolean }): Promise<void>;
+}
+
+export type QueueEvent =
+  | { type: 'active'; jobId: string; attempt: number }
+  | { type: 'progress'; jobId: string; progress: number }
+  | { type: 'completed'; jobId: string }
+  | { type: 'retrying'; jobId: string; attempt: number; error: string }
+  | { type: 'failed'; jobId: string; error: string };
+
+export interface JobQueue<T = unknown> {
+  readonly kind: 'db' | 'bullmq';
+  readonly name: string;
+  enqueue(data: T, options: EnqueueOptions): Promise<void>;
+  process<R>(handler: JobHandler<T, R>, options?: ProcessOptions<T>): QueueWorker;
+  getJob(jobId: string): Promise<JobInfo<T> | null>;
+  /** Number of jobs that will run before this waiting job (0 = next); null when it is not waiting. */
+  position(jobId: string): Promise<number | null>;
+  counts(): Promise<Record<JobState, number>>;
+  /** Removes a job that is not running. Returns false when absent or active. */
+  remove(jobId: string): Promise<boolean>;
+  /** Events of every job, from every process. Returns the unsubscribe function. */
+  subscribe(listener: (e: QueueEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+export const PRIORITY_RANK: Record<Priority, number> = { high: 1, normal: 2, low: 3 };
+
+export function backoffDelay(baseMs: number, attempt: number): number {
+  return baseMs * 2 ** Math.max(0, attempt - 1);
+}
+
+/**
+ * Thrown by a handler for a failure that another attempt cannot fix (an unreadable video, nobody in it): the
+ * job fails for good at once instead of being retried.
+ */
+export class PermanentJobError extends Error {
+  override readonly name = 'PermanentJobError';
+}
+
+export function isPermanent(err: unknown): boolean {
+  return err instanceof PermanentJobError || (err as { permanent?: unknown })?.permanent === true;
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
 }

@@ -4,9 +4,7 @@
  * third-party login.
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import { AppError, Codes, Messages } from '../errors.ts';
-import { type AuthService, isAdmin, type RequestMeta, rolesOf } from './auth.ts';
-import { type CoinService, monthKey, Prices, Reasons, referralReward } from './coins.ts';
+import { AppError, Codes, Messages } from '../../errors.ts';
 import {
   ACCOUNT_COMPANY,
   ACCOUNT_INDIVIDUAL,
@@ -25,7 +23,10 @@ import {
   type UserPatch,
   type UserRecord,
   type UserSearch,
-} from './ports.ts';
+} from '../../ports.ts';
+import { sealPending, unsealPending } from '../auth/pending.ts';
+import { type AuthService, isAdmin, type RequestMeta, rolesOf } from '../auth/service.ts';
+import { type CoinService, monthKey, Prices, Reasons, referralReward } from '../coins/service.ts';
 
 /** Verification code purposes for `POST /code/{email}/{type}`. */
 export const CodeTypes = { REGISTER: 1, RESET: 2, CHANGE_EMAIL: 3 } as const;
@@ -647,6 +648,16 @@ export class AccountService {
   }
 
   // ---------- third-party login ----------
+
+  /** The pending authorization sealed for the browser's cookie (keyed by the code secret). */
+  sealPending(p: PendingAuthorization): string {
+    return sealPending(this.opts.codeSecret, p);
+  }
+
+  /** The browser's sealed pending authorization, or undefined when absent, tampered with or not ours. */
+  unsealPending(sealed: string | undefined): PendingAuthorization | undefined {
+    return unsealPending(this.opts.codeSecret, sealed);
+  }
 
   providerNames(): string[] {
     return [...this.providers.keys()];

@@ -3,9 +3,10 @@
  * processes: the monthly run is claimed once per month in `scheduled_runs`, and each user's top-up once per
  * month in `coin_grants`.
  */
-import type { AccountService } from './accounts.ts';
-import { type CoinService, monthKey } from './coins.ts';
-import type { Clock, Store } from './ports.ts';
+
+import type { Clock, Store } from '../../ports.ts';
+import { type CoinService, monthKey } from '../coins/service.ts';
+import type { AccountService } from './service.ts';
 
 export const MONTHLY_TOPUP_JOB = 'monthly_topup';
 /** A run started this long ago without finishing is presumed crashed and resumed. */

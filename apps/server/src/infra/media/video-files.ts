@@ -9,7 +9,7 @@ import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isVideoError, probeVideo } from '@mocap/vision';
 import { AppError, Codes, DefaultMessages } from '../../errors.ts';
-import type { FilePort, ProbedFile } from './service.ts';
+import type { FilePort, ProbedFile } from '../../modules/video/ports.ts';
 
 /** Reads the `ftyp` box: MP4 family brands (isom, mp41, mp42, avc1, iso2..6, dash, M4V…), not QuickTime `qt  `. */
 export async function mp4Brand(path: string): Promise<string | null> {

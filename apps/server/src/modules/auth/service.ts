@@ -3,7 +3,7 @@
  * database leak yields no usable token), revocation on logout, refusal of blacklisted and disabled accounts.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, Codes, Messages } from '../errors.ts';
+import { AppError, Codes, Messages } from '../../errors.ts';
 import {
   ACCOUNT_COMPANY,
   type Clock,
@@ -12,7 +12,7 @@ import {
   type RateLimiter,
   type Store,
   type UserRecord,
-} from './ports.ts';
+} from '../../ports.ts';
 
 export const ROLE_ADMIN = 'admin';
 export const ROLE_COMPANY = 'company';

@@ -1,6 +1,6 @@
 /** Repositories of coins: the ledger, grant markers, scheduled-run markers. */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CoinLedgerTable, DB } from '../infra/db/schema.ts';
+import type { CoinLedgerTable, DB } from '../../infra/db/schema.ts';
 import type {
   Currency,
   GrantRepo,
@@ -9,7 +9,7 @@ import type {
   LedgerRepo,
   Page,
   ScheduledRunRepo,
-} from '../services/ports.ts';
+} from '../../ports.ts';
 
 const toEntry = (r: Selectable<CoinLedgerTable>): LedgerEntry => ({
   id: Number(r.id),

@@ -1,6 +1,6 @@
 /** Repositories of accounts: users, session tokens, verification codes, third-party identities. */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { DB, UsersTable } from '../infra/db/schema.ts';
+import type { DB, UsersTable } from '../../infra/db/schema.ts';
 import type {
   CodeRecord,
   CodeRepo,
@@ -16,7 +16,7 @@ import type {
   UserRecord,
   UserRepo,
   UserSearch,
-} from '../services/ports.ts';
+} from '../../ports.ts';
 
 const b = (v: boolean) => (v ? 1 : 0);
 

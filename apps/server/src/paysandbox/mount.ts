@@ -4,9 +4,8 @@
  * closes expired orders (at the provider first) while the server runs.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Infra } from '../../infra/index.ts';
-import { createPaySandbox } from '../../paysandbox/app.ts';
-import type { Services } from '../../services/index.ts';
+import type { Infra, Services } from '../wiring.ts';
+import { createPaySandbox } from './app.ts';
 
 export const SANDBOX_PREFIX = '/paysandbox';
 

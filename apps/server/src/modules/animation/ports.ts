@@ -1,0 +1,90 @@
+/** The animation slice's ports: the library records, repository and store, and the shipped-takes port. */
+
+import type { Page, Repos } from '../../ports.ts';
+
+export interface AnimationRecord {
+  id: number;
+  name: string;
+  category: string;
+  tags: string[];
+  source: string;
+  sourceRef: string;
+  credit: string;
+  clipKey: string;
+  frameCount: number;
+  fps: number;
+  durationMs: number;
+  price: number;
+  status: number;
+  downloads: number;
+  zips: Record<string, { key: string; fileName: string; size: number }>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type NewAnimation = Omit<AnimationRecord, 'id' | 'downloads' | 'zips' | 'updatedAt'>;
+
+export interface AnimationQuery {
+  page: number;
+  size: number;
+  keyword?: string;
+  category?: string;
+  tag?: string;
+  /** Statuses to list (users: published; administrators: published and hidden, or one of them). */
+  statuses: number[];
+  /** Only those this user collected. */
+  collectedBy?: number;
+}
+
+export interface AnimationRepo {
+  create(a: NewAnimation): Promise<AnimationRecord>;
+  findById(id: number): Promise<AnimationRecord | null>;
+  findBySource(source: string, ref: string): Promise<AnimationRecord | null>;
+  list(q: AnimationQuery): Promise<Page<AnimationRecord>>;
+  categories(statuses: number[]): Promise<{ category: string; count: number }[]>;
+  setStatus(id: number, status: number, now: number): Promise<boolean>;
+  setZip(
+    id: number,
+    boneType: string,
+    zip: { key: string; fileName: string; size: number },
+    now: number,
+  ): Promise<void>;
+  addDownload(id: number): Promise<void>;
+  collect(userId: number, id: number, on: boolean, now: number): Promise<void>;
+  collectedOf(userId: number, ids: number[]): Promise<Set<number>>;
+  purchasedOf(userId: number, ids: number[]): Promise<Set<number>>;
+  /** The published animations a user bought, most recent purchase first. */
+  boughtBy(userId: number, limit: number): Promise<AnimationRecord[]>;
+  addPurchase(p: {
+    userId: number;
+    animationId: number;
+    charged: number;
+    chargeRef: string;
+    createdAt: number;
+  }): Promise<boolean>;
+}
+
+/** A library clip the product ships (the seed). */
+export interface ShippedAnimation {
+  ref: string;
+  name: string;
+  category: string;
+  tags: string[];
+  credit: string;
+  frameCount: number;
+  fps: number;
+  clipJson: string;
+}
+
+/** The clip side (an adapter: `files.ts`): the shipped clips and the bone-type packaging. */
+export interface AnimationAssetsPort {
+  shipped(): ShippedAnimation[];
+  packageZip(clipJson: string, boneType: string, baseName: string): { fileName: string; bytes: Uint8Array };
+}
+
+export type AnimationRepos = Repos & { animation: AnimationRepo };
+
+export interface AnimationStore {
+  readonly repos: AnimationRepos;
+  transaction<T>(fn: (repos: AnimationRepos) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,125 @@
+/**
+ * Storage seen by the API: read credentials for a user's own prefix, and — for local-disk storage — the two
+ * targets its signed tokens point at (a size-limited direct upload, a signed expiring download). With S3 the
+ * clients talk to the bucket through pre-signed URLs and these targets answer 404.
+ */
+import type { Readable } from 'node:stream';
+import { AppError, Codes } from '../../errors.ts';
+import {
+  type ObjectInfo,
+  type ObjectStorage,
+  type SignedTokens,
+  StorageGrantError,
+  StorageNotFoundError,
+  StorageTooLargeError,
+} from '../../ports.ts';
+import { UploadMessages } from '../video/limits.ts';
+
+const READ_PURPOSE = 'storage-read';
+const READ_TTL_S = 300;
+
+export interface ReadCredentials {
+  credentials: { tmpSecretId: string; tmpSecretKey: string; sessionToken: string };
+  startTime: number;
+  expiredTime: number;
+  prefix: string;
+}
+
+export class FileService {
+  constructor(
+    private readonly storage: ObjectStorage,
+    private readonly tokens: SignedTokens,
+  ) {}
+
+  /** Whether the API itself serves uploads and downloads (local disk) rather than the bucket (S3). */
+  get servesFiles(): boolean {
+    return this.storage.kind === 'local';
+  }
+
+  private requireLocal(): void {
+    if (!this.servesFiles) throw new AppError(Codes.NOT_FOUND);
+  }
+
+  /** Read credentials for the user's own prefix (300 s). */
+  readCredentials(userId: number): ReadCredentials {
+    const now = Math.floor(Date.now() / 1000);
+    const prefix = `videos/u${userId}/`;
+    const token = this.tokens.sign(READ_PURPOSE, { p: prefix, u: userId, exp: now + READ_TTL_S });
+    return {
+      credentials: {
+        tmpSecretId: `read-${userId}`,
+        tmpSecretKey: token.split('.')[1]!.slice(0, 16),
+        sessionToken: token,
+      },
+      startTime: now,
+      expiredTime: now + READ_TTL_S,
+      prefix,
+    };
+  }
+
+  /** Stores a direct upload under its grant's key, within its size limit (local storage). */
+  async receiveUpload(token: string, body: Readable | undefined): Promise<{ key: string; size: number }> {
+    this.requireLocal();
+    let grant: ReturnType<ObjectStorage['verifyUploadGrant']>;
+    try {
+      grant = this.storage.verifyUploadGrant(token);
+    } catch (err) {
+      if (err instanceof StorageGrantError)
+        throw new AppError(Codes.AUTH_FAILED, `upload refused: ${err.message}`);
+      throw err;
+    }
+    if (!body)
+      throw new AppError(
+        Codes.PARAMETER_ERROR,
+        'send the file bytes as video/mp4 or application/octet-stream',
+      );
+    try {
+      const info = await this.storage.put(grant.key, body, {
+        maxBytes: grant.maxBytes,
+        contentType: grant.contentType,
+      });
+      return { key: grant.key, size: info.size };
+    } catch (err) {
+      if (err instanceof StorageTooLargeError) {
+        throw new AppError(Codes.REFUSED, UploadMessages.tooLarge(Math.round(grant.maxBytes / 1024 / 1024)));
+      }
+      throw err;
+    }
+  }
+
+  /** The object a signed download token names (local storage), with its file name and type. */
+  downloadTarget(token: string): { key: string; fileName?: string; contentType?: string } {
+    this.requireLocal();
+    try {
+      const p = this.storage.verifyDownloadToken!(token);
+      return { key: p.k, fileName: p.fn, contentType: p.ct };
+    } catch (err) {
+      throw new AppError(Codes.AUTH_FAILED, `download refused: ${(err as Error).message}`);
+    }
+  }
+
+  /** Checks a read token of /cos/sts/download against the key asked for (local storage). */
+  readTarget(key: string, token: string): string {
+    this.requireLocal();
+    let p: { p: string; exp: number };
+    try {
+      p = this.tokens.verify<{ p: string; exp: number }>(READ_PURPOSE, token);
+    } catch (err) {
+      throw new AppError(Codes.AUTH_FAILED, `read refused: ${(err as Error).message}`);
+    }
+    if (!key.startsWith(p.p) || key.includes('..')) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
+    return key;
+  }
+
+  stat(key: string): Promise<ObjectInfo | null> {
+    return this.storage.stat(key);
+  }
+
+  /** The object's bytes (or one range of them); 404 in the envelope when it is gone. */
+  async open(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    return this.storage.get(key, range).catch((err) => {
+      if (err instanceof StorageNotFoundError) throw new AppError(Codes.NOT_FOUND, 'file not found');
+      throw err;
+    });
+  }
+}
