@@ -15,7 +15,7 @@ import { createDatabase, listMigrations, migrateToLatest } from '../src/infra/db
 import { createInfra } from '../src/wiring.ts';
 import { databases, PG_URL, testHasher } from './harness.ts';
 
-const INFRA = join(import.meta.dirname, '..', 'src', 'infra', 'index.ts');
+const INFRA = join(import.meta.dirname, '..', 'src', 'wiring.ts');
 const CONFIG = join(import.meta.dirname, '..', 'src', 'config.ts');
 
 /** Boots createInfra in a child process on DATA_DIR; resolves with its secrets. */
