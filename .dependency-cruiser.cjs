@@ -4,7 +4,7 @@
  * wiring file on top. A violation fails the build with the rule's name and the offending import.
  */
 const S = '^apps/server/src/';
-const TOP = `${S}(wiring|main|index|app|services)\\.ts$`;
+const TOP = `${S}(wiring|main|index|app|services|openapi)\\.ts$`;
 const ADAPTER_LIBS =
   '(^|/)node_modules/(kysely|bullmq|ioredis|pg|better-sqlite3|@aws-sdk/[^/]+|nodemailer|pdfkit|alipay-sdk|wechatpay-axios-plugin)/';
 const FRAMEWORK_LIBS = '(^|/)node_modules/(fastify|@fastify/[^/]+|fastify-type-provider-zod)/';

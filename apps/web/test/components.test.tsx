@@ -334,6 +334,7 @@ describe('shell pieces', () => {
     versionText: 'v2.0: hands and face capture',
     plateNumber: '',
     plateNumberBtn: false,
+    tomoMaintain: false,
     ...over,
   });
   it('the version announcement closes and stays closed by cookie', () => {

@@ -3,24 +3,25 @@
  * (spec §5); the FBX family is every type whose zip holds an .fbx file.
  */
 
-import { BONE_TYPE_FORMAT, BONE_TYPES, type BoneType } from '@mocap/motion/bone-types';
+import {
+  BONE_TYPE_FORMAT,
+  BONE_TYPES,
+  type BoneType,
+  type BoneTypeInfo,
+  formatAllowed,
+} from '@mocap/contracts';
 
-export { BONE_TYPES, type BoneType };
+export { BONE_TYPES, type BoneType, type BoneTypeInfo };
 
-export interface BoneTypeInfo {
-  name: string;
-  /** Main file format in the zip. */
-  format: string;
-  /** A free account may choose it. */
-  free: boolean;
-}
+/** What a bone type needs from the capture (OnlyFace: the face). */
+export const needsOf = (name: string): BoneTypeInfo['needs'] => (name === 'OnlyFace' ? 'face' : null);
 
-const FORMAT = (name: BoneType): string => BONE_TYPE_FORMAT[name].toUpperCase();
-
+/** The list `GET /motion/boneTypes` answers, from the same contract (used before it answers or when it cannot). */
 export const DEFAULT_BONE_TYPES: readonly BoneTypeInfo[] = BONE_TYPES.map((name) => ({
   name,
-  format: FORMAT(name),
-  free: BONE_TYPE_FORMAT[name] === 'fbx',
+  format: BONE_TYPE_FORMAT[name].toUpperCase(),
+  free: formatAllowed('free', name),
+  needs: needsOf(name),
 }));
 
 export const isFbxType = (name: string): boolean =>

@@ -2,17 +2,18 @@
  * Every server call the web app makes, in one place (paths of spec §7 under /product). Shapes follow
  * `scratch/notes-web-to-server.md` and the server's zod schemas.
  */
+
+import { BoneTypeInfoSchema, type MaintainInfo, MaintainInfoSchema } from '@mocap/contracts';
+import { z } from 'zod';
 import { API_BASE, api, type UploadHandle, upload } from './api.ts';
-import { type BoneTypeInfo, DEFAULT_BONE_TYPES } from './bonetypes.ts';
+import { type BoneTypeInfo, DEFAULT_BONE_TYPES, needsOf } from './bonetypes.ts';
 import { md5OfBlob } from './md5.ts';
 import { encryptPassword } from './rsa.ts';
 import type { SolveOptions } from './solveOptions.ts';
 import {
   type Category,
-  type MaintainInfo,
   type Notice,
   normaliseCategories,
-  normaliseMaintain,
   normaliseNotices,
   normalisePage,
   normaliseUser,
@@ -118,7 +119,7 @@ export const getNotices = async (): Promise<Notice[]> =>
   normaliseNotices(await api.get<unknown>('/notice/getNotice', { silent: true }));
 export const noLongerDisplayed = () => api.post<unknown>('/notice/noLongerDisplayed');
 export const maintainInfo = async (): Promise<MaintainInfo> =>
-  normaliseMaintain(await api.get<unknown>('/sysConfig/maintainInfo', { silent: true }));
+  MaintainInfoSchema.parse(await api.get<unknown>('/sysConfig/maintainInfo', { silent: true }));
 
 // ---------- categories and tags ----------
 
@@ -266,19 +267,10 @@ export async function uploadedBefore(file: Blob): Promise<{ id: number; name: st
 export async function boneTypes(): Promise<BoneTypeInfo[]> {
   try {
     const d = await api.get<unknown>('/motion/boneTypes', { silent: true });
-    const list = Array.isArray(d) ? d : ((d as Rec)?.list as unknown[]);
-    if (Array.isArray(list) && list.length)
-      return list.map((b) => {
-        const r = (typeof b === 'string' ? { name: b } : b) as Rec;
-        const def = DEFAULT_BONE_TYPES.find((x) => x.name === r.name);
-        return {
-          name: String(r.name),
-          format: String(r.format ?? def?.format ?? ''),
-          free: r.free === undefined ? (def?.free ?? false) : r.free === true,
-        };
-      });
+    const parsed = z.array(BoneTypeInfoSchema).safeParse(d);
+    if (parsed.success && parsed.data.length) return parsed.data;
   } catch {
-    /* older servers: the spec's list */
+    /* unreachable server: the contract's list */
   }
   return [...DEFAULT_BONE_TYPES];
 }
@@ -368,9 +360,10 @@ export async function videoWarnings(id: Video['id']): Promise<string[]> {
 export async function videoZips(id: Video['id']): Promise<BoneTypeInfo[]> {
   const d = (await api.get<unknown>(`/motion/video/${id}`, { silent: true })) as Rec;
   const zips = Array.isArray(d?.zips) ? (d.zips as Rec[]) : [];
-  return zips.map((z) => ({
-    name: String(z.boneType),
-    format: String(z.format ?? '').toUpperCase(),
-    free: z.allowed !== false,
+  return zips.map((zp) => ({
+    name: String(zp.boneType),
+    format: String(zp.format ?? '').toUpperCase(),
+    free: zp.allowed !== false,
+    needs: needsOf(String(zp.boneType)),
   }));
 }

@@ -1,7 +1,9 @@
 /**
  * The response envelope `{code, message, data}` and what the app does with each code (spec §8).
- * Pure: decides, does not act — `api.ts` performs the logout / message the outcome asks for.
+ * Pure: decides, does not act — `api.ts` performs the logout / message the outcome asks for. The codes are the
+ * contract's (`@mocap/contracts`, the server's catalogue).
  */
+import { Codes } from '@mocap/contracts';
 
 export interface Envelope<T = unknown> {
   code?: number | string | null;
@@ -21,8 +23,17 @@ export type Outcome<T> =
   /** Reject without telling the user. */
   | { kind: 'silent'; code: number; message: string };
 
-export const FORCED_LOGOUT_CODES: readonly number[] = [401, 407, 408, 421];
-export const SHOW_SERVER_MESSAGE_CODES: readonly number[] = [411, 307, 1047];
+export const FORCED_LOGOUT_CODES: readonly number[] = [
+  Codes.UNAUTHENTICATED,
+  Codes.WRONG_CREDENTIALS_LOGOUT,
+  Codes.ACCOUNT_DISABLED,
+  Codes.LOGIN_TIMEOUT,
+];
+export const SHOW_SERVER_MESSAGE_CODES: readonly number[] = [
+  Codes.EMAIL_TAKEN,
+  Codes.REFUSED,
+  Codes.TOO_MANY_REQUESTS,
+];
 
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 /** Whether a translation key exists (for `net.{code}`). */

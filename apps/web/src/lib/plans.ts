@@ -1,6 +1,17 @@
-/** Plans and their limits (spec §6 table, §9). */
+/**
+ * Plans and their limits (spec §6 table, §9), as the pages use them: a view of the one table in
+ * `@mocap/contracts` (which the server enforces), and the prices from the same contract.
+ */
+import {
+  PLAN_LIMITS as CONTRACT_LIMITS,
+  remakeCost as contractRemakeCost,
+  squareDownloadCost as contractSquareDownloadCost,
+  uploadCost as contractUploadCost,
+  type PersonalPlan,
+  TITLE_MAX,
+} from '@mocap/contracts';
 
-export type Plan = 'free' | 'monthly' | 'yearly';
+export type Plan = PersonalPlan;
 
 export interface PlanLimits {
   queue: number;
@@ -11,22 +22,34 @@ export interface PlanLimits {
   uploadCheckMb: number;
 }
 
+const view = (p: Plan): PlanLimits => ({
+  queue: CONTRACT_LIMITS[p].queue,
+  durationSec: CONTRACT_LIMITS[p].durationS,
+  fileSizeMb: CONTRACT_LIMITS[p].sizeMB,
+  uploadCheckMb: CONTRACT_LIMITS[p].uploadCheckMB,
+});
+
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { queue: 2, durationSec: 30, fileSizeMb: 100, uploadCheckMb: 50 },
-  monthly: { queue: 5, durationSec: 60, fileSizeMb: 200, uploadCheckMb: 200 },
-  yearly: { queue: 10, durationSec: 120, fileSizeMb: 400, uploadCheckMb: 400 },
+  free: view('free'),
+  monthly: view('monthly'),
+  yearly: view('yearly'),
 };
 
 /** The UI's duration hint (spec §9). */
 export const DURATION_HINT_SEC = 60;
-export const TITLE_MAX = 15;
+export { TITLE_MAX };
 
+/** The contract's prices; a duration not known yet (NaN) shows as no number rather than failing the page. */
+const safe =
+  (cost: (durationSec: number) => number) =>
+  (durationSec: number): number =>
+    Number.isFinite(durationSec) && durationSec >= 0 ? cost(durationSec) : Number.NaN;
 /** Upload cost: 1 V coin per second (whole seconds, rounded up). */
-export const uploadCost = (durationSec: number): number => Math.max(1, Math.ceil(durationSec - 1e-6));
+export const uploadCost = safe(contractUploadCost);
 /** Remake: 1 V coin per 2 s, rounded up to a multiple of 2 s. */
-export const remakeCost = (durationSec: number): number => Math.max(1, Math.ceil(durationSec / 2 - 1e-6));
+export const remakeCost = safe(contractRemakeCost);
 /** Square download: 1 V coin per second. */
-export const squareDownloadCost = uploadCost;
+export const squareDownloadCost = safe(contractSquareDownloadCost);
 
 /** Reads the plan from the user record (level as a name or 0/1/2), expired VIP counts as free. */
 export function planOf(

@@ -278,30 +278,8 @@ export function noticeButtonFontSize(label: string): number {
   return 20;
 }
 
-export interface MaintainInfo {
-  maintainBtn: boolean;
-  markBtn: boolean;
-  maintainText: string;
-  versionBtn: boolean;
-  versionText: string;
-  plateNumber: string;
-  plateNumberBtn: boolean;
-}
-
-const flag = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
-
-export function normaliseMaintain(raw: unknown): MaintainInfo {
-  const r = (raw ?? {}) as Rec;
-  return {
-    maintainBtn: flag(r.maintainBtn),
-    markBtn: flag(r.markBtn),
-    maintainText: str(r.maintainText),
-    versionBtn: flag(r.versionBtn),
-    versionText: str(r.versionText),
-    plateNumber: str(r.plateNumber),
-    plateNumberBtn: flag(r.plateNumberBtn),
-  };
-}
+/** The maintenance/version/filing settings: the contract's type (`GET /sysConfig/maintainInfo`). */
+export type { MaintainInfo } from '@mocap/contracts';
 
 export interface Page<T> {
   list: T[];

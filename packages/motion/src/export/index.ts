@@ -22,10 +22,10 @@ import { type ZipEntry, zip } from '../formats/zip.ts';
 import { retarget } from '../retarget/index.ts';
 import { buildRig, type RigId } from '../rigs/index.ts';
 import type { Rig, RigClip } from '../rigs/types.ts';
-import { BONE_TYPES, type BoneType, isBoneType } from './bone-types.ts';
+import { BONE_TYPES, type BoneType, isBoneType } from '@mocap/contracts';
 import { BONE_TYPE_INFO, type BoneTypeInfo, readme } from './readme.ts';
 
-export { BONE_TYPE_FORMAT, BONE_TYPES, type BoneType, type FormatFamily, isBoneType } from './bone-types.ts';
+export { BONE_TYPE_FORMAT, BONE_TYPES, type BoneType, type FormatFamily, isBoneType } from '@mocap/contracts';
 
 /** Single-file formats (`mocap convert --format`). */
 export const EXPORT_FORMATS = ['fbx', 'bvh', 'vmd', 'anim', 'glb', 'vrma', 'csm', 'json'] as const;

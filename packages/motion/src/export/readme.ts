@@ -6,7 +6,7 @@
 import type { MotionClip } from '../clip.ts';
 import type { RigId } from '../rigs/index.ts';
 import type { Rig } from '../rigs/types.ts';
-import type { BoneType } from './bone-types.ts';
+import type { BoneType } from '@mocap/contracts';
 
 export type FileKind = 'fbx' | 'bvh' | 'glb' | 'vmd' | 'anim' | 'csm' | 'csv' | 'json';
 

@@ -1,5 +1,5 @@
 /** manageModel routes (issue 21): capture models enabled and per plan, usage, bundled characters. */
-import { BONE_TYPE_FORMAT, BONE_TYPES } from '@mocap/motion/bone-types';
+import { BONE_TYPE_FORMAT, BONE_TYPES } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bearerSecurity, requireAdmin } from '../../http/context.ts';

@@ -1,6 +1,6 @@
 /** Motion routes (spec §7 Motion): downloads through signed, expiring URLs, price check, regen, history. */
 
-import { BONE_TYPE_FORMAT, BONE_TYPES } from '@mocap/motion/bone-types';
+import { BONE_TYPE_FORMAT, BONE_TYPES, BoneTypeInfoSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -97,16 +97,7 @@ const routes: FastifyPluginAsync = async (base) => {
         summary:
           'Bone types: main format, whether a free plan may choose it, what it needs (OnlyFace: face capture)',
         response: {
-          200: envelope(
-            z.array(
-              z.object({
-                name: z.string(),
-                format: z.string(),
-                free: z.boolean(),
-                needs: z.enum(['face']).nullable(),
-              }),
-            ),
-          ),
+          200: envelope(z.array(BoneTypeInfoSchema)),
         },
       },
     },

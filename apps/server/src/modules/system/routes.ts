@@ -2,6 +2,7 @@
  * Notices (carousel), maintenance info, digital-human maintenance flag, worker machines (administrator list
  * and the heartbeat API workers call with the worker token).
  */
+import { MaintainInfoSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,17 +22,6 @@ const NoticeSchema = z.object({
   enabled: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),
-});
-
-const MaintainSchema = z.object({
-  maintainBtn: z.boolean(),
-  markBtn: z.boolean(),
-  maintainText: z.string(),
-  versionBtn: z.boolean(),
-  versionText: z.string(),
-  plateNumber: z.string(),
-  plateNumberBtn: z.boolean(),
-  tomoMaintain: z.boolean(),
 });
 
 const MachineSchema = z.object({
@@ -178,7 +168,7 @@ const routes: FastifyPluginAsync = async (base) => {
       schema: {
         tags: ['system'],
         summary: 'Maintenance, version and filing-number settings (no token needed)',
-        response: { 200: envelope(MaintainSchema) },
+        response: { 200: envelope(MaintainInfoSchema) },
       },
     },
     async () => ok(await system.maintainInfo()),
@@ -201,7 +191,13 @@ const routes: FastifyPluginAsync = async (base) => {
       path,
       {
         preHandler: requireAdmin,
-        schema: { tags: ['system'], summary, security, body, response: { 200: envelope(MaintainSchema) } },
+        schema: {
+          tags: ['system'],
+          summary,
+          security,
+          body,
+          response: { 200: envelope(MaintainInfoSchema) },
+        },
       },
       async (req) => ok(await system.saveMaintain(req.body as Record<string, unknown>)),
     );

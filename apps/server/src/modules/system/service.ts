@@ -1,7 +1,9 @@
 /**
  * Platform services: notices (carousel), system configuration (maintenance info), worker machines with heartbeats.
  */
+
 import { timingSafeEqual } from 'node:crypto';
+import type { MaintainInfo } from '@mocap/contracts';
 import { AppError, Codes } from '../../errors.ts';
 import type { Clock, Machine, Notice, NoticeInput, Store, UserRecord } from '../../ports.ts';
 
@@ -59,17 +61,7 @@ export class NoticeService {
 }
 
 /** Maintenance info (spec §3). */
-export interface MaintainInfo {
-  maintainBtn: boolean;
-  markBtn: boolean;
-  maintainText: string;
-  versionBtn: boolean;
-  versionText: string;
-  plateNumber: string;
-  plateNumberBtn: boolean;
-  /** Digital-human maintenance flag (`/tomokage/checkMaintain`). */
-  tomoMaintain: boolean;
-}
+export type { MaintainInfo };
 
 export const DEFAULT_MAINTAIN: MaintainInfo = {
   maintainBtn: false,

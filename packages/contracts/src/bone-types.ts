@@ -1,8 +1,9 @@
 /**
  * The bone types the product sells (spec §1 display names, used as-is in the UI, API and CLI) and the main
- * file format each zip holds. Pure data with no imports: the web app takes it through
- * `@mocap/motion/bone-types` without pulling in the exporters.
+ * file format each zip holds. Pure data: the server validates with it, the web app offers it, the exporters
+ * (`@mocap/motion`) write it.
  */
+import { z } from 'zod';
 
 export const BONE_TYPES = [
   'Unreal4',
@@ -47,3 +48,6 @@ export const BONE_TYPE_FORMAT: Record<BoneType, FormatFamily> = {
 export function isBoneType(s: string): s is BoneType {
   return (BONE_TYPES as readonly string[]).includes(s);
 }
+
+/** A bone type as the API takes it: one of BONE_TYPES, checked once at the edge (400 otherwise). */
+export const BoneTypeSchema = z.enum(BONE_TYPES);

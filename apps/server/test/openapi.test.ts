@@ -1,0 +1,20 @@
+/**
+ * The committed OpenAPI document (docs/openapi.json) is the one the app generates from its schemas: a route or
+ * schema change without `npm run openapi` fails here (CI).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateOpenApi, OPENAPI_PATH } from '../src/openapi.ts';
+
+describe('OpenAPI document', () => {
+  it('docs/openapi.json is up to date (regenerate with `npm run openapi`)', async () => {
+    const generated = await generateOpenApi();
+    const committed = readFileSync(OPENAPI_PATH, 'utf8');
+    const doc = JSON.parse(generated) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.0.3');
+    expect(Object.keys(doc.paths)).toContain('/product/sysConfig/maintainInfo');
+    expect(committed === generated, 'docs/openapi.json is stale: run `npm run openapi` and commit it').toBe(
+      true,
+    );
+  });
+});

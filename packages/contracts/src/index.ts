@@ -1,0 +1,48 @@
+/**
+ * @mocap/contracts: the one typed contract from the browser to the writer — bone types and their formats, plan
+ * limits, prices, error codes and messages, the tracks format, and the zod schemas of the API's requests and
+ * responses that the server validates with and the web app types its calls from. Browser-safe: zod only.
+ */
+export {
+  BONE_TYPE_FORMAT,
+  BONE_TYPES,
+  type BoneType,
+  BoneTypeSchema,
+  type FormatFamily,
+  isBoneType,
+} from './bone-types.ts';
+export { type Code, Codes, DefaultMessages, envelopeOf, Messages } from './errors.ts';
+export {
+  formatAllowed,
+  type PersonalPlan,
+  PLAN_LIMITS,
+  type Plan,
+  type PlanLimits,
+  TITLE_MAX,
+} from './plans.ts';
+export {
+  companyUploadCost,
+  Prices,
+  referralReward,
+  remakeCost,
+  squareDownloadCost,
+  uploadCost,
+} from './prices.ts';
+export { type BoneTypeInfo, BoneTypeInfoSchema, type MaintainInfo, MaintainInfoSchema } from './system.ts';
+export {
+  type FaceTrack,
+  HAND_LANDMARKS,
+  type HandTrack,
+  type ImageLandmark,
+  type ModelInfo,
+  POSE_LANDMARKS,
+  type PoseLandmarkName,
+  type Roi,
+  TRACKS_FORMAT,
+  TRACKS_VERSION,
+  type TrackFrame,
+  type TrackState,
+  type Tracks,
+  type Vec3,
+  type VideoMeta,
+} from './tracks.ts';
