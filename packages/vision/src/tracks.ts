@@ -8,11 +8,11 @@ export {
   POSE_LANDMARKS,
   type PoseLandmarkName,
   type Roi,
-  type TrackFrame,
-  type Tracks,
   TRACKS_FORMAT,
   TRACKS_VERSION,
+  type TrackFrame,
   type TrackState,
+  type Tracks,
   type Vec3,
   type VideoMeta,
 } from '@mocap/contracts';

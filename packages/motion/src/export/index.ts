@@ -7,6 +7,7 @@
  * (the CLI's `--format`). Everything here is pure (no fs): bytes in, bytes out.
  */
 
+import { BONE_TYPES, type BoneType, isBoneType } from '@mocap/contracts';
 import { characterTextures, makeCharacter, makeFaceMesh } from '../characters/index.ts';
 import { type MotionClip, nearestStandardFps, resampleClip } from '../clip.ts';
 import * as anim from '../formats/anim.ts';
@@ -22,7 +23,6 @@ import { type ZipEntry, zip } from '../formats/zip.ts';
 import { retarget } from '../retarget/index.ts';
 import { buildRig, type RigId } from '../rigs/index.ts';
 import type { Rig, RigClip } from '../rigs/types.ts';
-import { BONE_TYPES, type BoneType, isBoneType } from '@mocap/contracts';
 import { BONE_TYPE_INFO, type BoneTypeInfo, readme } from './readme.ts';
 
 export { BONE_TYPE_FORMAT, BONE_TYPES, type BoneType, type FormatFamily, isBoneType } from '@mocap/contracts';

@@ -3,10 +3,10 @@
  * zip: rig, fps, frame count, units, axes and the import steps for the target tool.
  */
 
+import type { BoneType } from '@mocap/contracts';
 import type { MotionClip } from '../clip.ts';
 import type { RigId } from '../rigs/index.ts';
 import type { Rig } from '../rigs/types.ts';
-import type { BoneType } from '@mocap/contracts';
 
 export type FileKind = 'fbx' | 'bvh' | 'glb' | 'vmd' | 'anim' | 'csm' | 'csv' | 'json';
 
