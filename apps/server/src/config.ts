@@ -94,7 +94,7 @@ export const ConfigSchema = z
     CODE_RESEND_SECONDS: z.coerce.number().int().positive().default(60),
     /** Verification mails per IP per hour. */
     CODE_IP_LIMIT: z.coerce.number().int().positive().default(20),
-    /** Payment providers (modules/pay/config.ts): merchant credentials, or the built-in sandbox. */
+    /** Payment providers (infra/pay/config.ts): merchant credentials, or the built-in sandbox. */
     ...PaymentConfigShape,
     /** Uploads of one account received at once (per server process); more are refused before their body is read. */
     UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(1),

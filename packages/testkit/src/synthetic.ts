@@ -25,6 +25,7 @@
  * orientation error, bone-length standard deviation, foot sliding during true contacts, and jerk.
  */
 
+import type { Tracks } from '@mocap/contracts';
 import {
   type BodyModel,
   bvh,
@@ -39,7 +40,6 @@ import {
   type Vec3,
   type WorldPose,
 } from '@mocap/motion';
-import type { Tracks } from '@mocap/vision';
 
 const {
   add,
