@@ -86,7 +86,10 @@ module.exports = {
       severity: 'error',
       comment:
         'Services (and every slice file besides routes, their schemas and repositories) import ports only: never Fastify, Kysely, BullMQ, fs, the S3 SDK, infra or http.',
-      from: { path: `${S}modules/`, pathNot: `${S}modules/[^/]+/(routes|preflight|schemas|repo|store)\\.ts$` },
+      from: {
+        path: `${S}modules/`,
+        pathNot: `${S}modules/[^/]+/(routes|preflight|schemas|repo|store)\\.ts$`,
+      },
       to: {
         path: [
           `${S}infra/`,
