@@ -6,7 +6,7 @@
  * sees it. Screenshots in en and zh.
  */
 import { constants, publicEncrypt } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -22,12 +22,14 @@ import {
   setLang,
   shot,
   startServer,
+  TESTDATA,
   waitFor,
 } from './e2e-harness.ts';
 
 const missing = e2eUnavailable();
 const CI = process.env.CI === 'true';
 const ADMIN = { email: 'root@anim.test', password: 'anim-root-pass-1' };
+const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 
 describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real server)', () => {
   let server: RunningServer;
@@ -186,6 +188,29 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
       expect(await balance()).toBe(before - 10);
       await page.waitForLoadState('networkidle');
       await shot(page, `animation-bought-${lang}`);
+
+      // The bought animation drives a digital human (the apply picker lists it as a library animation).
+      if (existsSync(XBOT)) {
+        const id = (
+          await call<{ list: { id: number }[] }>('POST', '/animation/search', { keyword: '05_02' }, token)
+        ).list[0]!.id;
+        await page.goto(`${server.url}/capture/index/tomokage`);
+        await page.getByTestId('tomo-file').setInputFiles(XBOT);
+        await page.locator('[data-action="tomo-upload"]').click();
+        await page.locator('[data-testid="tomo-stage"][data-state="ready"]').waitFor({ timeout: 120_000 });
+        await page.locator('[data-tab="apply"]').click();
+        await page.getByTestId('tomo-motion').selectOption(`animation:${id}`);
+        expect(
+          await page.locator(`[data-testid="tomo-motion"] option[value="animation:${id}"]`).textContent(),
+        ).toContain(lang === 'en' ? 'library animation' : '动画库');
+        await page.locator('[data-action="tomo-apply"]').click();
+        await page
+          .locator('[data-testid="tomo-stage"][data-state="ready"][data-animated="true"]')
+          .waitFor({ timeout: 120_000 });
+        expect(await balance()).toBe(before - 10);
+        await page.waitForLoadState('networkidle');
+        await shot(page, `animation-tomokage-${lang}`);
+      }
       await ctx.close();
     }
 
