@@ -137,6 +137,7 @@ export {
   runChargeRef,
   sourceKeyOf,
 } from './modules/jobs/service.ts';
+export { EXPORT_QUEUE, type LowerBodyJobData, lowerBodyJobId, lowerBodyKey } from './modules/motion/ports.ts';
 export { MotionService } from './modules/motion/service.ts';
 export {
   createMusicStore,

@@ -36,6 +36,8 @@ import { FileService } from './modules/cos/service.ts';
 import { CAPTURE_QUEUE, type CaptureJobData, CaptureJobs } from './modules/jobs/service.ts';
 import { KyselyModelRepo } from './modules/models/repo.ts';
 import { ModelService } from './modules/models/service.ts';
+import { ExportJobs } from './modules/motion/exports.ts';
+import { EXPORT_QUEUE, type LowerBodyJobData } from './modules/motion/ports.ts';
 import { MotionService } from './modules/motion/service.ts';
 import { createMusicStore } from './modules/music/repo.ts';
 import { MUSIC_QUEUE, type MusicJobData, MusicService } from './modules/music/service.ts';
@@ -323,7 +325,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     defaultModel: config.CAPTURE_MODEL,
     modelFor: (plan) => models.modelFor(plan),
   });
-  const motion = new MotionService({ store: videoStore, coins, storage: infra.storage, videos, clock });
+  const motion = new MotionService({
+    store: videoStore,
+    coins,
+    storage: infra.storage,
+    videos,
+    clock,
+    exports: new ExportJobs(infra.queue<LowerBodyJobData>(EXPORT_QUEUE)),
+  });
   const retrack = new RetrackService({
     videos,
     storage: infra.storage,

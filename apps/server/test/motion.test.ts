@@ -5,7 +5,7 @@
  * credentials, DeleteBatch.
  */
 import { rmSync } from 'node:fs';
-import { runWorker } from '@mocap/worker';
+import { runExportWorker, runWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
@@ -34,7 +34,16 @@ describe.each(databases)('motion on %s', (kind) => {
     return t.app.inject({ method: 'GET', url: u.pathname + u.search });
   };
 
+  // The lower-body zips are made by the worker's export jobs (issue 17.3).
+  let exportWorker: ReturnType<typeof runExportWorker> | undefined;
+  afterAll(async () => exportWorker?.close());
+
   beforeAll(async () => {
+    exportWorker = runExportWorker({
+      queue: t.services.motion.exportQueue,
+      storage: t.infra.storage,
+      motion: t.services.motion,
+    });
     a = await t.register(`ma-${kind}@example.com`);
     b = await t.register(`mb-${kind}@example.com`);
     for (const i of [21, 22]) {

@@ -17,6 +17,7 @@ export {
   type UserSolveOptions,
   userSolveOptions,
 } from './capture.ts';
+export { type ExportWorkerInfra, runExportWorker } from './export.ts';
 export { type MusicWorkerInfra, runMusicWorker, startWorker } from './music.ts';
 export { type RetrackWorkerInfra, runRetrackWorker } from './retrack.ts';
 export { type RunningWorker, runWorker, type WorkerInfra, type WorkerOptions } from './runner.ts';

@@ -26,6 +26,7 @@ import type {
 } from '@mocap/server';
 import { PermanentJobError } from '@mocap/server';
 import { boneTypeSlug } from './capture.ts';
+import { runExportWorker } from './export.ts';
 import { runRetrackWorker } from './retrack.ts';
 import { type RunningWorker, startWorker as startCaptureWorker, type WorkerOptions } from './runner.ts';
 
@@ -159,10 +160,14 @@ export function startWorker(
     { queue: app.services.retrack.queue, storage: app.infra.storage },
     { tmpDir: options.tmpDir ?? join(app.config.dataDir, 'tmp'), log: options.log },
   );
+  const exports = runExportWorker(
+    { queue: app.services.motion.exportQueue, storage: app.infra.storage, motion: app.services.motion },
+    { log: options.log },
+  );
   return {
     name: capture.name,
     async close(o = {}) {
-      await Promise.all([capture.close(o), music.close(o), retrack.close(o)]);
+      await Promise.all([capture.close(o), music.close(o), retrack.close(o), exports.close(o)]);
     },
   };
 }

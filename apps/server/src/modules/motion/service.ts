@@ -5,7 +5,7 @@
  * tracks for the repair editor, download history, regen counts, the price check.
  */
 import { randomUUID } from 'node:crypto';
-import { exportBoneType, isBoneType, motionJson, zip } from '@mocap/motion';
+import { isBoneType, zip } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
@@ -14,6 +14,7 @@ import { BONE_TYPE_FORMAT, formatAllowed, PLAN_LIMITS, planOf, UploadMessages } 
 import type { VideoStore } from '../video/ports.ts';
 import { type StoredZip, type VideoRecord, VideoStatus } from '../video/ports.ts';
 import { FREE_REGENS, type VideoService } from '../video/service.ts';
+import type { ExportJobs } from './exports.ts';
 import { zipForPlan } from './planzip.ts';
 
 /** Spec §3 "Motion download result". */
@@ -75,6 +76,8 @@ export class MotionService {
       storage: ObjectStorage;
       videos: VideoService;
       clock: Clock;
+      /** On-demand exports run by the worker (the lower-body zips). */
+      exports: ExportJobs;
       /** Signed download URL lifetime (default 300 s; the client refreshes credentials after 290 s). */
       urlTtlS?: number;
     },
@@ -227,32 +230,51 @@ export class MotionService {
     };
   }
 
-  /** Lower body only (`lowerBodyDownload`): made on first request from the stored clip, then kept. */
+  /**
+   * Lower body only (`lowerBodyDownload`): made on first request from the stored clip — by the worker, on the export
+   * queue (the request waits for the job) — then kept.
+   */
   async lowerBody(u: UserRecord, id: number, boneType: string): Promise<MotionDownloadResult> {
     this.checkFormat(u, boneType);
     const { v, owned, price } = await this.downloadable(u, id);
     let z = v.outputs.lower?.[boneType];
     if (!z || !(await this.deps.storage.exists(z.key))) {
       if (!v.outputs.clipKey) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
-      const clip = motionJson.read((await this.deps.storage.getBytes(v.outputs.clipKey)).toString('utf8'));
       if (!isBoneType(boneType)) throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
-      const out = exportBoneType(clip, boneType, { lowerBodyOnly: true, name: v.name });
-      const key = `${v.storagePrefix}/zips/lower_${slug(boneType)}.zip`;
-      const fileName = out.fileName.replace(/\.zip$/, '_lower.zip');
-      await this.deps.storage.put(key, out.bytes, { contentType: 'application/zip' });
-      z = { key, fileName, size: out.bytes.byteLength };
-      const fresh = await this.deps.store.repos.videos.findById(v.id);
-      if (fresh) {
-        await this.deps.store.repos.videos.update(
-          v.id,
-          { outputs: { ...fresh.outputs, lower: { ...(fresh.outputs.lower ?? {}), [boneType]: z } } },
-          this.deps.clock.now(),
-        );
-      }
+      await this.deps.exports.lowerBody(v.id, boneType);
+      z = (await this.deps.store.repos.videos.findById(v.id))?.outputs.lower?.[boneType];
+      if (!z) throw new AppError(Codes.REFUSED, Messages.NO_FILE);
     }
     const charged = owned ? 0 : await this.pay(u, v, price);
     await this.record(u, v, boneType, 'lower', charged);
     return this.result(v, boneType, await this.forPlan(u, z), charged);
+  }
+
+  /** What an export job reads (worker): the video's stored clip, its storage prefix and name. */
+  async exportSource(
+    videoId: number,
+  ): Promise<{ clipKey: string; storagePrefix: string; name: string } | null> {
+    const v = await this.deps.store.repos.videos.findById(videoId);
+    if (!v?.outputs.clipKey) return null;
+    return { clipKey: v.outputs.clipKey, storagePrefix: v.storagePrefix, name: v.name };
+  }
+
+  /** An export job stored a lower-body zip (worker): kept with the video for later downloads. */
+  async lowerBodyMade(videoId: number, boneType: string, z: StoredZip): Promise<void> {
+    await this.deps.store.transaction(async (repos) => {
+      const fresh = await repos.videos.findById(videoId);
+      if (!fresh) return;
+      await repos.videos.update(
+        videoId,
+        { outputs: { ...fresh.outputs, lower: { ...(fresh.outputs.lower ?? {}), [boneType]: z } } },
+        this.deps.clock.now(),
+      );
+    });
+  }
+
+  /** The export queue the worker takes lower-body jobs from. */
+  get exportQueue() {
+    return this.deps.exports.exportQueue;
   }
 
   /** Bulk download: one zip holding each video's zip of `boneType`; square videos are paid for once each. */
