@@ -13,6 +13,7 @@ export const en = {
   'title.upload': 'Upload a video',
   'title.square': 'Square',
   'title.music': 'Music to dance',
+  'title.animation': 'Animation library',
   'title.userCenter': 'User center',
   'title.notFound': 'Page not found',
 

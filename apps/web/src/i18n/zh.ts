@@ -14,6 +14,7 @@ export const zh: Record<MessageKey, string> = {
   'title.upload': '上传视频',
   'title.square': '广场',
   'title.music': '音乐生成舞蹈',
+  'title.animation': '动画库',
   'title.userCenter': '用户中心',
   'title.notFound': '页面不存在',
 

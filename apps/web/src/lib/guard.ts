@@ -29,6 +29,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/index\/consume\/?$/, 'menu.consume'],
   [/^\/index\/tutorial\/?$/, 'menu.tutorial'],
   [/^\/index\/music\/?$/, 'title.music'],
+  [/^\/index\/animation\/?$/, 'title.animation'],
   [/^\/index\/tomokage\/?$/, 'sidebar.digitalHuman'],
   [/^\/refresher(M)?\/?$/, 'title.refresher'],
   [/^\/404\/?$/, 'title.notFound'],
