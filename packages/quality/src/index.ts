@@ -93,7 +93,6 @@ export {
   type MetricRow,
   metricTable,
   NO_GT_METRICS,
-  type SolvedInput,
   type Summary,
   summarize,
   summaryMarkdown,
@@ -116,3 +115,4 @@ export {
   WIDTH,
 } from './scenes.ts';
 export { type RenderServer, startRenderServer } from './server.ts';
+export type { SolvedInput } from './solved.ts';

@@ -9,7 +9,7 @@ import type { Tracks } from '@mocap/vision';
 import { RECORDED_JOINTS, type RecordedJoint } from './correspondence.ts';
 import { rawFromTracks, solvedJoints } from './estimates.ts';
 import { type Frames, type Intrinsics, poseErrors } from './metrics.ts';
-import type { SolvedInput } from './report.ts';
+import type { SolvedInput } from './solved.ts';
 
 export interface Pose2SimCamera {
   name: string;

@@ -25,6 +25,7 @@ import {
   rootTrajectoryError,
 } from './metrics.ts';
 import type { Pose2SimResult } from './pose2sim.ts';
+import type { SolvedInput } from './solved.ts';
 
 export const METRICS = {
   mpjpe: { label: 'MPJPE mm', higherIsBetter: false },
@@ -122,15 +123,6 @@ function twoDError(a: (number[] | null)[], b: (number[] | null)[]): number {
     }
   }
   return n ? s / n : Number.NaN;
-}
-
-export interface SolvedInput {
-  clip: MotionClip;
-  rootCamera: ArrayLike<number>;
-  /** The solver's world → camera transform, when it states one (reprojection without a fitted rotation). */
-  cameraFromWorld?: { rotation: [number, number, number, number]; translation: [number, number, number] };
-  /** The solver's body model (sole points for the feet-on-floor figure). */
-  model?: BodyModel;
 }
 
 /** A rendered clip against its ground truth. */

@@ -36,7 +36,7 @@
  * depth and lip-contour resolution from a single RGB camera do not separate them reliably.
  */
 
-import type { Tracks } from '@mocap/vision';
+import type { Tracks } from '@mocap/contracts';
 import { ARKIT_BLENDSHAPES, type ArkitBlendshape, type BlendshapeCurves } from '../clip.ts';
 import { cross, dot, median, normalize, quantile, rejectFrom, sub, type Vec3 } from '../math.ts';
 import { type LandmarkSeries, LM, NUM_LANDMARKS } from './input.ts';

@@ -13,7 +13,7 @@
  * Segment lengths are measured from the tracks (medians, both hands pooled) and scaled to the body's palm.
  */
 
-import type { Tracks } from '@mocap/vision';
+import type { Tracks } from '@mocap/contracts';
 import { poseToWorld, type WorldPose } from '../clip.ts';
 import {
   cross,

@@ -27,7 +27,7 @@
  * 9. `hands.ts`, `face.ts`  finger rotations from hand tracks; ARKit blendshapes from the face mesh.
  */
 
-import type { Tracks } from '@mocap/vision';
+import type { Tracks } from '@mocap/contracts';
 import { type MotionClip, poseToWorld, type WorldPose } from '../clip.ts';
 import {
   add,

@@ -9,7 +9,7 @@
  * frame rate input becomes a regular clip; landmark weights come from visibility × presence.
  */
 
-import type { Tracks } from '@mocap/vision';
+import type { Tracks } from '@mocap/contracts';
 
 export const NUM_LANDMARKS = 33;
 
