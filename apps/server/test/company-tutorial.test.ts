@@ -4,10 +4,13 @@
  * the download URL of the Mixamo zip, which downloads as a zip.
  */
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TUTORIAL_STEPS } from '../../web/src/lib/companyTutorial.ts';
+import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS } from '../../web/src/lib/companyTutorial.ts';
 import { PUBLIC_API_OPERATIONS } from '../src/modules/company/routes.ts';
+import { createVideoStore } from '../src/modules/video/store.ts';
 import { databases, useServer } from './harness.ts';
 import { type Fixtures, makeFixtures, markMade, unzip } from './video-helpers.ts';
 
@@ -28,10 +31,12 @@ describe.each(databases)('API tutorial on %s', (kind) => {
   let base = '';
   let key = '';
   let id = 0;
+  let coId = 0;
   beforeAll(async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/product`;
     const co = await t.register(`tut-${kind}@example.com`, { company: true });
+    coId = co.id;
     await t.services.coins.change(co.id, 50, 'admin', `tut-${kind}`, { currency: 'CV' });
     const k = await t.call<{ key: string }>('POST', '/product/company/apiKeys', {
       token: co.token,
@@ -89,4 +94,39 @@ describe.each(databases)('API tutorial on %s', (kind) => {
       Object.keys(doc.paths).some((p) => /\/(user\/search|admin|sysConfig|company\/search)/.test(p)),
     ).toBe(false);
   });
+
+  for (const [lang, file, code, cmd] of [
+    ['JavaScript', 'flow.mjs', TUTORIAL_JS, 'node'],
+    ['Python', 'flow.py', TUTORIAL_PY, 'python3'],
+  ] as const)
+    it(`the ${lang} example runs as written: upload, wait until made, a download URL of a zip`, async () => {
+      const script = join(fx.dir, file);
+      writeFileSync(script, code);
+      const co = { id: coId };
+      const before = await t.services.coins.balance(co.id, 'CV');
+      const ran = run(`${cmd} ${script}`, {
+        BASE: base,
+        KEY: key,
+        VIDEO: fx.synthetic(lang === 'Python' ? 31 : 32, 2),
+      });
+      // the capture: marked made once the script's upload exists
+      const videos = createVideoStore(t.infra.database).repos.videos;
+      let newest = 0;
+      for (let i = 0; i < 200 && !newest; i++) {
+        const page = await videos.list({ userId: co.id, page: 1, size: 1 });
+        const v = page.list[0];
+        if (v && v.id !== id && v.status === 0) newest = v.id;
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(newest).toBeGreaterThan(0);
+      id = newest;
+      await markMade(t.infra, t.services, newest, ['Mixamo']);
+      const out = (await ran).trim();
+      expect(before - (await t.services.coins.balance(co.id, 'CV'))).toBe(2);
+      const signed = new URL(out, base);
+      const res = await fetch(new URL(signed.pathname + signed.search, base));
+      expect(res.status).toBe(200);
+      const entries = unzip(new Uint8Array(await res.arrayBuffer()));
+      expect([...entries.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+    }, 60_000);
 });

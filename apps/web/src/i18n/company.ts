@@ -69,6 +69,8 @@ export const companyEn = {
   'co.tut.s3': '3. Follow the status (0 not made, 1 in progress, 2 made, 3 failed)',
   'co.tut.s4':
     '4. Get the download URL of a bone type (data.paths: signed, valid 5 minutes) and fetch the zip',
+  'co.tut.js': 'The whole flow in JavaScript (Node 20): upload, wait until made, print the zip URL',
+  'co.tut.py': 'The same in Python 3 (requests)',
   'co.tut.s5': '5. Webhooks: check the signature',
   'co.tut.s5.text':
     'Compute HMAC-SHA256 over "<t>.<raw body>" with the webhook secret and compare it with v1 in the Mocap-Signature header; refuse a t older than 5 minutes and a Mocap-Delivery id you already handled.',
@@ -144,6 +146,8 @@ export const companyZh: Record<CompanyKey, string> = {
   'co.tut.s2': '2. 上传视频（MP4；每秒扣 1 CV 币）',
   'co.tut.s3': '3. 查询状态（0 未制作，1 制作中，2 已制作，3 失败）',
   'co.tut.s4': '4. 获取某个骨骼类型的下载地址（data.paths：签名地址，5 分钟内有效）并下载 zip',
+  'co.tut.js': '完整流程 JavaScript（Node 20）：上传、等待制作完成、输出 zip 下载地址',
+  'co.tut.py': 'Python 3（requests）同样的流程',
   'co.tut.s5': '5. Webhook：校验签名',
   'co.tut.s5.text':
     '用 Webhook 签名密钥对 "<t>.<原始请求体>" 计算 HMAC-SHA256，与 Mocap-Signature 请求头中的 v1 比较；拒绝超过 5 分钟的 t 和已处理过的 Mocap-Delivery。',

@@ -36,3 +36,54 @@ function verify(secret, header, rawBody, nowS = Date.now() / 1000) {
   const want = createHmac('sha256', secret).update(\`\${m[1]}.\${rawBody}\`).digest();
   return timingSafeEqual(want, Buffer.from(m[2], 'hex'));
 }`;
+
+/** The whole flow in Node 20 (BASE, KEY, VIDEO in the environment): upload, wait until made, print the zip URL. */
+export const TUTORIAL_JS = `import { openAsBlob } from 'node:fs';
+
+const { BASE, KEY, VIDEO } = process.env;
+const auth = { Authorization: \`Bearer \${KEY}\` };
+const form = new FormData();
+form.set('name', 'walk');
+form.set('boneType', 'Mixamo');
+form.set('tags', 'api');
+form.set('file', await openAsBlob(VIDEO, { type: 'video/mp4' }), 'walk.mp4');
+const up = await (await fetch(\`\${BASE}/video/upload\`, { method: 'POST', headers: auth, body: form })).json();
+if (up.code !== 0) throw new Error(up.message);
+const id = up.data.id;
+for (;;) {
+  const res = await fetch(\`\${BASE}/video/queryVideoById\`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ id }),
+  });
+  const { data } = await res.json();
+  if (data.status === 2) break;
+  if (data.status === 3) throw new Error('capture failed');
+  await new Promise((r) => setTimeout(r, 5000));
+}
+const dl = await (await fetch(\`\${BASE}/motion/download/video/\${id}/Mixamo\`, { headers: auth })).json();
+console.log(dl.data.paths[0]);
+`;
+
+/** The same in Python 3 with requests. */
+export const TUTORIAL_PY = `import os, time, requests
+
+BASE, KEY, VIDEO = os.environ["BASE"], os.environ["KEY"], os.environ["VIDEO"]
+auth = {"Authorization": f"Bearer {KEY}"}
+with open(VIDEO, "rb") as f:
+    up = requests.post(f"{BASE}/video/upload", headers=auth,
+                       data={"name": "walk", "boneType": "Mixamo", "tags": "api"},
+                       files={"file": ("walk.mp4", f, "video/mp4")}).json()
+if up["code"] != 0:
+    raise SystemExit(up["message"])
+vid = up["data"]["id"]
+while True:
+    data = requests.post(f"{BASE}/video/queryVideoById", headers=auth, json={"id": vid}).json()["data"]
+    if data["status"] == 2:
+        break
+    if data["status"] == 3:
+        raise SystemExit("capture failed")
+    time.sleep(5)
+dl = requests.get(f"{BASE}/motion/download/video/{vid}/Mixamo", headers=auth).json()
+print(dl["data"]["paths"][0])
+`;

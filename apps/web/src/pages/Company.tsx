@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { PayModal } from '../components/PayModal.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
 import { API_BASE, api } from '../lib/api.ts';
-import { TUTORIAL_STEPS, WEBHOOK_VERIFY_JS } from '../lib/companyTutorial.ts';
+import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, WEBHOOK_VERIFY_JS } from '../lib/companyTutorial.ts';
 import { getLang } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { companyProducts, type Goods, yuan } from '../lib/pay.ts';
@@ -496,6 +496,16 @@ export function TutorialPage() {
             </pre>
           </div>
         ))}
+        <div className="co-step">
+          <h4>{tc('co.tut.js')}</h4>
+          <pre className="co-code" data-testid="tut-js">
+            {TUTORIAL_JS}
+          </pre>
+          <h4>{tc('co.tut.py')}</h4>
+          <pre className="co-code" data-testid="tut-py">
+            {TUTORIAL_PY}
+          </pre>
+        </div>
         <div className="co-step">
           <h4>{tc('co.tut.s5')}</h4>
           <p>{tc('co.tut.s5.text')}</p>
