@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TUTORIAL_STEPS } from '../src/lib/companyTutorial.ts';
+import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS } from '../src/lib/companyTutorial.ts';
 import {
   buildWeb,
   codeFromOutbox,
@@ -169,14 +169,17 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
       expect(cvBefore - (await cvOf(token))).toBe(2);
 
       // the receiver gets video.made, signed
+      // made or failed: a failed capture shows its error here instead of a 10-minute timeout
       const made = await waitFor(
         () =>
           received.find(
-            (r) => r.headers['mocap-event'] === 'video.made' && r.body.includes(`"videoId":${id}`),
+            (r) =>
+              String(r.headers['mocap-event']).startsWith('video.') && r.body.includes(`"videoId":${id}`),
           ),
         600_000,
         'video.made webhook',
       );
+      expect(made.headers['mocap-event'], made.body).toBe('video.made');
       expect(verify(secret, made.headers['mocap-signature'] as string, made.body, Date.now() / 1000)).toBe(
         true,
       );
@@ -210,6 +213,8 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
       await page.goto(`${server.url}/capture/index/tutorial`);
       await page.getByTestId('tut-curl').first().waitFor();
       expect(await page.getByTestId('tut-curl').nth(1).textContent()).toContain(TUTORIAL_STEPS[1]!.curl);
+      expect(await page.getByTestId('tut-js').textContent()).toBe(TUTORIAL_JS);
+      expect(await page.getByTestId('tut-py').textContent()).toBe(TUTORIAL_PY);
       await settle(page);
       await shot(page, `company-tutorial-${lang}`);
       await page.goto(`${server.url}/capture/index/marked`);
