@@ -11,7 +11,7 @@ import { constants, publicEncrypt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
   codeFromOutbox,
@@ -20,6 +20,7 @@ import {
   launchChromium,
   ROOT,
   type RunningServer,
+  recordNotFound,
   setLang,
   shot,
   startServer,
@@ -54,6 +55,10 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
   let server: RunningServer;
   let browser: Browser;
   let admin: string;
+  let notFound: string[] = [];
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
@@ -64,6 +69,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
       CAPTURE_MODEL: 'lite',
     });
     browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
     admin = (
       await call<{ token: string }>('POST', '/auth/login', {
         username: ADMIN.email,
@@ -415,6 +421,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
         'manageVideo',
         'manageVideoTag',
         'videoDownHistory',
+        'manageAnimation',
         'manageTomokage',
       ]);
       await shot(page, `admin-operator-${lang}`);

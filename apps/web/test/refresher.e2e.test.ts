@@ -28,7 +28,7 @@ import {
   solvedJoints,
 } from '@mocap/quality';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
   codeFromOutbox,
@@ -37,6 +37,7 @@ import {
   launchChromium,
   PHONE,
   type RunningServer,
+  recordNotFound,
   setLang,
   shot,
   startServer,
@@ -110,6 +111,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   /** The leg clip: the X Bot walking towards the camera (legs apart in the picture). */
   let front: Clip;
   let renderer: Renderer | undefined;
+  let notFound: string[] = [];
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
@@ -137,6 +142,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       ADMIN_PASSWORD: ADMIN.password,
     });
     browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
   }, 900_000);
   afterAll(async () => {
     if (process.env.RF_E2E_LOG) console.log(server?.log().slice(-4000));
