@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS } from '../src/lib/companyTutorial.ts';
 import {
   buildWeb,
@@ -21,6 +21,7 @@ import {
   e2eUnavailable,
   launchChromium,
   type RunningServer,
+  recordNotFound,
   setLang,
   shot,
   startServer,
@@ -57,12 +58,17 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
   let hookServer: Server;
   let hookUrl = '';
   const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+  let notFound: string[] = [];
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
     await buildWeb();
     server = await startServer({ CAPTURE_MODEL: 'lite' });
     browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
     hookServer = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
