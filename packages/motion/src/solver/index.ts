@@ -822,25 +822,18 @@ function envelope(x: Float64Array, w: number): Float64Array {
 export function imageJumps(series: LandmarkSeries): Uint8Array {
   const { N } = series;
   const low = new Float64Array(N).fill(Number.NaN);
-  const heights: number[] = [];
+  let tracked = 0;
   for (let f = 0; f < N; f++) {
     if (!series.tracked[f]) continue;
-    let top = Number.POSITIVE_INFINITY;
-    let bottom = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < NUM_LANDMARKS; i++) {
-      const v = series.image[(f * NUM_LANDMARKS + i) * 2 + 1];
-      top = Math.min(top, v);
-      bottom = Math.max(bottom, v);
-    }
-    heights.push(bottom - top);
+    tracked++;
     let m = Number.NEGATIVE_INFINITY;
     for (const i of [LM.leftHeel, LM.rightHeel, LM.leftFootIndex, LM.rightFootIndex])
       m = Math.max(m, series.image[(f * NUM_LANDMARKS + i) * 2 + 1]);
     low[f] = m;
   }
   const out = new Uint8Array(N);
-  if (!heights.length) return out;
-  const px = median(heights);
+  if (!tracked) return out;
+  const px = personImageHeight(series);
   const w = Math.max(1, Math.round(series.fps));
   for (let f = 0; f < N; f++) {
     if (!Number.isFinite(low[f])) continue;
@@ -859,19 +852,7 @@ export function imageJumps(series: LandmarkSeries): Uint8Array {
  */
 export function imageFootSpeeds(series: LandmarkSeries, fps: number): ImageFootSpeed[] {
   const { N } = series;
-  const heights: number[] = [];
-  for (let f = 0; f < N; f++) {
-    if (!series.tracked[f]) continue;
-    let top = Number.POSITIVE_INFINITY;
-    let bottom = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < NUM_LANDMARKS; i++) {
-      const v = series.image[(f * NUM_LANDMARKS + i) * 2 + 1];
-      top = Math.min(top, v);
-      bottom = Math.max(bottom, v);
-    }
-    heights.push(bottom - top);
-  }
-  const px = heights.length ? median(heights) : 1;
+  const px = personImageHeight(series);
   const speed = (lm: number): Float64Array => {
     const xy = new Float64Array(N * 2);
     const w = new Float64Array(N);
