@@ -9,10 +9,17 @@
  *   Bone lengths never change: positions come from forward kinematics with the bones' own rest offsets.
  * - **Scale.** Travel and heights are scaled by the leg-length ratio `s` (thigh + shin, character / clip), kept
  *   relative to the floor through the ankles' rest heights.
- * - **End effectors.** Two-bone IK on each leg (thigh/shin → foot) and arm (upper arm/forearm → hand) puts feet
- *   and hands where the canonical clip has them, scaled by `s`, plus their rest offset (feet: a constant offset,
- *   so a foot planted on the floor in the clip is on the floor on the character; hands: the offset carried by the
- *   chest). The foot and hand keep their canonical orientation. Detached (IK-rig) feet are placed at the target.
+ * - **End effectors.** Two-bone IK on each leg (thigh/shin → foot) and arm (upper arm/forearm → hand), after the
+ *   rotation copy, puts feet and hands where the canonical clip has them scaled to the character's own limbs:
+ *   - feet: the clip's foot travel scaled by `s` from the character's rest foot (a constant offset), so a foot
+ *     planted on the floor in the clip is on the floor on the character;
+ *   - hands: the clip's shoulder → hand vector scaled by that arm's length ratio (upper arm + forearm, character /
+ *     clip) from the character's shoulder, so an arm straight in the clip is straight on the character and a
+ *     character with short arms for its height (Quaternius modular) still reaches every pose.
+ *   The foot and hand keep their canonical orientation. Detached (IK-rig) feet are placed at the target.
+ * - **Reach.** Where a foot target lies beyond the straight leg (a stride the character's hips carry too high:
+ *   other thigh spacing, a bent rest leg), the hips are lowered just enough for both feet to reach it, the drop
+ *   spread over neighbouring frames (a max filter then a box filter of the same radius, never less than needed).
  */
 
 import type { MotionClip } from '../clip.ts';
@@ -52,6 +59,10 @@ export interface CharacterRetarget {
   world: Float64Array[];
   /** Where the end effectors were aimed (canonical metres), per frame: leftFoot, rightFoot, leftHand, rightHand. */
   targets: Record<string, Vec3[]>;
+  /** Scale of each limb's target (character / clip): `s` for the feet, the arm-length ratio for the hands. */
+  limbScale: Record<string, number>;
+  /** How far the hips were lowered so the feet reach their targets (canonical metres), per frame. */
+  hipsDrop: Float64Array;
 }
 
 const ID: Quat = [0, 0, 0, 1];
@@ -274,6 +285,33 @@ export function retargetToCharacter(
     }
     offset.set(l.key, [end[0] - s * c[0], model.bones[l.c].position[1] - s * c[1], end[2] - s * c[2]]);
   }
+  // Arm scale per side: upper arm + forearm of the character over the clip's.
+  const limbScale: Record<string, number> = {};
+  for (const l of limbs) {
+    if (!l.arm) {
+      limbScale[l.key] = s;
+      continue;
+    }
+    const la = length(sub(model.bones[l.b].position, model.bones[l.a].position));
+    const lb = length(sub(model.bones[l.c].position, model.bones[l.b].position));
+    const ca = length(sub(cRest(l.jb), cRest(l.ja)));
+    const cb = length(sub(cRest(l.j), cRest(l.jb)));
+    limbScale[l.key] = ca + cb > 1e-6 && la + lb > 1e-6 ? (la + lb) / (ca + cb) : s;
+  }
+  // Straight-leg reach of each leg chain (thigh → knee → ankle, or the detached foot's rest place).
+  const reach = new Map<string, number>();
+  for (const l of limbs)
+    if (!l.arm)
+      reach.set(
+        l.key,
+        length(sub(model.bones[l.b].position, model.bones[l.a].position)) +
+          length(sub(model.bones[l.c].position, model.bones[l.b].position)),
+      );
+  const footTarget = (f: number, key: string, j: number): Vec3 => {
+    const c = wpos(f, j);
+    const o = offset.get(key) as Vec3;
+    return [s * c[0] + o[0], s * c[1] + o[1], s * c[2] + o[2]];
+  };
   const hipsOff: Vec3 = [
     PT[hips][0] - s * cRest(0)[0],
     ankleChar - s * ankleCan - dyChar + s * dyCan,
@@ -320,7 +358,28 @@ export function retargetToCharacter(
     for (let b = 0; b < nb; b++) visit(b);
   }
   const ik = options.ik !== false;
-  for (let f = 0; f < F; f++) {
+  let hipsWorld: Vec3 = [0, 0, 0];
+  const fkAll = () => {
+    for (const b of fkOrder) {
+      const p = parent[b];
+      if (b === hips) {
+        P[b] = hipsWorld;
+        continue;
+      }
+      if (p < 0) continue;
+      if (detached[b]) continue;
+      const vp = vparent[b];
+      if (vp >= 0) {
+        const o = qRotate(W[vp], vOffset[b]);
+        P[b] = [P[vp][0] + o[0], P[vp][1] + o[1], P[vp][2] + o[2]];
+        continue;
+      }
+      const v = qRotate(W[p], restLocalT[b]);
+      P[b] = [P[p][0] + v[0], P[p][1] + v[1], P[p][2] + v[2]];
+    }
+  };
+  /** Rotation copy and forward kinematics of frame f, the hips lowered by `drop`. */
+  const copyPose = (f: number, drop: number) => {
     for (let b = 0; b < nb; b++) {
       const j = src[b];
       if (j >= 0) W[b] = qNormalize(qMul(wrot(f, j), TW[b]));
@@ -334,48 +393,59 @@ export function retargetToCharacter(
     for (let b = 0; b < nb; b++) if (parent[b] < 0) P[b] = model.bones[b].position;
     // Hips: scaled travel. Its ancestors (ground roots, armature nodes) stay at rest.
     const hp = wpos(f, 0);
-    const hipsWorld: Vec3 = [s * hp[0] + hipsOff[0], s * hp[1] + hipsOff[1], s * hp[2] + hipsOff[2]];
-    const fkAll = () => {
-      for (const b of fkOrder) {
-        const p = parent[b];
-        if (b === hips) {
-          P[b] = hipsWorld;
-          continue;
-        }
-        if (p < 0) continue;
-        if (detached[b]) continue;
-        const vp = vparent[b];
-        if (vp >= 0) {
-          const o = qRotate(W[vp], vOffset[b]);
-          P[b] = [P[vp][0] + o[0], P[vp][1] + o[1], P[vp][2] + o[2]];
-          continue;
-        }
-        const v = qRotate(W[p], restLocalT[b]);
-        P[b] = [P[p][0] + v[0], P[p][1] + v[1], P[p][2] + v[2]];
-      }
-    };
+    hipsWorld = [s * hp[0] + hipsOff[0], s * hp[1] + hipsOff[1] - drop, s * hp[2] + hipsOff[2]];
     // Detached bones: placed at their target before FK of their subtree.
     for (let b = 0; b < nb; b++) if (detached[b]) P[b] = model.bones[b].position;
     fkAll();
+  };
+  // How far the hips must come down for each foot target to lie within its straight leg.
+  const hipsDrop = new Float64Array(F);
+  if (ik) {
+    const need = new Float64Array(F);
+    for (let f = 0; f < F; f++) {
+      copyPose(f, 0);
+      for (const l of limbs) {
+        if (l.arm) continue;
+        const t = footTarget(f, l.key, l.j);
+        const a = P[l.a];
+        const R = (reach.get(l.key) as number) * (1 - 1e-4) - 2e-4;
+        const h2 = (t[0] - a[0]) ** 2 + (t[2] - a[2]) ** 2;
+        const v = a[1] - t[1];
+        const d = h2 < R * R ? v - Math.sqrt(R * R - h2) : v;
+        if (d > need[f]) need[f] = d;
+      }
+    }
+    const r = Math.max(1, Math.round(clip.fps / 10));
+    const mx = new Float64Array(F);
+    for (let f = 0; f < F; f++)
+      for (let k = Math.max(0, f - r); k <= Math.min(F - 1, f + r); k++) mx[f] = Math.max(mx[f], need[k]);
+    for (let f = 0; f < F; f++) {
+      let sum = 0;
+      let n = 0;
+      for (let k = Math.max(0, f - r); k <= Math.min(F - 1, f + r); k++) {
+        sum += mx[k];
+        n++;
+      }
+      hipsDrop[f] = Math.max(need[f], sum / n);
+    }
+  }
+  for (let f = 0; f < F; f++) {
+    copyPose(f, hipsDrop[f]);
     if (ik) {
       for (const l of limbs) {
-        const c = wpos(f, l.j);
         let t: Vec3;
         if (l.arm) {
-          // Hands: the clip's shoulder → hand vector scaled like the body (leg-length ratio), from the character's
-          // shoulder: hands meet the body where the performer's did; a character with shorter arms than that
-          // reaches as far as its arm allows.
+          // Hands: the clip's shoulder → hand vector scaled by this arm's length ratio, from the character's
+          // shoulder.
+          const c = wpos(f, l.j);
           const sh = wpos(f, l.ja);
-          const k = s;
+          const k = limbScale[l.key];
           t = [
             P[l.a][0] + k * (c[0] - sh[0]),
             P[l.a][1] + k * (c[1] - sh[1]),
             P[l.a][2] + k * (c[2] - sh[2]),
           ];
-        } else {
-          const o = offset.get(l.key) as Vec3;
-          t = [s * c[0] + o[0], s * c[1] + o[1], s * c[2] + o[2]];
-        }
+        } else t = footTarget(f, l.key, l.j);
         targets[l.key].push(t);
         // Where the chain's end actually is: the end bone, or (detached) the shin's own end.
         const endNow = (): Vec3 => {
@@ -427,7 +497,7 @@ export function retargetToCharacter(
     translated,
     name: clip.metadata.source ? clip.metadata.source.replace(/\.[^.]*$/, '') : 'Take 001',
   };
-  return { rig, clip: rc, scale: s, world, targets };
+  return { rig, clip: rc, scale: s, world, targets, limbScale, hipsDrop };
 }
 
 /** Two-bone IK in world space: rotates bones a and b (world rotations in W) so that the chain end c reaches t. */
