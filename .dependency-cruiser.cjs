@@ -6,7 +6,7 @@
 const S = '^apps/server/src/';
 const TOP = `${S}(wiring|main|index|app|services|openapi)\\.ts$`;
 const ADAPTER_LIBS =
-  '(^|/)node_modules/(kysely|bullmq|ioredis|pg|better-sqlite3|@aws-sdk/[^/]+|nodemailer|pdfkit|alipay-sdk|wechatpay-axios-plugin)/';
+  '(^|/)node_modules/(kysely|bullmq|ioredis|pg|better-sqlite3|@aws-sdk/[^/]+|nodemailer|pdfkit|sharp|alipay-sdk|wechatpay-axios-plugin)/';
 const FRAMEWORK_LIBS = '(^|/)node_modules/(fastify|@fastify/[^/]+|fastify-type-provider-zod)/';
 const FS = '^(node:)?fs(/promises)?$';
 

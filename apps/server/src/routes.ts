@@ -8,14 +8,17 @@ import animationRoutes from './modules/animation/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
 import blocklistRoutes from './modules/blocklist/routes.ts';
 import catalogRoutes from './modules/catalog/routes.ts';
+import communityRoutes from './modules/community/routes.ts';
 import companyRoutes from './modules/company/routes.ts';
 import consoleRoutes from './modules/console/routes.ts';
 import cosRoutes from './modules/cos/routes.ts';
+import fileRoutes from './modules/file/routes.ts';
 import goodsRoutes from './modules/goods/routes.ts';
 import modelRoutes from './modules/models/routes.ts';
 import motionRoutes from './modules/motion/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
 import orderRoutes from './modules/order/routes.ts';
+import pageViewRoutes from './modules/pageview/routes.ts';
 import payRoutes from './modules/pay/routes.ts';
 import rbacRoutes from './modules/rbac/routes.ts';
 import retrackRoutes from './modules/retrack/routes.ts';
@@ -47,4 +50,7 @@ export const apiModules: FastifyPluginAsync[] = [
   blocklistRoutes,
   tomokageRoutes,
   companyRoutes,
+  fileRoutes,
+  pageViewRoutes,
+  communityRoutes,
 ];

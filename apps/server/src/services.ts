@@ -7,14 +7,17 @@ import type { AuthService } from './modules/auth/service.ts';
 import type { BlocklistService } from './modules/blocklist/service.ts';
 import type { CatalogService } from './modules/catalog/service.ts';
 import type { CoinService } from './modules/coins/service.ts';
+import type { CommunityService } from './modules/community/service.ts';
 import type { CompanyService } from './modules/company/service.ts';
 import type { ConsoleService } from './modules/console/service.ts';
 import type { FileService } from './modules/cos/service.ts';
+import type { FileUploadService } from './modules/file/service.ts';
 import type { CaptureJobs } from './modules/jobs/service.ts';
 import type { ModelService } from './modules/models/service.ts';
 import type { MotionService } from './modules/motion/service.ts';
 import type { MusicService } from './modules/music/service.ts';
 import type { OrderService } from './modules/order/service.ts';
+import type { BehaviorService } from './modules/pageview/service.ts';
 import type { PayService } from './modules/pay/service.ts';
 import type { RbacService } from './modules/rbac/service.ts';
 import type { RetrackService } from './modules/retrack/service.ts';
@@ -62,4 +65,10 @@ export interface Services {
   tomokage: TomokageService;
   /** Company accounts: e-mail notices, API keys, webhooks (issue 20). */
   company: CompanyService;
+  /** General uploads (images, text) and signed downloads optionally as webp (issue 25). */
+  uploads: FileUploadService;
+  /** Page-view and action analytics and their report (issue 25). */
+  behavior: BehaviorService;
+  /** The sidebar's community panel (issue 25). */
+  community: CommunityService;
 }

@@ -12,6 +12,7 @@ import { createArgon2Hasher, createRsaTransport, generateRsaPrivateKeyPem } from
 import { createDatabase, type Database, migrateToLatest } from './infra/db/index.ts';
 import { createMailer, outboxNotice } from './infra/mail/index.ts';
 import { createAudioFilePort } from './infra/media/audio-files.ts';
+import { createImageCodec } from './infra/media/images.ts';
 import { createFilePort } from './infra/media/video-files.ts';
 import { createOidcProvider } from './infra/oauth/oidc.ts';
 import { createPaymentInfra, type PaymentInfra } from './infra/pay/index.ts';
@@ -27,12 +28,15 @@ import { KyselyBlocklistRepo } from './modules/blocklist/repo.ts';
 import { BlocklistService } from './modules/blocklist/service.ts';
 import { CatalogService } from './modules/catalog/service.ts';
 import { CoinService } from './modules/coins/service.ts';
+import { CommunityService } from './modules/community/service.ts';
 import { fetchPoster } from './modules/company/poster.ts';
 import { KyselyCompanyRepo } from './modules/company/repo.ts';
 import { CompanyService, type WebhookPoster } from './modules/company/service.ts';
 import { KyselyConsoleRepo } from './modules/console/repo.ts';
 import { ConsoleService } from './modules/console/service.ts';
 import { FileService } from './modules/cos/service.ts';
+import { KyselyUploadedFileRepo } from './modules/file/repo.ts';
+import { FileUploadService } from './modules/file/service.ts';
 import { CAPTURE_QUEUE, type CaptureJobData, CaptureJobs } from './modules/jobs/service.ts';
 import { KyselyModelRepo } from './modules/models/repo.ts';
 import { ModelService } from './modules/models/service.ts';
@@ -43,6 +47,8 @@ import { createMusicStore } from './modules/music/repo.ts';
 import { MUSIC_QUEUE, type MusicJobData, MusicService } from './modules/music/service.ts';
 import { createPayStore } from './modules/order/repo.ts';
 import { OrderService } from './modules/order/service.ts';
+import { KyselyBehaviorRepo } from './modules/pageview/repo.ts';
+import { BehaviorService } from './modules/pageview/service.ts';
 import { PayService } from './modules/pay/service.ts';
 import { KyselyRbacRepo } from './modules/rbac/repo.ts';
 import { RbacService } from './modules/rbac/service.ts';
@@ -455,8 +461,24 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
       infra.storage.signedUrl(key, { expiresInS: 3600, ...(contentType ? { contentType } : {}) }),
     clock,
   });
+  const uploads = new FileUploadService({
+    repo: new KyselyUploadedFileRepo(infra.database.db),
+    storage: infra.storage,
+    codec: createImageCodec(),
+    limiter: infra.limiter,
+    clock,
+  });
+  const community = new CommunityService({
+    settings: store.repos.sysConfig,
+    clock,
+    fileExists: (key) => uploads.exists(key),
+    imageUrl: async (key) => (await uploads.sharedUrl(key, { format: 'webp', maxSide: 512 })).url,
+  });
   return {
     ...createPayServices(infra, coins),
+    uploads,
+    community,
+    behavior: new BehaviorService(new KyselyBehaviorRepo(infra.database.db), infra.limiter, clock),
     files: new FileService(infra.storage, {
       sign: (purpose, payload) => sign(infra.secrets.urlSigning, purpose, payload),
       verify: (purpose, token) => verify(infra.secrets.urlSigning, purpose, token),

@@ -72,6 +72,8 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /sysConfig/saveMaintain': r('service', 'write', { kind: 'maintain', from: 'const.maintain' }),
   'POST /sysConfig/saveMark': r('service', 'write', { kind: 'maintain', from: 'const.maintain' }),
   'POST /sysConfig/savePlateNumber': r('service', 'write', { kind: 'maintain', from: 'const.maintain' }),
+  'POST /sysConfig/communityInfo': r('service', 'read'),
+  'POST /sysConfig/saveCommunity': r('service', 'write'),
   // categories and tags (manageVideoTag)
   'POST /category': r('tag', 'write', { kind: 'category', from: 'body.id' }),
   'PUT /category': r('tag', 'write', { kind: 'category', from: 'body.id' }),
@@ -112,6 +114,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   // reports (briefing, extension)
   'POST /sysInfo/briefing': r('finance', 'read'),
   'POST /sysInfo/extension': r('finance', 'read'),
+  'POST /sysInfo/pageView': r('finance', 'read'),
   // roles, menus, audit log
   'POST /role/list': r('role', 'read'),
   'POST /role/save': r('role', 'write', { kind: 'role', from: 'body.id' }),

@@ -1,0 +1,76 @@
+/** Uploaded-file records over Kysely (table uploaded_files, migration 1400): the only SQL of the file slice. */
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { DB } from '../../infra/db/schema.ts';
+import type { FileKind, FilePurpose, UploadedFile, UploadedFileRepo } from './ports.ts';
+
+interface UploadedFilesTable {
+  id: Generated<number>;
+  key: string;
+  user_id: number;
+  kind: string;
+  purpose: string;
+  content_type: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  original_name: string;
+  created_at: number;
+}
+type FDB = DB & { uploaded_files: UploadedFilesTable };
+
+const toFile = (r: Selectable<UploadedFilesTable>): UploadedFile => ({
+  id: Number(r.id),
+  key: r.key,
+  userId: Number(r.user_id),
+  kind: r.kind as FileKind,
+  purpose: r.purpose as FilePurpose,
+  contentType: r.content_type,
+  size: Number(r.size),
+  width: r.width === null ? null : Number(r.width),
+  height: r.height === null ? null : Number(r.height),
+  originalName: r.original_name,
+  createdAt: Number(r.created_at),
+});
+
+export class KyselyUploadedFileRepo implements UploadedFileRepo {
+  private readonly db: Kysely<FDB>;
+  constructor(db: Kysely<DB>) {
+    this.db = db as unknown as Kysely<FDB>;
+  }
+  async create(f: Omit<UploadedFile, 'id'>) {
+    const row = await this.db
+      .insertInto('uploaded_files')
+      .values({
+        key: f.key,
+        user_id: f.userId,
+        kind: f.kind,
+        purpose: f.purpose,
+        content_type: f.contentType,
+        size: f.size,
+        width: f.width,
+        height: f.height,
+        original_name: f.originalName,
+        created_at: f.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toFile(row);
+  }
+  async findByKey(key: string) {
+    const r = await this.db
+      .selectFrom('uploaded_files')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return r && toFile(r);
+  }
+  async bytesSince(userId: number, since: number) {
+    const r = await this.db
+      .selectFrom('uploaded_files')
+      .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', since)
+      .executeTakeFirst();
+    return Number(r?.total ?? 0);
+  }
+}
