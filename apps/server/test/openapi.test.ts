@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateOpenApi, OPENAPI_PATH } from '../src/openapi.ts';
+import { generateOpenApiDocs, OPENAPI_PATH, PUBLIC_API_PATH } from '../src/openapi.ts';
 
 describe('OpenAPI document', () => {
   it('docs/openapi.json is up to date (regenerate with `npm run openapi`)', async () => {
-    const generated = await generateOpenApi();
+    const { full: generated, publicApi } = await generateOpenApiDocs();
     const committed = readFileSync(OPENAPI_PATH, 'utf8');
     const doc = JSON.parse(generated) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.0.3');
@@ -16,5 +16,14 @@ describe('OpenAPI document', () => {
     expect(committed === generated, 'docs/openapi.json is stale: run `npm run openapi` and commit it').toBe(
       true,
     );
+    // the public API's own document (issue 20), from which packages/client is generated
+    const pub = JSON.parse(publicApi) as { info: { title: string }; paths: Record<string, unknown> };
+    expect(pub.info.title).toBe('mocap public API');
+    expect(Object.keys(pub.paths)).toContain('/product/video/upload');
+    expect(Object.keys(pub.paths).some((p) => p.includes('/admin/'))).toBe(false);
+    expect(
+      readFileSync(PUBLIC_API_PATH, 'utf8') === publicApi,
+      'docs/public-api.json is stale: run `npm run openapi` and commit it',
+    ).toBe(true);
   });
 });

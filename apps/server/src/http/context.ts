@@ -51,8 +51,9 @@ export const meta = (req: FastifyRequest) => ({
 export type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
- * Any logged-in account; a company API key (`mck_…`, issue 20) authenticates as its company here and on the
- * company routes, never on administrator routes nor on the routes that manage keys (they need a session).
+ * Any logged-in account; a company API key (`mck_…`, issue 20) authenticates as its company on the operations of
+ * the public API only (modules/company/public-api.ts): everywhere else, administrator routes and the routes that
+ * manage keys included, it is refused.
  */
 export const requireUser: Guard = async (req) => {
   req.auth = await authenticateToken(req, bearerToken(req));
@@ -61,7 +62,7 @@ export const requireUser: Guard = async (req) => {
 async function authenticateToken(req: FastifyRequest, token: string | undefined): Promise<AuthContext> {
   const { auth, company } = req.server.ctx.services;
   if (token?.startsWith(API_KEY_PREFIX)) {
-    const k = await company.authenticateKey(token);
+    const k = await company.authenticateKey(token, { method: req.method, url: req.routeOptions.url ?? '' });
     return { user: k.user, tokenHash: '', apiKeyId: k.key.id };
   }
   return auth.authenticate(token);

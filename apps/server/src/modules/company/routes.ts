@@ -9,6 +9,7 @@ import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, type Guard, requireCompany, requireSession, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
 import { ACCOUNT_COMPANY } from '../../ports.ts';
+import { publicApiDocument } from './public-api.ts';
 import {
   ApiKeySchema,
   CreatedKeySchema,
@@ -43,24 +44,7 @@ export const idempotentUploadReplay: Guard = async (req, reply) => {
   }
 };
 
-/**
- * The operations of the public API (what a script with an API key calls), by OpenAPI path: the company routes plus
- * these capture routes. `GET /product/company/openapi.json` is the full document filtered to them.
- */
-export const PUBLIC_API_OPERATIONS: readonly [string, string][] = [
-  ['post', '/product/video/upload'],
-  ['post', '/product/video/queryVideoById'],
-  ['post', '/product/video/center'],
-  ['get', '/product/video/progress/{id}'],
-  ['post', '/product/video/videoRedo'],
-  ['delete', '/product/video/center/{id}'],
-  ['get', '/product/motion/download/{bodyType}/{id}/{boneType}'],
-  ['get', '/product/motion/boneTypes'],
-  ['get', '/product/auth/company/info'],
-  ['post', '/product/company/surplus/record'],
-  ['get', '/product/company/emailNotice'],
-  ['put', '/product/company/emailNotice'],
-];
+export { PUBLIC_API_OPERATIONS } from './public-api.ts';
 
 const keyView = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -154,28 +138,7 @@ const routes: FastifyPluginAsync = async (base) => {
         hide: true,
       },
     },
-    async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: the generated OpenAPI document is untyped JSON.
-      const full = app.swagger() as any;
-      const paths: Record<string, Record<string, unknown>> = {};
-      for (const [method, path] of PUBLIC_API_OPERATIONS) {
-        const op = full.paths?.[path]?.[method];
-        if (!op) continue;
-        paths[path] = { ...(paths[path] ?? {}), [method]: op };
-      }
-      return {
-        openapi: full.openapi,
-        info: {
-          title: 'mocap public API',
-          version: full.info?.version ?? '1.0.0',
-          description:
-            'Send `Authorization: Bearer <API key>` (create keys on the company info page). Answers are `{code, message, data}`; code 0 is success. Creating calls accept `Idempotency-Key`. Webhooks (video.made, video.failed, balance.low) are signed `Mocap-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.',
-        },
-        servers: full.servers,
-        components: full.components,
-        paths,
-      };
-    },
+    async () => publicApiDocument(app.swagger()),
   );
 
   // ---- API keys ----

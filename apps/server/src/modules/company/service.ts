@@ -5,8 +5,8 @@
  *   back above it). `PUT /company/emailNotice` chooses them; they go through the mailer (outbox by default, SMTP
  *   when configured).
  * - API keys: `mck_` + 32 random bytes (base64url), shown once; only the SHA-256 is stored. A key authenticates as
- *   its company on the company and capture endpoints, never on administrator routes; each key has its own rate
- *   limit (per minute) and its last-used time.
+ *   its company on the operations of the public API only (the allow-list in public-api.ts), never on
+ *   administrator routes nor anywhere else; each key has its own rate limit (per minute) and its last-used time.
  * - Webhooks: `video.made`, `video.failed`, `balance.low`. A delivery is a row (the delivery log) posted with
  *   `Mocap-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`; a failed post is retried with
  *   exponential backoff (30 s, 1 min, 2 min … capped at 1 h) for 24 h, then given up. Receivers check the
@@ -26,6 +26,7 @@ import {
   type WebhookPoster,
   type WebhookRecord,
 } from './ports.ts';
+import { keyMayCall } from './public-api.ts';
 
 export {
   type ApiKeyRecord,
@@ -164,14 +165,25 @@ export class CompanyService {
     return typeof token === 'string' && token.startsWith(API_KEY_PREFIX);
   }
 
-  /** The company a key belongs to: 401 for an unknown or revoked key, 1047 past the key's rate limit. */
-  async authenticateKey(token: string): Promise<{ user: UserRecord; key: ApiKeyRecord }> {
+  /**
+   * The company a key belongs to: 401 for an unknown or revoked key, 406 on a route outside the public API (the
+   * allow-list `PUBLIC_API_OPERATIONS`: never an administrator route), 1047 past the key's rate limit.
+   */
+  async authenticateKey(
+    token: string,
+    route: { method: string; url: string },
+  ): Promise<{ user: UserRecord; key: ApiKeyRecord }> {
     const key = await this.deps.repo.findKeyByHash(hashApiKey(token));
     if (!key || key.revokedAt !== null)
       throw new AppError(Codes.UNAUTHENTICATED, 'invalid or revoked API key');
     const user = await this.deps.getUser(key.userId);
     if (user?.type !== 2) throw new AppError(Codes.UNAUTHENTICATED, 'invalid or revoked API key');
     if (!user.enabled || user.blackFlag) throw new AppError(Codes.ACCOUNT_DISABLED);
+    if (!keyMayCall(route.method, route.url))
+      throw new AppError(
+        Codes.INSUFFICIENT_PERMISSION,
+        'an API key works on the public API only (GET /product/company/openapi.json lists it): log in for this',
+      );
     const hit = await this.deps.limiter.hit(`apikey:${key.id}`, key.ratePerMinute, 60_000);
     if (!hit.allowed)
       throw new AppError(

@@ -219,7 +219,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Confirm a direct-to-storage upload (after GET /cos/sts/upload and the PUT to uploadUrl)',
         description:
-          'Same checks, charge and capture as /video/upload; the uploaded object is removed from the upload area afterwards.',
+          'Same checks, charge and capture as /video/upload; the uploaded object is removed from the upload area afterwards. With an `Idempotency-Key` header a retry answers the first result (charged once).',
         security,
         body: UploadFieldsSchema.extend({
           sessionToken: z.string().min(10).describe('credentials.sessionToken from /cos/sts/upload'),
@@ -230,16 +230,20 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => {
       const { sessionToken, fileName, smoothing, footLock, rootAtOrigin, height, ...fields } = req.body;
+      const u = userOf(req);
+      const idem = CompanyService.idempotencyKey(req.headers['idempotency-key']);
       return ok(
-        await videos.confirmDirect(
-          userOf(req),
-          sessionToken,
-          {
-            ...fields,
-            captureType: fields.captureType as CaptureType | undefined,
-            solveOptions: pickSolveOptions({ smoothing, footLock, rootAtOrigin, height }),
-          },
-          fileName,
+        await app.ctx.services.company.once(u.id, 'video.uploads', idem, () =>
+          videos.confirmDirect(
+            u,
+            sessionToken,
+            {
+              ...fields,
+              captureType: fields.captureType as CaptureType | undefined,
+              solveOptions: pickSolveOptions({ smoothing, footLock, rootAtOrigin, height }),
+            },
+            fileName,
+          ),
         ),
       );
     },

@@ -1,0 +1,70 @@
+/**
+ * The public API (issue 20): the operations a script calls with an API key. This list is three things at once:
+ * the allow-list of API keys (a key is refused on every other route, administrator routes included), the paths of
+ * its own OpenAPI document (`GET /product/company/openapi.json`, `publicApiDocument`), and so the operations of
+ * the typed client generated from that document (packages/client).
+ */
+
+/** `[method, OpenAPI path]` of every operation an API key may call. */
+export const PUBLIC_API_OPERATIONS: readonly (readonly [string, string])[] = [
+  // the company
+  ['get', '/product/auth/company/info'],
+  ['post', '/product/company/surplus/record'],
+  ['get', '/product/company/emailNotice'],
+  ['put', '/product/company/emailNotice'],
+  // upload: multipart, or an upload grant for large files (grant → PUT the bytes → confirm)
+  ['post', '/product/video/upload'],
+  ['get', '/product/cos/sts/upload'],
+  ['put', '/product/cos/upload'],
+  ['post', '/product/video/uploads'],
+  // status, progress, list
+  ['post', '/product/video/queryVideoById'],
+  ['post', '/product/video/checkWaiting/{id}'],
+  ['get', '/product/video/progress/{id}'],
+  ['post', '/product/video/center'],
+  // results: bone types, what a video offers, a download URL per bone type
+  ['get', '/product/motion/boneTypes'],
+  ['get', '/product/motion/video/{id}'],
+  ['get', '/product/motion/download/{bodyType}/{id}/{boneType}'],
+  // remake, delete
+  ['post', '/product/video/videoRedo'],
+  ['delete', '/product/video/center/{id}'],
+];
+
+/** `GET /product/video/progress/:id` — the route as Fastify names it — for each public operation. */
+const ALLOWED = new Set(
+  PUBLIC_API_OPERATIONS.map(([m, p]) => `${m.toUpperCase()} ${p.replace(/\{([^}]+)\}/g, ':$1')}`),
+);
+
+/** Whether an API key may call the route `url` (Fastify's pattern, e.g. `/product/video/center/:id`). */
+export function keyMayCall(method: string, url: string): boolean {
+  const m = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  return ALLOWED.has(`${m} ${url}`);
+}
+
+export const PUBLIC_API_DESCRIPTION =
+  'Send `Authorization: Bearer <API key>` (create keys on the company info page); a key works on these operations only. Answers are `{code, message, data}`; code 0 is success. Creating calls accept `Idempotency-Key` (a retried upload is charged once). Large files: `GET /cos/sts/upload` (an upload grant), PUT the bytes to its `uploadUrl`, then `POST /video/uploads` with its `sessionToken`. Webhooks (video.made, video.failed, balance.low) are signed `Mocap-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.';
+
+// biome-ignore lint/suspicious/noExplicitAny: the generated OpenAPI document is untyped JSON.
+type Doc = any;
+
+/** The full OpenAPI document filtered to the public operations (with the components they share). */
+export function publicApiDocument(full: Doc): Doc {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [method, path] of PUBLIC_API_OPERATIONS) {
+    const op = full.paths?.[path]?.[method];
+    if (!op) continue;
+    paths[path] = { ...(paths[path] ?? {}), [method]: op };
+  }
+  return {
+    openapi: full.openapi,
+    info: {
+      title: 'mocap public API',
+      version: full.info?.version ?? '1.0.0',
+      description: PUBLIC_API_DESCRIPTION,
+    },
+    servers: full.servers,
+    components: full.components,
+    paths,
+  };
+}
