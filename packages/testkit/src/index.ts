@@ -19,5 +19,6 @@ export {
   truthMetrics,
   unitScaleOf,
 } from './synthetic.ts';
+export { quaterniusVrmBones, vrmFromGlb } from './vrm.ts';
 /** The same functions as one namespace (`synthetic.synthesize(...)`), as benches and tests call them. */
 export { synthetic };
