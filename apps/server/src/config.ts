@@ -96,6 +96,12 @@ export const ConfigSchema = z
     CODE_IP_LIMIT: z.coerce.number().int().positive().default(20),
     /** Payment providers (infra/pay/config.ts): merchant credentials, or the built-in sandbox. */
     ...PaymentConfigShape,
+    /**
+     * Where company webhooks may point (issue 20): `public` — https and public hosts only, checked again at each
+     * delivery (no loopback, private or link-local address) — or `any` (http and this machine too). Default:
+     * `public` when NODE_ENV=production, `any` otherwise (a developer's or a test's local receiver).
+     */
+    WEBHOOK_TARGETS: z.enum(['public', 'any']).optional(),
     /** Uploads of one account received at once (per server process); more are refused before their body is read. */
     UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(1),
     /**

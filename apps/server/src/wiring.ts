@@ -291,6 +291,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     providers,
   );
   const videoStore = createVideoStore(infra.database);
+  const webhookTargets = config.WEBHOOK_TARGETS ?? (config.NODE_ENV === 'production' ? 'public' : 'any');
   const company = new CompanyService({
     repo: new KyselyCompanyRepo(infra.database.db),
     clock,
@@ -298,7 +299,8 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     limiter: infra.limiter,
     getUser: (id) => store.repos.users.findById(id),
     balance: (userId) => coins.balance(userId, 'CV'),
-    post: opts.webhookPoster ?? fetchPoster(),
+    post: opts.webhookPoster ?? fetchPoster({ targets: webhookTargets }),
+    webhookTargets,
     productName: 'mocap',
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   });

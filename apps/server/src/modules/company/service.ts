@@ -27,6 +27,7 @@ import {
   type WebhookRecord,
 } from './ports.ts';
 import { keyMayCall } from './public-api.ts';
+import { checkWebhookUrl, type WebhookTargets } from './webhook-url.ts';
 
 export {
   type ApiKeyRecord,
@@ -106,6 +107,11 @@ export interface CompanyDeps {
   /** CV balance. */
   balance(userId: number): Promise<number>;
   post: WebhookPoster;
+  /**
+   * Where webhooks may point (webhook-url.ts): `public` (https, public hosts only; the default, and production's)
+   * or `any` (development and tests: http and this machine too).
+   */
+  webhookTargets?: WebhookTargets;
   productName?: string;
   /** Public base of the web app, for links in e-mails. */
   publicUrl?: string;
@@ -263,14 +269,7 @@ export class CompanyService {
 
   // ---- webhooks ----
   async createWebhook(user: UserRecord, url: string, events: WebhookEvent[]): Promise<WebhookRecord> {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new AppError(Codes.PARAMETER_ERROR, 'webhook url is not a URL');
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:')
-      throw new AppError(Codes.PARAMETER_ERROR, 'webhook url must be http(s)');
+    const u = checkWebhookUrl(url, this.deps.webhookTargets ?? 'public');
     if ((await this.deps.repo.listWebhooks(user.id)).length >= MAX_WEBHOOKS)
       throw new AppError(Codes.REFUSED, `at most ${MAX_WEBHOOKS} webhooks`);
     return this.deps.repo.createWebhook({
