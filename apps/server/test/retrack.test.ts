@@ -3,7 +3,8 @@
  * re-track worker (lite model) on a 2 s clip of a person: free accounts refused with the spec's message, bad
  * poses rejected (400), someone else's video and job not reachable, a made video's job runs with progress and
  * answers the new frames after the edited one (the person followed from the corrected pose, compared with a
- * normal track of the same clip).
+ * normal track of the same clip). The editor's draft is kept on the server: saved, read back from another
+ * session, a stale copy refused (revision), discarded; free accounts and other owners refused.
  */
 import { rmSync } from 'node:fs';
 import { trackVideo } from '@mocap/vision';
@@ -121,4 +122,70 @@ describe.each(databases)('2D repair re-track on %s', (kind) => {
       await worker.close();
     }
   }, 180_000);
+
+  it('keeps the editor draft on the server: read back anywhere, stale saves refused, discarded', async () => {
+    const url = `/product/video/2d/draft?id=${video.id}`;
+    const draft = {
+      keys: {
+        '30': { '15': { x: 101.5, y: 220 } },
+        '49': { '15': { x: 140, y: 230 }, '40': { x: 1, y: 2 } },
+      },
+      swaps: [{ from: 44, to: 63, part: 'legs' }],
+    };
+    // Nothing saved yet: null (not an error, not a 404).
+    const none = await t.call('GET', url, { token: a.token });
+    expect(none.code, none.message).toBe(0);
+    expect(none.data).toBeNull();
+    const put = (token: string, rev: number, d: unknown = draft) =>
+      t.call<{ rev: number; at: number; base: string; draft: typeof draft }>(
+        'PUT',
+        '/product/video/2d/draft',
+        {
+          token,
+          body: { id: video.id, base: 'b1', rev, draft: d },
+        },
+      );
+    const first = await put(a.token, 0);
+    expect(first.code, first.message).toBe(0);
+    expect(first.data.rev).toBe(1);
+    // Another session of the same owner reads it back as saved.
+    const login = await t.call<{ token: string }>('POST', '/product/auth/login', {
+      body: { username: `ra-${kind}@example.com`, password: t.encrypt('secret-pass') },
+    });
+    expect(login.code, login.message).toBe(0);
+    const again = login.data.token;
+    expect(again).not.toBe(a.token);
+    const got = await t.call<{ rev: number; base: string; draft: typeof draft }>('GET', url, {
+      token: again,
+    });
+    expect(got.code, got.message).toBe(0);
+    expect(got.data).toMatchObject({ rev: 1, base: 'b1', draft });
+    // A save from a copy that started before the last save is refused; the stored draft comes back with it.
+    const second = await put(again, 1, { ...draft, swaps: [] });
+    expect(second.data.rev).toBe(2);
+    const stale = await put(a.token, 1);
+    expect(stale.code).toBe(307);
+    expect((stale.data as unknown as { rev: number }).rev).toBe(2);
+    // Malformed drafts are rejected.
+    expect((await put(a.token, 2, { keys: { '1': { '2': { x: 'a' } } }, swaps: [] })).code).toBe(400);
+    // Someone else cannot read, save or discard it.
+    expect((await t.call('GET', url, { token: b.token })).code).not.toBe(0);
+    expect((await put(b.token, 2)).code).not.toBe(0);
+    expect((await t.call('DELETE', url, { token: b.token })).code).not.toBe(0);
+    // Discarded: gone for every session.
+    const del = await t.call<{ deleted: boolean }>('DELETE', url, { token: a.token });
+    expect(del.data).toEqual({ deleted: true });
+    expect((await t.call('GET', url, { token: again })).data).toBeNull();
+  });
+
+  it('refuses the draft to free accounts', async () => {
+    const c = await t.register(`rc-${kind}@example.com`);
+    const r = await t.call('GET', `/product/video/2d/draft?id=${video.id}`, { token: c.token });
+    expect(r.message).toBe('此功能不向免费用户开放');
+    const p = await t.call('PUT', '/product/video/2d/draft', {
+      token: c.token,
+      body: { id: video.id, base: 'x', rev: 0, draft: { keys: {}, swaps: [] } },
+    });
+    expect(p.message).toBe('此功能不向免费用户开放');
+  });
 });

@@ -1,7 +1,10 @@
 /**
- * "Re-track from here" of the 2D repair editor (issue 23): a job on its own queue (`retrack`) that runs the
- * tracker forward from an edited frame of a made video, seeded with the pose the owner corrected there. The job's
- * state and progress live in the queue; its result (the new track frames) in storage under the video's prefix.
+ * The server side of the 2D repair editor (issue 23) besides `GET/PUT /video/2d`:
+ * - "Re-track from here": a job on its own queue (`retrack`) that runs the tracker forward from an edited frame
+ *   of a made video, seeded with the pose the owner corrected there. The job's state and progress live in the
+ *   queue; its result (the new track frames) in storage under the video's prefix.
+ * - The editor's autosaved draft (the unsaved edits), kept in storage under the video's prefix so it survives a
+ *   reload, another browser or another device; a revision number refuses a save made on a stale copy.
  * Paid plans only, like the repair itself; owner only.
  */
 import { randomUUID } from 'node:crypto';
@@ -40,9 +43,31 @@ export interface RetrackView {
   error?: string;
 }
 
+/** The editor's draft: keyframes per frame and landmark, swaps over frame ranges, re-tracked frames. */
+export interface DraftData {
+  keys: Record<string, Record<string, { x: number; y: number; hidden?: boolean }>>;
+  swaps: { from: number; to: number; part: 'all' | 'legs' | 'arms' }[];
+  replaced?: Record<string, Record<string, unknown>>;
+  [more: string]: unknown;
+}
+
+/** The editor's unsaved edits of one video as stored. */
+export interface StoredDraft {
+  /** Identity of the tracks the draft was made on (the editor drops a draft whose base differs). */
+  base: string;
+  draft: DraftData;
+  /** Revision: 1 for the first save, +1 per save. */
+  rev: number;
+  /** Server time of the last save (ms). */
+  at: number;
+}
+
+/** A draft past this size (JSON bytes) is refused: the editor keeps re-tracked frames in it, not whole clips. */
+export const DRAFT_MAX_BYTES = 16 * 1024 * 1024;
+
 export interface RetrackDeps {
   videos: Pick<VideoService, 'owned'>;
-  storage: Pick<ObjectStorage, 'getBytes' | 'exists'>;
+  storage: Pick<ObjectStorage, 'getBytes' | 'exists' | 'put' | 'delete'>;
   queue: JobQueue<RetrackJobData>;
   clock: Clock;
 }
@@ -100,5 +125,58 @@ export class RetrackService {
     };
     const last = doc.frames.length > 0 ? doc.frames[doc.frames.length - 1].index : job.data.frame;
     return { ...base, status: 'done', progress: 100, to: last, frames: doc.frames };
+  }
+
+  // ---------------------------------------------------------------- drafts
+
+  private async draftKey(u: UserRecord, id: number): Promise<string> {
+    if (planOf(u, this.deps.clock.now()) === 'free') throw new AppError(Codes.REFUSED, Messages.FREE_CLOSED);
+    const v = await this.deps.videos.owned(u, id);
+    return `${v.storagePrefix}/refresher/draft.json`;
+  }
+
+  /** The saved draft of a video, or null when there is none. */
+  async draft(u: UserRecord, id: number): Promise<StoredDraft | null> {
+    const key = await this.draftKey(u, id);
+    if (!(await this.deps.storage.exists(key))) return null;
+    return JSON.parse((await this.deps.storage.getBytes(key)).toString('utf8')) as StoredDraft;
+  }
+
+  /**
+   * Saves the draft. `rev` is the revision the editor's copy started from (0 when it had none): when another
+   * save came in between (another tab or device), the save is refused and the stored draft answered in `data`.
+   */
+  async saveDraft(
+    u: UserRecord,
+    id: number,
+    body: { base: string; draft: DraftData; rev: number },
+  ): Promise<StoredDraft> {
+    const key = await this.draftKey(u, id);
+    const cur = (await this.deps.storage.exists(key))
+      ? (JSON.parse((await this.deps.storage.getBytes(key)).toString('utf8')) as StoredDraft)
+      : null;
+    if ((cur?.rev ?? 0) !== body.rev) {
+      throw new AppError(Codes.REFUSED, 'the draft was changed in another window or device', cur);
+    }
+    const next: StoredDraft = {
+      base: body.base,
+      draft: body.draft,
+      rev: (cur?.rev ?? 0) + 1,
+      at: this.deps.clock.now(),
+    };
+    const json = JSON.stringify(next);
+    if (Buffer.byteLength(json) > DRAFT_MAX_BYTES) {
+      throw new AppError(Codes.PARAMETER_ERROR, 'the draft is too large');
+    }
+    await this.deps.storage.put(key, json, { contentType: 'application/json' });
+    return next;
+  }
+
+  /** Drops the draft (discarded, or saved as the repair). */
+  async deleteDraft(u: UserRecord, id: number): Promise<{ deleted: boolean }> {
+    const key = await this.draftKey(u, id);
+    const had = await this.deps.storage.exists(key);
+    if (had) await this.deps.storage.delete(key);
+    return { deleted: had };
   }
 }
