@@ -57,6 +57,8 @@ import { KyselyStatsRepo } from './modules/stats/repo.ts';
 import { StatsService } from './modules/stats/service.ts';
 import { MachineService, NoticeService, SystemConfigService } from './modules/system/service.ts';
 import { createCharacterEngine } from './modules/tomokage/engine.ts';
+import { TomokageJobs } from './modules/tomokage/jobs.ts';
+import { TOMOKAGE_QUEUE, type TomokageApplyJobData } from './modules/tomokage/ports.ts';
 import { createTomokageStore } from './modules/tomokage/repo.ts';
 import { TomokageService } from './modules/tomokage/service.ts';
 import { createMotionSources } from './modules/tomokage/sources.ts';
@@ -375,6 +377,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     storage: infra.storage,
     engine: createCharacterEngine(),
     sources: createMotionSources(videoStore, musicStore, animationStore),
+    jobs: new TomokageJobs(infra.queue<TomokageApplyJobData>(TOMOKAGE_QUEUE)),
     clock,
     maintenance: async () => (await system.maintainInfo()).tomoMaintain,
   });

@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { motionJson } from '@mocap/motion';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { runTomokageWorker } from '@mocap/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
 import { multipart, TESTDATA, unzip } from './video-helpers.ts';
 
@@ -37,6 +38,15 @@ interface PageOf<T> {
 
 describe.each(databases)('animation library on %s', (kind) => {
   const t = useServer(kind);
+  // Applying an animation to a digital human is a job of the worker's tomokage queue.
+  let tomokageWorker: ReturnType<typeof runTomokageWorker> | undefined;
+  beforeAll(() => {
+    tomokageWorker = runTomokageWorker({
+      queue: t.services.tomokage.applyQueue,
+      tomokage: t.services.tomokage,
+    });
+  });
+  afterAll(async () => tomokageWorker?.close());
   let a: { token: string; id: number };
   let b: { token: string; id: number };
   const fetchUrl = (url: string) => {

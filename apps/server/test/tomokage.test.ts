@@ -3,12 +3,17 @@
  * (plan), the automatic mapping and the server-rendered pictures, the mapping editor (redone with a mapping, bad
  * mappings refused), applying an own capture (free) and a square video (charged once like a download, ledger
  * row), downloads of FBX/GLB/zip that read back with the character's mesh, collect, delete, company accounts and
- * the maintenance flag refused, another account kept out, and the administrator's list/hide/delete.
+ * the maintenance flag refused, another account kept out, and the administrator's list/hide/delete. Applying runs as
+ * a job of the tomokage queue in the worker (`runTomokageWorker`, as in `npm run worker`); a job that fails for
+ * good leaves no row, no files and no charge. A VRM 1.0 avatar (made from the CC0 Quaternius man) is uploaded,
+ * mapped from its humanoid table and applied, with its VRMA downloaded and read by three-vrm-animation.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSkeleton, math, motionJson, restClip } from '@mocap/motion';
+import { quaterniusVrmBones, vrmFromGlb } from '@mocap/testkit';
+import { runTomokageWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
 import {
@@ -23,7 +28,8 @@ import {
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 const QUAT = join(TESTDATA, 'characters', 'quaternius_animated_fbx', 'Male_Casual.fbx');
-const have = existsSync(XBOT) && existsSync(QUAT);
+const QUAT_GLB = join(TESTDATA, 'characters', 'quaternius_modular_glb', 'modular_men_Casual.glb');
+const have = existsSync(XBOT) && existsSync(QUAT) && existsSync(QUAT_GLB);
 if (!have && process.env.CI === 'true') throw new Error('CI=true but shared/testdata characters are missing');
 
 let fx: Fixtures;
@@ -110,7 +116,12 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     return id;
   };
 
+  // Applies are made by the worker's tomokage jobs.
+  let worker: ReturnType<typeof runTomokageWorker> | undefined;
+  afterAll(async () => worker?.close());
+
   beforeAll(async () => {
+    worker = runTomokageWorker({ queue: t.services.tomokage.applyQueue, tomokage: t.services.tomokage });
     a = await t.register(`tomo-a-${kind}@example.com`);
     b = await t.register(`tomo-b-${kind}@example.com`);
   });
@@ -244,6 +255,10 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
       },
     );
     expect(ap.code, ap.message).toBe(0);
+    // Made by a job of the tomokage queue, not inside the request.
+    const job = await t.services.tomokage.applyQueue.getJob(`tomokage-apply-${ap.data.id}`);
+    expect(job?.state).toBe('completed');
+    expect(job?.data).toEqual({ kind: 'tomokageApply', applyId: ap.data.id, price: 0 });
     expect(ap.data.formats).toEqual(['fbx', 'glb']);
     expect(ap.data.charged).toBe(0);
     expect(await balance(a.id)).toBe(before);
@@ -304,6 +319,91 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     const d = await t.call<Detail>('GET', `/product/tomokage/${xbot.id}`, { token: a.token });
     expect(d.data.applies.length).toBe(3);
   }, 180_000);
+
+  it('a job that fails for good leaves no applied motion, no files and no charge', async () => {
+    // The stored character file replaced by junk: the worker cannot read it (a permanent failure).
+    const { createTomokageStore } = await import('../src/modules/tomokage/repo.ts');
+    const repo = createTomokageStore(t.infra.database).repos.tomokage;
+    const card = await upload(a.token, { filename: 'broken.glb', data: readFileSync(QUAT_GLB) }, 'broken');
+    expect(card.code, card.message).toBe(0);
+    const rec = await repo.findById(card.data.id);
+    await t.infra.storage.put(rec!.fileKey, Buffer.from('not a character any more'));
+    const own = await video(a.token, 34);
+    const before = await balance(a.id);
+    const r = await t.call('POST', `/product/tomokage/apply/${card.data.id}`, {
+      token: a.token,
+      body: { kind: 'video', id: own },
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.message).toMatch(/applying the motion failed/);
+    expect(await repo.applies(card.data.id)).toEqual([]);
+    // Nothing left under the character's apply folder.
+    expect(await t.infra.storage.deletePrefix(`${rec!.storagePrefix}/apply/`)).toBe(0);
+    expect(await balance(a.id)).toBe(before);
+    await t.call('DELETE', '/product/tomokage', { token: a.token, body: { ids: [card.data.id] } });
+  }, 120_000);
+
+  it('a VRM 1.0 avatar: mapped from its humanoid table, applied, its VRMA downloaded and read by three-vrm', async () => {
+    const vrm = vrmFromGlb(new Uint8Array(readFileSync(QUAT_GLB)), '1', quaterniusVrmBones('1'));
+    const r = await upload(a.token, { filename: 'quaternius.vrm', data: Buffer.from(vrm) }, 'VRM man');
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.format).toBe('vrm1');
+    expect(r.data.scheme).toBe('vrm1');
+    expect(r.data.vrm).toBe(true);
+    // The rig has no toes and two thumb joints (VRM 1.0 proximal/distal: no metacarpal, our Thumb1).
+    expect([...r.data.missing].sort()).toEqual(['leftThumb1', 'leftToes', 'rightThumb1', 'rightToes']);
+    const d = await t.call<Detail>('GET', `/product/tomokage/${r.data.id}`, { token: a.token });
+    expect(d.data.method.leftUpperArm).toBe('vrm');
+    const own = await video(a.token, 35);
+    const ap = await t.call<{ id: number; formats: string[] }>(
+      'POST',
+      `/product/tomokage/apply/${r.data.id}`,
+      {
+        token: a.token,
+        body: { kind: 'video', id: own },
+      },
+    );
+    expect(ap.code, ap.message).toBe(0);
+    expect(ap.data.formats).toEqual(['fbx', 'glb', 'vrma']);
+    const dl = await t.call<{ paths: string[]; fileName: string }>(
+      'GET',
+      `/product/tomokage/download/${ap.data.id}/vrma`,
+      { token: a.token },
+    );
+    expect(dl.data.fileName).toMatch(/\.vrma$/);
+    const bytes = (await fetchUrl(dl.data.paths[0])).rawPayload;
+    const { VRMAnimationLoaderPlugin } = await import('@pixiv/three-vrm-animation');
+    const { GLTFLoader } = (await import('three/examples/jsm/loaders/GLTFLoader.js' as string)) as {
+      GLTFLoader: new () => {
+        register(cb: (p: unknown) => unknown): void;
+        parse(
+          ab: ArrayBuffer,
+          p: string,
+          ok: (g: { userData: Record<string, unknown> }) => void,
+          e: (x: unknown) => void,
+        ): void;
+      };
+    };
+    const loader = new GLTFLoader();
+    loader.register((p) => new VRMAnimationLoaderPlugin(p as never));
+    const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const g = await new Promise<{ userData: Record<string, unknown> }>((res, rej) =>
+      loader.parse(ab, '', res, rej),
+    );
+    const anim = (
+      g.userData.vrmAnimations as { duration: number; humanoidTracks: { rotation: Map<string, unknown> } }[]
+    )[0];
+    expect(anim.duration).toBeGreaterThan(1.9);
+    expect(anim.humanoidTracks.rotation.has('leftUpperArm')).toBe(true);
+    // The FBX of the applied motion carries the avatar's mesh and skeleton.
+    const fbx = await t.call<{ paths: string[] }>('GET', `/product/tomokage/download/${ap.data.id}/fbx`, {
+      token: a.token,
+    });
+    const { importCharacter } = await import('@mocap/motion/characters');
+    const back = importCharacter(new Uint8Array((await fetchUrl(fbx.data.paths[0])).rawPayload));
+    expect(back.bones.some((b) => b.name === 'UpperArm.L')).toBe(true);
+    expect(back.stats.vertices).toBeGreaterThan(1000);
+  }, 120_000);
 
   it('collect, maintenance flag, administrator hide/delete, owner delete', async () => {
     const c = await t.call<Card>('POST', `/product/tomokage/collect/${xbot.id}`, {

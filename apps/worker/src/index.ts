@@ -21,3 +21,4 @@ export { type ExportWorkerInfra, runExportWorker } from './export.ts';
 export { type MusicWorkerInfra, runMusicWorker, startWorker } from './music.ts';
 export { type RetrackWorkerInfra, runRetrackWorker } from './retrack.ts';
 export { type RunningWorker, runWorker, type WorkerInfra, type WorkerOptions } from './runner.ts';
+export { runTomokageWorker, type TomokageWorkerInfra } from './tomokage.ts';

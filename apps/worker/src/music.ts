@@ -29,6 +29,7 @@ import { boneTypeSlug } from './capture.ts';
 import { runExportWorker } from './export.ts';
 import { runRetrackWorker } from './retrack.ts';
 import { type RunningWorker, startWorker as startCaptureWorker, type WorkerOptions } from './runner.ts';
+import { runTomokageWorker } from './tomokage.ts';
 
 /** Every bone type but OnlyFace (a dance has no face curves). */
 export const DANCE_BONE_TYPES = BONE_TYPES.filter((b) => b !== 'OnlyFace');
@@ -164,10 +165,20 @@ export function startWorker(
     { queue: app.services.motion.exportQueue, storage: app.infra.storage, motion: app.services.motion },
     { log: options.log },
   );
+  const tomokage = runTomokageWorker(
+    { queue: app.services.tomokage.applyQueue, tomokage: app.services.tomokage },
+    { log: options.log },
+  );
   return {
     name: capture.name,
     async close(o = {}) {
-      await Promise.all([capture.close(o), music.close(o), retrack.close(o), exports.close(o)]);
+      await Promise.all([
+        capture.close(o),
+        music.close(o),
+        retrack.close(o),
+        exports.close(o),
+        tomokage.close(o),
+      ]);
     },
   };
 }

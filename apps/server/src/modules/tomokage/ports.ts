@@ -79,7 +79,7 @@ export interface TomokageRepo {
   delete(id: number): Promise<void>;
   addApply(a: Omit<ApplyRecord, 'id'>): Promise<ApplyRecord>;
   findApply(id: number): Promise<ApplyRecord | null>;
-  updateApply(id: number, outputs: ApplyOutputs, charged: number): Promise<void>;
+  updateApply(id: number, outputs: ApplyOutputs, charged: number, durationMs?: number): Promise<void>;
   deleteApply(id: number): Promise<void>;
   applies(tomokageId: number): Promise<ApplyRecord[]>;
 }
@@ -94,3 +94,15 @@ export interface TomokageStore {
 
 /** Where a motion comes from: a video capture, a music dance, or an animation of the library. */
 export type MotionKind = 'video' | 'music' | 'animation';
+
+/** Queue of digital-human applies (a motion onto a character: FBX/GLB/VRMA/zip), worked by `@mocap/worker`. */
+export const TOMOKAGE_QUEUE = 'tomokage';
+
+/** One apply row to make: `price` V is charged when its files are stored (0 for an own motion). */
+export interface TomokageApplyJobData {
+  kind: 'tomokageApply';
+  applyId: number;
+  price: number;
+}
+
+export const tomokageApplyJobId = (applyId: number): string => `tomokage-apply-${applyId}`;

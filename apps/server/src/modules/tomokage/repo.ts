@@ -238,10 +238,14 @@ export class KyselyTomokageRepo implements TomokageRepo {
     return r ? toApply(r) : null;
   }
 
-  async updateApply(id: number, outputs: ApplyOutputs, charged: number): Promise<void> {
+  async updateApply(id: number, outputs: ApplyOutputs, charged: number, durationMs?: number): Promise<void> {
     await this.db
       .updateTable('tomokage_apply')
-      .set({ outputs: JSON.stringify(outputs), charged })
+      .set({
+        outputs: JSON.stringify(outputs),
+        charged,
+        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
+      })
       .where('id', '=', id)
       .execute();
   }

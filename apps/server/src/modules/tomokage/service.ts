@@ -8,9 +8,12 @@
  * - Mapping editor: `redone` re-maps automatically, or saves the user's mapping (every bone must exist, a bone plays
  *   one joint, the 15 required joints must be set).
  * - Apply: a video capture (own, or a square video: charged like a square download, 1 V per second, once per
- *   video and user, shared with the motion downloads) or an own music dance → FBX with the character's own mesh
- *   and materials, GLB, VRMA for VRM characters, and a zip of them; then `download` / `zip` give signed URLs.
- *   Downloading an applied result is free (it was paid for when applied, as a download is).
+ *   video and user, shared with the motion downloads), an own music dance or a bought library animation → FBX
+ *   with the character's own mesh and materials, GLB, VRMA for VRM characters, and a zip of them; then
+ *   `download` / `zip` give signed URLs. Downloading an applied result is free (it was paid for when applied, as
+ *   a download is). The files are made by a job of the tomokage queue in the worker (`runApply`, like the other
+ *   exports): the request checks and prices, adds the row, enqueues and waits; the worker writes the files and
+ *   charges; a job that fails for good removes its row and files (`applyFailed`), nothing charged.
  * - Company accounts have no digital humans (the sidebar hides the button); while the administrator's
  *   `tomoMaintain` flag is on, uploads and applies are refused.
  * - Administrators list, hide and delete characters (`manageTomokage`).
@@ -18,7 +21,14 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
+import {
+  type Clock,
+  type JobQueue,
+  type ObjectStorage,
+  type Page,
+  PermanentJobError,
+  type UserRecord,
+} from '../../ports.ts';
 import { type CoinService, Reasons, squareDownloadCost } from '../coins/service.ts';
 import { MB, type Plan, planOf } from '../video/limits.ts';
 import type {
@@ -27,6 +37,7 @@ import type {
   CharacterInspection,
   MotionKind,
   NewTomokage,
+  TomokageApplyJobData,
   TomokagePatch,
   TomokageRecord,
   TomokageRepo,
@@ -211,6 +222,11 @@ export class TomokageService {
       storage: ObjectStorage;
       engine: CharacterEngine;
       sources: MotionSources;
+      /** The apply jobs (worked by `@mocap/worker`). */
+      jobs: {
+        apply(applyId: number, price: number): Promise<void>;
+        readonly applyQueue: JobQueue<TomokageApplyJobData>;
+      };
       clock: Clock;
       /** The administrator's maintenance flag (`/tomokage/checkMaintain`). */
       maintenance: () => Promise<boolean>;
@@ -450,9 +466,15 @@ export class TomokageService {
     }));
   }
 
+  /** The queue the worker takes apply jobs from. */
+  get applyQueue() {
+    return this.deps.jobs.applyQueue;
+  }
+
   /**
-   * Applies a motion: an own capture or dance (free), or a square video (1 V per second, once per user and video:
-   * the same purchase as downloading it). Files written; the charge and the row commit together.
+   * Applies a motion: an own capture or dance (free), a bought library animation (free), or a square video (1 V
+   * per second, once per user and video: the same purchase as downloading it). Checked and priced here; the files
+   * are made by the worker's job, which charges when they are stored.
    */
   async apply(u: UserRecord, id: number, source: { kind: MotionKind; id: number }) {
     await this.assertOpen(u);
@@ -474,62 +496,93 @@ export class TomokageService {
       if (balance < price)
         throw new AppError(Codes.REFUSED, Messages.INSUFFICIENT_V, { balance, required: price });
     }
-    const clipJson = (await this.deps.storage.getBytes(s.clipKey)).toString('utf8');
-    const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
-    const base = safeName(`${t.name}_${s.name}`);
-    let files: Awaited<ReturnType<CharacterEngine['apply']>>;
-    try {
-      files = await this.deps.engine.apply(bytes, t.mapping, clipJson, base);
-    } catch (e) {
-      if (isEngineFailure(e)) throw new AppError(Codes.REFUSED, e.message);
-      throw e;
-    }
-    const now = this.deps.clock.now();
-    // The row first (its id names the folder), then the files, then the charge; a failure removes the row.
+    // The row first (its id names the job and the folder; listed once its files are stored), then the job.
     const row = await this.deps.store.repos.tomokage.addApply({
       tomokageId: t.id,
       userId: u.id,
       sourceKind: s.kind,
       sourceId: s.id,
       name: s.name,
-      durationMs: Math.round(files.durationS * 1000),
+      durationMs: s.durationMs,
       outputs: {},
       currency: 'V',
       charged: 0,
       chargeRef: price > 0 ? purchaseRef : null,
-      createdAt: now,
+      createdAt: this.deps.clock.now(),
     });
-    const dir = `${t.storagePrefix}/apply/${row.id}`;
+    await this.deps.jobs.apply(row.id, price);
+    const made = await this.deps.store.repos.tomokage.findApply(row.id);
+    if (!made?.outputs.zip) throw new AppError(Codes.INTERNAL, 'the applied motion has no files');
+    return { ...applyView(made), charged: made.charged };
+  }
+
+  /**
+   * The worker's apply job: the character and the motion read from storage, retargeted and written (FBX with the
+   * character's mesh, GLB, VRMA for VRM characters, the zip) under `apply/<id>/`, then charged and recorded.
+   * A row that is gone (character deleted meanwhile) ends the job without files.
+   */
+  async runApply(job: TomokageApplyJobData): Promise<{ bytes: number } | { skipped: true }> {
+    const a = await this.deps.store.repos.tomokage.findApply(job.applyId);
+    if (!a) return { skipped: true };
+    if (a.outputs.zip) return { bytes: a.outputs.zip.size };
+    const t = await this.deps.store.repos.tomokage.findById(a.tomokageId);
+    const s = await this.deps.sources.find(a.sourceKind, a.sourceId, a.userId);
+    if (!t || !s?.clipKey) throw new PermanentJobError(`apply ${a.id}: the character or the motion is gone`);
+    const clipJson = (await this.deps.storage.getBytes(s.clipKey)).toString('utf8');
+    const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
+    const base = safeName(`${t.name}_${a.name}`);
+    let files: Awaited<ReturnType<CharacterEngine['apply']>>;
     try {
-      const outputs: ApplyOutputs = {};
-      const list: { name: string; bytes: Uint8Array }[] = [
-        { name: `${base}.fbx`, bytes: files.fbx },
-        { name: `${base}.glb`, bytes: files.glb },
-        ...(files.vrma ? [{ name: `${base}.vrma`, bytes: files.vrma }] : []),
-      ];
-      for (const f of list) {
-        const ext = f.name.slice(f.name.lastIndexOf('.') + 1) as 'fbx' | 'glb' | 'vrma';
-        const key = `${dir}/${f.name}`;
-        await this.deps.storage.put(key, f.bytes, { contentType: 'application/octet-stream' });
-        outputs[ext] = { key, size: f.bytes.length };
-      }
-      const z = await this.deps.engine.zip(list);
-      outputs.zip = { key: `${dir}/${base}.zip`, size: z.length };
-      await this.deps.storage.put(outputs.zip.key, z, { contentType: 'application/zip' });
-      let charged = 0;
-      if (price > 0) {
-        const r = await this.deps.coins.change(u.id, -price, Reasons.SQUARE_DOWNLOAD, purchaseRef, {
-          note: `square video ${s.id} applied to digital human ${t.id}`,
-        });
-        charged = r.duplicate ? 0 : price;
-      }
-      await this.deps.store.repos.tomokage.updateApply(row.id, outputs, charged);
-      return { ...applyView({ ...row, outputs, charged }), charged };
+      files = await this.deps.engine.apply(bytes, t.mapping, clipJson, base);
     } catch (e) {
-      await this.deps.storage.deletePrefix(dir).catch(() => 0);
-      await this.deps.store.repos.tomokage.deleteApply(row.id).catch(() => {});
+      if (isEngineFailure(e)) throw new PermanentJobError(e.message);
       throw e;
     }
+    const dir = `${t.storagePrefix}/apply/${a.id}`;
+    const outputs: ApplyOutputs = {};
+    const list: { name: string; bytes: Uint8Array }[] = [
+      { name: `${base}.fbx`, bytes: files.fbx },
+      { name: `${base}.glb`, bytes: files.glb },
+      ...(files.vrma ? [{ name: `${base}.vrma`, bytes: files.vrma }] : []),
+    ];
+    for (const f of list) {
+      const ext = f.name.slice(f.name.lastIndexOf('.') + 1) as 'fbx' | 'glb' | 'vrma';
+      const key = `${dir}/${f.name}`;
+      await this.deps.storage.put(key, f.bytes, { contentType: 'application/octet-stream' });
+      outputs[ext] = { key, size: f.bytes.length };
+    }
+    const z = await this.deps.engine.zip(list);
+    outputs.zip = { key: `${dir}/${base}.zip`, size: z.length };
+    await this.deps.storage.put(outputs.zip.key, z, { contentType: 'application/zip' });
+    let charged = 0;
+    if (job.price > 0 && a.chargeRef) {
+      try {
+        const r = await this.deps.coins.change(a.userId, -job.price, Reasons.SQUARE_DOWNLOAD, a.chargeRef, {
+          note: `square video ${a.sourceId} applied to digital human ${t.id}`,
+        });
+        charged = r.duplicate ? 0 : job.price;
+      } catch (e) {
+        // Spent elsewhere since the request: no files without the payment.
+        if (e instanceof AppError && e.code === Codes.REFUSED) throw new PermanentJobError(e.message);
+        throw e;
+      }
+    }
+    await this.deps.store.repos.tomokage.updateApply(
+      a.id,
+      outputs,
+      charged,
+      Math.round(files.durationS * 1000),
+    );
+    return { bytes: z.length };
+  }
+
+  /** An apply job failed for good: its row and any files it wrote are removed (nothing was charged). */
+  async applyFailed(job: TomokageApplyJobData): Promise<void> {
+    const a = await this.deps.store.repos.tomokage.findApply(job.applyId);
+    if (!a || a.outputs.zip) return;
+    const t = await this.deps.store.repos.tomokage.findById(a.tomokageId);
+    if (t) await this.deps.storage.deletePrefix(`${t.storagePrefix}/apply/${a.id}`).catch(() => 0);
+    await this.deps.store.repos.tomokage.deleteApply(a.id);
   }
 
   private async ownedApply(u: UserRecord, applyId: number): Promise<ApplyRecord> {
