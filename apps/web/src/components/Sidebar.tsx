@@ -1,15 +1,18 @@
 import { useLocation, useNavigate } from 'react-router-dom';
 import { adminPageTitle, ta } from '../i18n/admin.ts';
-import { APP_VERSION, COMMUNITY, DIGITAL_HUMAN_URL, TUTORIAL_URL } from '../lib/config.ts';
+import { APP_VERSION, DIGITAL_HUMAN_URL } from '../lib/config.ts';
 import { t } from '../lib/i18n.ts';
 import { isMenuItemActive, type MenuItem, menuFor, menuItemForPath } from '../lib/menu.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
+import { addDigitalHumanBehavior } from '../lib/shell.ts';
 import { tl } from '../pages/Animation.tsx';
 import { useMyPages } from '../pages/admin/Console.tsx';
 import { ADMIN_BUILT } from '../pages/admin/routes.tsx';
 import { tm } from '../pages/Music.tsx';
+import { CommunityPanel } from './CommunityPanel.tsx';
 import { Icon } from './Icon.tsx';
+import { Tour } from './Tour.tsx';
 
 /** Route names built so far; entries for pages of later issues are not shown. */
 export const BUILT_ROUTES = new Set([
@@ -107,6 +110,7 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
       )}
       <AdminMenu pathname={pathname} />
       <div className="sidebar-bottom">
+        <Tour />
         {!user?.company && (
           <button
             type="button"
@@ -116,6 +120,7 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
             data-testid="digital-human"
             title={tomoMaintain ? t('sidebar.digitalHumanMaintain') : undefined}
             onClick={() => {
+              addDigitalHumanBehavior(pathname, 'open');
               if (DIGITAL_HUMAN_URL) window.open(DIGITAL_HUMAN_URL, '_blank', 'noreferrer');
               else navigate('/index/tomokage');
             }}
@@ -124,27 +129,7 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
             {tomoMaintain ? t('sidebar.digitalHumanMaintain') : t('sidebar.digitalHuman')}
           </button>
         )}
-        <div className="community">
-          <div className="community-title">{t('community.title')}</div>
-          {COMMUNITY.length > 0 && (
-            <div className="community-links">
-              {COMMUNITY.map((c) => (
-                <a key={c.key} href={c.url} target="_blank" rel="noreferrer">
-                  {t(c.key)}
-                </a>
-              ))}
-            </div>
-          )}
-          {TUTORIAL_URL && (
-            <a className="community-link" href={TUTORIAL_URL} target="_blank" rel="noreferrer">
-              {t('community.tutorial')}
-            </a>
-          )}
-          <div className="community-browser">
-            <Icon name="globe" size={14} />
-            {t('community.browser')}
-          </div>
-        </div>
+        <CommunityPanel />
         <div className="version-label">{t('sidebar.version', { v: APP_VERSION })}</div>
       </div>
     </aside>

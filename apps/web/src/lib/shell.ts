@@ -1,0 +1,52 @@
+/**
+ * The shell's calls of issue 25: the community panel's settings, the first-use tour's confirmation
+ * (POST /user/teaching/getConfirmationTeaching and setConfirmationTeaching) and page-view analytics
+ * (POST /pageView/addBehavior and addDigitalHumanBehavior; silent: analytics never bother the user).
+ */
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import { api } from './api.ts';
+
+export interface CommunityGroup {
+  key: 'official' | 'group' | 'group2';
+  url: string;
+  imageUrl: string | null;
+  note: string;
+}
+export interface Community {
+  groups: CommunityGroup[];
+  tutorialUrl: string;
+  browserTip: boolean;
+}
+
+let communityCache: Promise<Community | null> | null = null;
+/** The community panel's settings, loaded once per page load. */
+export function getCommunity(): Promise<Community | null> {
+  communityCache ??= api.get<Community>('/sysConfig/community', { silent: true }).catch(() => null);
+  return communityCache;
+}
+
+export const getTeachingConfirmed = async (): Promise<boolean> =>
+  !!(await api.post<unknown>('/user/teaching/getConfirmationTeaching', {}, { silent: true }));
+export const setTeachingConfirmed = (confirmed = true) =>
+  api.post<unknown>('/user/teaching/setConfirmationTeaching', { confirmed }, { silent: true });
+
+/** Counts a page view (no action) or an action on the current page. */
+export function addBehavior(page: string, action?: string): void {
+  void api
+    .post<unknown>('/pageView/addBehavior', action ? { page, action } : { page }, { silent: true })
+    .catch(() => undefined);
+}
+export function addDigitalHumanBehavior(page: string, action: string): void {
+  void api
+    .post<unknown>('/pageView/addDigitalHumanBehavior', { page, action }, { silent: true })
+    .catch(() => undefined);
+}
+
+/** Counts a view of every page the app shows (the path only: never the query). */
+export function usePageViews(): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    addBehavior(pathname);
+  }, [pathname]);
+}

@@ -1,0 +1,260 @@
+/**
+ * Issue 25 end to end in Chromium against the real server: the first-use tour (upload → preview → download;
+ * "Got it" and "Don't show again" confirm it on the server for good, "Later" hides it until the next visit) and
+ * the community panel as an administrator set it (a link drawn as a QR code, an uploaded QR picture served as
+ * webp, the tutorial link, the browser tip), with the page views and tour actions arriving in the administrator's
+ * /sysInfo/pageView report. Screenshots in en and zh under /tmp/shots/h25 (out of git). No request may be
+ * answered 404.
+ */
+import { constants, publicEncrypt } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import QRCode from 'qrcode';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildWeb,
+  codeFromOutbox,
+  DESKTOP,
+  e2eUnavailable,
+  launchChromium,
+  type RunningServer,
+  recordNotFound,
+  setLang,
+  startServer,
+  waitFor,
+} from './e2e-harness.ts';
+
+const missing = e2eUnavailable();
+const CI = process.env.CI === 'true';
+const SHOTS = process.env.SHELL_SHOTS ?? '/tmp/shots/h25';
+const ADMIN = { email: 'shell-admin@example.com', password: 'shell-admin-123' };
+
+describe.skipIf(missing !== null && !CI)(
+  'first-use tour and community panel e2e (chromium + real server)',
+  () => {
+    let server: RunningServer;
+    let browser: Browser;
+    let admin: string;
+    let notFound: string[] = [];
+    afterEach(() => {
+      expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+    });
+
+    const raw = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
+      const r = await fetch(`${server.url}/product${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+      });
+      return (await r.json()) as { code: number; message: string; data: T };
+    };
+    const call = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
+      const env = await raw<T>(method, path, body, token);
+      if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
+      return env.data;
+    };
+    const encrypt = async (text: string) => {
+      const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
+      return publicEncrypt(
+        { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from(text),
+      ).toString('base64');
+    };
+    const register = async (email: string) => {
+      await call('POST', `/code/${email}/1`);
+      const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+      return (
+        await call<{ token: string }>('POST', '/user/register', {
+          email,
+          password: await encrypt('shell-pass-123'),
+          code,
+        })
+      ).token;
+    };
+    const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
+      const ctx = await browser.newContext(DESKTOP);
+      await setLang(ctx, server.url, lang);
+      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      return ctx;
+    };
+    const shot = async (page: Page, name: string) => {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+    };
+    const settle = async (page: Page) => {
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
+    };
+
+    beforeAll(async () => {
+      if (missing) throw new Error(`e2e cannot run: ${missing}`);
+      await buildWeb();
+      server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+      browser = await launchChromium();
+      notFound = recordNotFound(browser, server.url);
+      admin = (
+        await call<{ token: string }>('POST', '/auth/login', {
+          username: ADMIN.email,
+          password: await encrypt(ADMIN.password),
+        })
+      ).token;
+      // The administrator sets the panel: the chat group as an uploaded QR picture, the others as links.
+      const picture = await QRCode.toBuffer('https://example.com/chat-group-invite', {
+        width: 400,
+        margin: 2,
+      });
+      const form = new FormData();
+      form.append('purpose', 'qrcode');
+      form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'group.png');
+      const up = (await (
+        await fetch(`${server.url}/product/file/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}` },
+          body: form,
+        })
+      ).json()) as { code: number; message: string; data: { key: string } };
+      expect(up.code, up.message).toBe(0);
+      await call(
+        'POST',
+        '/sysConfig/saveCommunity',
+        {
+          groups: {
+            official: { url: 'https://example.com/official-account' },
+            group: { imageKey: up.data.key, note: 'QQ 914 552 031' },
+            group2: { url: 'https://example.com/chat-group-2' },
+          },
+          tutorialUrl: 'https://example.com/shooting-tutorial',
+        },
+        admin,
+      );
+    }, 600_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    it('walks a new user through upload → preview → download and never shows the tour again', async () => {
+      const start = Date.now();
+      for (const lang of ['en', 'zh'] as const) {
+        const token = await register(`tour-${lang}@example.com`);
+        const ctx = await context(lang, token);
+        const page = await ctx.newPage();
+        await page.goto(`${server.url}/capture/index/myPro`);
+        const tour = page.getByTestId('tour');
+        await tour.waitFor();
+        await settle(page);
+        expect(await tour.getAttribute('data-step')).toBe('upload');
+        // The step outlines the upload menu entry.
+        expect(await page.locator('.sidebar [data-menu-value="2"]').getAttribute('class')).toContain(
+          'tour-target',
+        );
+        await shot(page, `tour-upload-${lang}`);
+
+        // The community panel: three codes, the uploaded picture served as webp, drawn codes for the links.
+        const panel = page.getByTestId('community');
+        expect(await panel.locator('.qr-thumb img').count()).toBe(3);
+        const groupImg = page.getByTestId('community-group').locator('img');
+        expect(await groupImg.getAttribute('src')).toContain('/product/files?token=');
+        await waitFor(
+          () => groupImg.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0),
+          10_000,
+          'the QR picture',
+        );
+        expect(await page.getByTestId('community-official').locator('img').getAttribute('src')).toMatch(
+          /^data:image\/png;base64,/,
+        );
+        expect(await page.getByTestId('community-tutorial').getAttribute('href')).toBe(
+          'https://example.com/shooting-tutorial',
+        );
+        expect(await page.getByTestId('community-browser').textContent()).toMatch(
+          lang === 'en' ? /Chrome/ : /浏览器/,
+        );
+        await page.getByTestId('community-group').locator('button').hover();
+        const pop = page.getByTestId('community-qr-pop');
+        await pop.waitFor();
+        expect(await pop.textContent()).toContain('QQ 914 552 031');
+        await page.waitForTimeout(200);
+        await shot(page, `community-qr-${lang}`);
+        await page.mouse.move(1200, 500);
+
+        await page.getByTestId('tour-next').click();
+        expect(await tour.getAttribute('data-step')).toBe('preview');
+        // No video yet: the step points at My projects, where the cards will be; the upload entry is released.
+        await waitFor(
+          async () =>
+            (await page.locator('.sidebar [data-menu-value="1"]').getAttribute('class'))?.includes(
+              'tour-target',
+            ),
+          5_000,
+          'the My projects outline',
+        );
+        expect(await page.locator('.sidebar [data-menu-value="2"]').getAttribute('class')).not.toContain(
+          'tour-target',
+        );
+        await shot(page, `tour-preview-${lang}`);
+        await page.getByTestId('tour-next').click();
+        expect(await tour.getAttribute('data-step')).toBe('download');
+        await page.getByTestId('tour-next').click();
+        await tour.waitFor({ state: 'detached' });
+        await waitFor(
+          async () => (await raw<boolean>('POST', '/user/teaching/getConfirmationTeaching', {}, token)).data,
+          10_000,
+          'the tour confirmed on the server',
+        );
+        // A new visit (new browser session): no tour.
+        await ctx.close();
+        const again = await context(lang, token);
+        const p2 = await again.newPage();
+        await p2.goto(`${server.url}/capture/index/myPro`);
+        await p2.getByTestId('community').waitFor();
+        await settle(p2);
+        expect(await p2.getByTestId('tour').count()).toBe(0);
+        await again.close();
+      }
+
+      // "Later" hides it for this visit only; "Don't show again" for good.
+      const token = await register('tour-later@example.com');
+      const ctx = await context('en', token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/index/myPro`);
+      await page.getByTestId('tour-later').click();
+      await page.getByTestId('tour').waitFor({ state: 'detached' });
+      await page.reload();
+      await page.getByTestId('community').waitFor();
+      await settle(page);
+      expect(await page.getByTestId('tour').count()).toBe(0);
+      expect((await raw<boolean>('POST', '/user/teaching/getConfirmationTeaching', {}, token)).data).toBe(
+        false,
+      );
+      await ctx.close();
+      const next = await context('en', token);
+      const p3 = await next.newPage();
+      await p3.goto(`${server.url}/capture/index/myPro`);
+      await p3.getByTestId('tour').waitFor();
+      await p3.getByTestId('tour-never').click();
+      await p3.getByTestId('tour').waitFor({ state: 'detached' });
+      await waitFor(
+        async () => (await raw<boolean>('POST', '/user/teaching/getConfirmationTeaching', {}, token)).data,
+        10_000,
+        'the tour confirmed on the server',
+      );
+      await next.close();
+
+      // What the pages reported reaches the administrator's page-view report.
+      const report = await call<{
+        pages: { page: string; views: number; users: number }[];
+        actions: { action: string; count: number }[];
+      }>('POST', '/sysInfo/pageView', { from: start - 60_000, to: Date.now() + 60_000 }, admin);
+      const home = report.pages.find((p) => p.page === '/index/myProPc');
+      expect(home?.views).toBeGreaterThanOrEqual(6);
+      expect(home?.users).toBe(3);
+      const action = (a: string) => report.actions.find((x) => x.action === a)?.count;
+      expect([action('tour.done'), action('tour.later'), action('tour.never')]).toEqual([2, 1, 1]);
+    }, 300_000);
+  },
+);
