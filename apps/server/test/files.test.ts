@@ -341,4 +341,45 @@ describe('file uploads and webp downloads on S3 storage', () => {
     });
     expect(again.data.cached).toBe(true);
   });
+
+  it('the read credentials of /cos/sts/download open my own objects in the bucket (302 to a pre-signed URL)', async () => {
+    const a = await t.register('sts-a@example.com');
+    const b = await t.register('sts-b@example.com');
+    const creds = await t.call<{
+      credentials: { sessionToken: string };
+      startTime: number;
+      expiredTime: number;
+      prefix: string;
+    }>('GET', '/product/cos/sts/download', { token: a.token });
+    expect(creds.code, creds.message).toBe(0);
+    expect(creds.data.prefix).toBe(`videos/u${a.id}/`);
+    expect(creds.data.expiredTime - creds.data.startTime).toBe(300);
+    const key = `videos/u${a.id}/x/thumb.png`;
+    const img = await png(20, 20);
+    await t.infra.storage.put(key, img, { contentType: 'image/png' });
+    const open = (k: string, token: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/product/cos/object?key=${encodeURIComponent(k)}&token=${encodeURIComponent(token)}`,
+      });
+    const res = await open(key, creds.data.credentials.sessionToken);
+    expect(res.statusCode).toBe(302);
+    const location = String(res.headers.location);
+    expect(location).toContain(s3.url);
+    expect(location).toContain('X-Amz-Signature=');
+    expect(Number(new URL(location).searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(300);
+    const got = await fetch(location);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(img)).toBe(true);
+    // Someone else's prefix, a forged token, a missing object.
+    const other = `videos/u${b.id}/y/thumb.png`;
+    await t.infra.storage.put(other, img, { contentType: 'image/png' });
+    expect((await open(other, creds.data.credentials.sessionToken)).json().code).toBe(
+      Codes.INSUFFICIENT_PERMISSION,
+    );
+    expect((await open(key, `${creds.data.credentials.sessionToken}x`)).json().code).toBe(Codes.AUTH_FAILED);
+    expect((await open(`videos/u${a.id}/none.png`, creds.data.credentials.sessionToken)).json().code).toBe(
+      Codes.NOT_FOUND,
+    );
+  });
 });

@@ -63,7 +63,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Temporary read credentials for my own files (300 s; the client refreshes after 290 s)',
         description:
-          'The sessionToken reads objects under my prefix: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage). Downloads of results use the signed URLs of /motion/*.',
+          'The sessionToken reads objects under my prefix: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage serves the bytes; S3 answers 302 to a pre-signed URL of the bucket — S3-compatible stores issue real temporary keys only through an STS service, which is not assumed). Downloads of results use the signed URLs of /motion/*.',
         security: bearerSecurity,
         response: { 200: envelope(Credentials.extend({ prefix: z.string() })) },
       },
@@ -148,11 +148,15 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       schema: {
         tags,
-        summary: 'Read one of my files with the sessionToken of /cos/sts/download (local storage)',
+        summary:
+          'Read one of my files with the sessionToken of /cos/sts/download (local storage: the bytes; S3: 302 to a pre-signed GET URL valid while the token is)',
         querystring: z.object({ key: z.string().max(512), token: z.string() }),
       },
     },
-    async (req, reply) => sendObject(files.readTarget(req.query.key, req.query.token), req, reply),
+    async (req, reply) => {
+      if (!files.servesFiles) return reply.redirect(await files.readUrl(req.query.key, req.query.token), 302);
+      return sendObject(files.readTarget(req.query.key, req.query.token), req, reply);
+    },
   );
 };
 
