@@ -3,41 +3,37 @@
  * (issue 22). The menu's `animationManage` path opens the same page.
  */
 import { useState } from 'react';
-import { Confirm } from '../../components/Modal.tsx';
-import { Pager } from '../../components/Pager.tsx';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/messages.ts';
 import { categoryLabel, type LibraryAnimation, tl } from '../Animation.tsx';
-import { AdminPage, type Column, ExportButton, Table, useLoad } from './Console.tsx';
+import { AdminPage, type Column, ExportButton } from './Console.tsx';
+import {
+  act,
+  actionsColumn,
+  Btn,
+  Choice,
+  ConfirmAct,
+  Filters,
+  PagedTable,
+  type PageOf,
+  searchBody,
+  TextInput,
+  usePaged,
+} from './kit.tsx';
 
 const SIZE = 15;
 
 export function ManageAnimationPage() {
   const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState('');
   const [status, setStatus] = useState<'' | '0' | '1'>('');
-  const [page, setPage] = useState(1);
   const [del, setDel] = useState<LibraryAnimation | null>(null);
-  const [data, reload, busy] = useLoad(
-    () =>
-      api.post<{ list: LibraryAnimation[]; total: number }>('/admin/animation/search', {
-        page,
-        size: SIZE,
-        ...(applied ? { keyword: applied } : {}),
-        ...(status ? { status: Number(status) } : {}),
-      }),
-    [page, applied, status],
+  // The status select searches at once; the keyword on submit.
+  const paged = usePaged({ keyword: '', status: '' as '' | '0' | '1' }, (p, a) =>
+    api.post<PageOf<LibraryAnimation>>(
+      '/admin/animation/search',
+      searchBody(p, SIZE, { keyword: a.keyword, status: a.status ? Number(a.status) : undefined }),
+    ),
   );
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
   const columns: Column<LibraryAnimation>[] = [
     { key: 'id', title: 'ID', render: (a) => a.id, width: 56 },
     { key: 'n', title: tl('animAdmin.name'), render: (a) => a.name },
@@ -67,94 +63,57 @@ export function ManageAnimationPage() {
       csv: (a) => a.status,
     },
   ];
+  const actions = (a: LibraryAnimation) => (
+    <span className="admin-actions">
+      <Btn
+        label={tl(a.status === 1 ? 'animAdmin.hide' : 'animAdmin.publish')}
+        action={a.status === 1 ? 'hide' : 'publish'}
+        onClick={() =>
+          act(
+            () => api.post('/admin/animation/publish', { id: a.id, published: a.status !== 1 }),
+            paged.reload,
+          )
+        }
+      />
+      <Btn label={ta('admin.delete')} danger onClick={() => setDel(a)} />
+    </span>
+  );
   return (
     <AdminPage path="manageAnimation">
       {(canWrite) => (
         <>
-          <form
-            className="admin-filters"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPage(1);
-              setApplied(keyword.trim());
-            }}
+          <Filters
+            onSubmit={() => paged.apply({ keyword: keyword.trim(), status })}
+            end={<ExportButton name="animations.csv" columns={columns} rows={paged.data?.list ?? []} />}
           >
-            <input
-              className="input"
-              placeholder={tl('animAdmin.keyword')}
-              value={keyword}
-              onChange={(e) => setKeyword(e.target.value)}
-            />
-            <select
-              className="input"
-              aria-label={tl('animAdmin.status')}
+            <TextInput value={keyword} set={setKeyword} placeholder={tl('animAdmin.keyword')} />
+            <Choice
               value={status}
-              onChange={(e) => {
-                setPage(1);
-                setStatus(e.target.value as '' | '0' | '1');
+              set={(v) => {
+                setStatus(v);
+                paged.apply({ keyword: paged.applied.keyword, status: v });
               }}
-            >
-              <option value="">{tl('animAdmin.all')}</option>
-              <option value="1">{tl('animAdmin.published')}</option>
-              <option value="0">{tl('animAdmin.hidden')}</option>
-            </select>
-            <button type="submit" className="btn btn-primary btn-sm">
-              {ta('admin.search')}
-            </button>
-            <span className="admin-grow" />
-            <ExportButton name="animations.csv" columns={columns} rows={data?.list ?? []} />
-          </form>
-          <Table
+              label={tl('animAdmin.status')}
+              all={tl('animAdmin.all')}
+              options={[
+                ['1', tl('animAdmin.published')],
+                ['0', tl('animAdmin.hidden')],
+              ]}
+            />
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={SIZE}
             rowKey={(a) => a.id}
-            rows={data?.list ?? []}
-            loading={busy}
             testId="animation-table"
-            columns={[
-              ...columns,
-              ...(canWrite
-                ? [
-                    {
-                      key: 'a',
-                      title: ta('admin.actions'),
-                      render: (a: LibraryAnimation) => (
-                        <span className="admin-actions">
-                          <button
-                            type="button"
-                            className="btn btn-sm"
-                            data-action={a.status === 1 ? 'hide' : 'publish'}
-                            onClick={() =>
-                              act(() =>
-                                api.post('/admin/animation/publish', { id: a.id, published: a.status !== 1 }),
-                              )
-                            }
-                          >
-                            {tl(a.status === 1 ? 'animAdmin.hide' : 'animAdmin.publish')}
-                          </button>
-                          <button type="button" className="btn btn-sm btn-danger" onClick={() => setDel(a)}>
-                            {ta('admin.delete')}
-                          </button>
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
+            columns={[...columns, ...actionsColumn(canWrite, actions)]}
           />
-          <div className="admin-foot">
-            <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
-          </div>
-          <Confirm
-            open={!!del}
-            danger
-            title={ta('admin.delete')}
-            text={tl('animAdmin.deleteConfirm', { name: del?.name ?? '' })}
-            onCancel={() => setDel(null)}
-            onOk={() => {
-              const a = del!;
-              setDel(null);
-              void act(() => api.post('/admin/animation/delete', { ids: [a.id] }));
-            }}
+          <ConfirmAct
+            item={del}
+            text={(a) => tl('animAdmin.deleteConfirm', { name: a.name })}
+            close={() => setDel(null)}
+            run={(a) => api.post('/admin/animation/delete', { ids: [a.id] })}
+            after={paged.reload}
           />
         </>
       )}

@@ -1,10 +1,9 @@
 /** machineManage: the capture workers, live from their heartbeats; disable drains a machine (issue 21). */
 import { useEffect, useState } from 'react';
-import { Confirm } from '../../components/Modal.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/messages.ts';
 import { AdminPage, fmtTime, Table, useLoad } from './Console.tsx';
+import { act, actionsColumn, Btn, ConfirmAct } from './kit.tsx';
 
 interface Machine {
   id: number;
@@ -52,24 +51,9 @@ export function MachineManagePage() {
     }, 2000);
     return () => clearInterval(t);
   }, [reload]);
-  const setEnabled = async (m: Machine, enabled: boolean) => {
-    try {
-      await api.post('/machineInfo/update', { id: m.id, enabled });
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
-  const remove = async (m: Machine) => {
-    try {
-      await api.post('/machineInfo/delete', { id: m.id });
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
+  const enable = (m: Machine) =>
+    act(() => api.post('/machineInfo/update', { id: m.id, enabled: true }), reload);
+  const remove = (m: Machine) => act(() => api.post('/machineInfo/delete', { id: m.id }), reload);
   return (
     <AdminPage
       path="machineManage"
@@ -173,60 +157,30 @@ export function MachineManagePage() {
               { key: 'm', title: ta('machine.model'), render: (m) => m.meta.model ?? '—' },
               { key: 'v', title: ta('machine.version'), render: (m) => m.version || '—' },
               { key: 't', title: ta('machine.started'), render: (m) => fmtTime(m.startedAt) },
-              ...(canWrite
-                ? [
-                    {
-                      key: 'a',
-                      title: ta('admin.actions'),
-                      render: (m: Machine) => (
-                        <span className="admin-actions">
-                          {m.enabled ? (
-                            <button
-                              type="button"
-                              className="btn btn-sm btn-danger"
-                              data-action="disable"
-                              onClick={() => setConfirm(m)}
-                            >
-                              {ta('machine.disable')}
-                            </button>
-                          ) : (
-                            <button
-                              type="button"
-                              className="btn btn-sm"
-                              data-action="enable"
-                              onClick={() => setEnabled(m, true)}
-                            >
-                              {ta('machine.enable')}
-                            </button>
-                          )}
-                          {!m.online && (
-                            <button
-                              type="button"
-                              className="btn btn-sm"
-                              data-action="delete"
-                              onClick={() => remove(m)}
-                            >
-                              {ta('admin.delete')}
-                            </button>
-                          )}
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
+              ...actionsColumn(canWrite, (m: Machine) => (
+                <span className="admin-actions">
+                  {m.enabled ? (
+                    <Btn
+                      label={ta('machine.disable')}
+                      action="disable"
+                      danger
+                      onClick={() => setConfirm(m)}
+                    />
+                  ) : (
+                    <Btn label={ta('machine.enable')} action="enable" onClick={() => enable(m)} />
+                  )}
+                  {!m.online && <Btn label={ta('admin.delete')} action="delete" onClick={() => remove(m)} />}
+                </span>
+              )),
             ]}
           />
-          <Confirm
-            open={!!confirm}
-            danger
+          <ConfirmAct
+            item={confirm}
             title={ta('machine.disable')}
-            text={ta('machine.disableConfirm', { name: confirm?.name ?? '' })}
-            onCancel={() => setConfirm(null)}
-            onOk={() => {
-              const m = confirm!;
-              setConfirm(null);
-              void setEnabled(m, false);
-            }}
+            text={(m) => ta('machine.disableConfirm', { name: m.name })}
+            close={() => setConfirm(null)}
+            run={(m) => api.post('/machineInfo/update', { id: m.id, enabled: false })}
+            after={reload}
           />
         </>
       )}

@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/messages.ts';
 import { AdminPage, Switch, Table, useLoad } from './Console.tsx';
+import { act, Btn } from './kit.tsx';
 
 type Model = 'lite' | 'full' | 'heavy';
 type Plan = 'free' | 'monthly' | 'yearly';
@@ -23,16 +23,7 @@ export function ManageModelPage() {
   const [data, reload] = useLoad(() => api.post<ModelList>('/model/list'), []);
   const [f, setF] = useState<Settings | null>(null);
   useEffect(() => setF(data ? { enabled: { ...data.enabled }, byPlan: { ...data.byPlan } } : null), [data]);
-  const save = async () => {
-    if (!f) return;
-    try {
-      await api.post('/model/save', f);
-      toast.success(ta('admin.saved'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
+  const save = () => f && act(() => api.post('/model/save', f), reload, 'admin.saved');
   const usage = (m: Model) => data?.usage.find((u) => u.model === m);
   return (
     <AdminPage path="manageModel">
@@ -46,16 +37,7 @@ export function ManageModelPage() {
             <section className="admin-card">
               <div className="admin-card-head">
                 <h2>{ta('model.capture')}</h2>
-                {canWrite && (
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-sm"
-                    data-testid="model-save"
-                    onClick={save}
-                  >
-                    {ta('admin.save')}
-                  </button>
-                )}
+                {canWrite && <Btn primary label={ta('admin.save')} testId="model-save" onClick={save} />}
               </div>
               <p className="admin-muted">{ta('model.hint')}</p>
               <Table

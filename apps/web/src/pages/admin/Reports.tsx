@@ -13,12 +13,20 @@ import {
   Tooltip,
 } from 'chart.js';
 import { useEffect, useRef, useState } from 'react';
-import { Confirm } from '../../components/Modal.tsx';
-import { Pager } from '../../components/Pager.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/messages.ts';
 import { AdminPage, type Column, ExportButton, fmtTime, Table, useLoad, yuan } from './Console.tsx';
+import {
+  act,
+  actionsColumn,
+  Btn,
+  ConfirmAct,
+  PagedTable,
+  type PageOf,
+  searchBody,
+  usePaged,
+} from './kit.tsx';
 
 Chart.register(
   BarController,
@@ -85,6 +93,33 @@ const isoDay = (ms: number) => {
 const localMidnight = (iso: string) => new Date(`${iso}T00:00:00`).getTime();
 
 /** Period picker: last 7/30/90 days or custom dates; gives [from, to) in local days. */
+/** A row of chips, one on. */
+function Chips<V extends string | number>({
+  value,
+  set,
+  options,
+}: {
+  value: V;
+  set: (v: V) => void;
+  options: readonly (readonly [V, string])[];
+}) {
+  return (
+    <>
+      {options.map(([v, label]) => (
+        <button
+          key={String(v) || 'all'}
+          type="button"
+          className={`chip${value === v ? ' chip-on' : ''}`}
+          data-range={typeof v === 'number' ? v : undefined}
+          onClick={() => set(v)}
+        >
+          {label}
+        </button>
+      ))}
+    </>
+  );
+}
+
 function usePeriod() {
   const [range, setRange] = useState<Range>(7);
   const today = isoDay(Date.now());
@@ -95,24 +130,14 @@ function usePeriod() {
       : { from: localMidnight(today) - (range - 1) * DAY, to: localMidnight(today) + DAY };
   const picker = (
     <div className="admin-filters">
-      {([7, 30, 90] as const).map((r) => (
-        <button
-          key={r}
-          type="button"
-          className={`chip${range === r ? ' chip-on' : ''}`}
-          data-range={r}
-          onClick={() => setRange(r)}
-        >
-          {ta(`report.last${r}` as AdminKey)}
-        </button>
-      ))}
-      <button
-        type="button"
-        className={`chip${range === 'custom' ? ' chip-on' : ''}`}
-        onClick={() => setRange('custom')}
-      >
-        {ta('report.custom')}
-      </button>
+      <Chips<Range>
+        value={range}
+        set={setRange}
+        options={[
+          ...([7, 30, 90] as const).map((r) => [r, ta(`report.last${r}` as AdminKey)] as const),
+          ['custom', ta('report.custom')],
+        ]}
+      />
       {range === 'custom' && (
         <>
           <input
@@ -481,53 +506,32 @@ export function ExtensionPage() {
             rowKey={(r) => r.inviterId}
             rows={data?.inviters ?? []}
             testId="extension-table"
-            columns={
-              canWrite
-                ? [
-                    ...columns,
-                    {
-                      key: 'pay',
-                      title: ta('admin.actions'),
-                      csv: () => null,
-                      render: (r) =>
-                        r.cashback > r.cashbackPaid ? (
-                          <button
-                            type="button"
-                            className="btn btn-sm"
-                            data-action="payout"
-                            onClick={() => setPayout(r)}
-                          >
-                            {ta('report.payOut')}
-                          </button>
-                        ) : (
-                          '—'
-                        ),
-                    },
-                  ]
-                : columns
-            }
+            columns={[
+              ...columns,
+              ...actionsColumn(canWrite, (r: Inviter) =>
+                r.cashback > r.cashbackPaid ? (
+                  <Btn label={ta('report.payOut')} action="payout" onClick={() => setPayout(r)} />
+                ) : (
+                  '—'
+                ),
+              ),
+            ]}
           />
-          <Confirm
-            open={!!payout}
+          <ConfirmAct
+            item={payout}
+            danger={false}
             title={ta('report.payOut')}
-            text={ta('report.payOutConfirm', {
-              email: payout?.email ?? '',
-              amount: payout ? yuan(payout.cashback - payout.cashbackPaid) : '',
-            })}
-            onCancel={() => setPayout(null)}
-            onOk={async () => {
-              const p = payout!;
-              setPayout(null);
-              try {
-                const r = await api.post<{ count: number; amount: number }>('/companyOrder/sendCashBack', {
-                  userId: p.inviterId,
-                });
-                toast.success(ta('report.paidOut', { count: r.count, amount: yuan(r.amount) }));
-                await reload();
-              } catch {
-                /* shown */
-              }
+            text={(p) =>
+              ta('report.payOutConfirm', { email: p.email, amount: yuan(p.cashback - p.cashbackPaid) })
+            }
+            close={() => setPayout(null)}
+            run={async (p) => {
+              const r = await api.post<{ count: number; amount: number }>('/companyOrder/sendCashBack', {
+                userId: p.inviterId,
+              });
+              toast.success(ta('report.paidOut', { count: r.count, amount: yuan(r.amount) }));
             }}
+            after={reload}
           />
         </>
       )}
@@ -549,50 +553,29 @@ interface Invoice {
 
 /** Invoices requested by buyers (finance): issue or reject. */
 function Invoices({ canWrite }: { canWrite: boolean }) {
-  const [status, setStatus] = useState<'' | Invoice['status']>('pending');
-  const [page, setPage] = useState(1);
-  const [data, reload, busy] = useLoad(
-    () =>
-      api.post<{ list: Invoice[]; total: number }>('/invoice/search', {
-        page,
-        size: 10,
-        ...(status ? { status } : {}),
-      }),
-    [page, status],
+  const paged = usePaged<'' | Invoice['status'], PageOf<Invoice>>('pending', (p, status) =>
+    api.post<PageOf<Invoice>>('/invoice/search', searchBody(p, 10, { status })),
   );
-  const set = async (i: Invoice, to: Invoice['status']) => {
-    try {
-      await api.put(`/invoice/${i.id}/${to}`);
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
+  const set = (i: Invoice, to: Invoice['status']) =>
+    act(() => api.put(`/invoice/${i.id}/${to}`), paged.reload);
   return (
     <section className="admin-card">
       <div className="admin-card-head">
         <h2>{ta('invoice.title')}</h2>
         <div className="admin-filters">
-          {(['pending', 'issued', 'rejected', ''] as const).map((s) => (
-            <button
-              key={s || 'all'}
-              type="button"
-              className={`chip${status === s ? ' chip-on' : ''}`}
-              onClick={() => {
-                setPage(1);
-                setStatus(s);
-              }}
-            >
-              {s ? ta(`invoice.${s}` as AdminKey) : ta('admin.all')}
-            </button>
-          ))}
+          <Chips
+            value={paged.applied}
+            set={paged.apply}
+            options={(['pending', 'issued', 'rejected', ''] as const).map(
+              (s) => [s, s ? ta(`invoice.${s}` as AdminKey) : ta('admin.all')] as const,
+            )}
+          />
         </div>
       </div>
-      <Table
+      <PagedTable
+        paged={paged}
+        size={10}
         rowKey={(i) => i.id}
-        rows={data?.list ?? []}
-        loading={busy}
         testId="invoice-table"
         columns={[
           { key: 'o', title: ta('invoice.order'), render: (i) => <code>{i.orderNo}</code> },
@@ -603,37 +586,18 @@ function Invoices({ canWrite }: { canWrite: boolean }) {
           { key: 'a', title: ta('invoice.amount'), render: (i) => yuan(i.amount), align: 'right' },
           { key: 's', title: ta('invoice.status'), render: (i) => ta(`invoice.${i.status}` as AdminKey) },
           { key: 'c', title: ta('admin.created'), render: (i) => fmtTime(i.createdAt) },
-          ...(canWrite
-            ? [
-                {
-                  key: 'x',
-                  title: ta('admin.actions'),
-                  render: (i: Invoice) =>
-                    i.status === 'pending' ? (
-                      <span className="admin-actions">
-                        <button type="button" className="btn btn-sm" onClick={() => set(i, 'issued')}>
-                          {ta('invoice.issue')}
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-danger"
-                          onClick={() => set(i, 'rejected')}
-                        >
-                          {ta('invoice.reject')}
-                        </button>
-                      </span>
-                    ) : (
-                      '—'
-                    ),
-                },
-              ]
-            : []),
+          ...actionsColumn(canWrite, (i: Invoice) =>
+            i.status === 'pending' ? (
+              <span className="admin-actions">
+                <Btn label={ta('invoice.issue')} onClick={() => set(i, 'issued')} />
+                <Btn label={ta('invoice.reject')} danger onClick={() => set(i, 'rejected')} />
+              </span>
+            ) : (
+              '—'
+            ),
+          ),
         ]}
       />
-      <div className="admin-foot">
-        <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-        <Pager page={page} pages={Math.ceil((data?.total ?? 0) / 10)} go={setPage} />
-      </div>
     </section>
   );
 }

@@ -1,11 +1,27 @@
 /** manageRole (roles and their page config, members), manageRouter (menus), auditLog (who did what). */
 import { Fragment, useState } from 'react';
-import { Confirm, Modal, ModalButtons } from '../../components/Modal.tsx';
-import { Pager } from '../../components/Pager.tsx';
+import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, adminPageTitle, roleTitle, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/messages.ts';
 import { AdminPage, Field, fmtTime, forgetMyPages, Switch, Table, useLoad } from './Console.tsx';
+import {
+  act,
+  actionsColumn,
+  allOf,
+  Btn,
+  Choice,
+  ConfirmAct,
+  EditDelete,
+  Filters,
+  Foot,
+  FormDialog,
+  type PageOf,
+  searchBody,
+  TextInput,
+  useOk,
+  usePaged,
+} from './kit.tsx';
 import type { AdminUser } from './Users.tsx';
 
 type Access = 'read' | 'write';
@@ -50,11 +66,9 @@ function RoleDialog({
   const [grants, setGrants] = useState<Record<string, Access | ''>>(() =>
     Object.fromEntries((role.pages ?? []).map((p) => [p.path, p.access])),
   );
-  const [busy, setBusy] = useState(false);
   const isSuper = role.key === 'admin';
-  const ok = async () => {
-    setBusy(true);
-    try {
+  const [busy, ok] = useOk(
+    async () => {
       const pages = Object.entries(grants)
         .filter(([, a]) => a)
         .map(([path, access]) => ({ path, access }));
@@ -64,18 +78,13 @@ function RoleDialog({
         ...(isSuper ? {} : { state, pages }),
       });
       forgetMyPages();
-      toast.success(ta('admin.saved'));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onClose,
+    onDone,
+    'admin.saved',
+  );
   return (
-    <Modal
-      open
+    <FormDialog
       title={
         role.id
           ? ta('role.edit', { title: roleTitle({ key: role.key ?? '', title: role.title ?? '' }) })
@@ -83,14 +92,8 @@ function RoleDialog({
       }
       onClose={onClose}
       width={640}
-      footer={
-        <ModalButtons
-          onCancel={onClose}
-          onOk={ok}
-          busy={busy || !title.trim() || (!role.id && !key)}
-          okText={ta('admin.save')}
-        />
-      }
+      onOk={ok}
+      busy={busy || !title.trim() || (!role.id && !key)}
     >
       <div className="admin-form2">
         <Field label="role.key">
@@ -104,13 +107,7 @@ function RoleDialog({
           />
         </Field>
         <Field label="role.title">
-          <input
-            className="input"
-            value={title}
-            maxLength={128}
-            data-testid="role-title"
-            onChange={(e) => setTitle(e.target.value)}
-          />
+          <TextInput value={title} set={setTitle} maxLength={128} testId="role-title" />
         </Field>
       </div>
       {isSuper ? (
@@ -129,16 +126,18 @@ function RoleDialog({
                   value={grants[m.path] ?? ''}
                   onChange={(e) => setGrants({ ...grants, [m.path]: e.target.value as Access | '' })}
                 >
-                  <option value="">{ta('role.noAccess')}</option>
-                  <option value="read">{ta('role.read')}</option>
-                  <option value="write">{ta('role.write')}</option>
+                  {(['', 'read', 'write'] as const).map((a) => (
+                    <option key={a} value={a}>
+                      {ta(a ? `role.${a}` : 'role.noAccess')}
+                    </option>
+                  ))}
                 </select>
               </Fragment>
             ))}
           </div>
         </>
       )}
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -153,46 +152,35 @@ function Members({ role, onClose }: { role: Role; onClose: () => void }) {
   };
   const add = async () => {
     try {
-      const found = await api.post<{ list: AdminUser[] }>('/user/search', {
-        keyword: email.trim(),
-        size: 5,
-        page: 1,
-      });
+      const found = await api.post<PageOf<AdminUser>>(
+        '/user/search',
+        searchBody(1, 5, { keyword: email.trim() }),
+      );
       const u = found.list.find((x) => x.email.toLowerCase() === email.trim().toLowerCase());
       if (!u) {
         toast.error(`${email}: ${ta('admin.none')}`);
         return;
       }
-      await give(u, true);
-      setEmail('');
-      forgetMyPages();
-      toast.success(ta('admin.done'));
-      await reload();
+      await act(async () => {
+        await give(u, true);
+        setEmail('');
+        forgetMyPages();
+      }, reload);
     } catch {
       /* shown */
     }
   };
   return (
     <Modal open title={ta('role.membersOf', { title: roleTitle(role) })} onClose={onClose} width={640}>
-      <form
-        className="admin-filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void add();
-        }}
-      >
-        <input
-          className="input"
+      <Filters onSubmit={() => void add()} submit={ta('admin.add')} submitTestId="member-add">
+        <TextInput
           type="email"
           placeholder={ta('role.assignEmail')}
           value={email}
-          data-testid="member-email"
-          onChange={(e) => setEmail(e.target.value)}
+          set={setEmail}
+          testId="member-email"
         />
-        <button type="submit" className="btn btn-primary btn-sm" data-testid="member-add">
-          {ta('admin.add')}
-        </button>
-      </form>
+      </Filters>
       <Table
         rowKey={(u) => u.id}
         rows={list ?? []}
@@ -203,23 +191,7 @@ function Members({ role, onClose }: { role: Role; onClose: () => void }) {
           {
             key: 'a',
             title: ta('admin.actions'),
-            render: (u) => (
-              <button
-                type="button"
-                className="btn btn-sm"
-                onClick={async () => {
-                  try {
-                    await give(u, false);
-                    toast.success(ta('admin.done'));
-                    await reload();
-                  } catch {
-                    /* shown */
-                  }
-                }}
-              >
-                {ta('role.take')}
-              </button>
-            ),
+            render: (u) => <Btn label={ta('role.take')} onClick={() => act(() => give(u, false), reload)} />,
           },
         ]}
       />
@@ -240,16 +212,7 @@ export function ManageRolePage() {
   return (
     <AdminPage
       path="manageRole"
-      tools={
-        <button
-          type="button"
-          className="btn btn-primary btn-sm"
-          data-testid="role-new"
-          onClick={() => setEdit({})}
-        >
-          {ta('role.new')}
-        </button>
-      }
+      tools={<Btn primary label={ta('role.new')} testId="role-new" onClick={() => setEdit({})} />}
     >
       {(canWrite) => (
         <>
@@ -317,32 +280,18 @@ export function ManageRolePage() {
                 width: 80,
                 align: 'center',
               },
-              ...(canWrite
-                ? [
-                    {
-                      key: 'a',
-                      title: ta('admin.actions'),
-                      width: 150,
-                      render: (r: Role) => (
-                        <span className="admin-actions">
-                          <button
-                            type="button"
-                            className="btn btn-sm"
-                            data-edit-role={r.key}
-                            onClick={() => setEdit(r)}
-                          >
-                            {ta('admin.edit')}
-                          </button>
-                          {r.key !== 'admin' && (
-                            <button type="button" className="btn btn-sm btn-danger" onClick={() => setDel(r)}>
-                              {ta('admin.delete')}
-                            </button>
-                          )}
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
+              ...actionsColumn(
+                canWrite,
+                (r: Role) => (
+                  <span data-edit-role={r.key}>
+                    <EditDelete
+                      onEdit={() => setEdit(r)}
+                      onDelete={r.key === 'admin' ? undefined : () => setDel(r)}
+                    />
+                  </span>
+                ),
+                150,
+              ),
             ]}
           />
           {edit && menus && (
@@ -357,23 +306,12 @@ export function ManageRolePage() {
               }}
             />
           )}
-          <Confirm
-            open={!!del}
-            danger
-            title={ta('admin.delete')}
-            text={ta('role.deleteConfirm', { title: del ? roleTitle(del) : '' })}
-            onCancel={() => setDel(null)}
-            onOk={async () => {
-              const r = del!;
-              setDel(null);
-              try {
-                await api.del(`/role/${r.id}`);
-                toast.success(ta('admin.done'));
-                await reload();
-              } catch {
-                /* shown */
-              }
-            }}
+          <ConfirmAct
+            item={del}
+            text={(r) => ta('role.deleteConfirm', { title: roleTitle(r) })}
+            close={() => setDel(null)}
+            run={(r) => api.del(`/role/${r.id}`)}
+            after={reload}
           />
         </>
       )}
@@ -391,11 +329,9 @@ function MenuDialog({
   onDone: () => void;
 }) {
   const [f, setF] = useState<Partial<Menu>>({ show: true, sort: 0, ...menu });
-  const [busy, setBusy] = useState(false);
   const set = (p: Partial<Menu>) => setF({ ...f, ...p });
-  const ok = async () => {
-    setBusy(true);
-    try {
+  const [busy, ok] = useOk(
+    async () => {
       const { id, title, module, icon, controller, action, show, path, alias, sort } = f;
       await api.post('/menu/save', {
         id,
@@ -410,15 +346,11 @@ function MenuDialog({
         sort: Number(sort) || 0,
       });
       forgetMyPages();
-      toast.success(ta('admin.saved'));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onClose,
+    onDone,
+    'admin.saved',
+  );
   const text = (k: keyof Menu, label: AdminKey) => (
     <Field label={label}>
       <input
@@ -430,19 +362,12 @@ function MenuDialog({
     </Field>
   );
   return (
-    <Modal
-      open
+    <FormDialog
       title={menu.id ? ta('menu.edit', { title: menu.title ?? '' }) : ta('menu.new')}
       onClose={onClose}
       width={640}
-      footer={
-        <ModalButtons
-          onCancel={onClose}
-          onOk={ok}
-          busy={busy || !f.title || !f.path || !f.module}
-          okText={ta('admin.save')}
-        />
-      }
+      onOk={ok}
+      busy={busy || !f.title || !f.path || !f.module}
     >
       <div className="admin-form2">
         {text('title', 'menu.title')}
@@ -462,7 +387,7 @@ function MenuDialog({
         </Field>
       </div>
       <Switch checked={!!f.show} onChange={(v) => set({ show: v })} label={ta('menu.show')} />
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -473,16 +398,7 @@ export function ManageRouterPage() {
   return (
     <AdminPage
       path="manageRouter"
-      tools={
-        <button
-          type="button"
-          className="btn btn-primary btn-sm"
-          data-testid="menu-new"
-          onClick={() => setEdit({})}
-        >
-          {ta('menu.new')}
-        </button>
-      }
+      tools={<Btn primary label={ta('menu.new')} testId="menu-new" onClick={() => setEdit({})} />}
     >
       {(canWrite) => (
         <>
@@ -510,45 +426,20 @@ export function ManageRouterPage() {
                 render: (m) => ta(m.show ? 'admin.yes' : 'admin.no'),
                 width: 60,
               },
-              ...(canWrite
-                ? [
-                    {
-                      key: 'x',
-                      title: ta('admin.actions'),
-                      width: 150,
-                      render: (m: Menu) => (
-                        <span className="admin-actions">
-                          <button type="button" className="btn btn-sm" onClick={() => setEdit(m)}>
-                            {ta('admin.edit')}
-                          </button>
-                          <button type="button" className="btn btn-sm btn-danger" onClick={() => setDel(m)}>
-                            {ta('admin.delete')}
-                          </button>
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
+              ...actionsColumn(
+                canWrite,
+                (m: Menu) => <EditDelete onEdit={() => setEdit(m)} onDelete={() => setDel(m)} />,
+                150,
+              ),
             ]}
           />
           {edit && <MenuDialog menu={edit} onClose={() => setEdit(null)} onDone={reload} />}
-          <Confirm
-            open={!!del}
-            danger
-            title={ta('admin.delete')}
-            text={ta('menu.deleteConfirm', { title: del ? menuLabel(del) : '' })}
-            onCancel={() => setDel(null)}
-            onOk={async () => {
-              const m = del!;
-              setDel(null);
-              try {
-                await api.del(`/menu/${m.id}`);
-                toast.success(ta('admin.done'));
-                await reload();
-              } catch {
-                /* shown */
-              }
-            }}
+          <ConfirmAct
+            item={del}
+            text={(m) => ta('menu.deleteConfirm', { title: menuLabel(m) })}
+            close={() => setDel(null)}
+            run={(m) => api.del(`/menu/${m.id}`)}
+            after={reload}
           />
         </>
       )}
@@ -595,20 +486,9 @@ export function AuditLogPage() {
   const [module, setModule] = useState('');
   const [route, setRoute] = useState('');
   const [failedOnly, setFailedOnly] = useState(false);
-  const [applied, setApplied] = useState({ actor: '', module: '', route: '', failedOnly: false });
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<AuditRow | null>(null);
-  const [data, , busy] = useLoad(
-    () =>
-      api.post<{ list: AuditRow[]; total: number }>('/audit/search', {
-        page,
-        size: 20,
-        ...(applied.actor ? { actor: applied.actor } : {}),
-        ...(applied.module ? { module: applied.module } : {}),
-        ...(applied.route ? { route: applied.route } : {}),
-        ...(applied.failedOnly ? { failedOnly: true } : {}),
-      }),
-    [page, applied],
+  const paged = usePaged({ actor: '', module: '', route: '', failedOnly: false }, (p, a) =>
+    api.post<PageOf<AuditRow>>('/audit/search', searchBody(p, 20, a)),
   );
   const modules = [
     'user',
@@ -626,53 +506,38 @@ export function AuditLogPage() {
     <AdminPage path="auditLog">
       {() => (
         <>
-          <form
-            className="admin-filters"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPage(1);
-              setApplied({ actor: actor.trim(), module, route: route.trim(), failedOnly });
-            }}
+          <Filters
+            onSubmit={() => paged.apply({ actor: actor.trim(), module, route: route.trim(), failedOnly })}
+            submitTestId="audit-search"
           >
-            <input
-              className="input"
-              placeholder={ta('audit.actorFilter')}
+            <TextInput
               value={actor}
-              data-testid="audit-actor"
-              onChange={(e) => setActor(e.target.value)}
+              set={setActor}
+              placeholder={ta('audit.actorFilter')}
+              testId="audit-actor"
             />
-            <select
-              className="input"
+            <Choice
               value={module}
-              onChange={(e) => setModule(e.target.value)}
-              aria-label={ta('audit.module')}
-            >
-              <option value="">{`${ta('audit.module')}: ${ta('admin.all')}`}</option>
-              {modules.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-            <input
-              className="input"
-              data-testid="audit-route"
-              placeholder={ta('audit.routeFilter')}
+              set={setModule}
+              label={ta('audit.module')}
+              all={allOf(ta('audit.module'))}
+              options={modules.map((m) => [m, m] as const)}
+            />
+            <TextInput
               value={route}
-              onChange={(e) => setRoute(e.target.value)}
+              set={setRoute}
+              placeholder={ta('audit.routeFilter')}
+              testId="audit-route"
             />
             <label className="admin-check">
               <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} />
               {ta('audit.failedOnly')}
             </label>
-            <button type="submit" className="btn btn-primary btn-sm" data-testid="audit-search">
-              {ta('admin.search')}
-            </button>
-          </form>
+          </Filters>
           <Table
             rowKey={(r) => r.id}
-            rows={data?.list ?? []}
-            loading={busy}
+            rows={paged.data?.list ?? []}
+            loading={paged.busy}
             testId="audit-table"
             onRowClick={setOpen}
             columns={[
@@ -713,10 +578,7 @@ export function AuditLogPage() {
               },
             ]}
           />
-          <div className="admin-foot">
-            <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / 20)} go={setPage} />
-          </div>
+          <Foot total={paged.data?.total ?? 0} page={paged.page} size={20} go={paged.setPage} />
           {open && (
             <Modal open title={`${open.method} ${open.route}`} onClose={() => setOpen(null)} width={880}>
               <p className="admin-muted">

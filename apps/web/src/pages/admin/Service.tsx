@@ -1,10 +1,9 @@
 /** service: maintenance tooltip, version banner, price-list mark, filing record, and the start carousel's notices. */
 import { useEffect, useState } from 'react';
-import { Confirm, Modal, ModalButtons } from '../../components/Modal.tsx';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/messages.ts';
 import { AdminPage, Field, fmtTime, Switch, Table, useLoad } from './Console.tsx';
+import { act, actionsColumn, Btn, ConfirmAct, EditDelete, FormDialog, TextInput, useOk } from './kit.tsx';
 
 interface Maintain {
   maintainBtn: boolean;
@@ -35,80 +34,59 @@ function MaintainForm({ canWrite }: { canWrite: boolean }) {
   const [f, setF] = useState<Maintain | null>(null);
   useEffect(() => setF(info), [info]);
   if (!f) return <div className="admin-card">{ta('admin.loading')}</div>;
-  const save = async (path: string, body: Partial<Maintain>) => {
-    try {
-      await api.post(path, body);
-      toast.success(ta('admin.saved'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
+  const save = (path: string, body: Partial<Maintain>) =>
+    act(() => api.post(path, body), reload, 'admin.saved');
   const set = (p: Partial<Maintain>) => setF({ ...f, ...p });
+  const toggle = (
+    k: 'maintainBtn' | 'versionBtn' | 'tomoMaintain' | 'plateNumberBtn',
+    label: string,
+    testId?: string,
+  ) => (
+    <Switch
+      checked={f[k]}
+      disabled={!canWrite}
+      onChange={(v) => set({ [k]: v })}
+      label={label}
+      testId={testId}
+    />
+  );
+  const text = (k: 'maintainText' | 'versionText', rows: number, testId?: string) => (
+    <textarea
+      className="input"
+      rows={rows}
+      maxLength={2000}
+      disabled={!canWrite}
+      value={f[k]}
+      data-testid={testId}
+      onChange={(e) => set({ [k]: e.target.value })}
+    />
+  );
+  const saveButton = (onClick: () => unknown, testId?: string) =>
+    canWrite && (
+      <div className="admin-row-end">
+        <Btn primary label={ta('admin.save')} testId={testId} onClick={onClick} />
+      </div>
+    );
   return (
     <div className="admin-grid2">
       <section className="admin-card">
         <h2>{ta('service.maintain')}</h2>
-        <Switch
-          checked={f.maintainBtn}
-          disabled={!canWrite}
-          onChange={(v) => set({ maintainBtn: v })}
-          label={ta('service.maintainOn')}
-          testId="maintain-on"
-        />
-        <Field label="service.maintainText">
-          <textarea
-            className="input"
-            rows={3}
-            maxLength={2000}
-            disabled={!canWrite}
-            value={f.maintainText}
-            data-testid="maintain-text"
-            onChange={(e) => set({ maintainText: e.target.value })}
-          />
-        </Field>
+        {toggle('maintainBtn', ta('service.maintainOn'), 'maintain-on')}
+        <Field label="service.maintainText">{text('maintainText', 3, 'maintain-text')}</Field>
         <h2>{ta('service.version')}</h2>
-        <Switch
-          checked={f.versionBtn}
-          disabled={!canWrite}
-          onChange={(v) => set({ versionBtn: v })}
-          label={ta('service.versionOn')}
-        />
-        <Field label="service.versionText">
-          <textarea
-            className="input"
-            rows={2}
-            maxLength={2000}
-            disabled={!canWrite}
-            value={f.versionText}
-            onChange={(e) => set({ versionText: e.target.value })}
-          />
-        </Field>
-        <Switch
-          checked={f.tomoMaintain}
-          disabled={!canWrite}
-          onChange={(v) => set({ tomoMaintain: v })}
-          label={ta('service.tomo')}
-        />
-        {canWrite && (
-          <div className="admin-row-end">
-            <button
-              type="button"
-              className="btn btn-primary btn-sm"
-              data-testid="maintain-save"
-              onClick={() =>
-                save('/sysConfig/saveMaintain', {
-                  maintainBtn: f.maintainBtn,
-                  maintainText: f.maintainText,
-                  versionBtn: f.versionBtn,
-                  versionText: f.versionText,
-                  tomoMaintain: f.tomoMaintain,
-                })
-              }
-            >
-              {ta('admin.save')}
-            </button>
-          </div>
+        {toggle('versionBtn', ta('service.versionOn'))}
+        <Field label="service.versionText">{text('versionText', 2)}</Field>
+        {toggle('tomoMaintain', ta('service.tomo'))}
+        {saveButton(
+          () =>
+            save('/sysConfig/saveMaintain', {
+              maintainBtn: f.maintainBtn,
+              maintainText: f.maintainText,
+              versionBtn: f.versionBtn,
+              versionText: f.versionText,
+              tomoMaintain: f.tomoMaintain,
+            }),
+          'maintain-save',
         )}
       </section>
       <section className="admin-card">
@@ -123,12 +101,7 @@ function MaintainForm({ canWrite }: { canWrite: boolean }) {
           label={ta('service.markOn')}
         />
         <h2>{ta('service.plate')}</h2>
-        <Switch
-          checked={f.plateNumberBtn}
-          disabled={!canWrite}
-          onChange={(v) => set({ plateNumberBtn: v })}
-          label={ta('service.plateOn')}
-        />
+        {toggle('plateNumberBtn', ta('service.plateOn'))}
         <Field label="service.plateNumber">
           <input
             className="input"
@@ -138,21 +111,11 @@ function MaintainForm({ canWrite }: { canWrite: boolean }) {
             onChange={(e) => set({ plateNumber: e.target.value })}
           />
         </Field>
-        {canWrite && (
-          <div className="admin-row-end">
-            <button
-              type="button"
-              className="btn btn-primary btn-sm"
-              onClick={() =>
-                save('/sysConfig/savePlateNumber', {
-                  plateNumber: f.plateNumber,
-                  plateNumberBtn: f.plateNumberBtn,
-                })
-              }
-            >
-              {ta('admin.save')}
-            </button>
-          </div>
+        {saveButton(() =>
+          save('/sysConfig/savePlateNumber', {
+            plateNumber: f.plateNumber,
+            plateNumberBtn: f.plateNumberBtn,
+          }),
         )}
       </section>
     </div>
@@ -180,13 +143,11 @@ function NoticeDialog({
   onDone: () => void;
 }) {
   const [f, setF] = useState({ ...blank, ...n });
-  const [busy, setBusy] = useState(false);
   const set = (p: Partial<Notice>) => setF({ ...f, ...p });
   const valid = f.title.trim().length > 0 || f.url.trim().length > 0;
-  const ok = async () => {
-    setBusy(true);
-    try {
-      await api.post('/notice/save', {
+  const [busy, ok] = useOk(
+    () =>
+      api.post('/notice/save', {
         ...(n.id ? { id: n.id } : {}),
         page: Number(f.page) || 0,
         jumpTo: f.jumpTo,
@@ -196,34 +157,24 @@ function NoticeDialog({
         title: f.title,
         content: f.content,
         enabled: f.enabled,
-      });
-      toast.success(ta('admin.saved'));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+      }),
+    onClose,
+    onDone,
+    'admin.saved',
+  );
+  const input = (k: 'title' | 'button' | 'url' | 'jumpTo', maxLength: number, testId?: string) => (
+    <TextInput maxLength={maxLength} value={f[k]} set={(v) => set({ [k]: v })} testId={testId} />
+  );
   return (
-    <Modal
-      open
+    <FormDialog
       title={n.id ? ta('service.noticeEdit') : ta('service.noticeNew')}
       onClose={onClose}
       width={640}
-      footer={<ModalButtons onCancel={onClose} onOk={ok} busy={busy || !valid} okText={ta('admin.save')} />}
+      onOk={ok}
+      busy={busy || !valid}
     >
       <div className="admin-form2">
-        <Field label="notice.title">
-          <input
-            className="input"
-            maxLength={255}
-            value={f.title}
-            data-testid="notice-title"
-            onChange={(e) => set({ title: e.target.value })}
-          />
-        </Field>
+        <Field label="notice.title">{input('title', 255, 'notice-title')}</Field>
         <Field label="notice.page">
           <input
             className="input"
@@ -238,33 +189,10 @@ function NoticeDialog({
             <option value={2}>{ta('notice.typeVideo')}</option>
           </select>
         </Field>
-        <Field label="notice.button">
-          <input
-            className="input"
-            maxLength={64}
-            value={f.button}
-            data-testid="notice-button"
-            onChange={(e) => set({ button: e.target.value })}
-          />
-        </Field>
+        <Field label="notice.button">{input('button', 64, 'notice-button')}</Field>
       </div>
-      <Field label="notice.url">
-        <input
-          className="input"
-          maxLength={1024}
-          value={f.url}
-          data-testid="notice-url"
-          onChange={(e) => set({ url: e.target.value })}
-        />
-      </Field>
-      <Field label="notice.jumpTo">
-        <input
-          className="input"
-          maxLength={1024}
-          value={f.jumpTo}
-          onChange={(e) => set({ jumpTo: e.target.value })}
-        />
-      </Field>
+      <Field label="notice.url">{input('url', 1024, 'notice-url')}</Field>
+      <Field label="notice.jumpTo">{input('jumpTo', 1024)}</Field>
       <Field label="notice.content">
         <textarea
           className="input"
@@ -281,7 +209,7 @@ function NoticeDialog({
           {f.type === 2 ? <video src={f.url} muted controls /> : <img src={f.url} alt="" />}
         </div>
       )}
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -294,14 +222,7 @@ function Notices({ canWrite }: { canWrite: boolean }) {
       <div className="admin-card-head">
         <h2>{ta('service.notices')}</h2>
         {canWrite && (
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            data-testid="notice-new"
-            onClick={() => setEdit({})}
-          >
-            {ta('service.noticeNew')}
-          </button>
+          <Btn primary label={ta('service.noticeNew')} testId="notice-new" onClick={() => setEdit({})} />
         )}
       </div>
       <Table
@@ -320,44 +241,18 @@ function Notices({ canWrite }: { canWrite: boolean }) {
           { key: 'b', title: ta('notice.button'), render: (n) => n.button || '—' },
           { key: 'e', title: ta('notice.enabled'), render: (n) => ta(n.enabled ? 'admin.yes' : 'admin.no') },
           { key: 'u', title: ta('admin.updated'), render: (n) => fmtTime(n.updatedAt) },
-          ...(canWrite
-            ? [
-                {
-                  key: 'a',
-                  title: ta('admin.actions'),
-                  render: (n: Notice) => (
-                    <span className="admin-actions">
-                      <button type="button" className="btn btn-sm" onClick={() => setEdit(n)}>
-                        {ta('admin.edit')}
-                      </button>
-                      <button type="button" className="btn btn-sm btn-danger" onClick={() => setDel(n)}>
-                        {ta('admin.delete')}
-                      </button>
-                    </span>
-                  ),
-                },
-              ]
-            : []),
+          ...actionsColumn(canWrite, (n: Notice) => (
+            <EditDelete onEdit={() => setEdit(n)} onDelete={() => setDel(n)} />
+          )),
         ]}
       />
       {edit && <NoticeDialog n={edit} onClose={() => setEdit(null)} onDone={reload} />}
-      <Confirm
-        open={!!del}
-        danger
-        title={ta('admin.delete')}
-        text={ta('notice.deleteConfirm', { title: del?.title ?? '' })}
-        onCancel={() => setDel(null)}
-        onOk={async () => {
-          const n = del!;
-          setDel(null);
-          try {
-            await api.del(`/notice/${n.id}`);
-            toast.success(ta('admin.done'));
-            await reload();
-          } catch {
-            /* shown */
-          }
-        }}
+      <ConfirmAct
+        item={del}
+        text={(n) => ta('notice.deleteConfirm', { title: n.title })}
+        close={() => setDel(null)}
+        run={(n) => api.del(`/notice/${n.id}`)}
+        after={reload}
       />
     </section>
   );

@@ -1,11 +1,20 @@
 /** manageTomokage: every digital human with its owner; hide from / show to its owner, delete (issue 21, 24). */
 import { useState } from 'react';
-import { Confirm } from '../../components/Modal.tsx';
-import { Pager } from '../../components/Pager.tsx';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/messages.ts';
-import { AdminPage, type Column, ExportButton, fmtTime, Table, useLoad } from './Console.tsx';
+import { AdminPage, type Column, ExportButton, fmtTime } from './Console.tsx';
+import {
+  act,
+  actionsColumn,
+  Btn,
+  ConfirmAct,
+  Filters,
+  PagedTable,
+  type PageOf,
+  searchBody,
+  TextInput,
+  usePaged,
+} from './kit.tsx';
 
 interface Human {
   id: number;
@@ -27,27 +36,10 @@ const SIZE = 15;
 
 export function ManageTomokagePage() {
   const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState('');
-  const [page, setPage] = useState(1);
   const [del, setDel] = useState<Human | null>(null);
-  const [data, reload, busy] = useLoad(
-    () =>
-      api.post<{ list: Human[]; total: number }>('/admin/tomokage/search', {
-        page,
-        size: SIZE,
-        ...(applied ? { keyword: applied } : {}),
-      }),
-    [page, applied],
+  const paged = usePaged('', (p, k) =>
+    api.post<PageOf<Human>>('/admin/tomokage/search', searchBody(p, SIZE, { keyword: k })),
   );
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
   const columns: Column<Human>[] = [
     {
       key: 'f',
@@ -86,79 +78,41 @@ export function ManageTomokagePage() {
     },
     { key: 'c', title: ta('admin.created'), render: (h) => fmtTime(h.createAt) },
   ];
+  const actions = (h: Human) => (
+    <span className="admin-actions">
+      <Btn
+        label={ta(h.hidden ? 'tomo.show' : 'tomo.hide')}
+        action={h.hidden ? 'show' : 'hide'}
+        onClick={() =>
+          act(() => api.post('/admin/tomokage/hide', { id: h.id, hidden: !h.hidden }), paged.reload)
+        }
+      />
+      <Btn label={ta('admin.delete')} danger onClick={() => setDel(h)} />
+    </span>
+  );
   return (
     <AdminPage path="manageTomokage">
       {(canWrite) => (
         <>
-          <form
-            className="admin-filters"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPage(1);
-              setApplied(keyword.trim());
-            }}
+          <Filters
+            onSubmit={() => paged.apply(keyword.trim())}
+            end={<ExportButton name="digital-humans.csv" columns={columns} rows={paged.data?.list ?? []} />}
           >
-            <input
-              className="input"
-              placeholder={ta('tomo.keyword')}
-              value={keyword}
-              onChange={(e) => setKeyword(e.target.value)}
-            />
-            <button type="submit" className="btn btn-primary btn-sm">
-              {ta('admin.search')}
-            </button>
-            <span className="admin-grow" />
-            <ExportButton name="digital-humans.csv" columns={columns} rows={data?.list ?? []} />
-          </form>
-          <Table
+            <TextInput value={keyword} set={setKeyword} placeholder={ta('tomo.keyword')} />
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={SIZE}
             rowKey={(h) => h.id}
-            rows={data?.list ?? []}
-            loading={busy}
             testId="tomokage-table"
-            columns={[
-              ...columns,
-              ...(canWrite
-                ? [
-                    {
-                      key: 'a',
-                      title: ta('admin.actions'),
-                      render: (h: Human) => (
-                        <span className="admin-actions">
-                          <button
-                            type="button"
-                            className="btn btn-sm"
-                            data-action={h.hidden ? 'show' : 'hide'}
-                            onClick={() =>
-                              act(() => api.post('/admin/tomokage/hide', { id: h.id, hidden: !h.hidden }))
-                            }
-                          >
-                            {ta(h.hidden ? 'tomo.show' : 'tomo.hide')}
-                          </button>
-                          <button type="button" className="btn btn-sm btn-danger" onClick={() => setDel(h)}>
-                            {ta('admin.delete')}
-                          </button>
-                        </span>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
+            columns={[...columns, ...actionsColumn(canWrite, actions)]}
           />
-          <div className="admin-foot">
-            <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
-          </div>
-          <Confirm
-            open={!!del}
-            danger
-            title={ta('admin.delete')}
-            text={ta('tomo.deleteConfirm', { name: del?.name ?? '', email: del?.ownerEmail ?? '' })}
-            onCancel={() => setDel(null)}
-            onOk={() => {
-              const h = del!;
-              setDel(null);
-              void act(() => api.post('/admin/tomokage/delete', { ids: [h.id] }));
-            }}
+          <ConfirmAct
+            item={del}
+            text={(h) => ta('tomo.deleteConfirm', { name: h.name, email: h.ownerEmail ?? '' })}
+            close={() => setDel(null)}
+            run={(h) => api.post('/admin/tomokage/delete', { ids: [h.id] })}
+            after={paged.reload}
           />
         </>
       )}

@@ -1,7 +1,6 @@
 /** manageUser (search, filters, top up, flags, plan, days, roles, detail) and block (the blacklist). */
 import { useState } from 'react';
-import { Modal, ModalButtons } from '../../components/Modal.tsx';
-import { Pager } from '../../components/Pager.tsx';
+import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, roleTitle, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/messages.ts';
@@ -18,6 +17,26 @@ import {
   useLoad,
   yuan,
 } from './Console.tsx';
+import {
+  act,
+  actionsColumn,
+  allOf,
+  Btn,
+  Choice,
+  ConfirmAct,
+  Filters,
+  FormDialog,
+  type Level,
+  LevelFields,
+  levelOptions,
+  PagedTable,
+  type PageOf,
+  searchBody,
+  TextInput,
+  useOk,
+  usePaged,
+  validDays,
+} from './kit.tsx';
 
 export interface AdminUser {
   id: number;
@@ -38,13 +57,6 @@ export interface AdminUser {
   lastLoginAt: number | null;
   createdAt: number;
   ip: string | null;
-}
-
-interface PageOf<T> {
-  list: T[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 const SIZE = 15;
@@ -88,27 +100,16 @@ type Dialog =
 export function ManageUserPage() {
   const { user: me } = useSession();
   const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState<{ keyword: string; level: string; black: boolean }>({
-    keyword: '',
-    level: '',
-    black: false,
-  });
-  const [level, setLevel] = useState('');
+  const [level, setLevel] = useState<Level | ''>('');
   const [black, setBlack] = useState(false);
-  const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [data, reload, busy] = useLoad(
-    () =>
-      api.post<PageOf<AdminUser>>('/user/search', {
-        page,
-        size: SIZE,
-        type: 1,
-        ...(applied.keyword ? { keyword: applied.keyword } : {}),
-        ...(applied.level ? { level: applied.level } : {}),
-        ...(applied.black ? { blackFlag: true } : {}),
-      }),
-    [page, applied],
+  const paged = usePaged({ keyword: '', level: '', black: false }, (p, a) =>
+    api.post<PageOf<AdminUser>>(
+      '/user/search',
+      searchBody(p, SIZE, { type: 1, keyword: a.keyword, level: a.level, blackFlag: a.black }),
+    ),
   );
+  const { apply, data, reload } = paged;
   const [count] = useLoad(async () => {
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
@@ -118,16 +119,11 @@ export function ManageUserPage() {
     ]);
     return { all: all.total, today: today.total };
   }, []);
-
-  const act = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
-  };
+  const close = () => setDialog(null);
+  const open = (kind: Exclude<Dialog['kind'], 'detail'>, u: AdminUser) => () => setDialog({ kind, u });
+  const flag = (on: boolean, key: 'test' | 'beta' | 'staff', run: () => Promise<unknown>) => (
+    <Btn label={ta(`user.flag.${key}`)} action={key} on={on} onClick={() => act(run, reload)} />
+  );
 
   const columns: Column<AdminUser>[] = [
     { key: 'id', title: ta('user.id'), render: (u) => u.id, width: 60 },
@@ -161,6 +157,32 @@ export function ManageUserPage() {
     { key: 'created', title: ta('admin.created'), render: (u) => fmtDate(u.createdAt) },
     { key: 'login', title: ta('user.lastLogin'), render: (u) => fmtTime(u.lastLoginAt) },
   ];
+  // Only a super-administrator changes a super-administrator's account (the server refuses others).
+  const actions = (u: AdminUser) =>
+    u.roles.includes('admin') && !me?.roles.includes('admin') ? (
+      <span className="admin-muted">—</span>
+    ) : (
+      <span className="admin-actions">
+        <Btn label={ta('user.topUp')} action="topUp" onClick={open('topUp', u)} />
+        <Btn label={ta('user.setLevel')} action="level" onClick={open('level', u)} />
+        <Btn label={ta('user.addDays')} action="days" onClick={open('days', u)} />
+        {flag(u.testFlag, 'test', () => api.post(`/user/test/${u.id}`, { flag: !u.testFlag }))}
+        {flag(u.beta, 'beta', () => api.put(`/user/beta/${u.id}`, { flag: !u.beta }))}
+        {flag(u.extensionStaff, 'staff', () =>
+          api.post('/user/setExtensionStaff', { id: u.id, flag: !u.extensionStaff }),
+        )}
+        {String(u.id) === String(me?.id) ? null : u.blackFlag ? (
+          <Btn
+            label={ta('user.unblack')}
+            action="unblack"
+            onClick={() => act(() => api.post(`/user/blackFlag/${u.id}`, { flag: false }), reload)}
+          />
+        ) : (
+          <Btn label={ta('user.black')} action="black" danger onClick={open('black', u)} />
+        )}
+        <RolesButton onOpen={open('roles', u)} />
+      </span>
+    );
 
   return (
     <AdminPage
@@ -173,184 +195,54 @@ export function ManageUserPage() {
         )
       }
     >
-      {(canWrite) => {
-        const cols: Column<AdminUser>[] = canWrite
-          ? [
-              ...columns,
-              {
-                key: 'actions',
-                title: ta('admin.actions'),
-                csv: () => null,
-                // Only a super-administrator changes a super-administrator's account (the server refuses others).
-                render: (u) =>
-                  u.roles.includes('admin') && !me?.roles.includes('admin') ? (
-                    <span className="admin-muted">—</span>
-                  ) : (
-                    <span className="admin-actions">
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        data-action="topUp"
-                        onClick={() => setDialog({ kind: 'topUp', u })}
-                      >
-                        {ta('user.topUp')}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        data-action="level"
-                        onClick={() => setDialog({ kind: 'level', u })}
-                      >
-                        {ta('user.setLevel')}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        data-action="days"
-                        onClick={() => setDialog({ kind: 'days', u })}
-                      >
-                        {ta('user.addDays')}
-                      </button>
-                      <button
-                        type="button"
-                        className={`btn btn-sm${u.testFlag ? ' on' : ''}`}
-                        data-action="test"
-                        onClick={() => act(() => api.post(`/user/test/${u.id}`, { flag: !u.testFlag }))}
-                      >
-                        {ta('user.flag.test')}
-                      </button>
-                      <button
-                        type="button"
-                        className={`btn btn-sm${u.beta ? ' on' : ''}`}
-                        data-action="beta"
-                        onClick={() => act(() => api.put(`/user/beta/${u.id}`, { flag: !u.beta }))}
-                      >
-                        {ta('user.flag.beta')}
-                      </button>
-                      <button
-                        type="button"
-                        className={`btn btn-sm${u.extensionStaff ? ' on' : ''}`}
-                        data-action="staff"
-                        onClick={() =>
-                          act(() =>
-                            api.post('/user/setExtensionStaff', { id: u.id, flag: !u.extensionStaff }),
-                          )
-                        }
-                      >
-                        {ta('user.flag.staff')}
-                      </button>
-                      {String(u.id) === String(me?.id) ? null : u.blackFlag ? (
-                        <button
-                          type="button"
-                          className="btn btn-sm"
-                          data-action="unblack"
-                          onClick={() => act(() => api.post(`/user/blackFlag/${u.id}`, { flag: false }))}
-                        >
-                          {ta('user.unblack')}
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-danger"
-                          data-action="black"
-                          onClick={() => setDialog({ kind: 'black', u })}
-                        >
-                          {ta('user.black')}
-                        </button>
-                      )}
-                      <RolesButton onOpen={() => setDialog({ kind: 'roles', u })} />
-                    </span>
-                  ),
-              },
-            ]
-          : columns;
-        return (
-          <>
-            <form
-              className="admin-filters"
-              onSubmit={(e) => {
-                e.preventDefault();
-                setPage(1);
-                setApplied({ keyword: keyword.trim(), level, black });
-              }}
-            >
-              <input
-                className="input"
-                placeholder={ta('admin.keyword')}
-                value={keyword}
-                data-testid="user-keyword"
-                onChange={(e) => setKeyword(e.target.value)}
-              />
-              <select
-                className="input"
-                value={level}
-                onChange={(e) => setLevel(e.target.value)}
-                aria-label={ta('user.level')}
-              >
-                <option value="">{`${ta('user.level')}: ${ta('admin.all')}`}</option>
-                <option value="free">{ta('level.free')}</option>
-                <option value="monthly">{ta('level.monthly')}</option>
-                <option value="yearly">{ta('level.yearly')}</option>
-              </select>
-              <label className="admin-check">
-                <input type="checkbox" checked={black} onChange={(e) => setBlack(e.target.checked)} />
-                {ta('user.filterBlack')}
-              </label>
-              <button type="submit" className="btn btn-primary btn-sm" data-testid="user-search">
-                {ta('admin.search')}
-              </button>
-              <span className="admin-grow" />
-              <ExportButton name="users.csv" columns={columns} rows={data?.list ?? []} />
-            </form>
-            <Table
-              columns={cols}
-              rows={data?.list ?? []}
-              rowKey={(u) => u.id}
-              loading={busy}
-              testId="user-table"
+      {(canWrite) => (
+        <>
+          <Filters
+            onSubmit={() => apply({ keyword: keyword.trim(), level, black })}
+            submitTestId="user-search"
+            end={<ExportButton name="users.csv" columns={columns} rows={data?.list ?? []} />}
+          >
+            <TextInput
+              value={keyword}
+              set={setKeyword}
+              placeholder={ta('admin.keyword')}
+              testId="user-keyword"
             />
-            <div className="admin-foot">
-              <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-              <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
-            </div>
-            {dialog?.kind === 'topUp' && (
-              <TopUpDialog u={dialog.u} onClose={() => setDialog(null)} onDone={reload} />
-            )}
-            {dialog?.kind === 'level' && (
-              <LevelDialog u={dialog.u} onClose={() => setDialog(null)} onDone={reload} />
-            )}
-            {dialog?.kind === 'days' && (
-              <DaysDialog u={dialog.u} onClose={() => setDialog(null)} onDone={reload} />
-            )}
-            {dialog?.kind === 'roles' && (
-              <RolesDialog u={dialog.u} onClose={() => setDialog(null)} onDone={reload} />
-            )}
-            {dialog?.kind === 'detail' && <UserDetail u={dialog.u} onClose={() => setDialog(null)} />}
-            {dialog?.kind === 'black' && (
-              <Modal
-                open
-                title={ta('user.black')}
-                onClose={() => setDialog(null)}
-                width={460}
-                footer={
-                  <ModalButtons
-                    danger
-                    okText={ta('user.black')}
-                    onCancel={() => setDialog(null)}
-                    onOk={() => {
-                      const u = dialog.u;
-                      setDialog(null);
-                      void act(() => api.post(`/user/blackFlag/${u.id}`, { flag: true }));
-                    }}
-                  />
-                }
-              >
-                <p className="confirm-text">{ta('user.blackConfirm', { email: dialog.u.email })}</p>
-              </Modal>
-            )}
-          </>
-        );
-      }}
+            <Choice
+              value={level}
+              set={setLevel}
+              label={ta('user.level')}
+              all={allOf(ta('user.level'))}
+              options={levelOptions()}
+            />
+            <label className="admin-check">
+              <input type="checkbox" checked={black} onChange={(e) => setBlack(e.target.checked)} />
+              {ta('user.filterBlack')}
+            </label>
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={SIZE}
+            columns={[...columns, ...actionsColumn(canWrite, actions)]}
+            rowKey={(u) => u.id}
+            testId="user-table"
+          />
+          {dialog?.kind === 'topUp' && <TopUpDialog u={dialog.u} onClose={close} onDone={reload} />}
+          {dialog?.kind === 'level' && <LevelDialog u={dialog.u} onClose={close} onDone={reload} />}
+          {dialog?.kind === 'days' && <DaysDialog u={dialog.u} onClose={close} onDone={reload} />}
+          {dialog?.kind === 'roles' && <RolesDialog u={dialog.u} onClose={close} onDone={reload} />}
+          {dialog?.kind === 'detail' && <UserDetail u={dialog.u} onClose={close} />}
+          <ConfirmAct
+            item={dialog?.kind === 'black' ? dialog.u : null}
+            title={ta('user.black')}
+            okText={ta('user.black')}
+            text={(u) => ta('user.blackConfirm', { email: u.email })}
+            close={close}
+            run={(u) => api.post(`/user/blackFlag/${u.id}`, { flag: true })}
+            after={reload}
+          />
+        </>
+      )}
     </AdminPage>
   );
 }
@@ -359,43 +251,39 @@ export function ManageUserPage() {
 function RolesButton({ onOpen }: { onOpen: () => void }) {
   const { user } = useSession();
   if (!user?.roles.includes('admin')) return null;
-  return (
-    <button type="button" className="btn btn-sm" data-action="roles" onClick={onOpen}>
-      {ta('user.roles')}
-    </button>
-  );
+  return <Btn label={ta('user.roles')} action="roles" onClick={onOpen} />;
 }
 
-function TopUpDialog({ u, onClose, onDone }: { u: AdminUser; onClose: () => void; onDone: () => void }) {
+interface DialogProps {
+  u: AdminUser;
+  onClose: () => void;
+  onDone: () => unknown;
+}
+
+function TopUpDialog({ u, onClose, onDone }: DialogProps) {
   const [amount, setAmount] = useState('100');
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
   const n = Number(amount);
   const valid = Number.isInteger(n) && n !== 0 && Math.abs(n) <= 1_000_000;
-  const ok = async () => {
-    if (!valid) return;
-    setBusy(true);
-    try {
+  const [busy, ok] = useOk(
+    async () => {
       const r = await api.put<{ balance: number }>(
         `/user/surplus/${u.id}/${n}`,
         note.trim() ? { note: note.trim() } : {},
       );
       toast.success(ta('user.topUpDone', { email: u.email, balance: r.balance }));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onClose,
+    onDone,
+    null,
+  );
   return (
-    <Modal
-      open
+    <FormDialog
       title={ta('user.topUpTitle', { email: u.email })}
       onClose={onClose}
-      width={460}
-      footer={<ModalButtons onCancel={onClose} onOk={ok} busy={busy || !valid} okText={ta('user.topUp')} />}
+      onOk={() => valid && ok()}
+      busy={busy || !valid}
+      okText={ta('user.topUp')}
     >
       <p className="admin-muted">
         {ta('user.balance')}: {u.surplus} V
@@ -411,103 +299,61 @@ function TopUpDialog({ u, onClose, onDone }: { u: AdminUser; onClose: () => void
         />
       </Field>
       <Field label="user.note">
-        <input className="input" maxLength={255} value={note} onChange={(e) => setNote(e.target.value)} />
+        <TextInput value={note} set={setNote} maxLength={255} />
       </Field>
-    </Modal>
+    </FormDialog>
   );
 }
 
-function LevelDialog({ u, onClose, onDone }: { u: AdminUser; onClose: () => void; onDone: () => void }) {
-  const [level, setLevel] = useState<AdminUser['level']>(u.level === 'free' ? 'monthly' : u.level);
+function LevelDialog({ u, onClose, onDone }: DialogProps) {
+  const [level, setLevel] = useState<Level>(u.level === 'free' ? 'monthly' : u.level);
   const [days, setDays] = useState(level === 'yearly' ? '360' : '30');
-  const [busy, setBusy] = useState(false);
   const d = Number(days);
-  const valid = level === 'free' || (Number.isInteger(d) && d >= 1 && d <= 3650);
-  const ok = async () => {
-    setBusy(true);
-    try {
-      await api.post(`/user/updateLevel/${u.id}/${level}/${level === 'free' ? 0 : d}`);
-      toast.success(ta('admin.done'));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, ok] = useOk(
+    () => api.post(`/user/updateLevel/${u.id}/${level}/${level === 'free' ? 0 : d}`),
+    onClose,
+    onDone,
+  );
   return (
-    <Modal
-      open
+    <FormDialog
       title={ta('user.levelTitle', { email: u.email })}
       onClose={onClose}
-      width={460}
-      footer={<ModalButtons onCancel={onClose} onOk={ok} busy={busy || !valid} okText={ta('admin.save')} />}
+      onOk={ok}
+      busy={busy || !validDays(level, d)}
     >
-      <Field label="user.level">
-        <select
-          className="input"
-          value={level}
-          onChange={(e) => {
-            const v = e.target.value as AdminUser['level'];
-            setLevel(v);
-            setDays(v === 'yearly' ? '360' : '30');
-          }}
-        >
-          <option value="free">{ta('level.free')}</option>
-          <option value="monthly">{ta('level.monthly')}</option>
-          <option value="yearly">{ta('level.yearly')}</option>
-        </select>
-      </Field>
-      {level !== 'free' && (
-        <Field label="user.days">
-          <input
-            className="input"
-            type="number"
-            min={1}
-            max={3650}
-            value={days}
-            onChange={(e) => setDays(e.target.value)}
-          />
-        </Field>
-      )}
-    </Modal>
+      <LevelFields
+        level={level}
+        setLevel={(v) => {
+          setLevel(v);
+          setDays(v === 'yearly' ? '360' : '30');
+        }}
+        days={days}
+        setDays={setDays}
+      />
+    </FormDialog>
   );
 }
 
-function DaysDialog({ u, onClose, onDone }: { u: AdminUser; onClose: () => void; onDone: () => void }) {
+function DaysDialog({ u, onClose, onDone }: DialogProps) {
   const [days, setDays] = useState('30');
-  const [busy, setBusy] = useState(false);
   const d = Number(days);
   const valid = Number.isInteger(d) && d !== 0 && Math.abs(d) <= 3650;
-  const ok = async () => {
-    setBusy(true);
-    try {
-      await api.post(`/user/addTime/${u.id}/${d}`);
-      toast.success(ta('admin.done'));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, ok] = useOk(() => api.post(`/user/addTime/${u.id}/${d}`), onClose, onDone);
   return (
-    <Modal
-      open
+    <FormDialog
       title={ta('user.addDaysTitle', { email: u.email })}
       onClose={onClose}
-      width={460}
-      footer={<ModalButtons onCancel={onClose} onOk={ok} busy={busy || !valid} okText={ta('user.addDays')} />}
+      onOk={ok}
+      busy={busy || !valid}
+      okText={ta('user.addDays')}
     >
       <p className="admin-muted">
         {ta(`level.${u.level}` as AdminKey)} · {ta('user.expires')} {fmtDate(u.vexpiredAt)}
       </p>
       <Field label="user.days" hint={ta('user.addDaysHint')}>
-        <input className="input" type="number" value={days} onChange={(e) => setDays(e.target.value)} />
+        <TextInput type="number" value={days} set={setDays} />
       </Field>
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -518,33 +364,24 @@ interface RoleRow {
   state: boolean;
 }
 
-function RolesDialog({ u, onClose, onDone }: { u: AdminUser; onClose: () => void; onDone: () => void }) {
+function RolesDialog({ u, onClose, onDone }: DialogProps) {
   const [roles] = useLoad(() => api.post<RoleRow[]>('/role/list'), []);
   const [picked, setPicked] = useState<Set<string>>(() => new Set(u.roles));
-  const [busy, setBusy] = useState(false);
-  const ok = async () => {
-    if (!roles) return;
-    setBusy(true);
-    try {
-      const keys = roles.map((r) => r.key).filter((k) => picked.has(k));
+  const [busy, ok] = useOk(
+    async () => {
+      const keys = (roles ?? []).map((r) => r.key).filter((k) => picked.has(k));
       await api.post('/role/assign', { userId: u.id, roles: keys });
       forgetMyPages();
-      toast.success(ta('admin.done'));
-      onClose();
-      onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onClose,
+    onDone,
+  );
   return (
-    <Modal
-      open
+    <FormDialog
       title={ta('user.rolesTitle', { email: u.email })}
       onClose={onClose}
-      width={460}
-      footer={<ModalButtons onCancel={onClose} onOk={ok} busy={busy || !roles} okText={ta('admin.save')} />}
+      onOk={() => roles && ok()}
+      busy={busy || !roles}
     >
       <div className="admin-checklist">
         {(roles ?? []).map((r) => (
@@ -565,7 +402,7 @@ function RolesDialog({ u, onClose, onDone }: { u: AdminUser; onClose: () => void
           </label>
         ))}
       </div>
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -731,21 +568,16 @@ export function UserDetail({
 /** block: the blacklisted accounts; add by e-mail, remove. */
 export function BlockPage() {
   const [email, setEmail] = useState('');
-  const [page, setPage] = useState(1);
-  const [data, reload, busy] = useLoad(
-    () => api.post<PageOf<AdminUser>>('/sysConfig/blackListInfo', { page, size: SIZE }),
-    [page],
+  const paged = usePaged(null, (p) =>
+    api.post<PageOf<AdminUser>>('/sysConfig/blackListInfo', { page: p, size: SIZE }),
   );
-  const add = async () => {
+  const { reload } = paged;
+  const add = () => {
     if (!email.trim()) return;
-    try {
+    void act(async () => {
       await api.post('/sysConfig/blackListInfo/insert', { email: email.trim() });
       setEmail('');
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
+    }, reload);
   };
   return (
     <AdminPage path="block">
@@ -755,30 +587,20 @@ export function BlockPage() {
           <h2 className="admin-h2">{ta('block.accounts')}</h2>
           <p className="admin-muted">{ta('block.hint')}</p>
           {canWrite && (
-            <form
-              className="admin-filters"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void add();
-              }}
-            >
-              <input
-                className="input"
+            <Filters onSubmit={add} submit={ta('block.add')} submitTestId="block-add" danger>
+              <TextInput
                 type="email"
-                placeholder={ta('block.email')}
                 value={email}
-                data-testid="block-email"
-                onChange={(e) => setEmail(e.target.value)}
+                set={setEmail}
+                placeholder={ta('block.email')}
+                testId="block-email"
               />
-              <button type="submit" className="btn btn-danger btn-sm" data-testid="block-add">
-                {ta('block.add')}
-              </button>
-            </form>
+            </Filters>
           )}
-          <Table
+          <PagedTable
+            paged={paged}
+            size={SIZE}
             rowKey={(u) => u.id}
-            rows={data?.list ?? []}
-            loading={busy}
             testId="block-table"
             columns={[
               { key: 'id', title: ta('user.id'), render: (u) => u.id, width: 60 },
@@ -790,37 +612,16 @@ export function BlockPage() {
               },
               { key: 'ip', title: 'IP', render: (u) => u.ip ?? '—' },
               { key: 'login', title: ta('user.lastLogin'), render: (u) => fmtTime(u.lastLoginAt) },
-              ...(canWrite
-                ? [
-                    {
-                      key: 'a',
-                      title: ta('admin.actions'),
-                      render: (u: AdminUser) => (
-                        <button
-                          type="button"
-                          className="btn btn-sm"
-                          onClick={async () => {
-                            try {
-                              await api.post('/sysConfig/blackListInfo/update', { id: u.id, flag: false });
-                              toast.success(ta('admin.done'));
-                              await reload();
-                            } catch {
-                              /* shown */
-                            }
-                          }}
-                        >
-                          {ta('block.remove')}
-                        </button>
-                      ),
-                    },
-                  ]
-                : []),
+              ...actionsColumn(canWrite, (u: AdminUser) => (
+                <Btn
+                  label={ta('block.remove')}
+                  onClick={() =>
+                    act(() => api.post('/sysConfig/blackListInfo/update', { id: u.id, flag: false }), reload)
+                  }
+                />
+              )),
             ]}
           />
-          <div className="admin-foot">
-            <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
-          </div>
         </>
       )}
     </AdminPage>
@@ -841,9 +642,9 @@ function BlockRules({ canWrite }: { canWrite: boolean }) {
   const [kind, setKind] = useState<'domain' | 'ip'>('domain');
   const [value, setValue] = useState('');
   const [note, setNote] = useState('');
-  const add = async () => {
+  const add = () => {
     if (!value.trim()) return;
-    try {
+    void act(async () => {
       await api.post('/sysConfig/blackListInfo/rules/insert', {
         kind,
         value: value.trim(),
@@ -851,51 +652,26 @@ function BlockRules({ canWrite }: { canWrite: boolean }) {
       });
       setValue('');
       setNote('');
-      toast.success(ta('admin.done'));
-      await reload();
-    } catch {
-      /* shown */
-    }
+    }, reload);
   };
   return (
     <section className="admin-card">
       <h2>{ta('block.rules')}</h2>
       <p className="admin-muted">{ta('block.rulesHint')}</p>
       {canWrite && (
-        <form
-          className="admin-filters"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void add();
-          }}
-        >
-          <select
-            className="input"
+        <Filters onSubmit={add} submit={ta('block.addRule')} submitTestId="rule-add" danger>
+          <Choice
             value={kind}
-            onChange={(e) => setKind(e.target.value as 'domain' | 'ip')}
-            aria-label={ta('block.kind')}
-          >
-            <option value="domain">{ta('block.kindDomain')}</option>
-            <option value="ip">{ta('block.kindIp')}</option>
-          </select>
-          <input
-            className="input admin-wide"
-            placeholder={ta('block.value')}
-            value={value}
-            data-testid="rule-value"
-            onChange={(e) => setValue(e.target.value)}
+            set={setKind}
+            label={ta('block.kind')}
+            options={[
+              ['domain', ta('block.kindDomain')],
+              ['ip', ta('block.kindIp')],
+            ]}
           />
-          <input
-            className="input"
-            placeholder={ta('block.note')}
-            value={note}
-            maxLength={255}
-            onChange={(e) => setNote(e.target.value)}
-          />
-          <button type="submit" className="btn btn-danger btn-sm" data-testid="rule-add">
-            {ta('block.addRule')}
-          </button>
-        </form>
+          <TextInput wide value={value} set={setValue} placeholder={ta('block.value')} testId="rule-value" />
+          <TextInput value={note} set={setNote} placeholder={ta('block.note')} maxLength={255} />
+        </Filters>
       )}
       <Table
         rowKey={(r) => r.id}
@@ -912,32 +688,16 @@ function BlockRules({ canWrite }: { canWrite: boolean }) {
           { key: 'v', title: ta('block.valueCol'), render: (r) => <code>{r.value}</code> },
           { key: 'n', title: ta('user.reason'), render: (r) => r.note || '—' },
           { key: 'c', title: ta('admin.created'), render: (r) => fmtTime(r.createdAt), width: 160 },
-          ...(canWrite
-            ? [
-                {
-                  key: 'a',
-                  title: ta('admin.actions'),
-                  width: 100,
-                  render: (r: BlockRule) => (
-                    <button
-                      type="button"
-                      className="btn btn-sm"
-                      onClick={async () => {
-                        try {
-                          await api.del(`/sysConfig/blackListInfo/rules/${r.id}`);
-                          toast.success(ta('admin.done'));
-                          await reload();
-                        } catch {
-                          /* shown */
-                        }
-                      }}
-                    >
-                      {ta('block.remove')}
-                    </button>
-                  ),
-                },
-              ]
-            : []),
+          ...actionsColumn(
+            canWrite,
+            (r: BlockRule) => (
+              <Btn
+                label={ta('block.remove')}
+                onClick={() => act(() => api.del(`/sysConfig/blackListInfo/rules/${r.id}`), reload)}
+              />
+            ),
+            100,
+          ),
         ]}
       />
     </section>

@@ -1,11 +1,27 @@
 /** manageVideo, videoDownHistory, manageVideoTag and manageCompany (issue 21). */
 import { type ReactNode, useState } from 'react';
-import { Confirm, Modal, ModalButtons } from '../../components/Modal.tsx';
-import { Pager } from '../../components/Pager.tsx';
+import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/messages.ts';
-import { AdminPage, type Column, ExportButton, Field, fmtDate, fmtTime, Table, useLoad } from './Console.tsx';
+import { AdminPage, type Column, ExportButton, Field, fmtDate, fmtTime, useLoad } from './Console.tsx';
+import {
+  act,
+  allOf,
+  Btn,
+  Choice,
+  ConfirmAct,
+  EditDelete,
+  Filters,
+  FormDialog,
+  type Level,
+  LevelFields,
+  PagedTable,
+  type PageOf,
+  searchBody,
+  TextInput,
+  usePaged,
+  validDays,
+} from './kit.tsx';
 import { type AdminUser, UserDetail } from './Users.tsx';
 
 interface VideoRow {
@@ -28,35 +44,21 @@ interface VideoRow {
 }
 
 const SIZE = 15;
-const act = async (fn: () => Promise<unknown>, after: () => Promise<void>) => {
-  try {
-    await fn();
-    toast.success(ta('admin.done'));
-    await after();
-  } catch {
-    /* shown */
-  }
-};
 
 export function ManageVideoPage() {
   const [keyword, setKeyword] = useState('');
   const [status, setStatus] = useState('');
   const [feedback, setFeedback] = useState('');
-  const [applied, setApplied] = useState({ keyword: '', status: '', feedback: '' });
-  const [page, setPage] = useState(1);
   const [preview, setPreview] = useState<{ v: VideoRow; url: string } | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'rerun' | 'delete'; v: VideoRow } | null>(null);
-  const [data, reload, busy] = useLoad(
-    () =>
-      api.post<{ list: VideoRow[]; total: number }>('/admin/video/search', {
-        page,
-        size: SIZE,
-        ...(applied.keyword ? { keyword: applied.keyword } : {}),
-        ...(applied.status ? { status: Number(applied.status) } : {}),
-        ...(applied.feedback ? { feedback: applied.feedback } : {}),
-      }),
-    [page, applied],
+  const paged = usePaged({ keyword: '', status: '', feedback: '' }, (p, a) =>
+    api.post<PageOf<VideoRow>>(
+      '/admin/video/search',
+      searchBody(p, SIZE, { ...a, status: a.status ? Number(a.status) : undefined }),
+    ),
   );
+  const { apply, data, reload } = paged;
+  const run = (path: string, body: unknown) => act(() => api.post(path, body), reload);
   const statusPill = (v: VideoRow) => (
     <span
       className={`admin-pill ${v.status === 2 ? 'ok' : v.status === 3 ? 'danger' : ''}`}
@@ -119,55 +121,40 @@ export function ManageVideoPage() {
     <AdminPage path="manageVideo">
       {(canWrite) => (
         <>
-          <form
-            className="admin-filters"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPage(1);
-              setApplied({ keyword: keyword.trim(), status, feedback });
-            }}
+          <Filters
+            onSubmit={() => apply({ keyword: keyword.trim(), status, feedback })}
+            end={<ExportButton name="videos.csv" columns={columns} rows={data?.list ?? []} />}
           >
-            <input
-              className="input admin-wide"
-              placeholder={ta('video.keyword')}
+            <TextInput
+              wide
               value={keyword}
-              data-testid="video-keyword"
-              onChange={(e) => setKeyword(e.target.value)}
+              set={setKeyword}
+              placeholder={ta('video.keyword')}
+              testId="video-keyword"
             />
-            <select
-              className="input"
+            <Choice
               value={status}
-              onChange={(e) => setStatus(e.target.value)}
-              aria-label={ta('video.status')}
-            >
-              <option value="">{`${ta('video.status')}: ${ta('admin.all')}`}</option>
-              {[0, 1, 2, 3].map((s) => (
-                <option key={s} value={s}>
-                  {ta(`video.status.${s}` as AdminKey)}
-                </option>
-              ))}
-            </select>
-            <select
-              className="input"
+              set={setStatus}
+              label={ta('video.status')}
+              all={allOf(ta('video.status'))}
+              options={['0', '1', '2', '3'].map((v) => [v, ta(`video.status.${v}` as AdminKey)] as const)}
+            />
+            <Choice
               value={feedback}
-              onChange={(e) => setFeedback(e.target.value)}
-              aria-label={ta('video.feedback')}
-            >
-              <option value="">{`${ta('video.feedback')}: ${ta('admin.all')}`}</option>
-              <option value="open">{ta('video.feedbackOpen')}</option>
-              <option value="handled">{ta('video.feedbackHandled')}</option>
-              <option value="any">{ta('video.feedbackAny')}</option>
-            </select>
-            <button type="submit" className="btn btn-primary btn-sm">
-              {ta('admin.search')}
-            </button>
-            <span className="admin-grow" />
-            <ExportButton name="videos.csv" columns={columns} rows={data?.list ?? []} />
-          </form>
-          <Table
+              set={setFeedback}
+              label={ta('video.feedback')}
+              all={allOf(ta('video.feedback'))}
+              options={[
+                ['open', ta('video.feedbackOpen')],
+                ['handled', ta('video.feedbackHandled')],
+                ['any', ta('video.feedbackAny')],
+              ]}
+            />
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={SIZE}
             rowKey={(v) => v.id}
-            rows={data?.list ?? []}
-            loading={busy}
             testId="video-table"
             columns={[
               ...columns,
@@ -176,10 +163,9 @@ export function ManageVideoPage() {
                 title: ta('admin.actions'),
                 render: (v) => (
                   <span className="admin-actions">
-                    <button
-                      type="button"
-                      className="btn btn-sm"
-                      data-action="preview"
+                    <Btn
+                      label={ta('video.preview')}
+                      action="preview"
                       onClick={async () => {
                         try {
                           const r = await api.get<{ source: string }>(`/admin/video/${v.id}/preview`);
@@ -188,69 +174,43 @@ export function ManageVideoPage() {
                           /* shown */
                         }
                       }}
-                    >
-                      {ta('video.preview')}
-                    </button>
+                    />
                     {canWrite && v.feedback && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        data-action="feedback"
+                      <Btn
+                        label={ta(v.feedbackStatus ? 'video.reopen' : 'video.markHandled')}
+                        action="feedback"
                         onClick={() =>
-                          act(
-                            () =>
-                              api.post('/admin/video/feedbackStatus', {
-                                id: v.id,
-                                status: v.feedbackStatus ? 0 : 1,
-                              }),
-                            reload,
-                          )
+                          run('/admin/video/feedbackStatus', { id: v.id, status: v.feedbackStatus ? 0 : 1 })
                         }
-                      >
-                        {ta(v.feedbackStatus ? 'video.reopen' : 'video.markHandled')}
-                      </button>
+                      />
                     )}
                     {canWrite && (v.inSquare || v.status === 2) && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        data-action="square"
-                        onClick={() =>
-                          act(() => api.post('/admin/video/square', { id: v.id, flag: !v.inSquare }), reload)
-                        }
-                      >
-                        {ta(v.inSquare ? 'video.offSquare' : 'video.onSquare')}
-                      </button>
+                      <Btn
+                        label={ta(v.inSquare ? 'video.offSquare' : 'video.onSquare')}
+                        action="square"
+                        onClick={() => run('/admin/video/square', { id: v.id, flag: !v.inSquare })}
+                      />
                     )}
                     {canWrite && (v.status === 2 || v.status === 3) && (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        data-action="rerun"
+                      <Btn
+                        label={ta('video.rerun')}
+                        action="rerun"
                         onClick={() => setConfirm({ kind: 'rerun', v })}
-                      >
-                        {ta('video.rerun')}
-                      </button>
+                      />
                     )}
                     {canWrite && v.status !== 1 && (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-danger"
-                        data-action="delete"
+                      <Btn
+                        label={ta('admin.delete')}
+                        action="delete"
+                        danger
                         onClick={() => setConfirm({ kind: 'delete', v })}
-                      >
-                        {ta('admin.delete')}
-                      </button>
+                      />
                     )}
                   </span>
                 ),
               },
             ]}
           />
-          <div className="admin-foot">
-            <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
-          </div>
           {preview && (
             <Modal
               open
@@ -261,29 +221,22 @@ export function ManageVideoPage() {
               <video className="admin-video" src={preview.url} controls autoPlay muted />
             </Modal>
           )}
-          <Confirm
-            open={!!confirm}
+          <ConfirmAct
+            item={confirm}
             danger={confirm?.kind === 'delete'}
             title={confirm?.kind === 'delete' ? ta('admin.delete') : ta('video.rerun')}
-            text={
-              confirm
-                ? confirm.kind === 'delete'
-                  ? ta('video.deleteConfirm', { name: confirm.v.name, email: confirm.v.email })
-                  : ta('video.rerunConfirm', { name: confirm.v.name })
-                : ''
+            text={(c) =>
+              c.kind === 'delete'
+                ? ta('video.deleteConfirm', { name: c.v.name, email: c.v.email })
+                : ta('video.rerunConfirm', { name: c.v.name })
             }
-            onCancel={() => setConfirm(null)}
-            onOk={() => {
-              const c = confirm!;
-              setConfirm(null);
-              void act(
-                () =>
-                  c.kind === 'delete'
-                    ? api.post('/admin/video/delete', { ids: [c.v.id] })
-                    : api.post('/admin/video/rerun', { id: c.v.id }),
-                reload,
-              );
-            }}
+            close={() => setConfirm(null)}
+            run={(c) =>
+              c.kind === 'delete'
+                ? api.post('/admin/video/delete', { ids: [c.v.id] })
+                : api.post('/admin/video/rerun', { id: c.v.id })
+            }
+            after={reload}
           />
         </>
       )}
@@ -305,23 +258,30 @@ interface DownloadRow {
 
 const dayStart = (d: string) => (d ? new Date(`${d}T00:00:00`).getTime() : undefined);
 
+function DateInput({ label, value, set }: { label: string; value: string; set: (v: string) => void }) {
+  return (
+    <label className="admin-check">
+      {label}
+      <input className="input admin-date" type="date" value={value} onChange={(e) => set(e.target.value)} />
+    </label>
+  );
+}
+
 export function VideoDownHistoryPage() {
   const [keyword, setKeyword] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [applied, setApplied] = useState({ keyword: '', from: '', to: '' });
-  const [page, setPage] = useState(1);
-  const [data, , busy] = useLoad(
-    () =>
-      api.post<{ list: DownloadRow[]; total: number; coins: number }>('/admin/download/search', {
-        page,
-        size: 20,
-        ...(applied.keyword ? { keyword: applied.keyword } : {}),
-        ...(applied.from ? { from: dayStart(applied.from) } : {}),
-        ...(applied.to ? { to: (dayStart(applied.to) ?? 0) + 86_400_000 } : {}),
+  const paged = usePaged({ keyword: '', from: '', to: '' }, (p, a) =>
+    api.post<PageOf<DownloadRow> & { coins: number }>(
+      '/admin/download/search',
+      searchBody(p, 20, {
+        keyword: a.keyword,
+        from: dayStart(a.from),
+        to: a.to ? (dayStart(a.to) ?? 0) + 86_400_000 : undefined,
       }),
-    [page, applied],
+    ),
   );
+  const { apply, data } = paged;
   const columns: Column<DownloadRow>[] = [
     { key: 't', title: ta('user.time'), render: (r) => fmtTime(r.createdAt) },
     { key: 'e', title: ta('user.email'), render: (r) => r.email },
@@ -341,57 +301,26 @@ export function VideoDownHistoryPage() {
     <AdminPage path="videoDownHistory">
       {() => (
         <>
-          <form
-            className="admin-filters"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPage(1);
-              setApplied({ keyword: keyword.trim(), from, to });
-            }}
+          <Filters
+            onSubmit={() => apply({ keyword: keyword.trim(), from, to })}
+            end={<ExportButton name="downloads.csv" columns={columns} rows={data?.list ?? []} />}
           >
-            <input
-              className="input"
-              placeholder={ta('download.keyword')}
-              value={keyword}
-              onChange={(e) => setKeyword(e.target.value)}
-            />
-            <label className="admin-check">
-              {ta('audit.from')}
-              <input
-                className="input admin-date"
-                type="date"
-                value={from}
-                onChange={(e) => setFrom(e.target.value)}
-              />
-            </label>
-            <label className="admin-check">
-              {ta('audit.to')}
-              <input
-                className="input admin-date"
-                type="date"
-                value={to}
-                onChange={(e) => setTo(e.target.value)}
-              />
-            </label>
-            <button type="submit" className="btn btn-primary btn-sm">
-              {ta('admin.search')}
-            </button>
-            <span className="admin-grow" />
-            <ExportButton name="downloads.csv" columns={columns} rows={data?.list ?? []} />
-          </form>
-          <Table
+            <TextInput value={keyword} set={setKeyword} placeholder={ta('download.keyword')} />
+            <DateInput label={ta('audit.from')} value={from} set={setFrom} />
+            <DateInput label={ta('audit.to')} value={to} set={setTo} />
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={20}
             rowKey={(r) => r.id}
-            rows={data?.list ?? []}
-            loading={busy}
             testId="download-table"
             columns={columns}
+            foot={
+              <span className="admin-muted" data-testid="download-total">
+                {ta('download.totalCoins', { n: data?.total ?? 0, coins: data?.coins ?? 0 })}
+              </span>
+            }
           />
-          <div className="admin-foot">
-            <span className="admin-muted" data-testid="download-total">
-              {ta('download.totalCoins', { n: data?.total ?? 0, coins: data?.coins ?? 0 })}
-            </span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / 20)} go={setPage} />
-          </div>
         </>
       )}
     </AdminPage>
@@ -423,15 +352,8 @@ function TagTree({ kind, canWrite }: { kind: 'category' | 'tag'; canWrite: boole
         </span>
         {canWrite && (
           <span className="admin-actions">
-            <button type="button" className="btn btn-sm" onClick={() => setEdit({ parent: n })}>
-              {ta('tag.addChild')}
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => setEdit({ node: n })}>
-              {ta('admin.edit')}
-            </button>
-            <button type="button" className="btn btn-sm btn-danger" onClick={() => setDel(n)}>
-              {ta('admin.delete')}
-            </button>
+            <Btn label={ta('tag.addChild')} onClick={() => setEdit({ parent: n })} />
+            <EditDelete onEdit={() => setEdit({ node: n })} onDelete={() => setDel(n)} />
           </span>
         )}
       </div>,
@@ -442,14 +364,12 @@ function TagTree({ kind, canWrite }: { kind: 'category' | 'tag'; canWrite: boole
       <div className="admin-card-head">
         <h2>{ta(kind === 'tag' ? 'tag.tags' : 'tag.categories')}</h2>
         {canWrite && (
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            data-testid={`${kind}-add`}
+          <Btn
+            primary
+            label={ta('tag.addRoot')}
+            testId={`${kind}-add`}
             onClick={() => setEdit({ parent: null })}
-          >
-            {ta('tag.addRoot')}
-          </button>
+          />
         )}
       </div>
       <div className="admin-tree" data-testid={`${kind}-tree`}>
@@ -460,17 +380,12 @@ function TagTree({ kind, canWrite }: { kind: 'category' | 'tag'; canWrite: boole
         )}
       </div>
       {edit && <TagDialog kind={kind} edit={edit} onClose={() => setEdit(null)} onDone={reload} />}
-      <Confirm
-        open={!!del}
-        danger
-        title={ta('admin.delete')}
-        text={ta('tag.deleteConfirm', { name: del?.name ?? '' })}
-        onCancel={() => setDel(null)}
-        onOk={() => {
-          const n = del!;
-          setDel(null);
-          void act(() => api.del(`/category/${n.id}`), reload);
-        }}
+      <ConfirmAct
+        item={del}
+        text={(n) => ta('tag.deleteConfirm', { name: n.name })}
+        close={() => setDel(null)}
+        run={(n) => api.del(`/category/${n.id}`)}
+        after={reload}
       />
     </section>
   );
@@ -505,8 +420,7 @@ function TagDialog({
     );
   };
   return (
-    <Modal
-      open
+    <FormDialog
       title={
         edit.node
           ? ta('tag.editTitle', { name: edit.node.name })
@@ -516,28 +430,16 @@ function TagDialog({
       }
       onClose={onClose}
       width={420}
-      footer={
-        <ModalButtons
-          onCancel={onClose}
-          onOk={ok}
-          busy={!name.trim() || name.length > 64}
-          okText={ta('admin.save')}
-        />
-      }
+      onOk={ok}
+      busy={!name.trim() || name.length > 64}
     >
       <Field label="tag.name">
-        <input
-          className="input"
-          maxLength={64}
-          value={name}
-          data-testid="tag-name"
-          onChange={(e) => setName(e.target.value)}
-        />
+        <TextInput maxLength={64} value={name} set={setName} testId="tag-name" />
       </Field>
       <Field label="tag.sort">
-        <input className="input" type="number" value={sort} onChange={(e) => setSort(e.target.value)} />
+        <TextInput type="number" value={sort} set={setSort} />
       </Field>
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -556,18 +458,15 @@ export function ManageVideoTagPage() {
 
 export function ManageCompanyPage() {
   const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState('');
-  const [page, setPage] = useState(1);
   const [detail, setDetail] = useState<AdminUser | null>(null);
   const [level, setLevel] = useState<AdminUser | null>(null);
-  const [data, reload, busy] = useLoad(
-    () =>
-      api.post<{
-        list: (AdminUser & { company: string | null; contact: string | null; emailNotice: boolean })[];
-        total: number;
-      }>('/company/search', { page, size: SIZE, ...(applied ? { keyword: applied } : {}) }),
-    [page, applied],
+  const paged = usePaged('', (p, k) =>
+    api.post<PageOf<AdminUser & { company: string | null; contact: string | null; emailNotice: boolean }>>(
+      '/company/search',
+      searchBody(p, SIZE, { keyword: k }),
+    ),
   );
+  const { apply, data, reload } = paged;
   type Co = NonNullable<typeof data>['list'][number];
   const columns: Column<Co>[] = [
     { key: 'id', title: 'ID', render: (u) => u.id, width: 56 },
@@ -588,30 +487,16 @@ export function ManageCompanyPage() {
     <AdminPage path="manageCompany">
       {(canWrite) => (
         <>
-          <form
-            className="admin-filters"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPage(1);
-              setApplied(keyword.trim());
-            }}
+          <Filters
+            onSubmit={() => apply(keyword.trim())}
+            end={<ExportButton name="companies.csv" columns={columns} rows={data?.list ?? []} />}
           >
-            <input
-              className="input"
-              placeholder={ta('admin.keyword')}
-              value={keyword}
-              onChange={(e) => setKeyword(e.target.value)}
-            />
-            <button type="submit" className="btn btn-primary btn-sm">
-              {ta('admin.search')}
-            </button>
-            <span className="admin-grow" />
-            <ExportButton name="companies.csv" columns={columns} rows={data?.list ?? []} />
-          </form>
-          <Table
+            <TextInput value={keyword} set={setKeyword} placeholder={ta('admin.keyword')} />
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={SIZE}
             rowKey={(u) => u.id}
-            rows={data?.list ?? []}
-            loading={busy}
             testId="company-table"
             columns={[
               ...columns,
@@ -620,23 +505,13 @@ export function ManageCompanyPage() {
                 title: ta('admin.actions'),
                 render: (u) => (
                   <span className="admin-actions">
-                    <button type="button" className="btn btn-sm" onClick={() => setDetail(u)}>
-                      {ta('user.detail')}
-                    </button>
-                    {canWrite && (
-                      <button type="button" className="btn btn-sm" onClick={() => setLevel(u)}>
-                        {ta('user.setLevel')}
-                      </button>
-                    )}
+                    <Btn label={ta('user.detail')} onClick={() => setDetail(u)} />
+                    {canWrite && <Btn label={ta('user.setLevel')} onClick={() => setLevel(u)} />}
                   </span>
                 ),
               },
             ]}
           />
-          <div className="admin-foot">
-            <span className="admin-muted">{ta('admin.total', { n: data?.total ?? 0 })}</span>
-            <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
-          </div>
           {detail && <UserDetail u={detail} company onClose={() => setDetail(null)} />}
           {level && <CompanyLevel u={level} onClose={() => setLevel(null)} onDone={reload} />}
         </>
@@ -654,53 +529,24 @@ function CompanyLevel({
   onClose: () => void;
   onDone: () => Promise<void>;
 }) {
-  const [level, setLevel] = useState<AdminUser['level']>(u.level === 'free' ? 'monthly' : u.level);
+  const [level, setLevel] = useState<Level>(u.level === 'free' ? 'monthly' : u.level);
   const [days, setDays] = useState('30');
   const d = Number(days);
   return (
-    <Modal
-      open
+    <FormDialog
       title={ta('user.levelTitle', { email: u.email })}
       onClose={onClose}
       width={440}
-      footer={
-        <ModalButtons
-          onCancel={onClose}
-          busy={level !== 'free' && !(Number.isInteger(d) && d >= 1 && d <= 3650)}
-          okText={ta('admin.save')}
-          onOk={() => {
-            onClose();
-            void act(
-              () => api.put('/company/update/vip/level', { id: u.id, level, days: level === 'free' ? 0 : d }),
-              onDone,
-            );
-          }}
-        />
-      }
+      busy={!validDays(level, d)}
+      onOk={() => {
+        onClose();
+        void act(
+          () => api.put('/company/update/vip/level', { id: u.id, level, days: level === 'free' ? 0 : d }),
+          onDone,
+        );
+      }}
     >
-      <Field label="user.level">
-        <select
-          className="input"
-          value={level}
-          onChange={(e) => setLevel(e.target.value as AdminUser['level'])}
-        >
-          <option value="free">{ta('level.free')}</option>
-          <option value="monthly">{ta('level.monthly')}</option>
-          <option value="yearly">{ta('level.yearly')}</option>
-        </select>
-      </Field>
-      {level !== 'free' && (
-        <Field label="user.days">
-          <input
-            className="input"
-            type="number"
-            min={1}
-            max={3650}
-            value={days}
-            onChange={(e) => setDays(e.target.value)}
-          />
-        </Field>
-      )}
-    </Modal>
+      <LevelFields level={level} setLevel={setLevel} days={days} setDays={setDays} />
+    </FormDialog>
   );
 }

@@ -1,0 +1,392 @@
+/**
+ * The console pages' shared controls: an action that toasts and reloads, a dialog's OK, small buttons, the
+ * filter bar, the table foot with its pager, the actions column, a confirmation that runs an action, and the
+ * paged search every list page makes. One place, so every page behaves and looks the same.
+ */
+import { type ReactNode, useState } from 'react';
+import { Confirm, Modal, ModalButtons } from '../../components/Modal.tsx';
+import { Pager } from '../../components/Pager.tsx';
+import { type AdminKey, ta } from '../../i18n/admin.ts';
+import { toast } from '../../lib/messages.ts';
+import { type Column, Field, Table, useLoad } from './Console.tsx';
+
+/** Runs an action: the API client has shown any error; on success a toast, then `after` (a reload). */
+export async function act(
+  fn: () => Promise<unknown>,
+  after?: () => unknown,
+  done: AdminKey = 'admin.done',
+): Promise<void> {
+  try {
+    await fn();
+    toast.success(ta(done));
+    await after?.();
+  } catch {
+    /* shown by the client */
+  }
+}
+
+/** A dialog's OK: busy while `fn` runs; on success a toast (unless `done` is null), close, then `onDone`. */
+export function useOk(
+  fn: () => Promise<unknown>,
+  onClose: () => void,
+  onDone: () => unknown,
+  done: AdminKey | null = 'admin.done',
+): [boolean, () => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const ok = async () => {
+    setBusy(true);
+    try {
+      await fn();
+      if (done) toast.success(ta(done));
+      onClose();
+      onDone();
+    } catch {
+      /* shown by the client */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [busy, ok];
+}
+
+/** A console form dialog: title, the fields, cancel and OK (disabled while `busy`). */
+export function FormDialog({
+  title,
+  onClose,
+  onOk,
+  busy,
+  okText,
+  width = 460,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onOk: () => void;
+  busy?: boolean;
+  okText?: string;
+  width?: number;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      open
+      title={title}
+      onClose={onClose}
+      width={width}
+      footer={<ModalButtons onCancel={onClose} onOk={onOk} busy={busy} okText={okText ?? ta('admin.save')} />}
+    >
+      {children}
+    </Modal>
+  );
+}
+
+/** A small button of a table row or card head. */
+export function Btn({
+  label,
+  onClick,
+  action,
+  testId,
+  danger,
+  primary,
+  on,
+}: {
+  label: ReactNode;
+  onClick: () => unknown;
+  action?: string;
+  testId?: string;
+  danger?: boolean;
+  primary?: boolean;
+  on?: boolean;
+}) {
+  const cls = `btn btn-sm${primary ? ' btn-primary' : ''}${danger ? ' btn-danger' : ''}${on ? ' on' : ''}`;
+  return (
+    <button
+      type="button"
+      className={cls}
+      data-action={action}
+      data-testid={testId}
+      onClick={() => void onClick()}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** The edit and delete buttons of a row (delete left out when `onDelete` is). */
+export function EditDelete({ onEdit, onDelete }: { onEdit: () => void; onDelete?: () => void }) {
+  return (
+    <span className="admin-actions">
+      <Btn label={ta('admin.edit')} onClick={onEdit} />
+      {onDelete && <Btn label={ta('admin.delete')} danger onClick={onDelete} />}
+    </span>
+  );
+}
+
+/** The actions column, only for an account that may write. */
+export function actionsColumn<T>(
+  canWrite: boolean,
+  render: (row: T) => ReactNode,
+  width?: number,
+): Column<T>[] {
+  return canWrite ? [{ key: 'actions', title: ta('admin.actions'), csv: () => null, render, width }] : [];
+}
+
+/** A filter (or add) bar: its fields, the submit button, then an export button at the far end. */
+export function Filters({
+  onSubmit,
+  children,
+  submit = ta('admin.search'),
+  submitTestId,
+  danger,
+  end,
+}: {
+  onSubmit: () => void;
+  children: ReactNode;
+  submit?: string;
+  submitTestId?: string;
+  danger?: boolean;
+  end?: ReactNode;
+}) {
+  return (
+    <form
+      className="admin-filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+      <button
+        type="submit"
+        className={`btn ${danger ? 'btn-danger' : 'btn-primary'} btn-sm`}
+        data-testid={submitTestId}
+      >
+        {submit}
+      </button>
+      {end && <span className="admin-grow" />}
+      {end}
+    </form>
+  );
+}
+
+/** A text input bound to a string state. */
+export function TextInput({
+  value,
+  set,
+  placeholder,
+  testId,
+  wide,
+  type,
+  maxLength,
+}: {
+  value: string;
+  set: (v: string) => void;
+  placeholder?: string;
+  testId?: string;
+  wide?: boolean;
+  type?: string;
+  maxLength?: number;
+}) {
+  return (
+    <input
+      className={wide ? 'input admin-wide' : 'input'}
+      type={type}
+      placeholder={placeholder}
+      maxLength={maxLength}
+      value={value}
+      data-testid={testId}
+      onChange={(e) => set(e.target.value)}
+    />
+  );
+}
+
+/** A select of labelled options; `all` adds the empty option first ("everything"). */
+export function Choice<V extends string>({
+  value,
+  set,
+  label,
+  options,
+  all,
+}: {
+  value: V;
+  set: (v: V) => void;
+  label: string;
+  options: readonly (readonly [V, string])[];
+  all?: string;
+}) {
+  return (
+    <select className="input" value={value} aria-label={label} onChange={(e) => set(e.target.value as V)}>
+      {all !== undefined && <option value="">{all}</option>}
+      {options.map(([v, text]) => (
+        <option key={v} value={v}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** "<label>: All", the empty option of a filter select. */
+export const allOf = (label: string): string => `${label}: ${ta('admin.all')}`;
+
+export type Level = 'free' | 'monthly' | 'yearly';
+export const LEVELS = ['free', 'monthly', 'yearly'] as const;
+export const levelOptions = (): [Level, string][] => LEVELS.map((l) => [l, ta(`level.${l}` as AdminKey)]);
+
+/** The plan and its days of a plan dialog (days only for a paid plan). */
+export function LevelFields({
+  level,
+  setLevel,
+  days,
+  setDays,
+}: {
+  level: Level;
+  setLevel: (l: Level) => void;
+  days: string;
+  setDays: (d: string) => void;
+}) {
+  return (
+    <>
+      <Field label="user.level">
+        <Choice value={level} set={setLevel} label={ta('user.level')} options={levelOptions()} />
+      </Field>
+      {level !== 'free' && (
+        <Field label="user.days">
+          <input
+            className="input"
+            type="number"
+            min={1}
+            max={3650}
+            value={days}
+            onChange={(e) => setDays(e.target.value)}
+          />
+        </Field>
+      )}
+    </>
+  );
+}
+
+/** Days of a paid plan: a whole number from 1 to 3650. */
+export const validDays = (level: Level, d: number): boolean =>
+  level === 'free' || (Number.isInteger(d) && d >= 1 && d <= 3650);
+
+/** Under a paged table: the total (or `children`) and the pager. */
+export function Foot({
+  total,
+  page,
+  size,
+  go,
+  children,
+}: {
+  total: number;
+  page: number;
+  size: number;
+  go: (page: number) => void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="admin-foot">
+      {children ?? <span className="admin-muted">{ta('admin.total', { n: total })}</span>}
+      <Pager page={page} pages={Math.ceil(total / size)} go={go} />
+    </div>
+  );
+}
+
+/** A confirmation of an action on `item` (open while it is set); OK closes it, runs `run` and then `after`. */
+export function ConfirmAct<T>({
+  item,
+  text,
+  close,
+  run,
+  after,
+  title = ta('admin.delete'),
+  okText,
+  danger = true,
+}: {
+  item: T | null;
+  okText?: string;
+  text: (item: T) => ReactNode;
+  close: () => void;
+  run: (item: T) => Promise<unknown>;
+  after?: () => unknown;
+  title?: string;
+  danger?: boolean;
+}) {
+  return (
+    <Confirm
+      open={item !== null}
+      danger={danger}
+      title={title}
+      okText={okText}
+      text={item === null ? '' : text(item)}
+      onCancel={close}
+      onOk={() => {
+        const x = item as T;
+        close();
+        void act(() => run(x), after);
+      }}
+    />
+  );
+}
+
+/** The request body of a search: page and size, and only the filters that are set. */
+export function searchBody(
+  page: number,
+  size: number,
+  filters: Record<string, unknown>,
+): Record<string, unknown> {
+  const set = Object.entries(filters).filter(
+    ([, v]) => v !== '' && v !== false && v !== undefined && v !== null,
+  );
+  return { page, size, ...Object.fromEntries(set) };
+}
+
+/** A paged search: the page, the applied filters (applying goes back to page 1) and what `load` answered. */
+export function usePaged<F, R>(initial: F, load: (page: number, filters: F) => Promise<R>) {
+  const [page, setPage] = useState(1);
+  const [applied, setApplied] = useState(initial);
+  const [data, reload, busy] = useLoad(() => load(page, applied), [page, applied]);
+  const apply = (f: F) => {
+    setPage(1);
+    setApplied(f);
+  };
+  return { page, setPage, applied, apply, data, reload, busy };
+}
+
+/** A page of a list as the console's search endpoints answer. */
+export interface PageOf<T> {
+  list: T[];
+  total: number;
+}
+
+/** A page of rows and its foot: the table of `paged.data`, then the total and the pager. */
+export function PagedTable<T>({
+  paged,
+  size,
+  columns,
+  rowKey,
+  testId,
+  foot,
+}: {
+  paged: { data: PageOf<T> | null; busy: boolean; page: number; setPage: (p: number) => void };
+  size: number;
+  columns: Column<T>[];
+  rowKey: (row: T) => string | number;
+  testId: string;
+  foot?: ReactNode;
+}) {
+  return (
+    <>
+      <Table
+        columns={columns}
+        rows={paged.data?.list ?? []}
+        rowKey={rowKey}
+        loading={paged.busy}
+        testId={testId}
+      />
+      <Foot total={paged.data?.total ?? 0} page={paged.page} size={size} go={paged.setPage}>
+        {foot}
+      </Foot>
+    </>
+  );
+}
