@@ -109,6 +109,12 @@ export {
   sweepTmp,
 } from './infra/tmp.ts';
 export {
+  type AnimationExportSource,
+  type AnimationZipJobData,
+  animationZipKey,
+} from './modules/animation/ports.ts';
+export { AnimationService } from './modules/animation/service.ts';
+export {
   AuthService,
   hashToken,
   isAdmin,
@@ -137,7 +143,13 @@ export {
   runChargeRef,
   sourceKeyOf,
 } from './modules/jobs/service.ts';
-export { EXPORT_QUEUE, type LowerBodyJobData, lowerBodyJobId, lowerBodyKey } from './modules/motion/ports.ts';
+export {
+  EXPORT_QUEUE,
+  type ExportJobData,
+  type LowerBodyJobData,
+  lowerBodyJobId,
+  lowerBodyKey,
+} from './modules/motion/ports.ts';
 export { MotionService } from './modules/motion/service.ts';
 export {
   createMusicStore,

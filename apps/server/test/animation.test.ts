@@ -3,17 +3,45 @@
  * CMU dance takes (seeding again adds nothing), browse by category/tag/keyword, the 3D preview's clip, collect,
  * buying once (charge = 1 V per second of motion with a ledger row; later downloads of any bone type free; too
  * few coins refused with nothing charged), zips that read back, and the administrator's publish/hide/delete
- * under the manageAnimation permission (a normal user refused with 406).
+ * under the manageAnimation permission (a normal user refused with 406). The zips are made by the worker's export
+ * jobs (the export queue, as the lower-body zips), never inside the request; the VMD-TDA zip is read back by
+ * mmd-parser and checked against the clip.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { motionJson } from '@mocap/motion';
-import { runTomokageWorker } from '@mocap/worker';
+import { runExportWorker, runTomokageWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
 import { multipart, TESTDATA, unzip } from './video-helpers.ts';
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
+const GENE = join(TESTDATA, 'formats', 'mmd', 'Gene_light', 'Gene_light.pmx');
+
+interface MmdParser {
+  parseVmd(
+    b: ArrayBuffer,
+    lr: boolean,
+  ): {
+    motions: { boneName: string; frameNum: number; position: number[] }[];
+  };
+  parsePmx(b: ArrayBuffer, lr: boolean): { bones: { name: string }[] };
+}
+const arrayBuffer = (b: Uint8Array) =>
+  b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+const correlation = (x: number[], y: number[]) => {
+  const mx = x.reduce((s, v) => s + v, 0) / x.length;
+  const my = y.reduce((s, v) => s + v, 0) / y.length;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < x.length; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+};
 
 interface Anim {
   id: number;
@@ -56,7 +84,17 @@ describe.each(databases)('animation library on %s', (kind) => {
   const search = (token: string, body: Record<string, unknown> = {}) =>
     t.call<PageOf<Anim>>('POST', '/product/animation/search', { token, body: { size: 100, ...body } });
 
+  // The zips are made by the worker's export jobs.
+  let exportWorker: ReturnType<typeof runExportWorker> | undefined;
+  afterAll(async () => exportWorker?.close());
+
   beforeAll(async () => {
+    exportWorker = runExportWorker({
+      queue: t.services.motion.exportQueue,
+      storage: t.infra.storage,
+      motion: t.services.motion,
+      animation: t.services.animation,
+    });
     a = await t.register(`anim-a-${kind}@example.com`);
     b = await t.register(`anim-b-${kind}@example.com`);
   });
@@ -145,6 +183,72 @@ describe.each(databases)('animation library on %s', (kind) => {
     expect(ue.code, ue.message).toBe(0);
     expect(ue.data.charged).toBe(0);
     expect(unzip((await fetchUrl(ue.data.paths[0]!)).rawPayload).size).toBeGreaterThan(0);
+    // Each zip was a job of the export queue, worked by the worker (not written in the request).
+    for (const bone of ['Mixamo', 'Unreal5.6']) {
+      const job = await t.services.motion.exportQueue.getJob(`animation-${anim.id}-${bone}`);
+      expect(job?.state, bone).toBe('completed');
+      expect(job?.data).toEqual({ kind: 'animationZip', animationId: anim.id, boneType: bone });
+    }
+    // VMD (MikuMikuDance), read back by mmd-parser (an independent reader, as the exporters' tests): keys over the
+    // whole take at 30 fps, on bones the MMD model Gene has, and the centre bone bobs with the clip's hips.
+    // (a free plan downloads FBX bone types only, as for videos)
+    expect((await t.call('GET', url('VMD-TDA'), { token: a.token })).message).toBe(
+      '免费版用户只能选择 FBX 格式',
+    );
+    const setLevel = (level: 'monthly' | 'free', until: number | null) =>
+      t.infra.store.repos.users.update(a.id, { level, vexpiredAt: until }, t.clock.now());
+    await setLevel('monthly', t.clock.now() + 86_400_000);
+    const vmd = await t.call<{ paths: string[]; charged: number }>('GET', url('VMD-TDA'), { token: a.token });
+    await setLevel('free', null);
+    expect(vmd.code, vmd.message).toBe(0);
+    expect(vmd.data.charged).toBe(0);
+    const vzip = unzip((await fetchUrl(vmd.data.paths[0]!)).rawPayload);
+    const vmdBytes = [...vzip.entries()].find(([k]) => k.endsWith('.vmd'))?.[1];
+    expect(vmdBytes?.subarray(0, 20).toString('latin1')).toBe('Vocaloid Motion Data');
+    const modPath: string = 'mmd-parser';
+    const { Parser } = (await import(modPath)) as { Parser: new () => MmdParser };
+    const parsed = new Parser().parseVmd(arrayBuffer(vmdBytes!), false);
+    const centre = parsed.motions
+      .filter((m) => m.boneName === 'センター')
+      .sort((p, q) => p.frameNum - q.frameNum);
+    expect(centre.length).toBeGreaterThan(anim.frameCount / 2);
+    expect(centre.at(-1)!.frameNum).toBe(anim.frameCount - 1);
+    for (const b of ['左足ＩＫ', '右足ＩＫ', '上半身', '頭']) {
+      expect(
+        parsed.motions.some((m) => m.boneName === b),
+        b,
+      ).toBe(true);
+    }
+    const detail = await t.call<{ clip: string }>('GET', `/product/animation/${anim.id}`, { token: a.token });
+    const clip = motionJson.read((await fetchUrl(detail.data.clip)).body);
+    // The hips' ground path is on センター (MMD's z points the other way), their height on グルーブ.
+    const root = (k: { frameNum: number }, axis: number) => clip.rootPositions[k.frameNum * 3 + axis]!;
+    expect(
+      correlation(
+        centre.map((k) => root(k, 0)),
+        centre.map((k) => k.position[0]!),
+      ),
+    ).toBeGreaterThan(0.95);
+    expect(
+      correlation(
+        centre.map((k) => root(k, 2)),
+        centre.map((k) => -k.position[2]!),
+      ),
+    ).toBeGreaterThan(0.95);
+    const groove = parsed.motions.filter((m) => m.boneName === 'グルーブ');
+    expect(groove.length).toBe(centre.length);
+    expect(
+      correlation(
+        groove.map((k) => root(k, 1)),
+        groove.map((k) => k.position[1]!),
+      ),
+    ).toBeGreaterThan(0.95);
+    if (existsSync(GENE)) {
+      const gene = new Set(
+        new Parser().parsePmx(arrayBuffer(readFileSync(GENE)), false).bones.map((b) => b.name),
+      );
+      for (const n of new Set(parsed.motions.map((m) => m.boneName))) expect(gene.has(n), n).toBe(true);
+    }
     expect(await t.services.coins.balance(a.id)).toBe(before - anim.price);
     expect((await search(a.token, { keyword: '05_02' })).data.list[0]!.purchased).toBe(true);
     // Bad input.

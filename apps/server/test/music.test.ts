@@ -133,6 +133,14 @@ describe.each(databases)('music on %s', (kind) => {
       expect(r.code, file.filename).toBe(307);
       expect(r.message).toMatch(message);
     }
+    // The title rule (at most 15 characters) worded for music, not video.
+    const titled = await upload(
+      a.token,
+      { filename: 'song.wav', data: wav12 },
+      '一二三四五六七八九十一二三四五六',
+    );
+    expect(titled.code).toBe(307);
+    expect(titled.message).toBe('Music title at most 15 characters');
     expect(await balance(a.id)).toBe(10);
     const list = await t.call<{ total: number }>('POST', '/product/music/center', {
       token: a.token,

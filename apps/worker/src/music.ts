@@ -162,7 +162,12 @@ export function startWorker(
     { tmpDir: options.tmpDir ?? join(app.config.dataDir, 'tmp'), log: options.log },
   );
   const exports = runExportWorker(
-    { queue: app.services.motion.exportQueue, storage: app.infra.storage, motion: app.services.motion },
+    {
+      queue: app.services.motion.exportQueue,
+      storage: app.infra.storage,
+      motion: app.services.motion,
+      animation: app.services.animation,
+    },
     { log: options.log },
   );
   const tomokage = runTomokageWorker(

@@ -1,11 +1,11 @@
 /**
  * The clip side of the animation library (an adapter: the service gets it as `AnimationAssetsPort`): the shipped
  * CMU dance takes of `@mocap/dance` (read and gunzipped by `readShippedLibrary`, turned into canonical
- * MotionClips) and the bone-type packaging (`exportBoneType` of `@mocap/motion`, the same the video zips use).
+ * MotionClips). The bone-type zips are written by the worker's export job (`apps/worker/src/export.ts`).
  */
 import { CMU_CREDIT, libraryClipToMotion } from '@mocap/dance';
 import { readShippedLibrary } from '@mocap/dance/node';
-import { exportBoneType, isBoneType, motionJson } from '@mocap/motion';
+import { motionJson } from '@mocap/motion';
 import type { AnimationAssetsPort, ShippedAnimation } from './ports.ts';
 
 export function createAnimationAssets(): AnimationAssetsPort {
@@ -25,10 +25,6 @@ export function createAnimationAssets(): AnimationAssetsPort {
           clipJson: motionJson.write(libraryClipToMotion(c, lib.fps)),
         };
       });
-    },
-    packageZip(clipJson: string, boneType: string, baseName: string) {
-      if (!isBoneType(boneType)) throw new Error(`unknown bone type "${boneType}"`);
-      return exportBoneType(motionJson.read(clipJson), boneType, { name: baseName });
     },
   };
 }

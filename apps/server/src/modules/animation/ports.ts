@@ -76,10 +76,40 @@ export interface ShippedAnimation {
   clipJson: string;
 }
 
-/** The clip side (an adapter: `files.ts`): the shipped clips and the bone-type packaging. */
+/** The shipped clips (an adapter: `files.ts`). */
 export interface AnimationAssetsPort {
   shipped(): ShippedAnimation[];
-  packageZip(clipJson: string, boneType: string, baseName: string): { fileName: string; bytes: Uint8Array };
+}
+
+/**
+ * A bone-type zip of one library animation, made by the worker on the export queue (`EXPORT_QUEUE` of the motion
+ * slice, beside the lower-body zips): no zip is written inside an HTTP request.
+ */
+export interface AnimationZipJobData {
+  kind: 'animationZip';
+  animationId: number;
+  boneType: string;
+}
+
+const slug = (s: string) => s.replace(/[^A-Za-z0-9.-]+/g, '_');
+
+/** One job per animation and bone type (a second request while it runs waits for the same job). */
+export const animationZipJobId = (animationId: number, boneType: string): string =>
+  `animation-${animationId}-${slug(boneType)}`;
+
+/** Where the worker stores the zip of an animation and bone type. */
+export const animationZipKey = (animationId: number, boneType: string): string =>
+  `animation/${animationId}/zips/${slug(boneType)}.zip`;
+
+/** Runs the zip job of (animation, bone type) in the worker; resolves once the worker recorded the zip. */
+export interface AnimationExportPort {
+  zip(animationId: number, boneType: string): Promise<void>;
+}
+
+/** What the worker's export job reads of an animation: its stored clip and the name of the files. */
+export interface AnimationExportSource {
+  clipKey: string;
+  name: string;
 }
 
 export type AnimationRepos = Repos & { animation: AnimationRepo };

@@ -10,8 +10,9 @@
  * Prices (stated here; the spec bills a square download 1 V per second): an animation costs 1 V coin per second
  * of motion, rounded up, charged once per user with a ledger row in the same transaction as the purchase row;
  * every bone type downloads free afterwards. Company accounts pay the same in CV. Bone types by plan as for
- * videos (free plan: FBX bone types only). Zips are built on first request per bone type and kept in storage
- * under `animation/<id>/zips/`.
+ * videos (free plan: FBX bone types only). Zips are made on first request per bone type by the worker (a job on
+ * the export queue, like the lower-body zips; the request waits for it) and kept in storage under
+ * `animation/<id>/zips/`.
  */
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
@@ -19,6 +20,8 @@ import { type CoinService, squareDownloadCost } from '../coins/service.ts';
 import { BONE_TYPE_FORMAT, formatAllowed, planOf, UploadMessages } from '../video/limits.ts';
 import type {
   AnimationAssetsPort,
+  AnimationExportPort,
+  AnimationExportSource,
   AnimationQuery,
   AnimationRecord,
   AnimationRepo,
@@ -29,6 +32,8 @@ import type {
 
 export type {
   AnimationAssetsPort,
+  AnimationExportPort,
+  AnimationExportSource,
   AnimationQuery,
   AnimationRecord,
   AnimationRepo,
@@ -66,6 +71,7 @@ export class AnimationService {
       coins: CoinService;
       storage: ObjectStorage;
       assets: AnimationAssetsPort;
+      exports: AnimationExportPort;
       clock: Clock;
     },
   ) {}
@@ -225,7 +231,7 @@ export class AnimationService {
         return a.price;
       });
     }
-    const zip = a.zips[boneType] ?? (await this.buildZip(a, boneType));
+    const zip = a.zips[boneType] ?? (await this.zipOf(a, boneType));
     await this.repo.addDownload(a.id);
     const url = await this.deps.storage.signedUrl(zip.key, {
       fileName: zip.fileName,
@@ -235,20 +241,30 @@ export class AnimationService {
     return { paths: [url], name: a.name, bonetype: boneType, motionsName: [zip.fileName], charged };
   }
 
-  private async buildZip(a: AnimationRecord, boneType: string) {
-    const clipJson = await this.readText(a.clipKey);
-    const out = this.deps.assets.packageZip(clipJson, boneType, a.sourceRef);
-    const key = `animation/${a.id}/zips/${boneType.replace(/[^A-Za-z0-9.-]+/g, '_')}.zip`;
-    await this.deps.storage.put(key, out.bytes, { contentType: 'application/zip' });
-    const zip = { key, fileName: out.fileName, size: out.bytes.byteLength };
-    await this.repo.setZip(a.id, boneType, zip, this.deps.clock.now());
+  /** Has the worker make the zip (an export job), then reads what it recorded. */
+  private async zipOf(a: AnimationRecord, boneType: string) {
+    await this.deps.exports.zip(a.id, boneType);
+    const zip = (await this.repo.findById(a.id))?.zips[boneType];
+    if (!zip) throw new AppError(Codes.INTERNAL, `the ${boneType} file of animation ${a.id} was not made`);
     return zip;
   }
 
-  private async readText(key: string): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const c of await this.deps.storage.get(key)) chunks.push(Buffer.from(c as Uint8Array));
-    return Buffer.concat(chunks).toString('utf8');
+  // ---------------------------------------------------------------- the worker's export jobs
+
+  /** The stored clip of an animation not deleted (null: nothing to export). */
+  async exportSource(id: number): Promise<AnimationExportSource | null> {
+    const a = await this.repo.findById(id);
+    if (!a || a.status === AnimationStatus.DELETED) return null;
+    return { clipKey: a.clipKey, name: a.sourceRef };
+  }
+
+  /** Records a zip the worker stored. */
+  async zipMade(
+    id: number,
+    boneType: string,
+    zip: { key: string; fileName: string; size: number },
+  ): Promise<void> {
+    await this.repo.setZip(id, boneType, zip, this.deps.clock.now());
   }
 
   // ---------------------------------------------------------------- administrators (manageAnimation)

@@ -1,6 +1,8 @@
 /** The motion slice's ports: the export jobs the worker runs for it (issue 17.3: no export inside a request). */
 
-/** Queue of on-demand exports (the lower-body zips), worked by `@mocap/worker` like the capture exports. */
+import type { AnimationZipJobData } from '../animation/ports.ts';
+
+/** Queue of on-demand exports (lower-body zips, library animation zips), worked by `@mocap/worker`. */
 export const EXPORT_QUEUE = 'export';
 
 /** A lower-body zip of one video and bone type, made from the stored clip. */
@@ -9,6 +11,9 @@ export interface LowerBodyJobData {
   videoId: number;
   boneType: string;
 }
+
+/** Every job of the export queue. */
+export type ExportJobData = LowerBodyJobData | AnimationZipJobData;
 
 const slug = (s: string) => s.replace(/[^A-Za-z0-9.-]+/g, '_');
 

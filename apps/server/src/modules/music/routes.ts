@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
-import { PLAN_LIMITS, planOf, UploadMessages } from '../video/limits.ts';
+import { PLAN_LIMITS, planOf } from '../video/limits.ts';
 import {
   MusicCenterBody,
   MusicDownloadSchema,
@@ -24,6 +24,7 @@ import {
   MusicSchema,
   MusicUrlsSchema,
 } from './schemas.ts';
+import { MusicMessages } from './service.ts';
 
 const tags = ['music'];
 const security = bearerSecurity;
@@ -78,19 +79,19 @@ const routes: FastifyPluginAsync = async (base) => {
       } catch (err) {
         if (file) await rm(file.path, { force: true });
         const code = (err as { code?: string }).code;
-        if (code === 'FST_FILES_LIMIT') throw new AppError(Codes.REFUSED, '当前限制选择 最多1 个音乐');
+        if (code === 'FST_FILES_LIMIT') throw new AppError(Codes.REFUSED, MusicMessages.ONE_FILE);
         if (code === 'FST_REQ_FILE_TOO_LARGE') {
           throw new AppError(
             Codes.REFUSED,
-            UploadMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB),
+            MusicMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB),
           );
         }
         throw err;
       }
       if (extra || tooLarge) {
         if (file) await rm(file.path, { force: true });
-        if (extra) throw new AppError(Codes.REFUSED, '当前限制选择 最多1 个音乐');
-        throw new AppError(Codes.REFUSED, UploadMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB));
+        if (extra) throw new AppError(Codes.REFUSED, MusicMessages.ONE_FILE);
+        throw new AppError(Codes.REFUSED, MusicMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB));
       }
       if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a music file is required (form field "file")');
       return ok(await music.createFromFile(u, { name }, file));

@@ -56,6 +56,12 @@ export const MusicMessages = {
   DUPLICATE: '当前文件已存在',
   /** The spec's duration message, for music. */
   tooLong: (s: number) => `music duration cannot exceed ${s} seconds`,
+  /** The spec's title rule (at most 15 characters), worded for music. */
+  TITLE_LENGTH: 'Music title at most 15 characters',
+  /** The spec's size message (视频上传大小不能大于NM), worded for music. */
+  tooLarge: (mb: number) => `音乐上传大小不能大于${mb}M`,
+  queueFull: (n: number) => `at most ${n} songs can wait in the queue on your plan; wait until one is made`,
+  ONE_FILE: '当前限制选择 最多1 个音乐',
   FAILED: '你的音乐制作失败,请重新上传',
 } as const;
 
@@ -158,7 +164,7 @@ export class MusicService {
       MusicStatus.NOT_MADE,
       MusicStatus.IN_PROGRESS,
     ]);
-    if (n >= limit) throw new AppError(Codes.REFUSED, UploadMessages.queueFull(limit));
+    if (n >= limit) throw new AppError(Codes.REFUSED, MusicMessages.queueFull(limit));
   }
 
   /** Creates a music card from a received temp file (consumed). Every refusal happens before storing or charging. */
@@ -172,12 +178,11 @@ export class MusicService {
       const limits = PLAN_LIMITS[plan];
       const name =
         (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]*$/, '').slice(0, 15) || 'music';
-      if ([...name].length > 15) throw new AppError(Codes.REFUSED, UploadMessages.TITLE_LENGTH);
+      if ([...name].length > 15) throw new AppError(Codes.REFUSED, MusicMessages.TITLE_LENGTH);
       await this.checkQueue(u);
       const size = await this.deps.files.size(file.path);
       if (size === 0) throw new AppError(Codes.REFUSED, MusicMessages.WRONG_FORMAT);
-      if (size > limits.sizeMB * MB)
-        throw new AppError(Codes.REFUSED, UploadMessages.tooLarge(limits.sizeMB));
+      if (size > limits.sizeMB * MB) throw new AppError(Codes.REFUSED, MusicMessages.tooLarge(limits.sizeMB));
       const probe = await this.deps.files.probe(file.path);
       if (!probe.audio || !(probe.durationS > 0))
         throw new AppError(Codes.REFUSED, MusicMessages.WRONG_FORMAT);
@@ -206,7 +211,7 @@ export class MusicService {
           await r.users.balanceForUpdate(u.id, cost.currency);
           const queued = await r.music.countByStatus(u.id, [MusicStatus.NOT_MADE, MusicStatus.IN_PROGRESS]);
           if (queued >= limits.queue)
-            throw new AppError(Codes.REFUSED, UploadMessages.queueFull(limits.queue));
+            throw new AppError(Codes.REFUSED, MusicMessages.queueFull(limits.queue));
           const row = await r.music.create({
             userId: u.id,
             name,
