@@ -4,8 +4,10 @@
  * effectors where the clip has them and the feet on the floor, and export FBX/GLB that Blender and three.js open
  * with the character's own mesh and materials.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { quaterniusVrmBones, vrmFromGlb } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import { importCharacter, missingJoints, sniffCharacterFormat } from '../src/characters/character.ts';
@@ -34,6 +36,8 @@ const FILES = {
   quatFbx: join(CH, 'quaternius_animated_fbx', 'Male_Casual.fbx'),
   ue4: join(FM, 'fbx_unreal', 'SK_Mannequin.FBX'),
   samba: join(FM, 'fbx_mixamo', 'Samba_Dancing_with_skin.fbx'),
+  r15: join(FM, 'fbx_roblox', 'R15_Block.fbx'),
+  rthro: join(FM, 'fbx_roblox', 'R15_Rthro_Normal.fbx'),
 };
 const have = Object.values(FILES).every((f) => existsSync(f));
 if (!have && process.env.CI === 'true') throw new Error('CI=true but shared/testdata characters are missing');
@@ -501,6 +505,65 @@ describe.skipIf(!have)('exported files open in Blender and three.js with the cha
     expect(used.size).toBeGreaterThanOrEqual(6);
     expect(used.has('Skin') && used.has('Shirt') && used.has('Pants')).toBe(true);
   }, 120_000);
+});
+
+describe.skipIf(!have)('Roblox R15 characters (studs)', () => {
+  // The official R15 rigs' headers say centimetres, but their bodies are 5.2 (Block) and 6.4 (Rthro) units tall:
+  // studs. Read as 1 stud = 0.28 m and written back in studs.
+  for (const [what, file, lo, hi] of [
+    ['R15 Block', FILES.r15, 1.4, 1.55],
+    ['R15 Rthro normal', FILES.rthro, 1.7, 1.9],
+  ] as const) {
+    it(`${what}: R15 names, read in studs (${lo}-${hi} m), a walk applied within 3 cm, FBX written in studs`, async () => {
+      const c = importCharacter(readFileSync(file));
+      expect(c.mapping.scheme).toBe('r15');
+      expect(c.units?.name).toBe('stud');
+      expect(c.units?.unitsPerMetre).toBeCloseTo(100 / 28, 9);
+      expect(c.height).toBeGreaterThan(lo);
+      expect(c.height).toBeLessThan(hi);
+      // R15 has one torso joint and no neck, clavicles or toes; the limbs are all there.
+      expect(missingJoints(c.mapping, false)).toEqual([
+        'spine',
+        'spine2',
+        'neck',
+        'leftClavicle',
+        'rightClavicle',
+        'leftToes',
+        'rightToes',
+      ]);
+      const clip = capturedWalk();
+      for (const [k, v] of Object.entries(effectorErrors(clip, c))) expect(v, k).toBeLessThan(0.03);
+      // The FBX: UnitScaleFactor 28 (cm per unit: studs), and it reads back at the same height.
+      const fbx = exportCharacter(c, 'fbx', clip);
+      const gs = parseFbx(fbx).root.children.find((n) => n.name === 'GlobalSettings');
+      const p70 = gs?.children.find((n) => n.name === 'Properties70')?.children ?? [];
+      const usf = p70.find((n) => n.props[0] === 'UnitScaleFactor')?.props[4];
+      expect(usf).toBeCloseTo(28, 6);
+      const back = importCharacter(fbx);
+      expect(back.height).toBeCloseTo(c.height, 2);
+      expect(back.units).toBeUndefined();
+      // Blender (applying the file's unit) stands it at the same height in metres.
+      const exe = blender();
+      if (!exe) return;
+      const script = [
+        'import bpy, sys',
+        'bpy.ops.wm.read_factory_settings(use_empty=True)',
+        'bpy.ops.import_scene.fbx(filepath=sys.argv[sys.argv.index("--") + 1])',
+        'dg = bpy.context.evaluated_depsgraph_get()',
+        'zs = [(o.matrix_world @ v.co).z for o in bpy.context.scene.objects if o.type == "MESH" for v in o.evaluated_get(dg).data.vertices]',
+        'print("HEIGHT", max(zs) - min(zs))',
+      ].join('\n');
+      const { stdout } = await promisify(execFile)(
+        exe,
+        ['-b', '--factory-startup', '--python-expr', script, '--', tempFile(`${what}.fbx`, fbx)],
+        { maxBuffer: 64 * 1024 * 1024 },
+      );
+      const h = Number(/HEIGHT ([\d.eE+-]+)/.exec(stdout)?.[1]);
+      console.log(`${what}: ${c.height.toFixed(3)} m imported, ${h.toFixed(3)} m in Blender`);
+      expect(h).toBeGreaterThan(lo - 0.05);
+      expect(h).toBeLessThan(hi + 0.05);
+    }, 120_000);
+  }
 });
 
 describe.skipIf(!have)('server-side pictures', () => {

@@ -47,6 +47,12 @@ export interface CharacterModel {
   mapping: JointMapping;
   restPose: RestPoseInfo;
   vrm?: { version: '0' | '1'; humanBones: Record<string, string>; title?: string };
+  /**
+   * The file's own length unit when it is not the metre/centimetre its header declares: a Roblox R15 file in studs
+   * (its header says centimetres, its character is 5–6 units tall). Read as 1 stud = 0.28 m; FBX files of this
+   * character are written back in studs (`unitsPerMetre` 100/28, UnitScaleFactor 28, as the R15 export rig does).
+   */
+  units?: { name: 'stud'; unitsPerMetre: number };
   warnings: string[];
   stats: { vertices: number; triangles: number; materials: number; bones: number };
 }
@@ -283,11 +289,26 @@ export function characterFromScene(scene: ImportedScene): CharacterModel {
     bones.map((b) => ({ name: b.name, parent: b.parent, position: b.position, weighted: b.weighted })),
     vrmArg,
   );
+  // Roblox R15 in studs: a body of 4–8 "centimetres" by its header is 4–8 studs tall (1 stud = 0.28 m).
+  let height = topY - floor;
+  let units: CharacterModel['units'];
+  const fileUnitsTall = height / m;
+  if (mapping.scheme === 'r15' && height < 0.5 && fileUnitsTall > 3 && fileUnitsTall < 10) {
+    const k = STUD_M / m;
+    for (const b of bones) b.position = [b.position[0] * k, b.position[1] * k, b.position[2] * k];
+    for (const mesh of meshes) for (let i = 0; i < mesh.positions.length; i++) mesh.positions[i] *= k;
+    height *= k;
+    units = { name: 'stud', unitsPerMetre: 1 / STUD_M };
+    warnings.push(
+      `Roblox R15 in studs (${fileUnitsTall.toFixed(1)} units tall): read as 1 stud = 0.28 m (${height.toFixed(2)} m)`,
+    );
+  }
   const model: CharacterModel = {
     format: scene.format,
     bones,
     meshes,
-    height: topY - floor,
+    height,
+    ...(units ? { units } : {}),
     mapping,
     restPose: detectRestPose(bones, mapping),
     ...(scene.vrm && vrmNames
@@ -304,6 +325,9 @@ export function characterFromScene(scene: ImportedScene): CharacterModel {
   };
   return model;
 }
+
+/** Metres per Roblox stud (rigs.md: 1 stud = 28 cm). */
+const STUD_M = 0.28;
 
 /** Rest pose from the arms: T below 20° under the horizontal, I above 70°, A between. */
 export function detectRestPose(bones: readonly CharacterBone[], mapping: JointMapping): RestPoseInfo {

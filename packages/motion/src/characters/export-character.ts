@@ -79,7 +79,10 @@ export function exportCharacter(
     if (!model.vrm) throw new Error('VRMA is for VRM characters');
     return writeVrma(motion);
   }
-  const r = retargetToCharacter(motion, model, { unitsPerMetre: format === 'fbx' ? 100 : 1 });
+  // FBX in the character's own units (centimetres, or studs for a Roblox R15 character); GLB in metres.
+  const r = retargetToCharacter(motion, model, {
+    unitsPerMetre: format === 'fbx' ? (model.units?.unitsPerMetre ?? 100) : 1,
+  });
   const rc = options.name ? { ...r.clip, name: options.name } : r.clip;
   if (format === 'fbx')
     return writeFbx(rc, { meshes: model.meshes, noAnimation: !clip, creator: '@mocap/motion characters' });
