@@ -29,7 +29,8 @@ import {
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 const QUAT = join(TESTDATA, 'characters', 'quaternius_animated_fbx', 'Male_Casual.fbx');
 const QUAT_GLB = join(TESTDATA, 'characters', 'quaternius_modular_glb', 'modular_men_Casual.glb');
-const have = existsSync(XBOT) && existsSync(QUAT) && existsSync(QUAT_GLB);
+const R15 = join(TESTDATA, 'formats', 'fbx_roblox', 'R15_Block.fbx');
+const have = existsSync(XBOT) && existsSync(QUAT) && existsSync(QUAT_GLB) && existsSync(R15);
 if (!have && process.env.CI === 'true') throw new Error('CI=true but shared/testdata characters are missing');
 
 let fx: Fixtures;
@@ -238,6 +239,39 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     const auto = await t.call<Detail>('POST', `/product/tomokage/redone/${r.data.id}`, { token: a.token });
     expect(auto.data.mapping).toEqual(d.data.mapping);
   });
+
+  it('a Roblox R15 character: read in studs (1.47 m), its one-torso mapping saves in the editor, applied', async () => {
+    const r = await upload(a.token, { filename: 'R15_Block.fbx', data: readFileSync(R15) });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.scheme).toBe('r15');
+    const d = await t.call<Detail & { height: number; warnings: string[] }>(
+      'GET',
+      `/product/tomokage/${r.data.id}`,
+      { token: a.token },
+    );
+    expect(d.data.height).toBeGreaterThan(1.4);
+    expect(d.data.height).toBeLessThan(1.55);
+    expect(d.data.warnings.some((w) => w.includes('1 stud = 0.28 m'))).toBe(true);
+    expect(d.data.mapping.spine1).toBe('UpperTorso');
+    expect(d.data.mapping.spine).toBeUndefined();
+    const saved = await t.call<Detail>('POST', `/product/tomokage/redone/${r.data.id}`, {
+      token: a.token,
+      body: { mapping: d.data.mapping },
+    });
+    expect(saved.code, saved.message).toBe(0);
+    const own = await video(a.token, 36);
+    const ap = await t.call<{ id: number; formats: string[] }>(
+      'POST',
+      `/product/tomokage/apply/${r.data.id}`,
+      {
+        token: a.token,
+        body: { kind: 'video', id: own },
+      },
+    );
+    expect(ap.code, ap.message).toBe(0);
+    expect(ap.data.formats).toEqual(['fbx', 'glb']);
+    await t.call('DELETE', '/product/tomokage', { token: a.token, body: { ids: [r.data.id] } });
+  }, 120_000);
 
   it('applies an own capture (free) and a square video (charged once, ledger row); files read back', async () => {
     const own = await video(a.token, 31);

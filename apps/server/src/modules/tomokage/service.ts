@@ -397,8 +397,10 @@ export class TomokageService {
           );
         used.set(bone, joint);
       }
+      // The spine: any one torso joint (a Roblox R15 has a single UpperTorso, mapped as the chest).
       for (const j of REQUIRED_JOINTS)
-        if (!mapping[j]) throw new AppError(Codes.PARAMETER_ERROR, `mapping: ${j} is required`);
+        if (!mapping[j] && !(j === 'spine' && (mapping.spine1 || mapping.spine2)))
+          throw new AppError(Codes.PARAMETER_ERROR, `mapping: ${j} is required`);
     }
     const bytes = new Uint8Array(await this.deps.storage.getBytes(t.fileKey));
     let ins: CharacterInspection;
