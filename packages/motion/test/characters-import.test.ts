@@ -17,6 +17,7 @@ import { CharacterImportError } from '../src/characters/import/scene.ts';
 import { autoMap, mapByTopology } from '../src/characters/mapping.ts';
 import { retargetToCharacter } from '../src/characters/retarget-character.ts';
 import { forwardKinematics, type MotionClip, restClip, restPositions } from '../src/clip.ts';
+import { createSkeleton } from '../src/skeleton.ts';
 import { solve } from '../src/solver/index.ts';
 import { SHARED, syntheticFrom } from './helpers.ts';
 import {
@@ -130,6 +131,130 @@ describe.skipIf(!have)('character import and mapping', () => {
     const mx = importCharacter(readFileSync(FILES.samba));
     expect(mx.mapping.scheme).toBe('mixamo');
     expect(missingJoints(mx.mapping, true)).toEqual([]);
+  });
+
+  it('3ds Max Biped and Character Creator names (skeletons written from rigs.md, not from our templates)', () => {
+    // Canonical rest positions for each listed bone; helpers (nubs, twists, share bones) at their parent.
+    const sk = createSkeleton();
+    const rp = restPositions(sk);
+    const at = (j: string): [number, number, number] => {
+      const i = sk.names.indexOf(j);
+      return [rp[3 * i], rp[3 * i + 1], rp[3 * i + 2]];
+    };
+    type Row = [name: string, parent: string | null, joint: string | null];
+    const build = (rows: Row[]) => {
+      const idx = new Map(rows.map((r, i) => [r[0], i]));
+      const pos: [number, number, number][] = [];
+      return rows.map(([name, parent, joint], i) => {
+        const pi = parent === null ? -1 : (idx.get(parent) as number);
+        pos[i] = joint ? at(joint) : pi >= 0 ? [pos[pi][0], pos[pi][1] + 0.01, pos[pi][2]] : [0, 0, 0];
+        return { name, parent: pi, position: pos[i], weighted: !!joint };
+      });
+    };
+    const fingerJoints = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'];
+    // Biped (rigs.md §6): thighs under the first spine link, clavicles under the neck, Finger0 = thumb.
+    const bip: Row[] = [
+      ['Bip001', null, null],
+      ['Bip001 Pelvis', 'Bip001', 'hips'],
+      ['Bip001 Spine', 'Bip001 Pelvis', 'spine'],
+    ];
+    for (const [S, c] of [
+      ['L', 'left'],
+      ['R', 'right'],
+    ])
+      bip.push(
+        [`Bip001 ${S} Thigh`, 'Bip001 Spine', `${c}Thigh`],
+        [`Bip001 ${S} Calf`, `Bip001 ${S} Thigh`, `${c}Shin`],
+        [`Bip001 ${S} Foot`, `Bip001 ${S} Calf`, `${c}Foot`],
+        [`Bip001 ${S} Toe0`, `Bip001 ${S} Foot`, `${c}Toes`],
+        [`Bip001 ${S} Toe0Nub`, `Bip001 ${S} Toe0`, null],
+      );
+    bip.push(
+      ['Bip001 Spine1', 'Bip001 Spine', 'spine1'],
+      ['Bip001 Spine2', 'Bip001 Spine1', 'spine2'],
+      ['Bip001 Neck', 'Bip001 Spine2', 'neck'],
+      ['Bip001 Head', 'Bip001 Neck', 'head'],
+      ['Bip001 HeadNub', 'Bip001 Head', null],
+    );
+    for (const [S, c] of [
+      ['L', 'left'],
+      ['R', 'right'],
+    ]) {
+      bip.push(
+        [`Bip001 ${S} Clavicle`, 'Bip001 Neck', `${c}Clavicle`],
+        [`Bip001 ${S} UpperArm`, `Bip001 ${S} Clavicle`, `${c}UpperArm`],
+        [`Bip001 ${S} Forearm`, `Bip001 ${S} UpperArm`, `${c}Forearm`],
+        [`Bip001 ${S} Hand`, `Bip001 ${S} Forearm`, `${c}Hand`],
+      );
+      fingerJoints.forEach((f, k) => {
+        bip.push(
+          [`Bip001 ${S} Finger${k}`, `Bip001 ${S} Hand`, `${c}${f}1`],
+          [`Bip001 ${S} Finger${k}1`, `Bip001 ${S} Finger${k}`, `${c}${f}2`],
+          [`Bip001 ${S} Finger${k}2`, `Bip001 ${S} Finger${k}1`, `${c}${f}3`],
+          [`Bip001 ${S} Finger${k}Nub`, `Bip001 ${S} Finger${k}2`, null],
+        );
+      });
+    }
+    // Character Creator (rigs.md §8): BoneRoot, Hip, Pelvis, Waist, Spine01/02, NeckTwist01/02, fingers "Mid".
+    const cc: Row[] = [
+      ['CC_Base_BoneRoot', null, null],
+      ['CC_Base_Hip', 'CC_Base_BoneRoot', 'hips'],
+      ['CC_Base_Pelvis', 'CC_Base_Hip', null],
+    ];
+    for (const [S, c] of [
+      ['L', 'left'],
+      ['R', 'right'],
+    ])
+      cc.push(
+        [`CC_Base_${S}_Thigh`, 'CC_Base_Pelvis', `${c}Thigh`],
+        [`CC_Base_${S}_Calf`, `CC_Base_${S}_Thigh`, `${c}Shin`],
+        [`CC_Base_${S}_Foot`, `CC_Base_${S}_Calf`, `${c}Foot`],
+        [`CC_Base_${S}_ToeBase`, `CC_Base_${S}_Foot`, `${c}Toes`],
+        [`CC_Base_${S}_CalfTwist01`, `CC_Base_${S}_Calf`, null],
+        [`CC_Base_${S}_ThighTwist01`, `CC_Base_${S}_Thigh`, null],
+      );
+    cc.push(
+      ['CC_Base_Waist', 'CC_Base_Hip', 'spine'],
+      ['CC_Base_Spine01', 'CC_Base_Waist', 'spine1'],
+      ['CC_Base_Spine02', 'CC_Base_Spine01', 'spine2'],
+      ['CC_Base_NeckTwist01', 'CC_Base_Spine02', 'neck'],
+      ['CC_Base_NeckTwist02', 'CC_Base_NeckTwist01', null],
+      ['CC_Base_Head', 'CC_Base_NeckTwist02', 'head'],
+    );
+    for (const [S, c] of [
+      ['L', 'left'],
+      ['R', 'right'],
+    ]) {
+      cc.push(
+        [`CC_Base_${S}_Clavicle`, 'CC_Base_Spine02', `${c}Clavicle`],
+        [`CC_Base_${S}_Upperarm`, `CC_Base_${S}_Clavicle`, `${c}UpperArm`],
+        [`CC_Base_${S}_Forearm`, `CC_Base_${S}_Upperarm`, `${c}Forearm`],
+        [`CC_Base_${S}_Hand`, `CC_Base_${S}_Forearm`, `${c}Hand`],
+        [`CC_Base_${S}_ForearmTwist01`, `CC_Base_${S}_Forearm`, null],
+        [`CC_Base_${S}_UpperarmTwist01`, `CC_Base_${S}_Upperarm`, null],
+      );
+      for (const f of fingerJoints)
+        for (let k = 1; k <= 3; k++)
+          cc.push([
+            `CC_Base_${S}_${f === 'Middle' ? 'Mid' : f}${k}`,
+            k === 1 ? `CC_Base_${S}_Hand` : `CC_Base_${S}_${f === 'Middle' ? 'Mid' : f}${k - 1}`,
+            `${c}${f}${k}`,
+          ]);
+    }
+    for (const [scheme, rows] of [
+      ['biped', bip],
+      ['cc', cc],
+    ] as const) {
+      const m = autoMap(build(rows));
+      expect(m.scheme).toBe(scheme);
+      const expected = rows.filter((r) => r[2]).map((r) => [r[2], r[0]]);
+      // Every canonical joint the list has (all 52) comes out on its bone, by name.
+      expect(expected.length).toBe(52);
+      for (const [j, b] of expected) {
+        expect(m.bones[j as string], `${scheme} ${j}`).toBe(b);
+        expect(m.method[j as string], `${scheme} ${j}`).toBe('name');
+      }
+    }
   });
 
   it('unknown names on a known rig: topology alone finds the same bones as the names', () => {
