@@ -4,45 +4,11 @@
  * deletes it; support may only look; videoDownHistory shows who downloaded what, when, for how many coins.
  * Runs on SQLite and PostgreSQL with real uploads (ffmpeg-made clips).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
-import { markMade, uploadForm } from './video-helpers.ts';
+import { markMade, uploadForm, useTestClips } from './video-helpers.ts';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mocap-console-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const clip = (i: number) => {
-  const out = join(dir, `c${i}.mp4`);
-  execFileSync(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=96x64:rate=10:duration=2',
-      '-vf',
-      `hue=h=${i * 47}`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      out,
-    ],
-    { stdio: 'pipe' },
-  );
-  return { filename: `c${i}.mp4`, data: readFileSync(out) };
-};
+const clip = useTestClips('mocap-console-', (i) => i * 47);
 
 interface Row {
   id: number;

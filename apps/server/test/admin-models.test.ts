@@ -2,46 +2,12 @@
  * manageModel (issue 21): the capture model of each plan's new uploads and which models are enabled, as the
  * administrator sets them; refused settings; usage per model; bundled characters; audited; operators refused.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createVideoStore } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { uploadForm } from './video-helpers.ts';
+import { uploadForm, useTestClips } from './video-helpers.ts';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mocap-models-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const clip = (i: number) => {
-  const out = join(dir, `c${i}.mp4`);
-  execFileSync(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=96x64:rate=10:duration=2',
-      '-vf',
-      `hue=h=${i * 61}`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      out,
-    ],
-    { stdio: 'pipe' },
-  );
-  return { filename: `c${i}.mp4`, data: readFileSync(out) };
-};
+const clip = useTestClips('mocap-models-', (i) => i * 61);
 
 interface Settings {
   enabled: { lite: boolean; full: boolean; heavy: boolean };

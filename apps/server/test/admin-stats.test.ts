@@ -3,46 +3,12 @@
  * (one invited by an extension staff member), uploads, a made and a failed video, a monthly plan paid through the
  * WeChat sandbox with a cash-back to the inviter. Days are counted in the caller's offset.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createVideoStore } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { markMade, uploadForm } from './video-helpers.ts';
+import { markMade, uploadForm, useTestClips } from './video-helpers.ts';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mocap-stats-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const clip = (i: number, seconds: number) => {
-  const out = join(dir, `c${i}.mp4`);
-  execFileSync(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc=size=96x64:rate=10:duration=${seconds}`,
-      '-vf',
-      `hue=h=${i * 53}`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      out,
-    ],
-    { stdio: 'pipe' },
-  );
-  return { filename: `c${i}.mp4`, data: readFileSync(out) };
-};
+const clip = useTestClips('mocap-stats-', (i) => i * 53);
 
 const DAY = 86_400_000;
 

@@ -4,11 +4,20 @@
  * `app.inject`, a zip reader, and a way to mark a video made without running the capture path.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { createSkeleton, exportBoneType, motionJson, restClip } from '@mocap/motion';
+import { afterAll, beforeAll } from 'vitest';
 import {
   type CaptureJobData,
   createVideoStore,
@@ -23,6 +32,38 @@ export const PERSON_CLIP = join(TESTDATA, 'videos', 'mmhuman3d_single_person_bas
 
 function ffmpeg(args: string[]): void {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'pipe' });
+}
+
+/**
+ * Tiny synthetic clips (no person) in a temp folder that lives as long as the calling test file; `hue(i)` tints
+ * clip `i` so each has distinct bytes (a new MD5).
+ */
+export function useTestClips(
+  prefix: string,
+  hue: (i: number) => number,
+): (i: number, seconds?: number) => { filename: string; data: Buffer } {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return (i, seconds = 2) => {
+    const out = join(dir, `c${i}.mp4`);
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=96x64:rate=10:duration=${seconds}`,
+      '-vf',
+      `hue=h=${hue(i)}`,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ]);
+    return { filename: `c${i}.mp4`, data: readFileSync(out) };
+  };
 }
 
 export interface Fixtures {
