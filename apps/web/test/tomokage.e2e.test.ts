@@ -4,7 +4,8 @@
  * Mixamo X Bot → the card shows the server's pictures and "all 52 joints mapped" → the mapping editor (a joint
  * cleared and saved: the card counts one missing; mapped automatically again) → the dance applied → the 3D preview
  * plays it on the character's own mesh (the canvas changes over time) → the FBX downloads (a binary FBX with the
- * X Bot's skeleton and mesh). Screenshots in en and zh.
+ * X Bot's skeleton and mesh). On a phone the tab bar's digital-human tab opens the page, where the character
+ * uploads and its card shows. Screenshots in en and zh.
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
   DESKTOP,
   e2eUnavailable,
   launchChromium,
+  PHONE,
   type RunningServer,
   recordNotFound,
   setLang,
@@ -213,5 +215,41 @@ describe.skipIf((missing !== null || !existsSync(XBOT)) && !CI)(
         await ctx.close();
       }
     }, 1_200_000);
+
+    it('phone: the tab bar has the digital human; its page uploads and lists a character', async () => {
+      for (const lang of ['en', 'zh'] as const) {
+        const token = await register(`tomo-phone-${lang}@example.com`);
+        const ctx = await browser.newContext(PHONE);
+        await setLang(ctx, server.url, lang);
+        await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+        const page = await ctx.newPage();
+        await page.goto(`${server.url}/capture/index/myPro`);
+        const tab = page.getByTestId('tab-digital-human');
+        await tab.waitFor();
+        expect(await tab.isVisible()).toBe(true);
+        expect(await tab.textContent()).toBe(lang === 'en' ? 'Digital human' : '数字人');
+        await tab.click();
+        await page.waitForURL(/\/index\/tomokage$/);
+        await page.getByTestId('tomo-limits').waitFor();
+        expect(await page.locator('[data-testid="tab-digital-human"].on').count()).toBe(1);
+        await page.waitForLoadState('networkidle');
+        await shot(page, `tomokage-phone-empty-${lang}`);
+        await page.getByTestId('tomo-file').setInputFiles(XBOT);
+        await page.locator('[data-action="tomo-upload"]').click();
+        await page.locator('[data-testid="tomo-stage"][data-state="ready"]').waitFor({ timeout: 120_000 });
+        await shot(page, `tomokage-phone-mapping-${lang}`);
+        await page.keyboard.press('Escape');
+        await page
+          .locator('.tomo-dialog')
+          .waitFor({ state: 'detached' })
+          .catch(() => undefined);
+        if (await page.locator('.tomo-dialog').count())
+          await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+        await page.getByTestId('tomo-front').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await shot(page, `tomokage-phone-list-${lang}`);
+        await ctx.close();
+      }
+    }, 600_000);
   },
 );

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 /**
- * The digital-human entry of the sidebar (issue 24): shown to individual accounts and opening /index/tomokage,
- * hidden from company accounts, disabled with the maintenance label while `/tomokage/checkMaintain` says so; and
- * the mapping editor's joint names in both languages.
+ * The digital-human entry of the sidebar and of the phone tab bar (issue 24): shown to individual accounts and
+ * opening /index/tomokage, hidden from company accounts, disabled with the maintenance label while
+ * `/tomokage/checkMaintain` says so; and the mapping editor's joint names in both languages.
  */
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Sidebar } from '../src/components/Sidebar.tsx';
+import { MobileTabBar, Sidebar } from '../src/components/Sidebar.tsx';
 import { jointLabel } from '../src/i18n/tomokage.ts';
 import { setLangForTests } from '../src/lib/i18n.ts';
 import { makeUser, renderAt, setTokenCookie } from './helpers.tsx';
@@ -47,6 +47,50 @@ describe('sidebar digital-human button', () => {
     setTokenCookie('t');
     renderAt('/x', [{ path: '/x', element: <Sidebar tomoMaintain={false} /> }], makeUser({ type: 2 }, 1));
     expect(screen.queryByTestId('digital-human')).toBeNull();
+  });
+});
+
+describe('phone tab bar digital-human tab', () => {
+  it('individual account: a tab between the menu and Me that opens the digital-human page', async () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    const { router } = renderAt(
+      '/x',
+      [
+        { path: '/x', element: <MobileTabBar tomoMaintain={false} /> },
+        { path: '/index/tomokage', element: <div>TOMOKAGE PAGE</div> },
+      ],
+      makeUser({}, 1),
+    );
+    const tabs = [...document.querySelectorAll('.tabbar .tab')].map((b) => b.textContent);
+    expect(tabs.slice(-2)).toEqual(['Digital human', 'Me']);
+    const tab = screen.getByTestId('tab-digital-human');
+    expect(tab.getAttribute('aria-disabled')).toBe('false');
+    fireEvent.click(tab);
+    expect(await screen.findByText('TOMOKAGE PAGE')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/index/tomokage');
+  });
+
+  it('maintenance: greyed out, says so and stays (zh)', () => {
+    setLangForTests('zh');
+    setTokenCookie('t');
+    const { router } = renderAt(
+      '/x',
+      [{ path: '/x', element: <MobileTabBar tomoMaintain={true} /> }],
+      makeUser({}, 1),
+    );
+    const tab = screen.getByTestId('tab-digital-human');
+    expect(tab.className).toContain('inactive');
+    expect(tab.getAttribute('title')).toContain('维护中');
+    fireEvent.click(tab);
+    expect(router.state.location.pathname).toBe('/x');
+  });
+
+  it('company account: no tab', () => {
+    setLangForTests('en');
+    setTokenCookie('t');
+    renderAt('/x', [{ path: '/x', element: <MobileTabBar /> }], makeUser({ type: 2 }, 1));
+    expect(screen.queryByTestId('tab-digital-human')).toBeNull();
   });
 });
 

@@ -90,7 +90,7 @@ export function Layout() {
         <main className="m-main">
           <Outlet />
         </main>
-        <MobileTabBar />
+        <MobileTabBar tomoMaintain={tomoMaintain} />
         {carousel}
       </div>
     );

@@ -176,8 +176,8 @@ function AdminMenu({ pathname }: { pathname: string }) {
   );
 }
 
-/** Phones: the menu as a bottom tab bar. */
-export function MobileTabBar() {
+/** Phones: the menu as a bottom tab bar, the digital human (not for company accounts) and the user centre. */
+export function MobileTabBar({ tomoMaintain = false }: { tomoMaintain?: boolean }) {
   const { user } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -204,6 +204,23 @@ export function MobileTabBar() {
           </button>
         );
       })}
+      {!user?.company && (
+        <button
+          type="button"
+          data-testid="tab-digital-human"
+          className={`tab${pathname.startsWith('/index/tomokage') ? ' on' : ''}${tomoMaintain ? ' inactive' : ''}`}
+          aria-disabled={tomoMaintain}
+          title={tomoMaintain ? t('sidebar.digitalHumanMaintain') : undefined}
+          onClick={() => {
+            if (tomoMaintain) toast.warning(t('sidebar.digitalHumanMaintain'));
+            else if (DIGITAL_HUMAN_URL) window.open(DIGITAL_HUMAN_URL, '_blank', 'noreferrer');
+            else navigate('/index/tomokage');
+          }}
+        >
+          <Icon name="human" size={22} />
+          <span>{t('sidebar.digitalHuman')}</span>
+        </button>
+      )}
       <button
         type="button"
         className={`tab${pathname.startsWith('/userCenter') ? ' on' : ''}`}
