@@ -14,6 +14,7 @@ import consoleRoutes from './modules/console/routes.ts';
 import cosRoutes from './modules/cos/routes.ts';
 import fileRoutes from './modules/file/routes.ts';
 import goodsRoutes from './modules/goods/routes.ts';
+import mailboxRoutes from './modules/mailbox/routes.ts';
 import modelRoutes from './modules/models/routes.ts';
 import motionRoutes from './modules/motion/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
@@ -53,4 +54,5 @@ export const apiModules: FastifyPluginAsync[] = [
   fileRoutes,
   pageViewRoutes,
   communityRoutes,
+  mailboxRoutes,
 ];

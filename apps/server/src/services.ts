@@ -13,6 +13,7 @@ import type { ConsoleService } from './modules/console/service.ts';
 import type { FileService } from './modules/cos/service.ts';
 import type { FileUploadService } from './modules/file/service.ts';
 import type { CaptureJobs } from './modules/jobs/service.ts';
+import type { MailboxService } from './modules/mailbox/service.ts';
 import type { ModelService } from './modules/models/service.ts';
 import type { MotionService } from './modules/motion/service.ts';
 import type { MusicService } from './modules/music/service.ts';
@@ -71,4 +72,6 @@ export interface Services {
   behavior: BehaviorService;
   /** The sidebar's community panel (issue 25). */
   community: CommunityService;
+  /** The sending mailbox exchanged through /tencent-email/exchange (issue 25). */
+  mailbox: MailboxService;
 }

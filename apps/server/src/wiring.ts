@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import { createArgon2Hasher, createRsaTransport, generateRsaPrivateKeyPem } from './infra/crypto/index.ts';
 import { createDatabase, type Database, migrateToLatest } from './infra/db/index.ts';
 import { createMailer, outboxNotice } from './infra/mail/index.ts';
+import { createSwitchableMailer } from './infra/mail/switchable.ts';
 import { createAudioFilePort } from './infra/media/audio-files.ts';
 import { createImageCodec } from './infra/media/images.ts';
 import { createFilePort } from './infra/media/video-files.ts';
@@ -21,7 +22,6 @@ import { createQueue, type JobQueue } from './infra/queue/index.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from './infra/ratelimit.ts';
 import { createStorage, type ObjectStorage, sign, verify } from './infra/storage/index.ts';
 import { createAnimationAssets } from './modules/animation/files.ts';
-import { animationZipJobId } from './modules/animation/ports.ts';
 import { createAnimationStore } from './modules/animation/repo.ts';
 import { AnimationService } from './modules/animation/service.ts';
 import { AuthService } from './modules/auth/service.ts';
@@ -39,10 +39,11 @@ import { FileService } from './modules/cos/service.ts';
 import { KyselyUploadedFileRepo } from './modules/file/repo.ts';
 import { FileUploadService } from './modules/file/service.ts';
 import { CAPTURE_QUEUE, type CaptureJobData, CaptureJobs } from './modules/jobs/service.ts';
+import { MailboxService } from './modules/mailbox/service.ts';
 import { KyselyModelRepo } from './modules/models/repo.ts';
 import { ModelService } from './modules/models/service.ts';
 import { ExportJobs } from './modules/motion/exports.ts';
-import { EXPORT_QUEUE, type ExportJobData } from './modules/motion/ports.ts';
+import { EXPORT_QUEUE, type LowerBodyJobData } from './modules/motion/ports.ts';
 import { MotionService } from './modules/motion/service.ts';
 import { createMusicStore } from './modules/music/repo.ts';
 import { MUSIC_QUEUE, type MusicJobData, MusicService } from './modules/music/service.ts';
@@ -274,12 +275,22 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
       }),
     );
   for (const p of opts.oauthProviders ?? []) providers.set(p.name, p);
+  // Mail goes through the mailbox an administrator exchanged (/tencent-email/exchange), else the configured one.
+  let mailboxRef: MailboxService | undefined;
+  const mailer = createSwitchableMailer(infra.mailer, async () => (await mailboxRef?.account()) ?? null);
+  const mailbox = new MailboxService({
+    settings: store.repos.sysConfig,
+    smtp: mailer,
+    clock,
+    secret: infra.secrets.codes,
+  });
+  mailboxRef = mailbox;
   const accounts = new AccountService(
     store,
     auth,
     coins,
     infra.hasher,
-    infra.mailer,
+    mailer,
     infra.limiter,
     clock,
     {
@@ -298,7 +309,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
   const company = new CompanyService({
     repo: new KyselyCompanyRepo(infra.database.db),
     clock,
-    mailer: infra.mailer,
+    mailer,
     limiter: infra.limiter,
     getUser: (id) => store.repos.users.findById(id),
     balance: (userId) => coins.balance(userId, 'CV'),
@@ -336,14 +347,13 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     defaultModel: config.CAPTURE_MODEL,
     modelFor: (plan) => models.modelFor(plan),
   });
-  const exportJobs = new ExportJobs(infra.queue<ExportJobData>(EXPORT_QUEUE));
   const motion = new MotionService({
     store: videoStore,
     coins,
     storage: infra.storage,
     videos,
     clock,
-    exports: exportJobs,
+    exports: new ExportJobs(infra.queue<LowerBodyJobData>(EXPORT_QUEUE)),
   });
   const retrack = new RetrackService({
     videos,
@@ -368,14 +378,6 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     coins,
     storage: infra.storage,
     assets: createAnimationAssets(),
-    exports: {
-      zip: (animationId, boneType) =>
-        exportJobs.run(
-          animationZipJobId(animationId, boneType),
-          { kind: 'animationZip', animationId, boneType },
-          `${boneType} animation`,
-        ),
-    },
     clock,
   });
   const notices = new NoticeService(store, clock);
@@ -493,6 +495,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     ...createPayServices(infra, coins),
     uploads,
     community,
+    mailbox,
     behavior: new BehaviorService(new KyselyBehaviorRepo(infra.database.db), infra.limiter, clock),
     files: new FileService(infra.storage, {
       sign: (purpose, payload) => sign(infra.secrets.urlSigning, purpose, payload),

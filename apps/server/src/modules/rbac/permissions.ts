@@ -74,6 +74,9 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /sysConfig/savePlateNumber': r('service', 'write', { kind: 'maintain', from: 'const.maintain' }),
   'POST /sysConfig/communityInfo': r('service', 'read'),
   'POST /sysConfig/saveCommunity': r('service', 'write'),
+  'POST /tencent-email/exchange': r('service', 'write'),
+  'GET /tencent-email/sender': r('service', 'read'),
+  'DELETE /tencent-email/sender': r('service', 'write'),
   // categories and tags (manageVideoTag)
   'POST /category': r('tag', 'write', { kind: 'category', from: 'body.id' }),
   'PUT /category': r('tag', 'write', { kind: 'category', from: 'body.id' }),
