@@ -22,6 +22,7 @@ import { createQueue, type JobQueue } from './infra/queue/index.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from './infra/ratelimit.ts';
 import { createStorage, type ObjectStorage, sign, verify } from './infra/storage/index.ts';
 import { createAnimationAssets } from './modules/animation/files.ts';
+import { animationZipJobId } from './modules/animation/ports.ts';
 import { createAnimationStore } from './modules/animation/repo.ts';
 import { AnimationService } from './modules/animation/service.ts';
 import { AuthService } from './modules/auth/service.ts';
@@ -43,7 +44,7 @@ import { MailboxService } from './modules/mailbox/service.ts';
 import { KyselyModelRepo } from './modules/models/repo.ts';
 import { ModelService } from './modules/models/service.ts';
 import { ExportJobs } from './modules/motion/exports.ts';
-import { EXPORT_QUEUE, type LowerBodyJobData } from './modules/motion/ports.ts';
+import { EXPORT_QUEUE, type ExportJobData } from './modules/motion/ports.ts';
 import { MotionService } from './modules/motion/service.ts';
 import { createMusicStore } from './modules/music/repo.ts';
 import { MUSIC_QUEUE, type MusicJobData, MusicService } from './modules/music/service.ts';
@@ -347,13 +348,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     defaultModel: config.CAPTURE_MODEL,
     modelFor: (plan) => models.modelFor(plan),
   });
+  const exportJobs = new ExportJobs(infra.queue<ExportJobData>(EXPORT_QUEUE));
   const motion = new MotionService({
     store: videoStore,
     coins,
     storage: infra.storage,
     videos,
     clock,
-    exports: new ExportJobs(infra.queue<LowerBodyJobData>(EXPORT_QUEUE)),
+    exports: exportJobs,
   });
   const retrack = new RetrackService({
     videos,
@@ -378,6 +380,14 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     coins,
     storage: infra.storage,
     assets: createAnimationAssets(),
+    exports: {
+      zip: (animationId, boneType) =>
+        exportJobs.run(
+          animationZipJobId(animationId, boneType),
+          { kind: 'animationZip', animationId, boneType },
+          `${boneType} animation`,
+        ),
+    },
     clock,
   });
   const notices = new NoticeService(store, clock);
