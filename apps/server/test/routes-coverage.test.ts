@@ -3,11 +3,15 @@
  * route as its client does, asserts its real effect (state changed, the right data returned) and its main error
  * answer in the `{code, message, data}` envelope. Runs on SQLite and PostgreSQL like the rest of the suite.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Codes, DefaultMessages } from '../src/errors.ts';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { markMade, unzip, uploadForm, useTestClips } from './video-helpers.ts';
+import { markMade, multipart, unzip, uploadForm, useTestClips } from './video-helpers.ts';
 
 const clip = useTestClips('mocap-routes-', (i) => (i * 41) % 360);
 
@@ -456,6 +460,110 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
     });
     expect(again.data.skipped).toBe(true);
     expect(await t.services.coins.balance(a.id)).toBe(50);
+  });
+
+  it('GET /admin/user/{id} and /admin/company/{id}: an account’s detail for administrators', async () => {
+    const v = await upload(a.token, 'detail');
+    const r = await t.call<{
+      user: { id: number; email: string };
+      ledger: { list: { amount: number }[]; total: number };
+      videos: { list: { id: number }[]; total: number };
+    }>('GET', `/product/admin/user/${a.id}`, { token: admin });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.user).toMatchObject({ id: a.id, email: `rc-a${n}-${kind}@example.com` });
+    expect(r.data.videos.list.map((x) => x.id)).toEqual([v.id]);
+    expect(r.data.ledger.list.some((e) => e.amount === -2)).toBe(true);
+    const co = await t.register(`rc-co${n}-${kind}@example.com`, { company: true });
+    const c = await t.call<{ user: { id: number; type: number } }>('GET', `/product/admin/company/${co.id}`, {
+      token: admin,
+    });
+    expect(c.code, c.message).toBe(0);
+    expect(c.data.user).toMatchObject({ id: co.id, type: 2 });
+    expect((await t.call('GET', `/product/admin/user/${a.id}`, { token: b.token })).code).toBe(
+      Codes.INSUFFICIENT_PERMISSION,
+    );
+    expect((await t.call('GET', '/product/admin/user/999999', { token: admin })).code).toBe(Codes.NOT_FOUND);
+  });
+
+  it('GET /admin/video/{id}/preview signs any video for administrators', async () => {
+    const v = await upload(a.token, 'preview');
+    const r = await t.call<{ source: string; thumbnail: string | null }>(
+      'GET',
+      `/product/admin/video/${v.id}/preview`,
+      { token: admin },
+    );
+    expect(r.code, r.message).toBe(0);
+    const u = new URL(r.data.source, 'http://x');
+    const res = await t.app.inject({ method: 'GET', url: u.pathname + u.search });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+    expect((await t.call('GET', `/product/admin/video/${v.id}/preview`, { token: b.token })).code).toBe(
+      Codes.INSUFFICIENT_PERMISSION,
+    );
+  });
+
+  it('POST /role/members lists the accounts holding a role', async () => {
+    const assign = await t.call('POST', '/product/role/assign', {
+      token: admin,
+      body: { userId: b.id, roles: ['operator'] },
+    });
+    expect(assign.code, assign.message).toBe(0);
+    const r = await t.call<{ id: number; roles: string[] }[]>('POST', '/product/role/members', {
+      token: admin,
+      body: { key: 'operator' },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.map((u) => u.id)).toContain(b.id);
+    expect(r.data.map((u) => u.id)).not.toContain(a.id);
+    expect(
+      (await t.call('POST', '/product/role/members', { token: a.token, body: { key: 'operator' } })).code,
+    ).toBe(Codes.INSUFFICIENT_PERMISSION);
+  });
+
+  it('POST /music/search finds my music cards by name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mocap-rc-music-'));
+    let hz = 300;
+    const send = async (token: string, name: string) => {
+      // A distinct tone each time (the same file twice is refused: 当前文件已存在).
+      const wav = join(dir, `${name}-${hz}.wav`);
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${(hz += 50)}:duration=2`,
+        wav,
+      ]);
+      const form = multipart([
+        { name: 'name', value: name },
+        { name: 'file', file: { filename: `${name}.wav`, data: readFileSync(wav) } },
+      ]);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/product/music/upload',
+        headers: { authorization: `Bearer ${token}`, ...form.headers },
+        payload: form.payload,
+      });
+      expect(res.json().code, res.json().message).toBe(0);
+      return res.json().data as { id: number };
+    };
+    const mine = await send(a.token, 'findme');
+    await send(a.token, 'other');
+    await send(b.token, 'findme');
+    const r = await t.call<{ list: { id: number; name: string }[]; total: number }>(
+      'POST',
+      '/product/music/search',
+      {
+        token: a.token,
+        body: { keyword: 'findme' },
+      },
+    );
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.list.map((m) => m.id)).toEqual([mine.id]);
+    expect((await t.call('POST', '/product/music/search', { body: {} })).code).toBe(Codes.UNAUTHENTICATED);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('GET /docs/yaml serves the OpenAPI document as YAML', async () => {
