@@ -3,8 +3,9 @@
  * PostgreSQL, with only API keys: info, multipart upload and an upload grant (GET /cos/sts/upload → PUT →
  * POST /video/uploads), each charged 1 CV per second once however often retried with its Idempotency-Key; list,
  * status, what a video offers, the download URL per bone type (a zip with an FBX), remake, delete; the key's
- * allow-list (a key is refused outside the public API), a revoked key (401), company B's key blind to A's
- * videos, and the client's webhook check agreeing with the server's signature (a replay outside the window fails).
+ * allow-list (a key is refused outside the public API, and outside its own route list when it has one), a revoked
+ * key (401), company B's key blind to A's videos, and the client's webhook check agreeing with the server's
+ * signature (a replay outside the window fails).
  */
 import { openAsBlob } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -132,7 +133,7 @@ describe.each(databases)('@mocap/client on %s', (kind) => {
     expect(data(await other.POST('/product/video/center', { body: {} })).total).toBe(0);
   }, 120_000);
 
-  it('a key works on the public API only (the allow-list); a revoked key gets 401', async () => {
+  it('a key works on the public API only (the allow-list), and on its own route list; a revoked key gets 401', async () => {
     const raw = (method: string, path: string, key: string, body?: unknown) =>
       fetch(`${origin}/product${path}`, {
         method,
@@ -155,6 +156,41 @@ describe.each(databases)('@mocap/client on %s', (kind) => {
     // the same account logged in may
     expect((await t.call('GET', '/product/video/getLastModelType', { token: a.token })).code).toBe(0);
     expect(await raw('GET', '/auth/company/info', keyA)).toBe(0);
+
+    // a key with its own route list: those operations only
+    const narrow = await t.call<{ key: string; id: number; routes: string[] | null }>(
+      'POST',
+      '/product/company/apiKeys',
+      {
+        token: a.token,
+        body: {
+          name: 'read only',
+          routes: ['GET /product/motion/boneTypes', 'GET /product/auth/company/info'],
+        },
+      },
+    );
+    expect(narrow.code, narrow.message).toBe(0);
+    expect(narrow.data.routes).toEqual(['GET /product/auth/company/info', 'GET /product/motion/boneTypes']);
+    expect(await raw('GET', '/auth/company/info', narrow.data.key)).toBe(0);
+    expect(await raw('GET', '/motion/boneTypes', narrow.data.key)).toBe(0);
+    expect(await raw('POST', '/video/center', narrow.data.key, {})).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect(await raw('POST', '/video/center', keyA, {})).toBe(0);
+    const listed = await t.call<{ id: number; routes: string[] | null }[]>(
+      'GET',
+      '/product/company/apiKeys',
+      {
+        token: a.token,
+      },
+    );
+    expect(listed.data.find((k) => k.id === narrow.data.id)?.routes).toHaveLength(2);
+    expect(listed.data.every((k) => k.id === narrow.data.id || k.routes === null)).toBe(true);
+    for (const routes of [['GET /product/user/search'], ['POST /product/video/center/{id}'], []]) {
+      const bad = await t.call('POST', '/product/company/apiKeys', {
+        token: a.token,
+        body: { name: 'x', routes },
+      });
+      expect(bad.code, JSON.stringify(routes)).toBe(Codes.PARAMETER_ERROR);
+    }
 
     const tmp = await newKey(a.token, 'to revoke');
     const mocap = createMocapClient({ baseUrl: origin, apiKey: tmp.key });

@@ -1,14 +1,16 @@
 /**
  * The API tutorial's curl steps (apps/web/src/lib/companyTutorial.ts, shown on the tutorial page) run with bash
  * against a live server with only an API key: info, upload (charged 1 CV per second), status until made, and
- * the download URL of the Mixamo zip, which downloads as a zip.
+ * the download URL of the Mixamo zip, which downloads as a zip. The JavaScript and Python examples run as written,
+ * and so does the TypeScript one with the typed client (@mocap/client, through an upload grant), after the
+ * compiler checked it against the generated types.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS } from '../../web/src/lib/companyTutorial.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, TUTORIAL_TS } from '../../web/src/lib/companyTutorial.ts';
 import { PUBLIC_API_OPERATIONS } from '../src/modules/company/routes.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
 import { databases, useServer } from './harness.ts';
@@ -95,19 +97,32 @@ describe.each(databases)('API tutorial on %s', (kind) => {
     ).toBe(false);
   });
 
+  // The TypeScript example imports @mocap/client: it is written inside the repository (an ignored .cache folder)
+  // so that the workspace package resolves, type-checked with the repository's compiler, then run with tsx.
+  const ROOT = join(import.meta.dirname, '..', '..', '..');
+  const tsDir = join(ROOT, '.cache', `tutorial-${process.pid}`);
+  const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+  afterAll(() => rmSync(tsDir, { recursive: true, force: true }));
+  const TSC_FLAGS =
+    '--noEmit --strict --target es2022 --module esnext --moduleResolution bundler --allowImportingTsExtensions --skipLibCheck --types node';
+
   for (const [lang, file, code, cmd] of [
     ['JavaScript', 'flow.mjs', TUTORIAL_JS, 'node'],
     ['Python', 'flow.py', TUTORIAL_PY, 'python3'],
+    ['TypeScript', 'flow.ts', TUTORIAL_TS, bin('tsx')],
   ] as const)
     it(`the ${lang} example runs as written: upload, wait until made, a download URL of a zip`, async () => {
-      const script = join(fx.dir, file);
+      const dir = lang === 'TypeScript' ? tsDir : fx.dir;
+      mkdirSync(dir, { recursive: true });
+      const script = join(dir, file);
       writeFileSync(script, code);
+      if (lang === 'TypeScript') await run(`${bin('tsc')} ${TSC_FLAGS} ${script}`, {});
       const co = { id: coId };
       const before = await t.services.coins.balance(co.id, 'CV');
       const ran = run(`${cmd} ${script}`, {
         BASE: base,
         KEY: key,
-        VIDEO: fx.synthetic(lang === 'Python' ? 31 : 32, 2),
+        VIDEO: fx.synthetic(lang === 'Python' ? 31 : lang === 'TypeScript' ? 33 : 32, 2),
       });
       // the capture: marked made once the script's upload exists
       const videos = createVideoStore(t.infra.database).repos.videos;

@@ -3,8 +3,11 @@
  * account ticked) → lands on its info page with exactly the five company entries in order and no digital-human
  * button → buys CV coins by WeChat QR on the sandbox phone → creates an API key (shown once) and a webhook to a
  * receiver started here. Then a separate process with only the key (the tutorial's curl steps) uploads a
- * testdata clip; the receiver gets video.made with a valid HMAC signature; the Mixamo zip downloads; the consume
- * page shows the charge in CV coins. Every company page is screenshotted in en and zh.
+ * testdata clip — sent twice with one Idempotency-Key, charged once —; the receiver gets video.made with a valid HMAC
+ * signature (the same body replayed later fails the check); the Mixamo zip downloads; the consume page shows the
+ * charge in CV coins; the second company's key cannot see the first's video; a key revoked on the page gets 401.
+ * The tutorial shows the examples the server suite runs and every public operation from the OpenAPI document.
+ * Every company page is screenshotted in en and zh.
  */
 import { execFile } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -13,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS } from '../src/lib/companyTutorial.ts';
+import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, TUTORIAL_TS } from '../src/lib/companyTutorial.ts';
 import {
   buildWeb,
   codeFromOutbox,
@@ -99,6 +102,7 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
   };
 
   it('register → menu → buy CV coins → API key + webhook → upload with the key only → video.made → zip → consume', async () => {
+    let otherVideo = ''; // the first company's video, which the second company's key must not see
     for (const lang of ['en', 'zh'] as const) {
       const email = `acme-${lang}@example.com`;
       const ctx = await browser.newContext({ ...DESKTOP });
@@ -153,6 +157,17 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
       await page.getByTestId('key-create').click();
       const key = ((await page.getByTestId('key-shown').locator('code').textContent()) ?? '').trim();
       expect(key).toMatch(/^mck_/);
+      // a read-only key: status, lists and downloads, no upload
+      await page.getByTestId('key-name').fill('dashboard');
+      await page.getByTestId('key-access').selectOption('read');
+      await page.getByTestId('key-create').click();
+      await page.getByTestId('key-shown').locator('code').filter({ hasNotText: key }).waitFor();
+      const readKey = ((await page.getByTestId('key-shown').locator('code').textContent()) ?? '').trim();
+      await page
+        .getByTestId('key-row')
+        .filter({ hasText: 'dashboard' })
+        .filter({ hasText: lang === 'en' ? 'Read only' : '只读' })
+        .waitFor();
       await page.locator('.co-url').fill(hookUrl);
       await page.getByRole('button', { name: lang === 'en' ? 'Add webhook' : '添加 Webhook' }).click();
       await page.getByTestId('hook-row').waitFor();
@@ -163,16 +178,34 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
 
       // a separate process with only the key: the tutorial's curl steps
       const base = `${server.url}/product`;
+      const readInfo = JSON.parse(await bash(TUTORIAL_STEPS[0]!.curl, { BASE: base, KEY: readKey }));
+      expect(readInfo.code).toBe(0);
       const video = trimClip(
         join(TESTDATA, 'videos', 'mmhuman3d_single_person_basketball_outdoor.mp4'),
         2,
         480,
       );
       const cvBefore = await cvOf(token);
+      const readUp = JSON.parse(
+        await bash(TUTORIAL_STEPS[1]!.curl, { BASE: base, KEY: readKey, VIDEO: video }),
+      );
+      expect(readUp.code).toBe(406);
       const up = JSON.parse(await bash(TUTORIAL_STEPS[1]!.curl, { BASE: base, KEY: key, VIDEO: video }));
       expect(up.code, up.message).toBe(0);
       const id = String(up.data.id);
       expect(cvBefore - (await cvOf(token))).toBe(2);
+      // the same upload retried (same Idempotency-Key): the same video, charged once
+      const retried = JSON.parse(await bash(TUTORIAL_STEPS[1]!.curl, { BASE: base, KEY: key, VIDEO: video }));
+      expect(retried.data.id).toBe(up.data.id);
+      expect(cvBefore - (await cvOf(token))).toBe(2);
+      // company B's key cannot see company A's video
+      if (otherVideo) {
+        const peek = JSON.parse(
+          await bash(TUTORIAL_STEPS[2]!.curl, { BASE: base, KEY: key, ID: otherVideo }),
+        );
+        expect(peek.code).toBe(406);
+        expect(peek.data).toBeNull();
+      } else otherVideo = id;
 
       // the receiver gets video.made, signed
       // made or failed: a failed capture shows its error here instead of a 10-minute timeout
@@ -189,6 +222,7 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
       expect(verify(secret, made.headers['mocap-signature'] as string, made.body, Date.now() / 1000)).toBe(
         true,
       );
+      // the same body replayed 10 minutes later: outside the replay window
       expect(
         verify(secret, made.headers['mocap-signature'] as string, made.body, Date.now() / 1000 + 600),
       ).toBe(false);
@@ -221,8 +255,37 @@ describe.skipIf(missing !== null && !CI)('company e2e (chromium + real server + 
       expect(await page.getByTestId('tut-curl').nth(1).textContent()).toContain(TUTORIAL_STEPS[1]!.curl);
       expect(await page.getByTestId('tut-js').textContent()).toBe(TUTORIAL_JS);
       expect(await page.getByTestId('tut-py').textContent()).toBe(TUTORIAL_PY);
+      expect(await page.getByTestId('tut-ts').textContent()).toBe(TUTORIAL_TS);
       await settle(page);
       await shot(page, `company-tutorial-${lang}`);
+      await page.getByTestId('tut-ts').scrollIntoViewIfNeeded();
+      await shot(page, `company-tutorial-ts-${lang}`);
+      // the endpoint list: every operation of the public API's OpenAPI document, with its fields
+      const doc = (await (await fetch(`${server.url}/product/company/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const ops = Object.values(doc.paths).reduce((n, m) => n + Object.keys(m).length, 0);
+      await page.getByTestId('tut-op').first().waitFor();
+      expect(await page.getByTestId('tut-op').count()).toBe(ops);
+      const uploads = page
+        .getByTestId('tut-op')
+        .filter({ has: page.locator('summary .co-op-path', { hasText: /^\/video\/uploads$/ }) });
+      await uploads.locator('summary').click();
+      await expect
+        .poll(() => uploads.locator('.co-fields td code').allTextContents())
+        .toContain('sessionToken');
+      await uploads.scrollIntoViewIfNeeded();
+      await settle(page);
+      await shot(page, `company-tutorial-endpoints-${lang}`);
+
+      // a key revoked on the page gets 401
+      await page.goto(`${server.url}/capture/index/userDetailCompany`);
+      page.once('dialog', (d) => void d.accept());
+      const farm = page.getByTestId('key-row').filter({ hasText: 'render farm' });
+      await farm.locator('button').click();
+      await farm.filter({ hasText: lang === 'en' ? 'Revoked' : '已吊销' }).waitFor();
+      const info = JSON.parse(await bash(TUTORIAL_STEPS[0]!.curl, { BASE: base, KEY: key }));
+      expect(info.code).toBe(401);
       await page.goto(`${server.url}/capture/index/marked`);
       await page.getByTestId('price-table').waitFor();
       await settle(page);

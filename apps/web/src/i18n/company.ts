@@ -16,9 +16,14 @@ export const companyEn = {
   'co.save': 'Save',
   'co.saved': 'Saved',
   'co.keys': 'API keys',
-  'co.keys.lead': 'A key acts as this company on the capture endpoints. It is shown once: store it safely.',
+  'co.keys.lead':
+    'A key acts as this company on the public API only (the endpoints of the API tutorial); keys and webhooks are managed here. It is shown once: store it safely.',
   'co.keys.name': 'Key name',
   'co.keys.rate': 'Requests per minute',
+  'co.keys.access': 'Access',
+  'co.keys.access.all': 'Whole public API',
+  'co.keys.access.read': 'Read only',
+  'co.keys.access.n': '{n} endpoints',
   'co.keys.create': 'Create key',
   'co.keys.shown': 'Your new key (shown only now):',
   'co.keys.copy': 'Copy',
@@ -32,7 +37,7 @@ export const companyEn = {
   'co.keys.confirm': 'Revoke this key? Scripts using it will get 401.',
   'co.hooks': 'Webhooks',
   'co.hooks.lead':
-    'We POST video.made, video.failed and balance.low to your URL, signed with HMAC-SHA256 (header Mocap-Signature), retried for 24 h.',
+    'We POST video.made, video.failed and balance.low to your URL (https on a public host), signed with HMAC-SHA256 (header Mocap-Signature), retried for 24 h.',
   'co.hooks.url': 'https://example.com/mocap-hook',
   'co.hooks.add': 'Add webhook',
   'co.hooks.secret': 'Signing secret',
@@ -65,7 +70,8 @@ export const companyEn = {
   'co.tut.lead':
     'Everything the web does for a company is available over HTTP. Create an API key on the company info page, then:',
   'co.tut.s1': '1. Check the key and the CV balance',
-  'co.tut.s2': '2. Upload a video (MP4; charged 1 CV coin per second)',
+  'co.tut.s2':
+    '2. Upload a video (MP4; charged 1 CV coin per second). Sent again with the same Idempotency-Key, it answers the same video and is charged once.',
   'co.tut.s3': '3. Follow the status (0 not made, 1 in progress, 2 made, 3 failed)',
   'co.tut.s4':
     '4. Get the download URL of a bone type (data.paths: signed, valid 5 minutes) and fetch the zip',
@@ -74,8 +80,20 @@ export const companyEn = {
   'co.tut.s5': '5. Webhooks: check the signature',
   'co.tut.s5.text':
     'Compute HMAC-SHA256 over "<t>.<raw body>" with the webhook secret and compare it with v1 in the Mocap-Signature header; refuse a t older than 5 minutes and a Mocap-Delivery id you already handled.',
-  'co.tut.docs': 'Every endpoint with its fields: the OpenAPI document',
+  'co.tut.docs': 'the OpenAPI document (JSON)',
   'co.tut.key': 'your API key',
+  'co.tut.ts':
+    'TypeScript with the typed client @mocap/client, uploading a large file through an upload grant',
+  'co.tut.ts.text':
+    'The client is generated from the OpenAPI document, so paths, fields and answers are checked by the compiler. An upload grant sends the bytes straight to storage: GET /cos/sts/upload, PUT the file to its uploadUrl, then POST /video/uploads with its sessionToken.',
+  'co.tut.ref': 'Endpoints',
+  'co.tut.ref.lead': 'Everything an API key can call, with its fields, read from',
+  'co.tut.ref.failed': 'The endpoint list could not be loaded.',
+  'co.tut.ref.field': 'Field',
+  'co.tut.ref.in': 'In',
+  'co.tut.ref.type': 'Type',
+  'co.tut.ref.about': 'Description',
+  'co.loading': 'Loading…',
 } as const;
 
 export type CompanyKey = keyof typeof companyEn;
@@ -95,9 +113,14 @@ export const companyZh: Record<CompanyKey, string> = {
   'co.save': '保存',
   'co.saved': '已保存',
   'co.keys': 'API 密钥',
-  'co.keys.lead': '密钥在动捕接口上代表本企业。密钥只显示一次，请妥善保存。',
+  'co.keys.lead':
+    '密钥仅在公开 API（API 教程中列出的接口）上代表本企业；密钥和 Webhook 只能在此页管理。密钥只显示一次，请妥善保存。',
   'co.keys.name': '密钥名称',
   'co.keys.rate': '每分钟请求数',
+  'co.keys.access': '权限',
+  'co.keys.access.all': '全部公开 API',
+  'co.keys.access.read': '只读',
+  'co.keys.access.n': '{n} 个接口',
   'co.keys.create': '创建密钥',
   'co.keys.shown': '新密钥（仅此一次显示）：',
   'co.keys.copy': '复制',
@@ -111,7 +134,7 @@ export const companyZh: Record<CompanyKey, string> = {
   'co.keys.confirm': '确定吊销该密钥？使用它的脚本将收到 401。',
   'co.hooks': 'Webhook',
   'co.hooks.lead':
-    '我们会向你的地址 POST video.made、video.failed 和 balance.low，使用 HMAC-SHA256 签名（请求头 Mocap-Signature），失败后 24 小时内重试。',
+    '我们会向你的地址（公网主机上的 https 地址）POST video.made、video.failed 和 balance.low，使用 HMAC-SHA256 签名（请求头 Mocap-Signature），失败后 24 小时内重试。',
   'co.hooks.url': 'https://example.com/mocap-hook',
   'co.hooks.add': '添加 Webhook',
   'co.hooks.secret': '签名密钥',
@@ -143,7 +166,8 @@ export const companyZh: Record<CompanyKey, string> = {
   'co.tut.title': 'API 调用教程',
   'co.tut.lead': '企业在网页上能做的一切都可以通过 HTTP 完成。先在企业信息页创建 API 密钥，然后：',
   'co.tut.s1': '1. 检查密钥和 CV 币余额',
-  'co.tut.s2': '2. 上传视频（MP4；每秒扣 1 CV 币）',
+  'co.tut.s2':
+    '2. 上传视频（MP4；每秒扣 1 CV 币）。用相同的 Idempotency-Key 重发时返回同一个视频，只扣一次费。',
   'co.tut.s3': '3. 查询状态（0 未制作，1 制作中，2 已制作，3 失败）',
   'co.tut.s4': '4. 获取某个骨骼类型的下载地址（data.paths：签名地址，5 分钟内有效）并下载 zip',
   'co.tut.js': '完整流程 JavaScript（Node 20）：上传、等待制作完成、输出 zip 下载地址',
@@ -151,8 +175,19 @@ export const companyZh: Record<CompanyKey, string> = {
   'co.tut.s5': '5. Webhook：校验签名',
   'co.tut.s5.text':
     '用 Webhook 签名密钥对 "<t>.<原始请求体>" 计算 HMAC-SHA256，与 Mocap-Signature 请求头中的 v1 比较；拒绝超过 5 分钟的 t 和已处理过的 Mocap-Delivery。',
-  'co.tut.docs': '所有接口及字段：OpenAPI 文档',
+  'co.tut.docs': 'OpenAPI 文档（JSON）',
   'co.tut.key': '你的 API 密钥',
+  'co.tut.ts': 'TypeScript 与类型化客户端 @mocap/client：通过上传授权上传大文件',
+  'co.tut.ts.text':
+    '客户端由 OpenAPI 文档生成，路径、字段和返回值都由编译器检查。上传授权让文件直接传到存储：GET /cos/sts/upload，把文件 PUT 到返回的 uploadUrl，再用其 sessionToken 调用 POST /video/uploads。',
+  'co.tut.ref': '接口列表',
+  'co.tut.ref.lead': 'API 密钥可调用的全部接口及字段，读取自',
+  'co.tut.ref.failed': '接口列表加载失败。',
+  'co.tut.ref.field': '字段',
+  'co.tut.ref.in': '位置',
+  'co.tut.ref.type': '类型',
+  'co.tut.ref.about': '说明',
+  'co.loading': '加载中…',
 };
 
 export function tc(key: CompanyKey, vars?: Record<string, string | number>): string {

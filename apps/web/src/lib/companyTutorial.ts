@@ -15,7 +15,7 @@ export const TUTORIAL_STEPS: readonly TutorialStep[] = [
   },
   {
     key: 'co.tut.s2',
-    curl: 'curl -s -H "Authorization: Bearer $KEY" -F name=walk -F boneType=Mixamo -F tags=api -F "file=@$VIDEO;type=video/mp4" "$BASE/video/upload"',
+    curl: 'curl -s -H "Authorization: Bearer $KEY" -H "Idempotency-Key: walk-1" -F name=walk -F boneType=Mixamo -F tags=api -F "file=@$VIDEO;type=video/mp4" "$BASE/video/upload"',
   },
   {
     key: 'co.tut.s3',
@@ -86,4 +86,36 @@ while True:
     time.sleep(5)
 dl = requests.get(f"{BASE}/motion/download/video/{vid}/Mixamo", headers=auth).json()
 print(dl["data"]["paths"][0])
+`;
+
+/**
+ * The same flow in TypeScript with the typed client of this repository (packages/client, `@mocap/client`: types
+ * generated from the OpenAPI document, calls through openapi-fetch), uploading through an upload grant — the way
+ * for large files. Run with `npx tsx flow.ts` (BASE, KEY, VIDEO in the environment).
+ */
+export const TUTORIAL_TS = `import { openAsBlob } from 'node:fs';
+import { createMocapClient, data, uploadLargeVideo } from '@mocap/client';
+
+const { BASE = '', KEY = '', VIDEO = '' } = process.env;
+// the client's paths start with /product: its base is the server's origin
+const mocap = createMocapClient({ baseUrl: BASE.replace(/\\/product$/, ''), apiKey: KEY });
+// an upload grant (GET /cos/sts/upload, PUT the bytes, POST /video/uploads); uploadVideo sends one multipart request
+const video = await uploadLargeVideo(mocap, {
+  file: await openAsBlob(VIDEO, { type: 'video/mp4' }),
+  fileName: 'walk.mp4',
+  fields: { name: 'walk', boneType: 'Mixamo', tags: ['api'] },
+  idempotencyKey: 'walk-1', // a retry with the same key answers the same video, charged once
+});
+for (;;) {
+  const v = data(await mocap.POST('/product/video/queryVideoById', { body: { id: video.id } }));
+  if (v.status === 2) break;
+  if (v.status === 3) throw new Error('capture failed');
+  await new Promise((r) => setTimeout(r, 5000));
+}
+const dl = data(
+  await mocap.GET('/product/motion/download/{bodyType}/{id}/{boneType}', {
+    params: { path: { bodyType: 'video', id: video.id, boneType: 'Mixamo' } },
+  }),
+);
+console.log(dl.paths[0]);
 `;

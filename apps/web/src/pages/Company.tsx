@@ -7,7 +7,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { PayModal } from '../components/PayModal.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
 import { API_BASE, api } from '../lib/api.ts';
-import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, WEBHOOK_VERIFY_JS } from '../lib/companyTutorial.ts';
+import {
+  TUTORIAL_JS,
+  TUTORIAL_PY,
+  TUTORIAL_STEPS,
+  TUTORIAL_TS,
+  WEBHOOK_VERIFY_JS,
+} from '../lib/companyTutorial.ts';
 import { getLang } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { companyProducts, type Goods, yuan } from '../lib/pay.ts';
@@ -28,6 +34,7 @@ interface ApiKey {
   name: string;
   prefix: string;
   ratePerMinute: number;
+  routes: string[] | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
@@ -108,10 +115,35 @@ function NoticeCard() {
   );
 }
 
+/**
+ * The operations of a read-only key (the server checks every name against the public API: a name it does not know
+ * is refused): the account, status, lists and downloads — no upload, remake or delete.
+ */
+const READ_ONLY_ROUTES = [
+  'GET /product/auth/company/info',
+  'POST /product/company/surplus/record',
+  'GET /product/company/emailNotice',
+  'POST /product/video/queryVideoById',
+  'POST /product/video/checkWaiting/{id}',
+  'GET /product/video/progress/{id}',
+  'POST /product/video/center',
+  'GET /product/motion/boneTypes',
+  'GET /product/motion/video/{id}',
+  'GET /product/motion/download/{bodyType}/{id}/{boneType}',
+];
+
+const accessOf = (routes: string[] | null): string => {
+  if (routes === null) return tc('co.keys.access.all');
+  if (routes.length === READ_ONLY_ROUTES.length && READ_ONLY_ROUTES.every((r) => routes.includes(r)))
+    return tc('co.keys.access.read');
+  return tc('co.keys.access.n', { n: routes.length });
+};
+
 function KeysCard() {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [name, setName] = useState('');
   const [rate, setRate] = useState(120);
+  const [access, setAccess] = useState<'all' | 'read'>('all');
   const [shown, setShown] = useState<string | null>(null);
   const load = useCallback(() => api.get<ApiKey[]>('/company/apiKeys').then(setKeys), []);
   useEffect(() => {
@@ -121,9 +153,11 @@ function KeysCard() {
     const k = await api.post<ApiKey & { key: string }>('/company/apiKeys', {
       name: name.trim(),
       ratePerMinute: rate,
+      routes: access === 'read' ? READ_ONLY_ROUTES : null,
     });
     setShown(k.key);
     setName('');
+    setAccess('all');
     await load();
   };
   const revoke = async (id: number) => {
@@ -154,6 +188,18 @@ function KeysCard() {
             value={rate}
             onChange={(e) => setRate(Math.min(600, Math.max(1, Number(e.target.value) || 1)))}
           />
+        </label>
+        <label className="co-check">
+          {tc('co.keys.access')}
+          <select
+            className="input co-access"
+            data-testid="key-access"
+            value={access}
+            onChange={(e) => setAccess(e.target.value === 'read' ? 'read' : 'all')}
+          >
+            <option value="all">{tc('co.keys.access.all')}</option>
+            <option value="read">{tc('co.keys.access.read')}</option>
+          </select>
         </label>
         <button
           type="button"
@@ -186,6 +232,7 @@ function KeysCard() {
             <th>{tc('co.keys.name')}</th>
             <th>{tc('co.keys.prefix')}</th>
             <th>{tc('co.keys.rate')}</th>
+            <th>{tc('co.keys.access')}</th>
             <th>{tc('co.keys.created')}</th>
             <th>{tc('co.keys.lastUsed')}</th>
             <th>{tc('co.actions')}</th>
@@ -194,7 +241,7 @@ function KeysCard() {
         <tbody>
           {keys.length === 0 && (
             <tr>
-              <td colSpan={6} className="muted">
+              <td colSpan={7} className="muted">
                 {tc('co.none')}
               </td>
             </tr>
@@ -206,6 +253,7 @@ function KeysCard() {
                 <code>{k.prefix}…</code>
               </td>
               <td className="num">{k.ratePerMinute}</td>
+              <td title={k.routes?.join('\n')}>{accessOf(k.routes)}</td>
               <td>{when(k.createdAt)}</td>
               <td>{when(k.lastUsedAt)}</td>
               <td>
@@ -479,7 +527,125 @@ export function ConsumePage() {
   );
 }
 
-/** `/index/tutorial`: the API guide (the curl steps are run by the server suite). */
+interface OaSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: OaSchema;
+  anyOf?: OaSchema[];
+  nullable?: boolean;
+  description?: string;
+  properties?: Record<string, OaSchema>;
+  required?: string[];
+}
+interface OaOperation {
+  summary?: string;
+  description?: string;
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: OaSchema }[];
+  requestBody?: { content?: Record<string, { schema?: OaSchema }> };
+}
+interface OaDocument {
+  paths: Record<string, Record<string, OaOperation>>;
+}
+
+const typeOf = (s: OaSchema | undefined): string => {
+  if (!s) return '';
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (s.anyOf) return s.anyOf.map(typeOf).join(' | ');
+  const t = Array.isArray(s.type) ? s.type.join(' | ') : (s.type ?? 'object');
+  const base = t === 'array' ? `${typeOf(s.items)}[]` : t;
+  return s.nullable ? `${base} | null` : base;
+};
+
+/** The fields of one operation: path and query parameters, then the JSON body's properties. */
+function fieldsOf(op: OaOperation) {
+  const rows: { name: string; where: string; type: string; required: boolean; description: string }[] = [];
+  for (const p of op.parameters ?? [])
+    if (p.in === 'path' || p.in === 'query')
+      rows.push({
+        name: p.name,
+        where: p.in,
+        type: typeOf(p.schema),
+        required: Boolean(p.required),
+        description: p.description ?? p.schema?.description ?? '',
+      });
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  for (const [name, s] of Object.entries(body?.properties ?? {}))
+    rows.push({
+      name,
+      where: 'body',
+      type: typeOf(s),
+      required: Boolean(body?.required?.includes(name)),
+      description: s.description ?? '',
+    });
+  return rows;
+}
+
+/** Every operation of the public API, rendered from its OpenAPI document (`GET /product/company/openapi.json`). */
+function ApiReference() {
+  const [doc, setDoc] = useState<OaDocument | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    fetch(`${API_BASE}/company/openapi.json`)
+      .then((r) => (r.ok ? (r.json() as Promise<OaDocument>) : Promise.reject(new Error(String(r.status)))))
+      .then((d) => live && setDoc(d))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (failed) return <p className="muted">{tc('co.tut.ref.failed')}</p>;
+  if (!doc) return <p className="muted">{tc('co.loading')}</p>;
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+  );
+  return (
+    <div className="co-ref" data-testid="tut-ref">
+      {ops.map(({ path, method, op }) => {
+        const fields = fieldsOf(op);
+        return (
+          <details key={`${method} ${path}`} className="co-op" data-testid="tut-op">
+            <summary>
+              <span className={`co-method co-method-${method}`}>{method.toUpperCase()}</span>
+              <code className="co-op-path">{path.replace(/^\/product/, '')}</code>
+              <span className="co-op-summary">{op.summary}</span>
+            </summary>
+            {op.description && <p className="co-op-desc">{op.description}</p>}
+            {fields.length > 0 && (
+              <table className="table co-fields">
+                <thead>
+                  <tr>
+                    <th>{tc('co.tut.ref.field')}</th>
+                    <th>{tc('co.tut.ref.in')}</th>
+                    <th>{tc('co.tut.ref.type')}</th>
+                    <th>{tc('co.tut.ref.about')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {fields.map((f) => (
+                    <tr key={`${f.where}:${f.name}`}>
+                      <td>
+                        <code>{f.name}</code>
+                        {f.required && <span className="co-req">*</span>}
+                      </td>
+                      <td>{f.where}</td>
+                      <td>
+                        <code>{f.type}</code>
+                      </td>
+                      <td>{f.description}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </details>
+        );
+      })}
+    </div>
+  );
+}
+
+/** `/index/tutorial`: the API guide (the curl, JavaScript and TypeScript examples are run by the server suite). */
 export function TutorialPage() {
   const base = `${window.location.origin}${API_BASE}`;
   return (
@@ -505,17 +671,27 @@ export function TutorialPage() {
           <pre className="co-code" data-testid="tut-py">
             {TUTORIAL_PY}
           </pre>
+          <h4>{tc('co.tut.ts')}</h4>
+          <p className="muted">{tc('co.tut.ts.text')}</p>
+          <pre className="co-code" data-testid="tut-ts">
+            {TUTORIAL_TS}
+          </pre>
         </div>
         <div className="co-step">
           <h4>{tc('co.tut.s5')}</h4>
           <p>{tc('co.tut.s5.text')}</p>
           <pre className="co-code">{WEBHOOK_VERIFY_JS}</pre>
         </div>
-        <p>
+      </section>
+      <section className="panel co-card">
+        <h3>{tc('co.tut.ref')}</h3>
+        <p className="muted">
+          {tc('co.tut.ref.lead')}{' '}
           <a href={`${API_BASE}/company/openapi.json`} target="_blank" rel="noreferrer">
             {tc('co.tut.docs')}
           </a>
         </p>
+        <ApiReference />
       </section>
     </div>
   );

@@ -18,6 +18,8 @@ export interface ApiKeyRecord {
   /** The first characters of the key, to tell keys apart in a list. */
   prefix: string;
   ratePerMinute: number;
+  /** The public-API operations this key may call (`GET /product/…`); null: all of them. */
+  routes: string[] | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;

@@ -31,15 +31,22 @@ export const PUBLIC_API_OPERATIONS: readonly (readonly [string, string])[] = [
   ['delete', '/product/video/center/{id}'],
 ];
 
-/** `GET /product/video/progress/:id` — the route as Fastify names it — for each public operation. */
-const ALLOWED = new Set(
-  PUBLIC_API_OPERATIONS.map(([m, p]) => `${m.toUpperCase()} ${p.replace(/\{([^}]+)\}/g, ':$1')}`),
+/** The name of an operation in a key's own list: `GET /product/video/progress/{id}`. */
+export const operationName = (method: string, path: string): string => `${method.toUpperCase()} ${path}`;
+/** Every public operation by name, in the list's order. */
+export const PUBLIC_OPERATION_NAMES: readonly string[] = PUBLIC_API_OPERATIONS.map(([m, p]) =>
+  operationName(m, p),
 );
+const ALLOWED = new Set(PUBLIC_OPERATION_NAMES);
 
-/** Whether an API key may call the route `url` (Fastify's pattern, e.g. `/product/video/center/:id`). */
-export function keyMayCall(method: string, url: string): boolean {
+/**
+ * Whether an API key may call the route `url` (Fastify's pattern, e.g. `/product/video/center/:id`): a public
+ * operation, and one of the key's own `routes` when it has a list (null: every public operation).
+ */
+export function keyMayCall(method: string, url: string, routes: readonly string[] | null = null): boolean {
   const m = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-  return ALLOWED.has(`${m} ${url}`);
+  const name = operationName(m, url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'));
+  return ALLOWED.has(name) && (routes === null || routes.includes(name));
 }
 
 export const PUBLIC_API_DESCRIPTION =
@@ -48,12 +55,28 @@ export const PUBLIC_API_DESCRIPTION =
 // biome-ignore lint/suspicious/noExplicitAny: the generated OpenAPI document is untyped JSON.
 type Doc = any;
 
-/** The full OpenAPI document filtered to the public operations (with the components they share). */
+/** The creating calls that take an `Idempotency-Key` header (a retry answers the first result, charged once). */
+const IDEMPOTENT = new Set(['POST /product/video/upload', 'POST /product/video/uploads']);
+const IDEMPOTENCY_HEADER = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'any 1-128 visible ASCII characters: a retry with the same key answers the first result and is charged once',
+  schema: { type: 'string', minLength: 1, maxLength: 128 },
+};
+
+/**
+ * The full OpenAPI document filtered to the public operations (with the components they share); the creating
+ * calls get their `Idempotency-Key` header documented.
+ */
 export function publicApiDocument(full: Doc): Doc {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [method, path] of PUBLIC_API_OPERATIONS) {
-    const op = full.paths?.[path]?.[method];
+    let op = full.paths?.[path]?.[method];
     if (!op) continue;
+    if (IDEMPOTENT.has(operationName(method, path)))
+      op = { ...op, parameters: [...(op.parameters ?? []), IDEMPOTENCY_HEADER] };
     paths[path] = { ...(paths[path] ?? {}), [method]: op };
   }
   return {

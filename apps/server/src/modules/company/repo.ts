@@ -27,6 +27,7 @@ interface ApiKeysTable {
   prefix: string;
   key_hash: string;
   rate_per_minute: number;
+  routes: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
@@ -79,6 +80,7 @@ const toKey = (r: Selectable<ApiKeysTable>): ApiKeyRecord => ({
   name: r.name,
   prefix: r.prefix,
   ratePerMinute: Number(r.rate_per_minute),
+  routes: r.routes === null || r.routes === undefined ? null : r.routes.split(',').filter(Boolean),
   createdAt: Number(r.created_at),
   lastUsedAt: num(r.last_used_at),
   revokedAt: num(r.revoked_at),
@@ -155,6 +157,7 @@ export class KyselyCompanyRepo implements CompanyRepo {
         prefix: k.prefix,
         key_hash: k.keyHash,
         rate_per_minute: k.ratePerMinute,
+        routes: k.routes === null ? null : k.routes.join(','),
         created_at: k.createdAt,
         last_used_at: null,
         revoked_at: null,

@@ -51,6 +51,7 @@ const keyView = (k: ApiKeyRecord) => ({
   name: k.name,
   prefix: k.prefix,
   ratePerMinute: k.ratePerMinute,
+  routes: k.routes,
   createdAt: k.createdAt,
   lastUsedAt: k.lastUsedAt,
   revokedAt: k.revokedAt,
@@ -155,7 +156,12 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req) => {
-      const { key, record } = await company.createKey(userOf(req), req.body.name, req.body.ratePerMinute);
+      const { key, record } = await company.createKey(
+        userOf(req),
+        req.body.name,
+        req.body.ratePerMinute,
+        req.body.routes ?? null,
+      );
       return ok({ ...keyView(record), key });
     },
   );

@@ -28,6 +28,10 @@ export const ApiKeySchema = z.object({
   name: z.string(),
   prefix: z.string().describe('the first 12 characters of the key'),
   ratePerMinute: z.number().int(),
+  routes: z
+    .array(z.string())
+    .nullable()
+    .describe('the public-API operations the key may call ("GET /product/…"); null: all of them'),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
   revokedAt: z.number().nullable(),
@@ -35,6 +39,14 @@ export const ApiKeySchema = z.object({
 export const CreateKeyBody = z.object({
   name: z.string().trim().min(1).max(64),
   ratePerMinute: z.number().int().min(1).max(600).default(120),
+  routes: z
+    .array(z.string().max(128))
+    .max(64)
+    .nullable()
+    .optional()
+    .describe(
+      'the public-API operations the key may call, e.g. "GET /product/motion/boneTypes"; absent: all',
+    ),
 });
 export const CreatedKeySchema = ApiKeySchema.extend({
   key: z.string().describe('the key itself: shown this once only, stored hashed'),

@@ -26,7 +26,7 @@ import {
   type WebhookPoster,
   type WebhookRecord,
 } from './ports.ts';
-import { keyMayCall } from './public-api.ts';
+import { keyMayCall, PUBLIC_OPERATION_NAMES } from './public-api.ts';
 import { checkWebhookUrl, type WebhookTargets } from './webhook-url.ts';
 
 export {
@@ -139,11 +139,27 @@ export class CompanyService {
   }
 
   // ---- API keys ----
+  /**
+   * A new key. `routes`: the public-API operations it may call (`GET /product/…`, from `PUBLIC_OPERATION_NAMES`);
+   * null or absent: all of them.
+   */
   async createKey(
     user: UserRecord,
     name: string,
     ratePerMinute = 120,
+    routes: string[] | null = null,
   ): Promise<{ key: string; record: ApiKeyRecord }> {
+    if (routes !== null) {
+      const unknown = routes.filter((r) => !PUBLIC_OPERATION_NAMES.includes(r));
+      if (unknown.length > 0)
+        throw new AppError(
+          Codes.PARAMETER_ERROR,
+          `not an operation of the public API: ${unknown.join(', ')} (GET /product/company/openapi.json lists them)`,
+        );
+      if (routes.length === 0)
+        throw new AppError(Codes.PARAMETER_ERROR, 'routes: name at least one operation');
+      routes = PUBLIC_OPERATION_NAMES.filter((r) => routes!.includes(r));
+    }
     if ((await this.deps.repo.countActiveKeys(user.id)) >= MAX_KEYS)
       throw new AppError(Codes.REFUSED, `at most ${MAX_KEYS} active API keys; revoke one first`);
     const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
@@ -152,6 +168,7 @@ export class CompanyService {
       name,
       prefix: key.slice(0, 12),
       ratePerMinute,
+      routes,
       createdAt: this.now,
       keyHash: hashApiKey(key),
     });
@@ -173,7 +190,8 @@ export class CompanyService {
 
   /**
    * The company a key belongs to: 401 for an unknown or revoked key, 406 on a route outside the public API (the
-   * allow-list `PUBLIC_API_OPERATIONS`: never an administrator route), 1047 past the key's rate limit.
+   * allow-list `PUBLIC_API_OPERATIONS`: never an administrator route) or outside the key's own `routes`, 1047 past
+   * the key's rate limit.
    */
   async authenticateKey(
     token: string,
@@ -189,6 +207,11 @@ export class CompanyService {
       throw new AppError(
         Codes.INSUFFICIENT_PERMISSION,
         'an API key works on the public API only (GET /product/company/openapi.json lists it): log in for this',
+      );
+    if (!keyMayCall(route.method, route.url, key.routes))
+      throw new AppError(
+        Codes.INSUFFICIENT_PERMISSION,
+        'this API key is not allowed on this route (its route list)',
       );
     const hit = await this.deps.limiter.hit(`apikey:${key.id}`, key.ratePerMinute, 60_000);
     if (!hit.allowed)
