@@ -3,7 +3,8 @@
  * and the slices' schemas) through @fastify/swagger: the app is built on a throw-away SQLite data folder with the
  * production defaults and asked for its document. `npm run openapi` writes it to `docs/openapi.json` (committed),
  * and the public API's own document (what an API key may call, issue 20) to `docs/public-api.json`, from which
- * packages/client generates the typed client; `test/openapi.test.ts` fails when either committed document is stale.
+ * the same npm script regenerates the typed client (packages/client/src/schema.ts); `test/openapi.test.ts` fails
+ * when either committed document is stale, packages/client/test/schema.test.ts when the client is.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
