@@ -3,6 +3,16 @@
  * limits, prices, error codes and messages, the tracks format, and the zod schemas of the API's requests and
  * responses that the server validates with and the web app types its calls from. Browser-safe: zod only.
  */
+
+export {
+  type LedgerEntry,
+  LedgerEntrySchema,
+  LevelSchema,
+  type UserDetail,
+  UserDetailSchema,
+  type UserView,
+  UserViewSchema,
+} from './account.ts';
 export {
   BONE_TYPE_FORMAT,
   BONE_TYPES,
@@ -11,6 +21,44 @@ export {
   type FormatFamily,
   isBoneType,
 } from './bone-types.ts';
+export {
+  type Access,
+  AccessSchema,
+  type AuditEntry,
+  AuditSchema,
+  AuditSearchBody,
+  type Briefing,
+  BriefingSchema,
+  type DownloadEntry,
+  DownloadSchema,
+  type Extension,
+  ExtensionSchema,
+  type Invoice,
+  InvoiceSchema,
+  type Machine,
+  type MachineMeta,
+  MachineSchema,
+  type MachineView,
+  MachineViewSchema,
+  type Menu,
+  MenuSaveBody,
+  MenuSchema,
+  type ModelList,
+  ModelListSchema,
+  type ModelSettings,
+  ModelSettingsSchema,
+  type MyPage,
+  MyPageSchema,
+  type Notice,
+  NoticeSchema,
+  PageGrantSchema,
+  PeriodBody,
+  type Role,
+  RoleSaveBody,
+  RoleSchema,
+  type VideoAdmin,
+  VideoAdminSchema,
+} from './console.ts';
 export { type Code, Codes, DefaultMessages, envelopeOf, Messages } from './errors.ts';
 export {
   formatAllowed,

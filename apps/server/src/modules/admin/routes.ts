@@ -3,6 +3,7 @@
  * requireAdmin: a normal user gets 406 insufficient permission.
  */
 import { randomUUID } from 'node:crypto';
+import { UserDetailSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -198,44 +199,7 @@ const routes: FastifyPluginAsync = async (base) => {
           security: bearerSecurity,
           params: IdOnly,
           response: {
-            200: envelope(
-              z.object({
-                user: UserViewSchema,
-                ledger: z.object({ list: z.array(LedgerEntrySchema), total: z.number().int() }),
-                orders: z.object({
-                  list: z.array(
-                    z.object({
-                      orderNo: z.string(),
-                      title: z.string(),
-                      amount: z.number().int(),
-                      method: z.string(),
-                      status: z.string(),
-                      createAt: z.number(),
-                      paidAt: z.number().nullable(),
-                    }),
-                  ),
-                  total: z.number().int(),
-                }),
-                videos: z.object({
-                  list: z.array(
-                    z.object({
-                      id: z.number().int(),
-                      name: z.string(),
-                      status: z.number().int(),
-                      duration: z.number(),
-                      createAt: z.number(),
-                      inSquare: z.boolean(),
-                    }),
-                  ),
-                  total: z.number().int(),
-                }),
-                referrals: z.object({
-                  list: z.array(z.object({ id: z.number().int(), email: z.string(), createdAt: z.number() })),
-                  total: z.number().int(),
-                }),
-                invitedBy: z.object({ id: z.number().int(), email: z.string() }).nullable(),
-              }),
-            ),
+            200: envelope(UserDetailSchema),
           },
         },
       },

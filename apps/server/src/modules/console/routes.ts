@@ -2,6 +2,7 @@
  * Console routes for videos (manageVideo) and the download history (videoDownHistory), issue 21. Paths are ours
  * (spec §7 does not show them); every route is an administrator route checked from role data.
  */
+import { DownloadSchema, VideoAdminSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,43 +11,6 @@ import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
 
 const tags = ['console'];
 const security = bearerSecurity;
-
-const VideoAdminSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  serialNo: z.string(),
-  userId: z.number().int(),
-  email: z.string(),
-  status: z.number().int().describe('0 not made, 1 in progress, 2 made, 3 failed'),
-  progress: z.number().int(),
-  error: z.string().nullable(),
-  inSquare: z.boolean(),
-  durationMs: z.number(),
-  boneType: z.string(),
-  captureType: z.string(),
-  modelType: z.string(),
-  downloads: z.number().int(),
-  feedback: z.string().nullable(),
-  feedbackStatus: z.number().int().describe('0 open, 1 handled'),
-  feedbackAt: z.number().nullable(),
-  charged: z.number(),
-  currency: z.string(),
-  thumbnail: z.string().nullable(),
-  createdAt: z.number(),
-  finishedAt: z.number().nullable(),
-});
-
-const DownloadSchema = z.object({
-  id: z.number().int(),
-  videoId: z.number().int(),
-  videoName: z.string(),
-  userId: z.number().int(),
-  email: z.string(),
-  boneType: z.string(),
-  kind: z.string(),
-  coins: z.number(),
-  createdAt: z.number(),
-});
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();

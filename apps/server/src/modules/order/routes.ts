@@ -4,6 +4,7 @@
  * status), cash-back codes, commissions and payouts.
  */
 import { randomBytes } from 'node:crypto';
+import { InvoiceSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -48,19 +49,6 @@ const InvoiceBody = z.object({
     .regex(/^[0-9A-Z]{15,20}$/, 'tax number: 15–20 digits or capital letters')
     .optional(),
   email: z.email().max(191),
-});
-
-const InvoiceSchema = z.object({
-  id: z.number().int(),
-  orderNo: z.string(),
-  kind: z.enum(['personal', 'business']),
-  title: z.string(),
-  taxNo: z.string().nullable(),
-  email: z.string(),
-  amount: z.number().int(),
-  status: z.enum(['pending', 'issued', 'rejected']),
-  createdAt: z.number(),
-  updatedAt: z.number(),
 });
 
 const CashbackSchema = z.object({

@@ -2,45 +2,13 @@
  * Notices (carousel), maintenance info, digital-human maintenance flag, worker machines (administrator list
  * and the heartbeat API workers call with the worker token).
  */
-import { MaintainInfoSchema } from '@mocap/contracts';
+import { MachineSchema, MachineViewSchema, MaintainInfoSchema, NoticeSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, bearerToken, requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
-
-const NoticeSchema = z.object({
-  id: z.number().int(),
-  page: z.number().int().describe('sort order'),
-  jumpTo: z.string().describe('comma list; the last item is the link'),
-  button: z.string(),
-  url: z.string().describe('image or video path'),
-  type: z.number().int().describe('2 video, otherwise image'),
-  title: z.string(),
-  content: z.string(),
-  enabled: z.boolean(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-
-const MachineSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  host: z.string(),
-  kind: z.string(),
-  status: z.string(),
-  capacity: z.number().int(),
-  running: z.number().int(),
-  version: z.string(),
-  enabled: z.boolean(),
-  remark: z.string(),
-  meta: z.record(z.string(), z.unknown()),
-  lastHeartbeatAt: z.number().nullable(),
-  startedAt: z.number().nullable(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -262,7 +230,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags: ['machine'],
         summary: 'Worker machines with their liveness',
         security,
-        response: { 200: envelope(z.array(MachineSchema.extend({ online: z.boolean() }))) },
+        response: { 200: envelope(z.array(MachineViewSchema)) },
       },
     },
     async () => ok(await machines.list()),

@@ -3,6 +3,7 @@
  * export, my pages from the server's role data) and the route list. The server enforces every permission; the
  * sidebar only shows the pages the account's roles open.
  */
+import type { MyPage } from '@mocap/contracts';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { type AdminKey, adminPageTitle, ta } from '../../i18n/admin.ts';
@@ -10,15 +11,6 @@ import { api } from '../../lib/api.ts';
 import { getLang } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.tsx';
 import '../../styles/admin.css';
-
-export interface MyPage {
-  path: string;
-  title: string;
-  icon: string;
-  module: string;
-  access: 'read' | 'write';
-  sort: number;
-}
 
 let pagesCache: { userId: string; p: Promise<MyPage[]> } | null = null;
 

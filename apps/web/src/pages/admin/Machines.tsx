@@ -1,37 +1,13 @@
 /** machineManage: the capture workers, live from their heartbeats; disable drains a machine (issue 21). */
+import type { MachineMeta, MachineView } from '@mocap/contracts';
 import { useEffect, useState } from 'react';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { AdminPage, fmtTime, Table, useLoad } from './Console.tsx';
 import { act, actionsColumn, Btn, ConfirmAct } from './kit.tsx';
 
-interface Machine {
-  id: number;
-  name: string;
-  host: string;
-  kind: string;
-  status: string;
-  capacity: number;
-  running: number;
-  version: string;
-  enabled: boolean;
-  remark: string;
-  meta: {
-    model?: string;
-    cpu?: number;
-    load1?: number;
-    cores?: number;
-    rssMb?: number;
-    jobsDone?: number;
-    jobsFailed?: number;
-    videos?: number[];
-    pid?: number;
-    queue?: string;
-  };
-  lastHeartbeatAt: number | null;
-  startedAt: number | null;
-  online: boolean;
-}
+/** A machine as listed, its heartbeat `meta` read as workers send it. */
+type Machine = Omit<MachineView, 'meta'> & { meta: MachineMeta };
 
 function stateOf(m: Machine): { key: AdminKey; cls: string } {
   if (!m.online) return { key: 'machine.offline', cls: '' };

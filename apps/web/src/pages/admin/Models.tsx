@@ -1,20 +1,14 @@
 /** manageModel: capture models (enabled, the model of each plan's new uploads, usage) and bundled characters. */
+import type { ModelList, ModelSettings } from '@mocap/contracts';
 import { useEffect, useState } from 'react';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { AdminPage, Switch, Table, useLoad } from './Console.tsx';
 import { act, Btn } from './kit.tsx';
 
-type Model = 'lite' | 'full' | 'heavy';
-type Plan = 'free' | 'monthly' | 'yearly';
-interface Settings {
-  enabled: Record<Model, boolean>;
-  byPlan: Record<Plan, Model>;
-}
-interface ModelList extends Settings {
-  usage: { model: string; videos: number; last30Days: number }[];
-  characters: { name: string; format: string; free: boolean }[];
-}
+type Settings = ModelSettings;
+type Model = keyof Settings['enabled'];
+type Plan = keyof Settings['byPlan'];
 
 const MODELS: Model[] = ['lite', 'full', 'heavy'];
 const PLANS: Plan[] = ['free', 'monthly', 'yearly'];

@@ -1,4 +1,5 @@
 /** briefing (information report) and extension (promotion report): /sysInfo over a period, charts and CSV. */
+import type { Briefing, Extension, Invoice } from '@mocap/contracts';
 import {
   BarController,
   BarElement,
@@ -42,6 +43,9 @@ Chart.register(
 Chart.defaults.color = '#8a92a9';
 Chart.defaults.borderColor = '#2c3244';
 Chart.defaults.font.family = 'inherit';
+
+type Day = Briefing['days'][number];
+type Inviter = Extension['inviters'][number];
 
 const DAY = 86_400_000;
 const COLORS = ['#6d5dfc', '#36d1c4', '#f5b74f', '#f0566b', '#3ccf8e', '#9aa4bf'];
@@ -161,26 +165,6 @@ function usePeriod() {
     </div>
   );
   return { period: { ...period, tzOffsetMin: -new Date().getTimezoneOffset() }, picker };
-}
-
-interface Day {
-  date: string;
-  newUsers: number;
-  activeUsers: number;
-  uploads: number;
-  made: number;
-  secondsProcessed: number;
-  failures: number;
-  orders: number;
-  revenue: number;
-  firstPaid: number;
-}
-interface Briefing {
-  days: Day[];
-  totals: Omit<Day, 'date'>;
-  revenueByPlan: { key: string; orders: number; amount: number }[];
-  revenueByMethod: { key: string; orders: number; amount: number }[];
-  conversion: { registered: number; paid: number; rate: number };
 }
 
 function Kpi({ label, value, testId }: { label: string; value: string | number; testId?: string }) {
@@ -389,30 +373,6 @@ export function BriefingPage() {
   );
 }
 
-interface Inviter {
-  inviterId: number;
-  email: string;
-  extensionStaff: boolean;
-  referrals: number;
-  paidReferrals: number;
-  cashbackOrders: number;
-  orderAmount: number;
-  cashback: number;
-  cashbackPaid: number;
-}
-interface Extension {
-  days: { date: string; referrals: number }[];
-  inviters: Inviter[];
-  totals: {
-    referrals: number;
-    paidReferrals: number;
-    cashback: number;
-    cashbackPaid: number;
-    orderAmount: number;
-    staff: number;
-  };
-}
-
 export function ExtensionPage() {
   const { period, picker } = usePeriod();
   const [data, reload] = useLoad(
@@ -537,18 +497,6 @@ export function ExtensionPage() {
       )}
     </AdminPage>
   );
-}
-
-interface Invoice {
-  id: number;
-  orderNo: string;
-  kind: 'personal' | 'business';
-  title: string;
-  taxNo: string | null;
-  email: string;
-  amount: number;
-  status: 'pending' | 'issued' | 'rejected';
-  createdAt: number;
 }
 
 /** Invoices requested by buyers (finance): issue or reject. */

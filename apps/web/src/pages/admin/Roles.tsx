@@ -1,4 +1,5 @@
 /** manageRole (roles and their page config, members), manageRouter (menus), auditLog (who did what). */
+import type { Access, AuditEntry as AuditRow, Menu, Role } from '@mocap/contracts';
 import { Fragment, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, adminPageTitle, roleTitle, ta } from '../../i18n/admin.ts';
@@ -23,29 +24,6 @@ import {
   usePaged,
 } from './kit.tsx';
 import type { AdminUser } from './Users.tsx';
-
-type Access = 'read' | 'write';
-interface Role {
-  id: number;
-  key: string;
-  title: string;
-  state: boolean;
-  pages: { path: string; access: Access }[];
-  builtin: boolean;
-  members: number;
-}
-interface Menu {
-  id: number;
-  title: string;
-  module: string;
-  icon: string;
-  controller: string;
-  action: string;
-  show: boolean;
-  path: string;
-  alias: string;
-  sort: number;
-}
 
 const menuLabel = (m: Menu) => adminPageTitle(m.path) ?? m.title;
 
@@ -445,24 +423,6 @@ export function ManageRouterPage() {
       )}
     </AdminPage>
   );
-}
-
-interface AuditRow {
-  id: number;
-  actorId: number;
-  actorEmail: string;
-  method: string;
-  route: string;
-  module: string;
-  targetKind: string | null;
-  targetId: string | null;
-  code: number;
-  message: string;
-  request: unknown;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  createdAt: number;
 }
 
 /** Fields that differ between before and after (top level). */

@@ -1,33 +1,10 @@
 /** service: maintenance tooltip, version banner, price-list mark, filing record, and the start carousel's notices. */
+import type { MaintainInfo as Maintain, Notice } from '@mocap/contracts';
 import { useEffect, useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { AdminPage, Field, fmtTime, Switch, Table, useLoad } from './Console.tsx';
 import { act, actionsColumn, Btn, ConfirmAct, EditDelete, FormDialog, TextInput, useOk } from './kit.tsx';
-
-interface Maintain {
-  maintainBtn: boolean;
-  markBtn: boolean;
-  maintainText: string;
-  versionBtn: boolean;
-  versionText: string;
-  plateNumber: string;
-  plateNumberBtn: boolean;
-  tomoMaintain: boolean;
-}
-
-interface Notice {
-  id: number;
-  page: number;
-  jumpTo: string;
-  button: string;
-  url: string;
-  type: number;
-  title: string;
-  content: string;
-  enabled: boolean;
-  updatedAt: number;
-}
 
 function MaintainForm({ canWrite }: { canWrite: boolean }) {
   const [info, reload] = useLoad(() => api.get<Maintain>('/sysConfig/maintainInfo'), []);
@@ -122,7 +99,7 @@ function MaintainForm({ canWrite }: { canWrite: boolean }) {
   );
 }
 
-const blank: Omit<Notice, 'id' | 'updatedAt'> = {
+const blank: Omit<Notice, 'id' | 'createdAt' | 'updatedAt'> = {
   page: 1,
   jumpTo: '',
   button: '',

@@ -1,4 +1,5 @@
 /** manageUser (search, filters, top up, flags, plan, days, roles, detail) and block (the blacklist). */
+import type { UserDetail as Detail, Role, UserView } from '@mocap/contracts';
 import { useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, roleTitle, ta } from '../../i18n/admin.ts';
@@ -38,26 +39,8 @@ import {
   validDays,
 } from './kit.tsx';
 
-export interface AdminUser {
-  id: number;
-  email: string;
-  username: string;
-  type: number;
-  roles: string[];
-  surplus: number;
-  cvCoin: number;
-  level: 'free' | 'monthly' | 'yearly';
-  vexpiredAt: number | null;
-  testFlag: boolean;
-  blackFlag: boolean;
-  extensionStaff: boolean;
-  beta: boolean;
-  referralCount: number;
-  uploadCount: number;
-  lastLoginAt: number | null;
-  createdAt: number;
-  ip: string | null;
-}
+/** An account as the console lists it (the API's user view). */
+export type AdminUser = UserView;
 
 const SIZE = 15;
 const CONSOLE_ROLES_HIDDEN = new Set(['user', 'company']);
@@ -357,15 +340,8 @@ function DaysDialog({ u, onClose, onDone }: DialogProps) {
   );
 }
 
-interface RoleRow {
-  id: number;
-  key: string;
-  title: string;
-  state: boolean;
-}
-
 function RolesDialog({ u, onClose, onDone }: DialogProps) {
-  const [roles] = useLoad(() => api.post<RoleRow[]>('/role/list'), []);
+  const [roles] = useLoad(() => api.post<Role[]>('/role/list'), []);
   const [picked, setPicked] = useState<Set<string>>(() => new Set(u.roles));
   const [busy, ok] = useOk(
     async () => {
@@ -404,46 +380,6 @@ function RolesDialog({ u, onClose, onDone }: DialogProps) {
       </div>
     </FormDialog>
   );
-}
-
-interface Detail {
-  user: AdminUser;
-  ledger: {
-    list: {
-      id: number;
-      amount: number;
-      balanceAfter: number;
-      reason: string;
-      note: string | null;
-      createdAt: number;
-    }[];
-    total: number;
-  };
-  orders: {
-    list: {
-      orderNo: string;
-      title: string;
-      amount: number;
-      method: string;
-      status: string;
-      createAt: number;
-      paidAt: number | null;
-    }[];
-    total: number;
-  };
-  videos: {
-    list: {
-      id: number;
-      name: string;
-      status: number;
-      duration: number;
-      createAt: number;
-      inSquare: boolean;
-    }[];
-    total: number;
-  };
-  referrals: { list: { id: number; email: string; createdAt: number }[]; total: number };
-  invitedBy: { id: number; email: string } | null;
 }
 
 export function UserDetail({

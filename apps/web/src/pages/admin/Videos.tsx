@@ -1,4 +1,5 @@
 /** manageVideo, videoDownHistory, manageVideoTag and manageCompany (issue 21). */
+import type { DownloadEntry as DownloadRow, VideoAdmin as VideoRow } from '@mocap/contracts';
 import { type ReactNode, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
@@ -23,25 +24,6 @@ import {
   validDays,
 } from './kit.tsx';
 import { type AdminUser, UserDetail } from './Users.tsx';
-
-interface VideoRow {
-  id: number;
-  name: string;
-  serialNo: string;
-  userId: number;
-  email: string;
-  status: number;
-  progress: number;
-  error: string | null;
-  inSquare: boolean;
-  durationMs: number;
-  boneType: string;
-  downloads: number;
-  feedback: string | null;
-  feedbackStatus: number;
-  thumbnail: string | null;
-  createdAt: number;
-}
 
 const SIZE = 15;
 
@@ -242,18 +224,6 @@ export function ManageVideoPage() {
       )}
     </AdminPage>
   );
-}
-
-interface DownloadRow {
-  id: number;
-  videoId: number;
-  videoName: string;
-  userId: number;
-  email: string;
-  boneType: string;
-  kind: string;
-  coins: number;
-  createdAt: number;
 }
 
 const dayStart = (d: string) => (d ? new Date(`${d}T00:00:00`).getTime() : undefined);
