@@ -9,7 +9,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import type { Clock, JobQueue, ObjectStorage, UserRecord } from '../../ports.ts';
+import {
+  type Clock,
+  type JobQueue,
+  type ObjectStorage,
+  StorageNotFoundError,
+  type UserRecord,
+} from '../../ports.ts';
 import { sourceKeyOf } from '../jobs/service.ts';
 import { planOf } from '../video/limits.ts';
 import { VideoStatus } from '../video/ports.ts';
@@ -137,9 +143,17 @@ export class RetrackService {
 
   /** The saved draft of a video, or null when there is none. */
   async draft(u: UserRecord, id: number): Promise<StoredDraft | null> {
-    const key = await this.draftKey(u, id);
-    if (!(await this.deps.storage.exists(key))) return null;
-    return JSON.parse((await this.deps.storage.getBytes(key)).toString('utf8')) as StoredDraft;
+    return this.readDraft(await this.draftKey(u, id));
+  }
+
+  /** The stored draft, or null (also when it is deleted while being read: a discard from another window). */
+  private async readDraft(key: string): Promise<StoredDraft | null> {
+    try {
+      return JSON.parse((await this.deps.storage.getBytes(key)).toString('utf8')) as StoredDraft;
+    } catch (e) {
+      if (e instanceof StorageNotFoundError) return null;
+      throw e;
+    }
   }
 
   /**
@@ -152,9 +166,7 @@ export class RetrackService {
     body: { base: string; draft: DraftData; rev: number },
   ): Promise<StoredDraft> {
     const key = await this.draftKey(u, id);
-    const cur = (await this.deps.storage.exists(key))
-      ? (JSON.parse((await this.deps.storage.getBytes(key)).toString('utf8')) as StoredDraft)
-      : null;
+    const cur = await this.readDraft(key);
     if ((cur?.rev ?? 0) !== body.rev) {
       throw new AppError(Codes.REFUSED, 'the draft was changed in another window or device', cur);
     }
@@ -176,7 +188,7 @@ export class RetrackService {
   async deleteDraft(u: UserRecord, id: number): Promise<{ deleted: boolean }> {
     const key = await this.draftKey(u, id);
     const had = await this.deps.storage.exists(key);
-    if (had) await this.deps.storage.delete(key);
+    await this.deps.storage.delete(key);
     return { deleted: had };
   }
 }
