@@ -525,6 +525,7 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
     let hz = 300;
     const send = async (token: string, name: string) => {
       // A distinct tone each time (the same file twice is refused: 当前文件已存在).
+      hz += 50;
       const wav = join(dir, `${name}-${hz}.wav`);
       execFileSync('ffmpeg', [
         '-v',
@@ -533,7 +534,7 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
         '-f',
         'lavfi',
         '-i',
-        `sine=frequency=${(hz += 50)}:duration=2`,
+        `sine=frequency=${hz}:duration=2`,
         wav,
       ]);
       const form = multipart([
