@@ -13,6 +13,9 @@ import { LoginPage, RegisterPage } from './pages/Auth.tsx';
 import { adminRoutes } from './pages/admin/routes.tsx';
 import { ConsumePage, RechargePage, TutorialPage, UserDetailCompanyPage } from './pages/Company.tsx';
 import { HomePage, NotFoundPage } from './pages/Home.tsx';
+import { ExperimentPage } from './pages/lab/Experiment.tsx';
+import { MmdPage } from './pages/lab/Mmd.tsx';
+import { WisdomPage } from './pages/lab/Wisdom.tsx';
 import { MusicPage } from './pages/Music.tsx';
 import { MyProPage } from './pages/MyPro.tsx';
 import { RefresherRoute } from './pages/refresher/Refresher.tsx';
@@ -82,6 +85,9 @@ export const routes = [
           { path: 'music', element: <MusicPage /> },
           { path: 'tomokage', element: <TomokagePage /> },
           { path: 'animation', element: <AnimationPage /> },
+          { path: 'mmd', element: <MmdPage /> },
+          { path: 'experiment', element: <ExperimentPage /> },
+          { path: 'wisdom', element: <WisdomPage /> },
           ...adminRoutes,
           { path: '*', element: <Navigate to="/404" replace /> },
         ],

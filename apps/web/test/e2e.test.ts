@@ -441,11 +441,11 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       expect(await card.getAttribute('data-status')).toBe('made');
       await settle(page);
       await shot(page, `m-mypro-${lang}`);
-      // The phone menu: home, upload (experiment is a lab page of a later issue).
+      // The phone menu (spec §2): home, upload, experiment (the lab page of issue 22).
       const values = await page
         .locator('.tabbar [data-menu-value]')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-value')));
-      expect(values).toEqual(['1', '2']);
+      expect(values).toEqual(['1', '2', '7']);
       await card.locator('[data-action=preview]').click();
       await expect
         .poll(() => page.locator('[data-testid=viewer]').getAttribute('data-state'), { timeout: 60_000 })

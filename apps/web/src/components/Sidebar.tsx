@@ -1,5 +1,6 @@
 import { useLocation, useNavigate } from 'react-router-dom';
 import { adminPageTitle, ta } from '../i18n/admin.ts';
+import { tlab } from '../i18n/lab.ts';
 import { APP_VERSION, DIGITAL_HUMAN_URL } from '../lib/config.ts';
 import { t } from '../lib/i18n.ts';
 import { isMenuItemActive, type MenuItem, menuFor, menuItemForPath } from '../lib/menu.ts';
@@ -14,6 +15,13 @@ import { CommunityPanel } from './CommunityPanel.tsx';
 import { Icon } from './Icon.tsx';
 import { Tour } from './Tour.tsx';
 
+/** The lab pages after music and the animation library (issue 22). */
+const LAB_PAGES = [
+  { path: '/index/mmd', label: 'lab.mmd', icon: 'bones' },
+  { path: '/index/experiment', label: 'lab.experiment', icon: 'experiment' },
+  { path: '/index/wisdom', label: 'lab.wisdom', icon: 'film' },
+] as const;
+
 /** Route names built so far; entries for pages of later issues are not shown. */
 export const BUILT_ROUTES = new Set([
   'MyPro',
@@ -24,6 +32,7 @@ export const BUILT_ROUTES = new Set([
   'Consume',
   'Tutorial',
   'Marked',
+  'Experiment',
 ]);
 
 export function visibleMenu(phone: boolean, company: boolean): readonly MenuItem[] {
@@ -106,6 +115,22 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
             <Icon name={pathname.startsWith('/index/animation') ? 'animationOn' : 'animation'} size={20} />
             <span>{tl('anim.title')}</span>
           </button>
+          {LAB_PAGES.map((l) => {
+            const on = pathname.startsWith(l.path);
+            return (
+              <button
+                type="button"
+                key={l.path}
+                data-menu-path={l.path}
+                className={`menu-item${on ? ' on' : ''}`}
+                aria-current={on ? 'page' : undefined}
+                onClick={() => navigate(l.path)}
+              >
+                <Icon name={on ? `${l.icon}On` : l.icon} size={20} />
+                <span>{tlab(l.label)}</span>
+              </button>
+            );
+          })}
         </nav>
       )}
       <AdminMenu pathname={pathname} />

@@ -14,6 +14,9 @@ export const en = {
   'title.square': 'Square',
   'title.music': 'Music to dance',
   'title.animation': 'Animation library',
+  'title.mmd': 'MMD studio',
+  'title.experiment': 'Side by side',
+  'title.wisdom': 'Filming check',
   'title.userCenter': 'User center',
   'title.notFound': 'Page not found',
 

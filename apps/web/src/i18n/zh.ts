@@ -15,6 +15,9 @@ export const zh: Record<MessageKey, string> = {
   'title.square': '广场',
   'title.music': '音乐生成舞蹈',
   'title.animation': '动画库',
+  'title.mmd': 'MMD 工作室',
+  'title.experiment': '对比实验',
+  'title.wisdom': '拍摄检查',
   'title.userCenter': '用户中心',
   'title.notFound': '页面不存在',
 
