@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const available = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'mlp-train.ts')
+  .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'mlp-train.ts' && f !== 'cmu.ts')
   .map((f) => f.slice(0, -3));
 const [name, ...args] = process.argv.slice(2);
 if (!name || !available.includes(name)) {

@@ -18,10 +18,8 @@
  * 1e-3 decaying to 3e-5. Deterministic for a seed.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bvh } from '../../packages/motion/src/index.ts';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NUM_LANDMARKS } from '../../packages/motion/src/solver/input.ts';
 import {
   LIFTER_HEIGHT,
@@ -32,32 +30,14 @@ import {
 } from '../../packages/motion/src/solver/lifter.ts';
 import { encodeFloat32, type MlpJson, type MlpSpec } from '../../packages/motion/src/solver/mlp.ts';
 import { synthetic } from '../../packages/testkit/src/index.ts';
+import { cmuTrials, HELD_OUT, ROOT, trialId } from './cmu.ts';
 import { gaussian, MlpTrainer } from './mlp-train.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(here, '..', '..');
-const DATA = join(ROOT, '..', 'shared', 'testdata', 'bvh');
-export const HELD_OUT = new Set(['1_1', '2_4', '2_6', '5_3']);
+export { HELD_OUT, trialId };
 
 function arg(args: string[], name: string, def: number): number {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : def;
-}
-
-function listBvh(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir).sort()) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...listBvh(p));
-    else if (e.endsWith('.bvh')) out.push(p);
-  }
-  return out;
-}
-
-/** CMU trial id from a file name (`cmu_002_04.bvh`, `02_04.bvh`, `131_03.bvh` → `2_4`, `131_3`). */
-export function trialId(file: string): string | null {
-  const m = /(\d+)_(\d+)\.bvh$/.exec(file);
-  return m ? `${Number(m[1])}_${Number(m[2])}` : null;
 }
 
 interface Trial {
@@ -71,30 +51,23 @@ interface Trial {
 }
 
 function loadTrials(log: (s: string) => void): Trial[] {
-  const files = [...listBvh(join(DATA, 'cmu')), ...listBvh(join(DATA, 'cmu_more'))];
-  const seen = new Set<string>();
-  const trials: Trial[] = [];
-  for (const file of files) {
-    const id = trialId(file);
-    if (!id || seen.has(id) || HELD_OUT.has(id)) continue;
+  const trials = cmuTrials<Trial>(({ id, file, doc }) => {
     let clip: ReturnType<typeof synthetic.synthesize>;
     try {
-      const doc = bvh.read(readFileSync(file, 'utf8'));
       clip = synthetic.synthesize(doc, { maxFps: 30, dropouts: false, lost: false, noise2d: 0, noise3d: 0 });
     } catch {
-      continue; // a skeleton convention synthesize does not know (no toe joints): skipped
+      return null; // a skeleton convention synthesize does not know (no toe joints): skipped
     }
-    seen.add(id);
     const t = clip.truth;
-    trials.push({
+    return {
       id,
-      file: file.slice(DATA.length + 1),
+      file,
       lm: Float32Array.from(t.landmarks),
       F: t.N,
       floorY: t.floorY,
       height: t.height,
-    });
-  }
+    };
+  });
   log(`${trials.length} trials, ${trials.reduce((s, t) => s + t.F, 0)} frames at 30 fps`);
   return trials;
 }

@@ -36,8 +36,10 @@ import {
 import { SIDES } from '../skeleton.ts';
 import type { CameraModel } from './camera.ts';
 import { clampAngle } from './fit.ts';
+import { bestComponent, componentCost, type Gmm } from './gmm.ts';
 import { NUM_LANDMARKS } from './input.ts';
 import type { BodyModel } from './model.ts';
+import { inverseLeftJacobian, PRIOR_DIMS, PRIOR_JOINTS, poseFeatures } from './prior.ts';
 
 export interface ImageFitOptions {
   /** Pixel noise of the image landmarks (σ of the image term); default 1 % of the person's image height. */
@@ -53,6 +55,12 @@ export interface ImageFitOptions {
   /** Joints whose rotation stays, and whether the root stays (e.g. legs and hips after the floor stage). */
   frozen?: number[];
   frozenRoot?: boolean;
+  /**
+   * The pose prior (`prior.ts`) and its weight on the cost (1 = its negative log density as it is, beside the
+   * image term's). Default none.
+   */
+  prior?: Gmm | null;
+  priorWeight?: number;
 }
 
 export interface ImageFitResult {
@@ -179,6 +187,28 @@ export function fitToImage(
   const sigRootZ = options.rootDepthSigma ?? 0.15;
   const iterations = options.iterations ?? 4;
   const frozen = new Set(options.frozen ?? []);
+  // The pose prior: its joints, and per parameter of those joints the feature block it moves.
+  const prior = options.prior && options.prior.weights.length > 0 ? options.prior : null;
+  const priorScale = Math.sqrt(options.priorWeight ?? 1);
+  const priorJoints = PRIOR_JOINTS.map((name) => model.joint[name]);
+  const priorParams: { k: number; block: number }[] = [];
+  if (prior) {
+    params.forEach((p, k) => {
+      const block = priorJoints.indexOf(p.joint);
+      if (block >= 0) priorParams.push({ k, block });
+    });
+  }
+  const D = PRIOR_DIMS;
+  const feat = new Float64Array(D);
+  const priorR = new Float64Array(D);
+  const JR = new Float64Array(priorParams.length * D);
+  const Jl = new Float64Array(9);
+  const col = new Float64Array(3);
+  const priorCost = (f: number): number => {
+    if (!prior) return 0;
+    poseFeatures(local, f * n, priorJoints, feat);
+    return priorScale * priorScale * bestComponent(prior, feat).cost;
+  };
   // Which parameters move which landmark: the joint of the parameter is the landmark's joint or above it.
   const affects: number[][] = [];
   for (let i = 0; i < M; i++) {
@@ -312,7 +342,7 @@ export function fitToImage(
     }
     for (let k = 0; k < P; k++) c += (acc[k] / sigR) ** 2;
     c += ((rz - rootZ0) / sigRootZ) ** 2;
-    return c;
+    return c + priorCost(f);
   };
 
   for (let f = 0; f < series.N; f++) {
@@ -404,6 +434,7 @@ export function fitToImage(
           for (const b of all) JtJ[a * U + b] += rowU[a] * rowU[b] + rowV[a] * rowV[b];
         }
       }
+      if (prior) addPrior(f);
       for (let k = 0; k < P; k++) {
         const sr = frozen.has(params[k].joint) ? 1e-6 : sigR;
         JtJ[k * U + k] += 1 / sr ** 2;
@@ -439,6 +470,73 @@ export function fitToImage(
     sumAfter += b1;
     count += w0;
     frames++;
+
+    /**
+     * The pose prior's rows: r = s·Lᵀ(x − μ) of the best component; a parameter of joint b moves x's block b
+     * by J_l⁻¹(x_b) times its axis in the parent's frame (see `inverseLeftJacobian`).
+     */
+    function addPrior(f: number): void {
+      const g = prior as Gmm;
+      poseFeatures(local, f * n, priorJoints, feat);
+      const best = bestComponent(g, feat).k;
+      componentCost(g, best, feat, priorR);
+      const Lo = best * D * D;
+      for (let q = 0; q < priorParams.length; q++) {
+        const { k, block } = priorParams[q];
+        const p = params[k];
+        inverseLeftJacobian(feat.subarray(block * 3, block * 3 + 3), Jl);
+        let ax: number;
+        let ay: number;
+        let az: number;
+        if (p.axis >= 0) {
+          // The world axis in the parent's frame: Rpᵀ e.
+          const po = sk.parents[p.joint] * 4;
+          const e = [0, 0, 0];
+          e[p.axis] = 1;
+          col[0] = 0;
+          col[1] = 0;
+          col[2] = 0;
+          rot([-W[po], -W[po + 1], -W[po + 2], W[po + 3]], 0, e[0], e[1], e[2], col, 0);
+          ax = col[0];
+          ay = col[1];
+          az = col[2];
+        } else {
+          const h = p.hingeLocal as Vec3;
+          const sg = p.hingeSign as number;
+          ax = h[0] * sg;
+          ay = h[1] * sg;
+          az = h[2] * sg;
+        }
+        const c0 = Jl[0] * ax + Jl[1] * ay + Jl[2] * az;
+        const c1 = Jl[3] * ax + Jl[4] * ay + Jl[5] * az;
+        const c2 = Jl[6] * ax + Jl[7] * ay + Jl[8] * az;
+        const b3 = block * 3;
+        const row = q * D;
+        for (let j = 0; j < D; j++) {
+          // (Lᵀ)[j][i] = L[i][j], non-zero for i ≥ j.
+          JR[row + j] =
+            j <= b3 + 2
+              ? priorScale *
+                (g.precChol[Lo + b3 * D + j] * c0 +
+                  g.precChol[Lo + (b3 + 1) * D + j] * c1 +
+                  g.precChol[Lo + (b3 + 2) * D + j] * c2)
+              : 0;
+        }
+      }
+      for (let a = 0; a < priorParams.length; a++) {
+        const ka = priorParams[a].k;
+        const ra = a * D;
+        let t = 0;
+        for (let j = 0; j < D; j++) t += JR[ra + j] * priorR[j];
+        Jtr[ka] += t * priorScale;
+        for (let b = 0; b < priorParams.length; b++) {
+          const rb = b * D;
+          let sum = 0;
+          for (let j = 0; j < D; j++) sum += JR[ra + j] * JR[rb + j];
+          JtJ[ka * U + priorParams[b].k] += sum;
+        }
+      }
+    }
 
     function applyStep(step: Float64Array, k: number): void {
       // Rotations, using the world rotations of the pose the step was linearised at.
