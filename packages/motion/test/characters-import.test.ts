@@ -116,6 +116,16 @@ describe.skipIf(!have)('character import and mapping', () => {
     const c = importCharacter(readFileSync(FILES.quatFbx));
     expect(c.mapping.bones.leftFoot).toBe('Foot.L');
     expect(c.mapping.bones.rightHand).toBe('Palm.R');
+    // Mitten hands, both sides alike although the right thumb hangs off the middle finger's base in this rig.
+    for (const [side, S] of [
+      ['left', 'L'],
+      ['right', 'R'],
+    ]) {
+      expect(c.mapping.bones[`${side}Thumb1`]).toBe(`Thumb1.${S}`);
+      expect(c.mapping.bones[`${side}Thumb2`]).toBe(`Thumb2.${S}`);
+      expect(c.mapping.bones[`${side}Middle1`]).toBe(`MiddleHand.${S}`);
+      expect(c.mapping.bones[`${side}Middle2`]).toBe(`Fingers.${S}`);
+    }
     expect(c.mapping.bones.leftUpperArm).toBe('UpperArm.L');
     expect(c.restPose.kind).not.toBe('T');
     expect(c.restPose.armDownDeg).toBeGreaterThan(40);

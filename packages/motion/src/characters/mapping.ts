@@ -409,14 +409,28 @@ export function mapByTopology(bones: readonly MappableBone[]): Record<string, st
     if (hand >= 3) out[`${s}Clavicle`] = bones[chain[hand - 3]].name;
     // Fingers: the hand's child chains that reach out, thumb first (front-most), then by front-to-back.
     const h = chain[hand];
-    const fingers = kids[h]
-      .map((c) =>
-        distinct(
-          mainChain(c, (x) => reachX[x] + 0.001 * size[x]),
-          0.0005 * H,
-        ),
-      )
-      .filter((fc) => fc.length >= 2);
+    const fingerChain = (c: number) =>
+      distinct(
+        mainChain(c, (x) => reachX[x] + 0.001 * size[x]),
+        0.0005 * H,
+      );
+    let fingers = kids[h].map(fingerChain).filter((fc) => fc.length >= 2);
+    // One child that branches (a palm or a finger base carrying the other fingers; the Quaternius mitten's right
+    // hand hangs its thumb off the middle finger's base): the branch reaching furthest from the hand continues the
+    // base, the others are fingers of their own.
+    const roots = kids[h].filter((c) => !isEnd(c));
+    if (fingers.length < 2 && roots.length === 1) {
+      const base = roots[0];
+      const subs = kids[base].filter((c) => !isEnd(c)).map(fingerChain);
+      if (subs.length >= 2) {
+        const reach = (fc: number[]) => {
+          const e = P[fc[fc.length - 1]];
+          return Math.hypot(e[0] - P[h][0], e[1] - P[h][1], e[2] - P[h][2]);
+        };
+        const far = subs.reduce((best, fc, k) => (reach(fc) > reach(subs[best]) ? k : best), 0);
+        fingers = subs.map((fc, k) => (k === far ? [base, ...fc] : fc)).filter((fc) => fc.length >= 2);
+      }
+    }
     if (fingers.length >= 2) {
       const z = (fc: number[]) => P[fc[fc.length - 1]][2] - 0.5 * P[fc[fc.length - 1]][1];
       fingers.sort((a, b) => z(b) - z(a));
