@@ -1,7 +1,8 @@
 /**
  * The 2D repair editor's model on synthetic tracks: weak-frame analysis (a wrist displaced over 20 frames, a
  * leg swap over 20 frames, low visibility, lost frames), keyframes and their interpolation, swaps, hidden points,
- * the world place and depth of a moved point.
+ * the world place and depth of a moved point, hand points (keyframes, interpolation along the hand, finger
+ * lengths kept, hiding a hand), the whole swapped run found for one fix.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,11 @@ import {
   effectiveKeys,
   emptyDraft,
   frameAt,
+  HAND_BASE,
+  HAND_PARENT,
+  HAND_POINTS,
+  type HandTrack,
+  handPointOf,
   type ImagePoint,
   imageScale,
   isEmptyDraft,
@@ -18,6 +24,7 @@ import {
   nextProblem,
   setKey,
   swapPairs,
+  swapRunAt,
   type TrackFrame,
   type TracksDoc,
   timeOf,
@@ -222,5 +229,110 @@ describe('frames and time', () => {
     const s = imageScale(d.frames[0].image!, d.frames[0].world!)!;
     expect(s.s).toBeCloseTo(S, 3);
     expect(s.ox).toBeCloseTo(300, 3);
+  });
+});
+
+/** The walk with a left hand: a flat open hand hanging from the left wrist (image = world · S + origin). */
+function withHands(doc: TracksDoc): TracksDoc {
+  const frames = doc.frames.map((f) => {
+    const im = f.image!;
+    const wrist = im[15];
+    const world: [number, number, number][] = [];
+    for (let i = 0; i < HAND_POINTS; i++) {
+      // Fingers fan downwards from the wrist, 4 cm per segment; the thumb to the side.
+      const finger = i === 0 ? -1 : Math.floor((i - 1) / 4);
+      const seg = i === 0 ? 0 : ((i - 1) % 4) + 1;
+      const dx = finger < 0 ? 0 : (finger - 2) * 0.02;
+      world.push([dx, seg * 0.04, 0]);
+    }
+    const image = world.map(
+      ([x, y, z]) => [wrist[0] + x * S, wrist[1] + y * S, z * S] as [number, number, number],
+    );
+    const hand: HandTrack = { score: 0.95, handedness: 0.9, image, world };
+    return { ...f, hands: { left: hand, right: null } };
+  });
+  return { ...doc, frames };
+}
+
+describe('hand points', () => {
+  it('are numbered after the body and hang from their parents', () => {
+    expect(handPointOf(10)).toBeNull();
+    expect(handPointOf(HAND_BASE.left)).toEqual({ side: 'left', i: 0 });
+    expect(handPointOf(HAND_BASE.right + 20)).toEqual({ side: 'right', i: 20 });
+    expect(handPointOf(HAND_BASE.right + 21)).toBeNull();
+    expect(HAND_PARENT[8]).toBe(7);
+    expect(HAND_PARENT[5]).toBe(0);
+  });
+
+  it('a dragged fingertip moves on its keyframes, frames between follow the hand, the finger keeps its length', () => {
+    const doc = withHands(walk(40));
+    const tip = HAND_BASE.left + 8; // index tip
+    // Bend the index tip sideways by 2 cm and up by 1 cm on frames 10 and 20 (it turns out of the picture plane).
+    let d = emptyDraft();
+    for (const f of [10, 20]) {
+      const h = doc.frames[f].hands!.left!;
+      d = setKey(d, f, tip, { x: h.image[8][0] + 0.02 * S, y: h.image[8][1] - 0.01 * S });
+    }
+    const snapshot = JSON.stringify(doc);
+    const out = applyDraft(doc, d);
+    for (const f of [10, 15, 20]) {
+      const before = doc.frames[f].hands!.left!;
+      const after = out.frames[f].hands!.left!;
+      // Moved in the picture by the offset given, also on the interpolated frame 15 (relative to its parent).
+      const off = [after.image[8][0] - after.image[7][0], after.image[8][1] - after.image[7][1]];
+      const orig = [before.image[8][0] - before.image[7][0], before.image[8][1] - before.image[7][1]];
+      expect(Math.hypot(off[0] - orig[0] - 0.02 * S, off[1] - orig[1] + 0.01 * S)).toBeLessThan(1);
+      // World: x/y follow the picture, the segment keeps its 4 cm length.
+      expect(after.world[8][0]).toBeCloseTo(before.world[8][0] + 0.02, 3);
+      const seg = Math.hypot(
+        ...([0, 1, 2].map((k) => after.world[8][k] - after.world[7][k]) as [number, number, number]),
+      );
+      expect(seg).toBeCloseTo(0.04, 3);
+      // Other points of the hand are untouched.
+      expect(after.image[12]).toEqual(before.image[12]);
+    }
+    // Outside the keyframes, the hand is as tracked (the same object, not a copy).
+    expect(out.frames[25].hands!.left).toBe(doc.frames[25].hands!.left);
+    // The input document is not changed.
+    expect(JSON.stringify(doc)).toBe(snapshot);
+  });
+
+  it('hiding a hand point hides the hand on that frame, between two hidden keys too', () => {
+    const doc = withHands(walk(20));
+    let d = setKey(emptyDraft(), 5, HAND_BASE.left + 4, { x: 0, y: 0, hidden: true });
+    d = setKey(d, 8, HAND_BASE.left + 4, { x: 0, y: 0, hidden: true });
+    const out = applyDraft(doc, d);
+    expect([4, 5, 6, 7, 8, 9].map((f) => out.frames[f].hands!.left!.score)).toEqual([0.95, 0, 0, 0, 0, 0.95]);
+  });
+
+  it('an arm swap exchanges the hands, and keys of hand points apply after it', () => {
+    const doc = withHands(walk(10));
+    const d = addSwap(emptyDraft(), { from: 3, to: 3, part: 'arms' });
+    const out = applyDraft(doc, d);
+    expect(out.frames[3].hands!.right).toBe(doc.frames[3].hands!.left);
+    expect(out.frames[3].hands!.left).toBeNull();
+  });
+});
+
+describe('the swapped run', () => {
+  it('is found around a frame inside it, with the part swapped', () => {
+    const doc = walk(90);
+    for (let i = 44; i <= 63; i++) {
+      const f = doc.frames[i];
+      for (const [l, r] of swapPairs('legs')) {
+        [f.image![l], f.image![r]] = [f.image![r], f.image![l]];
+        [f.world![l], f.world![r]] = [f.world![r], f.world![l]];
+      }
+    }
+    const problems = analyse(doc);
+    const run = swapRunAt(problems, 50);
+    expect(run).not.toBeNull();
+    expect(run!.parts).toEqual(['legs']);
+    expect(Math.abs(run!.from - 44)).toBeLessThanOrEqual(1);
+    expect(Math.abs(run!.to - 63)).toBeLessThanOrEqual(1);
+    expect(swapRunAt(problems, 10)).toBeNull();
+    // One fix over the run found: no swap left.
+    const fixed = applyDraft(doc, addSwap(emptyDraft(), { from: run!.from, to: run!.to, part: 'legs' }));
+    expect(analyse(fixed).filter((p) => p.kind === 'swap')).toEqual([]);
   });
 });

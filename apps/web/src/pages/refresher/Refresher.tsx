@@ -2,15 +2,16 @@
  * /refresher (desktop) and /refresherM (phone): the 2D repair editor. The source video with the tracked 2D
  * landmarks drawn over it (frame-accurate stepping and scrubbing), the solved 3D pose beside it, a timeline of
  * weak frames with next/previous problem, edits as keyframes (drag a point, hide it, swap left/right on a
- * frame or range; frames between keyframes interpolated), undo/redo, keyboard shortcuts, a draft kept in the
- * browser, "re-track from here" (a server job, progress shown), and save → re-solve → the preview and the
- * downloads use the repair. Free users are refused (spec §6); a load failure gives the advice of spec §8.
+ * frame, a range or the whole run the tracker swapped; frames between keyframes interpolated; hand points as
+ * well as the body's), undo/redo, keyboard shortcuts, a draft autosaved on the server (it survives a reload and
+ * opens on another device), "re-track from here" (a server job, progress shown), and save → re-solve → the
+ * preview and the downloads use the repair. Free users are refused (spec §6); a load failure gives the advice of spec §8.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../../components/Icon.tsx';
 import { LangSwitch } from '../../components/TopBar.tsx';
-import { LANDMARK_ZH } from '../../i18n/refresher.ts';
+import { HAND_POINT_EN, HAND_POINT_ZH, LANDMARK_ZH } from '../../i18n/refresher.ts';
 import { isPhone } from '../../lib/device.ts';
 import { ApiError } from '../../lib/envelope.ts';
 import { sidebarWidthFor } from '../../lib/guard.ts';
@@ -21,10 +22,13 @@ import { parseClip } from '../../three/clip.ts';
 import { MotionViewer } from '../../three/Viewer.ts';
 import '../../styles/refresher.css';
 import {
+  deleteDraft,
   fetchTracks,
+  loadDraft,
   loadEditable,
   type RetrackState,
   retrackState,
+  saveDraft,
   saveRepair,
   solvedClip,
   startRetrack,
@@ -41,6 +45,7 @@ import {
   effectiveKeys,
   emptyDraft,
   frameAt,
+  handPointOf,
   isEmptyDraft,
   keyFrames,
   LANDMARK_NAMES,
@@ -48,14 +53,16 @@ import {
   type PointKey,
   PROBLEM_KINDS,
   type Problem,
+  pointAt,
   type SwapPart,
   setKey,
+  swapRunAt,
+  TOTAL_POINTS,
   type TrackFrame,
   type TracksDoc,
   timeOf,
 } from './model.ts';
 
-const DRAFT_PREFIX = 'mocap_refresher_draft_';
 const LONG_PRESS_MS = 550;
 
 /** A small filled transport glyph (the ⏮/⏭ characters are missing from many fonts). */
@@ -67,27 +74,20 @@ function Glyph({ d }: { d: string }) {
   );
 }
 
-export const pointName = (j: number): string =>
-  getLang() === 'zh' ? LANDMARK_ZH[j] : LANDMARK_NAMES[j].replace(/_/g, ' ');
+export const pointName = (j: number): string => {
+  const hp = handPointOf(j);
+  const zh = getLang() === 'zh';
+  if (hp) {
+    return zh
+      ? `${hp.side === 'left' ? '左手' : '右手'}${HAND_POINT_ZH[hp.i]}`
+      : `${hp.side} hand ${HAND_POINT_EN[hp.i]}`;
+  }
+  return zh ? LANDMARK_ZH[j] : LANDMARK_NAMES[j].replace(/_/g, ' ');
+};
 
 interface History {
   past: Draft[];
   future: Draft[];
-}
-
-interface StoredDraft {
-  base: string;
-  draft: Draft;
-  at: number;
-}
-
-function readStored(id: string): StoredDraft | null {
-  try {
-    const s = localStorage.getItem(DRAFT_PREFIX + id);
-    return s ? (JSON.parse(s) as StoredDraft) : null;
-  } catch {
-    return null;
-  }
 }
 
 const clock = (ms: number) =>
@@ -176,9 +176,12 @@ function Editor({
   const [range, setRange] = useState<{ from: number; to: number } | null>(null);
   const [part, setPart] = useState<SwapPart>('legs');
   const [drag, setDrag] = useState<{ j: number; x: number; y: number } | null>(null);
-  const [draftNote, setDraftNote] = useState<{ kind: 'restored' | 'saved' | 'tooBig'; at: number } | null>(
-    null,
-  );
+  const [draftNote, setDraftNote] = useState<{
+    kind: 'restored' | 'saved' | 'tooBig' | 'elsewhere' | 'notSaved';
+    at: number;
+  } | null>(null);
+  /** The draft as last stored on the server (its revision and JSON), so autosave sends only changes. */
+  const stored = useRef<{ rev: number; json: string }>({ rev: 0, json: JSON.stringify(emptyDraft()) });
   const [solve, setSolve] = useState<{
     state: 'idle' | 'running' | 'failed';
     progress: number;
@@ -216,12 +219,17 @@ function Editor({
   useEffect(() => {
     let live = true;
     load()
-      .then((doc) => {
+      .then(async (doc) => {
+        // The draft autosaved on the server (from this or another device), when made on these tracks.
+        const saved = await loadDraft(id).catch(() => null);
         if (!live) return;
-        const stored = readStored(id);
-        if (stored && stored.base === draftBaseOf(doc) && !isEmptyDraft(stored.draft)) {
-          setDraft(stored.draft);
-          setDraftNote({ kind: 'restored', at: stored.at });
+        if (saved) {
+          stored.current = { rev: saved.rev, json: '' };
+          if (saved.base === draftBaseOf(doc) && !isEmptyDraft(saved.draft)) {
+            stored.current.json = JSON.stringify(saved.draft);
+            setDraft(saved.draft);
+            setDraftNote({ kind: 'restored', at: saved.at });
+          }
         }
         setPhase('ready');
       })
@@ -272,7 +280,7 @@ function Editor({
   const keyedHere = useMemo(() => new Set(Object.keys(draft.keys[frame] ?? {}).map(Number)), [draft, frame]);
   const effective = useMemo(() => {
     const m = new Map<number, Map<number, PointKey & { interpolated: boolean }>>();
-    for (let j = 0; j < LANDMARK_NAMES.length; j++) m.set(j, effectiveKeys(draft, j));
+    for (let j = 0; j < TOTAL_POINTS; j++) m.set(j, effectiveKeys(draft, j));
     return m;
   }, [draft]);
   const interpHere = useMemo(() => {
@@ -316,31 +324,49 @@ function Editor({
     });
   }, [draft]);
 
-  // Autosave of the draft (per video, in this browser).
+  // Autosave of the draft on the server (per video; one save at a time, only when it changed). A save over a
+  // newer revision (saved meanwhile in another window or device) is refused: the newer draft is shown instead.
+  const saving = useRef<Promise<void>>(Promise.resolve());
+  const autosave = useCallback(
+    (next: Draft, doc: TracksDoc, initial: boolean) => {
+      saving.current = saving.current.then(async () => {
+        const json = JSON.stringify(next);
+        if (json === stored.current.json) return;
+        try {
+          if (isEmptyDraft(next)) {
+            if (stored.current.rev > 0) await deleteDraft(id);
+            stored.current = { rev: 0, json };
+            return;
+          }
+          const r = await saveDraft(id, draftBaseOf(doc), stored.current.rev, next);
+          stored.current = { rev: r.rev, json };
+          setDraftNote((n) => (n?.kind === 'restored' && initial ? n : { kind: 'saved', at: r.at }));
+        } catch (e) {
+          if (e instanceof ApiError && e.code === 307) {
+            const newer = await loadDraft(id).catch(() => null);
+            stored.current = { rev: newer?.rev ?? 0, json: newer ? JSON.stringify(newer.draft) : '' };
+            if (newer && newer.base === draftBaseOf(doc)) {
+              setDraft(newer.draft);
+              setDraftNote({ kind: 'elsewhere', at: newer.at });
+            }
+          } else if (e instanceof ApiError && e.code === 400) {
+            setDraftNote({ kind: 'tooBig', at: Date.now() });
+          } else {
+            setDraftNote({ kind: 'notSaved', at: Date.now() });
+          }
+        }
+      });
+      return saving.current;
+    },
+    [id],
+  );
   useEffect(() => {
     if (!base || phase !== 'ready') return;
-    const timer = setTimeout(() => {
-      const key = DRAFT_PREFIX + id;
-      try {
-        if (isEmptyDraft(draft)) {
-          localStorage.removeItem(key);
-          return;
-        }
-        const at = Date.now();
-        localStorage.setItem(
-          key,
-          JSON.stringify({ base: draftBaseOf(base), draft, at } satisfies StoredDraft),
-        );
-        setDraftNote((n) => (n?.kind === 'restored' && hist.past.length === 0 ? n : { kind: 'saved', at }));
-      } catch {
-        setDraftNote({ kind: 'tooBig', at: Date.now() });
-      }
-    }, 500);
+    const timer = setTimeout(() => void autosave(draft, base, hist.past.length === 0), 600);
     return () => clearTimeout(timer);
-  }, [draft, base, id, phase, hist.past.length]);
+  }, [draft, base, phase, hist.past.length, autosave]);
 
   const discardDraft = () => {
-    localStorage.removeItem(DRAFT_PREFIX + id);
     commit(emptyDraft());
     setDraftNote(null);
   };
@@ -419,10 +445,10 @@ function Editor({
       setZoomFor(null);
       return;
     }
-    const p: [number, number] =
-      selected !== null
-        ? [im[selected][0], im[selected][1]]
-        : [(im[23][0] + im[24][0]) / 2, (im[23][1] + im[24][1]) / 2];
+    const p: [number, number] = (selected !== null ? pointAt(cur, selected) : null) ?? [
+      (im[23][0] + im[24][0]) / 2,
+      (im[23][1] + im[24][1]) / 2,
+    ];
     setZoomFor({ x: (p[0] / base.video.width) * stage.w, y: (p[1] / base.video.height) * stage.h });
   }, [zoom, frame, base, stage]);
 
@@ -471,6 +497,14 @@ function Editor({
   const toggleHidden = useCallback(
     (j: number) => {
       if (!cur?.image) return;
+      const at = pointAt(cur, j);
+      if (!at) return;
+      if (handPointOf(j)) {
+        // A hand point is hidden with its hand (on this frame); showing it again is undo or removing the key.
+        commit(setKey(draft, frame, j, { x: at[0], y: at[1], hidden: true }));
+        toast.info(t('rf.handHide'));
+        return;
+      }
       const p = cur.image[j];
       const hiddenNow = Math.min(p[3], p[4]) < 0.5;
       commit(setKey(draft, frame, j, hiddenNow ? { x: p[0], y: p[1] } : { x: p[0], y: p[1], hidden: true }));
@@ -538,6 +572,14 @@ function Editor({
     (from: number, to: number) => commit(addSwap(draft, { from, to, part })),
     [draft, part, commit],
   );
+  // The whole run of frames flagged as swapped around this frame (the tracker's own stretch): one fix for all.
+  const swapRun = useMemo(() => swapRunAt(problems, frame), [problems, frame]);
+  const swapWholeRun = useCallback(() => {
+    if (!swapRun) return;
+    let d = draft;
+    for (const p of swapRun.parts) d = addSwap(d, { from: swapRun.from, to: swapRun.to, part: p });
+    commit(d);
+  }, [swapRun, draft, commit]);
   const removeKey = useCallback(() => {
     if (selected === null || !draft.keys[frame]?.[selected]) return;
     commit(setKey(draft, frame, selected, null));
@@ -612,6 +654,8 @@ function Editor({
       setSolve({ state: 'failed', progress: 0, error: e instanceof ApiError ? e.message : String(e) });
       return;
     }
+    // The repair is saved: its draft is done with (a reload during the re-solve must not apply it again).
+    await autosave(emptyDraft(), edited, false);
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       let v: Awaited<ReturnType<typeof videoState>>;
@@ -628,7 +672,6 @@ function Editor({
       }
       setSolve({ state: 'running', progress: v.progress });
     }
-    localStorage.removeItem(DRAFT_PREFIX + id);
     await load();
     setDraft(emptyDraft());
     setHist({ past: [], future: [] });
@@ -636,7 +679,7 @@ function Editor({
     await loadClip().catch(() => undefined);
     setSolve({ state: 'idle', progress: 100 });
     toast.success(t('rf.saved'));
-  }, [edited, solve.state, draft, id, load, loadClip]);
+  }, [edited, solve.state, draft, id, load, loadClip, autosave]);
 
   // ---------- keyboard
   useEffect(() => {
@@ -697,7 +740,9 @@ function Editor({
 
   const selKey = selected !== null ? effective.get(selected)?.get(frame) : undefined;
   const selHidden =
-    selected !== null && cur?.image ? Math.min(cur.image[selected][3], cur.image[selected][4]) < 0.5 : false;
+    selected !== null && cur?.image && !handPointOf(selected)
+      ? Math.min(cur.image[selected][3], cur.image[selected][4]) < 0.5
+      : false;
   const retracking = retrack && (retrack.status === 'waiting' || retrack.status === 'active');
   const pct = (f: number) => `${(f / Math.max(1, N)) * 100}%`;
 
@@ -927,6 +972,18 @@ function Editor({
           {t('rf.swapRange')}
         </button>
       </div>
+      {swapRun && (
+        <button
+          type="button"
+          className="btn rf-wide"
+          data-testid="rf-swap-run"
+          data-from={swapRun.from}
+          data-to={swapRun.to}
+          onClick={swapWholeRun}
+        >
+          {t('rf.swapRun', { a: swapRun.from, b: swapRun.to })}
+        </button>
+      )}
       <h3>{t('rf.range')}</h3>
       <div className="rf-row">
         <button
@@ -1041,9 +1098,18 @@ function Editor({
             ? t('rf.draftRestored', { t: clock(draftNote.at) })
             : draftNote.kind === 'saved'
               ? t('rf.draftSaved', { t: clock(draftNote.at) })
-              : t('rf.draftTooBig')}
+              : draftNote.kind === 'elsewhere'
+                ? t('rf.draftElsewhere')
+                : draftNote.kind === 'notSaved'
+                  ? t('rf.draftNotSaved')
+                  : t('rf.draftTooBig')}
           {draftNote.kind === 'restored' && (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={discardDraft}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              data-testid="rf-draft-discard"
+              onClick={discardDraft}
+            >
               {t('rf.draftDiscard')}
             </button>
           )}

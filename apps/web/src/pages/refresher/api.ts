@@ -1,8 +1,11 @@
-/** The 2D repair editor's calls: `GET/PUT /video/2d` (spec §7), the re-track job, the re-solve's progress. */
+/**
+ * The 2D repair editor's calls: `GET/PUT /video/2d` (spec §7), the re-track job, the re-solve's progress and the
+ * draft autosaved on the server (`/video/2d/draft`).
+ */
 import { api } from '../../lib/api.ts';
 import { videoById } from '../../lib/endpoints.ts';
 import type { Video } from '../../lib/types.ts';
-import type { ImagePoint, TrackFrame, TracksDoc } from './model.ts';
+import type { Draft, ImagePoint, TrackFrame, TracksDoc } from './model.ts';
 
 export interface Editable {
   id: number;
@@ -55,3 +58,21 @@ export const startRetrack = (id: Video['id'], frame: number, pose: ImagePoint[])
 
 export const retrackState = (jobId: string): Promise<RetrackState> =>
   api.get<RetrackState>('/video/2d/retrack', { query: { jobId }, silent: true });
+
+export interface ServerDraft {
+  base: string;
+  rev: number;
+  at: number;
+  draft: Draft;
+}
+
+/** The draft saved on the server for this video (null when none). */
+export const loadDraft = (id: Video['id']): Promise<ServerDraft | null> =>
+  api.get<ServerDraft | null>('/video/2d/draft', { query: { id }, silent: true });
+
+/** Saves the draft over revision `rev` (0: none yet); refused (code 307) when a newer one was saved meanwhile. */
+export const saveDraft = (id: Video['id'], base: string, rev: number, draft: Draft): Promise<ServerDraft> =>
+  api.put<ServerDraft>('/video/2d/draft', { id, base, rev, draft }, { silent: true, timeoutMs: 60_000 });
+
+export const deleteDraft = (id: Video['id']): Promise<unknown> =>
+  api.del<unknown>('/video/2d/draft', undefined, { query: { id }, silent: true });

@@ -1,5 +1,15 @@
 /** Draws one frame's 2D landmarks (body skeleton, hands when tracked) over the video, in canvas pixels. */
-import { BONES, HAND_BONES, type ImagePoint, NUM_POINTS, sideOf, type TrackFrame } from './model.ts';
+import {
+  BONES,
+  HAND_BASE,
+  HAND_BONES,
+  HAND_POINTS,
+  handShown,
+  type ImagePoint,
+  NUM_POINTS,
+  sideOf,
+  type TrackFrame,
+} from './model.ts';
 
 export interface DrawState {
   selected: number | null;
@@ -38,16 +48,23 @@ export function drawFrame(
   const seen = (p: ImagePoint) => Math.min(p[3], p[4]) >= 0.5;
   const dpr = st.pxPerCss;
   ctx.lineCap = 'round';
-  // Hands first (under the body).
+  // Hands first (under the body): lines here, their points after the body's.
+  const handPt = (side: 'left' | 'right', i: number): [number, number] => {
+    const j = HAND_BASE[side] + i;
+    if (st.drag && st.drag.j === j) return [st.drag.x * sx, st.drag.y * sy];
+    const q = frame.hands![side]!.image[i];
+    return [q[0] * sx, q[1] * sy];
+  };
   for (const side of ['left', 'right'] as const) {
-    const h = frame.hands?.[side];
-    if (!h || h.score < 0.5) continue;
+    if (!handShown(frame, side)) continue;
     ctx.strokeStyle = side === 'left' ? 'rgba(63,182,255,0.8)' : 'rgba(255,138,61,0.8)';
     ctx.lineWidth = 1.5 * dpr;
     ctx.beginPath();
     for (const [a, b] of HAND_BONES) {
-      ctx.moveTo(h.image[a][0] * sx, h.image[a][1] * sy);
-      ctx.lineTo(h.image[b][0] * sx, h.image[b][1] * sy);
+      const [ax, ay] = handPt(side, a);
+      const [bx, by] = handPt(side, b);
+      ctx.moveTo(ax, ay);
+      ctx.lineTo(bx, by);
     }
     ctx.stroke();
   }
@@ -107,20 +124,58 @@ export function drawFrame(
       ctx.stroke();
     }
   }
+  // Hand points: smaller dots (21 per hand sit close together), with the same key and selection rings.
+  const hr = r * 0.6;
+  for (const side of ['left', 'right'] as const) {
+    if (!handShown(frame, side)) continue;
+    for (let i = 0; i < HAND_POINTS; i++) {
+      const j = HAND_BASE[side] + i;
+      const [x, y] = handPt(side, i);
+      ctx.beginPath();
+      ctx.arc(x, y, j === st.selected ? hr * 1.5 : hr, 0, Math.PI * 2);
+      ctx.fillStyle = COLOURS[sideOf(j)];
+      ctx.fill();
+      if (st.keyed.has(j) || st.interpolated.has(j)) {
+        ctx.beginPath();
+        ctx.arc(x, y, hr * 2.2, 0, Math.PI * 2);
+        ctx.strokeStyle = st.keyed.has(j) ? '#ffd23f' : 'rgba(255,210,63,0.55)';
+        ctx.lineWidth = 1.5 * dpr;
+        ctx.setLineDash(st.keyed.has(j) ? [] : [3 * dpr, 3 * dpr]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      if (j === st.selected) {
+        ctx.beginPath();
+        ctx.arc(x, y, hr * 3.2, 0, Math.PI * 2);
+        ctx.strokeStyle = '#ffffff';
+        ctx.lineWidth = 1.5 * dpr;
+        ctx.stroke();
+      }
+    }
+  }
 }
 
-/** The landmark nearest to (x, y) image pixels within `maxPx` image pixels, or null. */
+/**
+ * The landmark nearest to (x, y) image pixels within `maxPx` image pixels, or null: body landmarks 0–32, and the
+ * points of a shown hand (33–53 left, 54–74 right).
+ */
 export function pickPoint(frame: TrackFrame | undefined, x: number, y: number, maxPx: number): number | null {
   if (!frame?.image) return null;
   let best: number | null = null;
   let bestD = maxPx;
-  for (let j = 0; j < NUM_POINTS; j++) {
-    const p = frame.image[j];
-    const d = Math.hypot(p[0] - x, p[1] - y);
+  // A hand point must be clearly nearer than a body one (the hand's wrist lies on the body's wrist).
+  const consider = (j: number, px: number, py: number, weight = 1) => {
+    const d = Math.hypot(px - x, py - y) * weight;
     if (d < bestD) {
       bestD = d;
       best = j;
     }
+  };
+  for (let j = 0; j < NUM_POINTS; j++) consider(j, frame.image[j][0], frame.image[j][1]);
+  for (const side of ['left', 'right'] as const) {
+    const h = handShown(frame, side);
+    if (!h) continue;
+    for (let i = 0; i < HAND_POINTS; i++) consider(HAND_BASE[side] + i, h.image[i][0], h.image[i][1], 1.3);
   }
   return best;
 }

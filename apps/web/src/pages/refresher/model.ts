@@ -141,8 +141,40 @@ export const HAND_BONES: [number, number][] = [
   [19, 20],
 ];
 
+/**
+ * Hand landmarks are editable like the body's: in a draft they are points 33–53 (left hand) and 54–74 (right
+ * hand), after the 33 body landmarks; hand point `i` of a side is `HAND_BASE[side] + i`.
+ */
+export const HAND_POINTS = 21;
+export const HAND_BASE = { left: 33, right: 54 } as const;
+export type HandSide = keyof typeof HAND_BASE;
+export const TOTAL_POINTS = 33 + 2 * HAND_POINTS;
+/** The hand and its landmark of a draft point, or null for a body landmark. */
+export function handPointOf(j: number): { side: HandSide; i: number } | null {
+  if (j >= HAND_BASE.right && j < HAND_BASE.right + HAND_POINTS)
+    return { side: 'right', i: j - HAND_BASE.right };
+  if (j >= HAND_BASE.left && j < HAND_BASE.left + HAND_POINTS) return { side: 'left', i: j - HAND_BASE.left };
+  return null;
+}
+/** The hand landmark each hand landmark hangs from (the wrist for the knuckles; none for the wrist). */
+export const HAND_PARENT = [-1, 0, 1, 2, 3, 0, 5, 6, 7, 0, 9, 10, 11, 0, 13, 14, 15, 0, 17, 18, 19] as const;
+/** A hand drawn and editable on a frame: tracked there with a confident score. */
+export const handShown = (f: TrackFrame | undefined, side: HandSide): HandTrack | null => {
+  const h = f?.hands?.[side];
+  return h && h.score >= 0.5 && h.image.length >= HAND_POINTS ? h : null;
+};
+/** Image place of a draft point on a frame (body or hand), or null when not there. */
+export function pointAt(f: TrackFrame | undefined, j: number): [number, number] | null {
+  const hp = handPointOf(j);
+  if (!hp) return f?.image?.[j] ? [f.image[j][0], f.image[j][1]] : null;
+  const h = handShown(f, hp.side);
+  return h ? [h.image[hp.i][0], h.image[hp.i][1]] : null;
+}
+
 /** Which side a landmark is on (for colours): 'l', 'r' or 'c'. */
 export const sideOf = (j: number): 'l' | 'r' | 'c' => {
+  const hp = handPointOf(j);
+  if (hp) return hp.side === 'left' ? 'l' : 'r';
   const n = LANDMARK_NAMES[j];
   return n.startsWith('left') ? 'l' : n.startsWith('right') ? 'r' : 'c';
 };
@@ -518,7 +550,172 @@ export function applyDraft(doc: TracksDoc, d: Draft, bones = boneLengths(doc)): 
       });
     }
   }
+  applyHandKeys(frames, d, own);
   return { ...doc, frames };
+}
+
+/** Pixels per metre and the image place of the hand's world origin (least squares over the unedited points). */
+function handScale(h: HandTrack, skip: Set<number>): { s: number; ox: number; oy: number } | null {
+  const idx: number[] = [];
+  for (let i = 0; i < Math.min(h.image.length, h.world.length); i++) if (!skip.has(i)) idx.push(i);
+  if (idx.length < 4) return null;
+  const mean = (f: (i: number) => number) => idx.reduce((a, i) => a + f(i), 0) / idx.length;
+  const mix = mean((i) => h.image[i][0]);
+  const miy = mean((i) => h.image[i][1]);
+  const mwx = mean((i) => h.world[i][0]);
+  const mwy = mean((i) => h.world[i][1]);
+  let num = 0;
+  let den = 0;
+  for (const i of idx) {
+    num += (h.image[i][0] - mix) * (h.world[i][0] - mwx) + (h.image[i][1] - miy) * (h.world[i][1] - mwy);
+    den += (h.world[i][0] - mwx) ** 2 + (h.world[i][1] - mwy) ** 2;
+  }
+  if (!(den > 1e-12) || !(num > 0)) return null;
+  const sc = num / den;
+  return { s: sc, ox: mix - sc * mwx, oy: miy - sc * mwy };
+}
+
+const handDepth = (i: number): number => {
+  let n = 0;
+  for (let p: number = HAND_PARENT[i]; p >= 0; p = HAND_PARENT[p]) n++;
+  return n;
+};
+
+/**
+ * Hand keyframes (draft points 33–74), applied like the body's: between two keyframes of a chain a hand point
+ * keeps its offset from the point it hangs from (the hand's wrist for the knuckles, the body's wrist for the
+ * hand's wrist) interpolated as an angle and a length. Its world place (hand world landmarks, metres) follows
+ * the frame's image→world scale of that hand, at the depth that keeps the finger segment's length. Hiding a hand
+ * point hides the hand on that frame (score 0: the solver bridges it). Frames without that hand are left alone.
+ */
+function applyHandKeys(frames: TrackFrame[], d: Draft, own: (i: number) => TrackFrame): void {
+  const N = frames.length;
+  for (const side of ['left', 'right'] as const) {
+    const base = HAND_BASE[side];
+    const chains = new Map<number, number[][]>();
+    const editedAt = new Map<number, Set<number>>();
+    for (let i = 0; i < HAND_POINTS; i++) {
+      const cs = keyChains(d, base + i);
+      if (cs.length === 0) continue;
+      chains.set(i, cs);
+      for (const c of cs) {
+        for (let f = c[0]; f <= c[c.length - 1]; f++) {
+          if (!editedAt.has(f)) editedAt.set(f, new Set());
+          editedAt.get(f)!.add(i);
+        }
+      }
+    }
+    if (chains.size === 0) continue;
+    // Segment lengths (medians over the clip) and the per-frame scale, from the hand as it is before the edits.
+    const lens = new Map<number, number>();
+    for (const i of chains.keys()) {
+      const p = HAND_PARENT[i];
+      if (p < 0) continue;
+      const ls: number[] = [];
+      for (const f of frames) {
+        const h = handShown(f, side);
+        if (h?.world?.[i] && h.world[p]) {
+          ls.push(
+            Math.hypot(...([0, 1, 2].map((k) => h.world[i][k] - h.world[p][k]) as [number, number, number])),
+          );
+        }
+      }
+      if (ls.length > 0) lens.set(i, ls.sort((a, b) => a - b)[ls.length >> 1]);
+    }
+    const scales = new Map<number, ReturnType<typeof handScale>>();
+    for (const [f, set] of editedAt) {
+      const h = f >= 0 && f < N ? handShown(frames[f], side) : null;
+      if (h) scales.set(f, handScale(h, set));
+    }
+    const owned = new Set<number>();
+    const ownHand = (f: number): HandTrack | null => {
+      if (!frames[f].hands?.[side]) return null;
+      const fr = own(f);
+      const h = fr.hands![side]!;
+      if (owned.has(f)) return h;
+      owned.add(f);
+      const c: HandTrack = {
+        ...h,
+        image: h.image.map((q) => [...q] as [number, number, number]),
+        world: h.world.map((q) => [...q] as [number, number, number]),
+      };
+      fr.hands = { left: fr.hands!.left, right: fr.hands!.right, [side]: c };
+      return c;
+    };
+    const anchor = (f: number, i: number): XY | null => {
+      const p = HAND_PARENT[i];
+      if (p >= 0) {
+        const h = handShown(frames[f], side);
+        return h ? [h.image[p][0], h.image[p][1]] : null;
+      }
+      const im = frames[f].image;
+      const w = side === 'left' ? 15 : 16;
+      return im ? [im[w][0], im[w][1]] : null;
+    };
+    const order = [...chains.keys()].sort((a, b) => handDepth(a) - handDepth(b));
+    for (const i of order) {
+      const p = HAND_PARENT[i];
+      const len = lens.get(i);
+      for (const chain of chains.get(i)!) {
+        const s0 = chain[0];
+        const e0 = chain[chain.length - 1];
+        const relZ = (f: number): number | null => {
+          const h = f >= 0 && f < N ? handShown(frames[f], side) : null;
+          return p >= 0 && h ? h.world[i][2] - h.world[p][2] : null;
+        };
+        const before = relZ(s0 - 1);
+        const after = relZ(e0 + 1);
+        const place = (f: number, x: number, y: number, hidden: boolean) => {
+          if (f < 0 || f >= N || !handShown(frames[f], side)) return;
+          const h = ownHand(f)!;
+          if (hidden) {
+            h.score = 0;
+            return;
+          }
+          h.image[i] = [round(x, 2), round(y, 2), h.image[i][2]];
+          const sc = scales.get(f) ?? null;
+          if (!sc) return;
+          const wx = (x - sc.ox) / sc.s;
+          const wy = (y - sc.oy) / sc.s;
+          let wz = h.world[i][2];
+          if (p >= 0 && len !== undefined) {
+            const P = h.world[p];
+            const dz = Math.sqrt(Math.max(0, len * len - (wx - P[0]) ** 2 - (wy - P[1]) ** 2));
+            const u = e0 > s0 ? (f - s0 + 1) / (e0 - s0 + 2) : 0.5;
+            const ref =
+              before !== null && after !== null
+                ? before + (after - before) * u
+                : (before ?? after ?? h.world[i][2] - P[2]);
+            wz = Math.abs(dz - ref) <= Math.abs(-dz - ref) ? P[2] + dz : P[2] - dz;
+          }
+          h.world[i] = [round(wx, 5), round(wy, 5), round(wz, 5)];
+        };
+        const offsets = chain.map((k) => {
+          const key = d.keys[k][base + i];
+          const a = anchor(k, i);
+          return a ? ([key.x - a[0], key.y - a[1]] as XY) : null;
+        });
+        chain.forEach((k, ci) => {
+          const key = d.keys[k][base + i];
+          place(k, key.x, key.y, !!key.hidden);
+          const next = chain[ci + 1];
+          if (next === undefined) return;
+          for (let f = k + 1; f < next; f++) {
+            if (key.hidden) {
+              place(f, 0, 0, true);
+              continue;
+            }
+            const a = anchor(f, i);
+            const oa = offsets[ci];
+            const ob = offsets[ci + 1];
+            if (!a || !oa || !ob) continue;
+            const o = lerpOffset(oa, ob, (f - k) / (next - k));
+            place(f, a[0] + o[0], a[1] + o[1], false);
+          }
+        });
+      }
+    }
+  }
 }
 
 function depthOf(j: number): number {
@@ -765,6 +962,22 @@ export function analyse(doc: TracksDoc): Problem[] {
     out.push({ kind: 'jump', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
   }
   return out.sort((x, y) => x.from - y.from || x.to - y.to);
+}
+
+/**
+ * The run of frames flagged as left/right swapped that holds `frame`, with the parts it concerns (legs, arms or
+ * both): the stretch the tracker swapped, which one fix repairs whole.
+ */
+export function swapRunAt(
+  problems: Problem[],
+  frame: number,
+): { from: number; to: number; parts: ('legs' | 'arms')[] } | null {
+  const p = problems.find((q) => q.kind === 'swap' && q.from <= frame && frame <= q.to);
+  if (!p) return null;
+  const parts: ('legs' | 'arms')[] = [];
+  if (p.points.some((j) => LEG_POINTS.includes(j) || LEG_POINTS.includes(mirrorOf(j)))) parts.push('legs');
+  if (p.points.some((j) => ARM_POINTS.includes(j) || ARM_POINTS.includes(mirrorOf(j)))) parts.push('arms');
+  return parts.length > 0 ? { from: p.from, to: p.to, parts } : null;
 }
 
 /** The first problem starting after `frame` (dir 1) or the last one starting before it (dir -1). */
