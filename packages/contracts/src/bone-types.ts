@@ -49,5 +49,10 @@ export function isBoneType(s: string): s is BoneType {
   return (BONE_TYPES as readonly string[]).includes(s);
 }
 
-/** A bone type as the API takes it: one of BONE_TYPES, checked once at the edge (400 otherwise). */
-export const BoneTypeSchema = z.enum(BONE_TYPES);
+/**
+ * A bone type as the API takes it: one of BONE_TYPES, checked once at the edge (400 `unknown bone type "…"`
+ * otherwise); behind the edge it travels as a `BoneType`, not a string to check again.
+ */
+export const BoneTypeSchema = z.enum(BONE_TYPES, {
+  error: (iss) => `unknown bone type "${String(iss.input)}"; one of ${BONE_TYPES.join(', ')}`,
+});

@@ -76,6 +76,13 @@ export {
   squareDownloadCost,
   uploadCost,
 } from './prices.ts';
+export {
+  DEFAULT_SOLVE_OPTIONS,
+  FOOT_LOCK_MODES,
+  type FootLockMode,
+  HEIGHT_RANGE,
+  type SolveOptions,
+} from './solve-options.ts';
 export { type BoneTypeInfo, BoneTypeInfoSchema, type MaintainInfo, MaintainInfoSchema } from './system.ts';
 export {
   type FaceTrack,

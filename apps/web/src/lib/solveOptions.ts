@@ -3,19 +3,17 @@
  * remake dialog (names as the API and the solver: smoothing, footLock, rootAtOrigin, height in metres). The form
  * edits the height in centimetres as text; `toApi` converts and `checkSolveOptions` gives the i18n problem.
  */
+import {
+  DEFAULT_SOLVE_OPTIONS,
+  FOOT_LOCK_MODES,
+  type FootLockMode,
+  HEIGHT_RANGE,
+  type SolveOptions,
+} from '@mocap/contracts';
 import type { Problem } from './uploadValidation.ts';
 
-export const FOOT_LOCK_MODES = ['auto', 'always', 'never', 'grounding'] as const;
-export type FootLockMode = (typeof FOOT_LOCK_MODES)[number];
-
-/** The options as the server stores and returns them. */
-export interface SolveOptions {
-  smoothing: number;
-  footLock: FootLockMode;
-  rootAtOrigin: boolean;
-  /** Metres; null = as measured from the video. */
-  height: number | null;
-}
+/** The options as the server stores and returns them: the contract's. */
+export { DEFAULT_SOLVE_OPTIONS, FOOT_LOCK_MODES, type FootLockMode, type SolveOptions };
 
 /** The form's state: the height as typed, in centimetres ('' = as measured). */
 export interface SolveOptionsForm {
@@ -25,15 +23,8 @@ export interface SolveOptionsForm {
   heightCm: string;
 }
 
-export const DEFAULT_SOLVE_OPTIONS: SolveOptions = {
-  smoothing: 0.5,
-  footLock: 'auto',
-  rootAtOrigin: false,
-  height: null,
-};
-
 /** The server's accepted height range (metres), shown in centimetres. */
-export const HEIGHT_CM = { min: 50, max: 300 } as const;
+export const HEIGHT_CM = { min: HEIGHT_RANGE.min * 100, max: HEIGHT_RANGE.max * 100 } as const;
 
 export function formOf(o: SolveOptions | null | undefined): SolveOptionsForm {
   const v = o ?? DEFAULT_SOLVE_OPTIONS;

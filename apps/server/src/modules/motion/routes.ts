@@ -1,6 +1,6 @@
 /** Motion routes (spec §7 Motion): downloads through signed, expiring URLs, price check, regen, history. */
 
-import { BONE_TYPE_FORMAT, BONE_TYPES, BoneTypeInfoSchema } from '@mocap/contracts';
+import { BONE_TYPE_FORMAT, BONE_TYPES, BoneTypeInfoSchema, BoneTypeSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ const routes: FastifyPluginAsync = async (base) => {
         description:
           'bodyType `video` (or `body`). Own videos are free; a square video costs a non-owner 1 V per second, once. Free accounts: FBX bone types only.',
         security,
-        params: z.object({ bodyType: z.string(), id: IdParam, boneType: z.string() }),
+        params: z.object({ bodyType: z.string(), id: IdParam, boneType: BoneTypeSchema }),
         response: { 200: envelope(MotionResultSchema) },
       },
     },
@@ -45,7 +45,7 @@ const routes: FastifyPluginAsync = async (base) => {
         summary: 'Signed URL of a bone type’s zip (default: the video’s chosen bone type)',
         security,
         params: Id,
-        body: z.object({ boneType: z.string().optional() }).nullish(),
+        body: z.object({ boneType: BoneTypeSchema.optional() }).nullish(),
         response: { 200: envelope(MotionResultSchema) },
       },
     },
@@ -66,7 +66,7 @@ const routes: FastifyPluginAsync = async (base) => {
         security,
         body: z.object({
           ids: z.array(z.coerce.number().int().positive()).min(1).max(20),
-          boneType: z.string(),
+          boneType: BoneTypeSchema,
         }),
         response: { 200: envelope(MotionResultSchema.extend({ count: z.number().int() })) },
       },
@@ -82,7 +82,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Lower body only (hips and legs keyed): made on first request, then kept',
         security,
-        body: z.object({ id: z.coerce.number().int().positive(), boneType: z.string() }),
+        body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
         response: { 200: envelope(MotionResultSchema) },
       },
     },
@@ -177,7 +177,7 @@ const routes: FastifyPluginAsync = async (base) => {
             ' A file the product sells: only the owner, an administrator or a buyer of the square video, within their plan’s formats (307 otherwise; others preview the clip).',
           security,
           params: Id,
-          querystring: z.object({ boneType: z.string().min(1).optional() }),
+          querystring: z.object({ boneType: BoneTypeSchema.optional() }),
           response: { 200: envelope(UrlResult.extend({ boneType: z.string() })) },
         },
       },
@@ -211,7 +211,7 @@ const routes: FastifyPluginAsync = async (base) => {
         summary: 'Choose the bone type (model) of a video',
         security,
         params: Id,
-        body: z.object({ boneType: z.string() }),
+        body: z.object({ boneType: BoneTypeSchema }),
         response: { 200: envelope(z.null()) },
       },
     },

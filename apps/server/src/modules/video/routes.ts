@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
+import { BoneTypeSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -89,12 +90,14 @@ function toFields(raw: Record<string, string[]>): UploadFields {
   if (captureType !== undefined && !CAPTURE_TYPES.includes(captureType as CaptureType)) {
     throw new AppError(Codes.PARAMETER_ERROR, `captureType must be one of ${CAPTURE_TYPES.join(', ')}`);
   }
+  const boneType = BoneTypeSchema.safeParse(one('boneType') ?? '');
+  if (!boneType.success) throw new AppError(Codes.PARAMETER_ERROR, boneType.error.issues[0]!.message);
   return {
     name: one('name') ?? '',
     description: one('description'),
     categoryId,
     tags: tagList,
-    boneType: one('boneType') ?? '',
+    boneType: boneType.data,
     captureType: captureType as CaptureType | undefined,
     titleInSquare: one('titleInSquare') ?? null,
     solveOptions: solveOptionsOfFields(one),
@@ -415,7 +418,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Choose the bone type my downloads default to',
         security,
-        body: z.object({ id: z.coerce.number().int().positive(), boneType: z.string() }),
+        body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
         response: { 200: envelope(z.null()) },
       },
     },
@@ -504,7 +507,7 @@ const routes: FastifyPluginAsync = async (base) => {
           id: z.coerce.number().int().positive(),
           paid: z.boolean().optional(),
           captureType: z.enum(CAPTURE_TYPES as [string, ...string[]]).optional(),
-          boneType: z.string().optional(),
+          boneType: BoneTypeSchema.optional(),
           ...SolveOptionsInput.shape,
         }),
         response: { 200: envelope(VideoSchema.extend({ charged: z.number().int() })) },

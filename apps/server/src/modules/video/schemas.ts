@@ -1,4 +1,5 @@
 /** Zod schemas of the video and motion routes (they also document the API). */
+import { BoneTypeSchema } from '@mocap/contracts';
 import { z } from 'zod';
 import { CAPTURE_TYPES, FOOT_LOCK_MODES, HEIGHT_RANGE, JUDGE_REASONS } from './ports.ts';
 
@@ -142,7 +143,7 @@ export const UploadFieldsSchema = z.object({
   description: z.string().max(2000).optional(),
   categoryId: z.coerce.number().int().positive().optional().nullable(),
   tags: Tags,
-  boneType: z.string().describe('bone type (free accounts: FBX bone types only)'),
+  boneType: BoneTypeSchema.describe('bone type (free accounts: FBX bone types only)'),
   captureType: z.enum(CAPTURE_TYPES as [string, ...string[]]).optional(),
   titleInSquare: z.string().max(64).optional().nullable(),
   ...SolveOptionsInput.shape,

@@ -8,6 +8,7 @@
  * transaction fails; a refused upload never reaches storage.
  */
 import { randomUUID } from 'node:crypto';
+import type { BoneType } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
@@ -659,10 +660,8 @@ export class VideoService {
   }
 
   /** Chooses the bone type downloads default to (`PUT /video/fbxs`, `PUT /motion/model/{id}`). */
-  async setBoneType(u: UserRecord, id: number, boneType: string): Promise<void> {
+  async setBoneType(u: UserRecord, id: number, boneType: BoneType): Promise<void> {
     const v = await this.owned(u, id);
-    if (!BONE_TYPE_FORMAT[boneType])
-      throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
     if (!formatAllowed(this.planOf(u), boneType)) {
       throw new AppError(
         Codes.REFUSED,
@@ -753,7 +752,7 @@ export class VideoService {
     opts: {
       paid?: boolean;
       captureType?: CaptureType;
-      boneType?: string;
+      boneType?: BoneType;
       solveOptions?: Partial<SolveOptions>;
     } = {},
   ): Promise<VideoView & { charged: number }> {
