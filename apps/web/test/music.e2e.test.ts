@@ -2,7 +2,9 @@
  * Music → dance end to end (issue 22) in Chromium against the real server (in-process worker: capture and music
  * jobs): a free account uploads a generated song on /index/music, the card goes to made with live progress, the
  * preview plays the dance with the song as the clock (the character moves while the audio plays), a Mixamo zip
- * downloads, a new dance (redone) is made. Screenshots in en and zh.
+ * downloads and opens in three.js's FBXLoader (the reader the exporters' tests use: mixamorig bones, a take as long
+ * as the song); the account moves to the monthly plan and a VMD-TDA zip downloads and opens in mmd-parser (keys on
+ * the centre and leg IK bones to the end of the song); a new dance (redone) is made. Screenshots in en and zh.
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testTracks } from '@mocap/dance';
 import { wavBytes } from '@mocap/dance/node';
+import { Parser } from 'mmd-parser';
 import type { Browser, Page } from 'playwright-core';
+import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
+import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
@@ -27,6 +32,7 @@ import {
 } from './e2e-harness.ts';
 
 const missing = e2eUnavailable();
+const ADMIN = { email: 'root@music.test', password: 'music-root-pass-1' };
 const CI = process.env.CI === 'true';
 
 describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', () => {
@@ -37,10 +43,25 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
     await buildWeb();
-    server = await startServer();
+    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     browser = await launchChromium();
     notFound = recordNotFound(browser, server.url);
   }, 600_000);
+  const adminToken = async () => {
+    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
+    const password = publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(ADMIN.password),
+    ).toString('base64');
+    return (await call<{ token: string }>('POST', '/auth/login', { username: ADMIN.email, password })).token;
+  };
+  const fileOf = (zip: Buffer, ext: string) => {
+    const files = unzipSync(new Uint8Array(zip));
+    const name = Object.keys(files).find((n) => n.toLowerCase().endsWith(ext));
+    expect(name, ext).toBeTruthy();
+    const b = files[name!]!;
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  };
   /** No page may meet a 404 (issue 15.4). */
   let notFound: string[] = [];
   afterEach(() => {
@@ -175,7 +196,42 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
       await download.saveAs(zipPath);
       const zip = readFileSync(zipPath);
       expect(zip.subarray(0, 2).toString()).toBe('PK');
-      expect(zip.includes(Buffer.from('.fbx'))).toBe(true);
+      // Opened by three.js's FBXLoader: mixamorig bones, one take as long as the song.
+      const song = (await call<{ list: { duration: number }[] }>('POST', '/music/center', {}, token)).list[0]!
+        .duration;
+      const group = new FBXLoader().parse(fileOf(zip, '.fbx'), '');
+      const boneNames: string[] = [];
+      group.traverse((o) => {
+        if ((o as { isBone?: boolean }).isBone) boneNames.push(o.name);
+      });
+      for (const b of ['Hips', 'LeftFoot', 'RightHand', 'Head'])
+        expect(
+          boneNames.some((n) => n.startsWith('mixamorig') && n.endsWith(b)),
+          b,
+        ).toBe(true);
+      expect(Math.abs(group.animations[0]!.duration - song)).toBeLessThan(0.3);
+
+      // VMD-TDA for MikuMikuDance users (a paid-plan format): monthly plan, then the zip opens in mmd-parser.
+      const me = await call<{ user: { id: number } }>('GET', '/auth/info', undefined, token);
+      await call('POST', `/user/updateLevel/${me.user.id}/monthly/30`, {}, await adminToken());
+      await page.reload();
+      await page.getByTestId('music-bonetype').first().selectOption('VMD-TDA');
+      const [vmdDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('[data-action="music-download"]').first().click(),
+      ]);
+      const vmdZipPath = join(dir, `dance-${lang}-vmd.zip`);
+      await vmdDownload.saveAs(vmdZipPath);
+      const vmd = new Parser().parseVmd(fileOf(readFileSync(vmdZipPath), '.vmd'), false) as {
+        motions: { boneName: string; frameNum: number }[];
+      };
+      for (const b of ['センター', 'グルーブ', '左足ＩＫ', '右足ＩＫ', '上半身', '頭'])
+        expect(
+          vmd.motions.some((m) => m.boneName === b),
+          b,
+        ).toBe(true);
+      const lastFrame = Math.max(...vmd.motions.map((m) => m.frameNum));
+      expect(Math.abs(lastFrame / 30 - song)).toBeLessThan(0.3);
 
       // A new dance for the same song (free the first time).
       const seed0 = (await call<{ list: { seed: number }[] }>('POST', '/music/center', {}, token)).list[0]!
