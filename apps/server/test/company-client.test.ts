@@ -70,11 +70,20 @@ describe.each(databases)('@mocap/client on %s', (kind) => {
     const input = {
       file,
       fileName: 'walk.mp4',
-      fields: { name: 'client', boneType: 'Mixamo', tags: ['api'] },
+      fields: {
+        name: 'client',
+        boneType: 'Mixamo',
+        tags: ['api'],
+        footLock: 'never' as const,
+        smoothing: 0.5,
+      },
     };
     const up = await uploadVideo(mocap, { ...input, idempotencyKey: `client-${kind}-1` });
     const again = await uploadVideo(mocap, { ...input, idempotencyKey: `client-${kind}-1` });
     expect(again.id).toBe(up.id);
+    // the solve options chosen with the upload are kept with the video
+    expect(up.solveOptions?.footLock).toBe('never');
+    expect(up.solveOptions?.smoothing).toBe(0.5);
     expect(await cv(a.id)).toBe(97);
 
     // the upload grant (large files): credentials, PUT of the bytes, confirm; the confirm retried answers the same
@@ -87,6 +96,7 @@ describe.each(databases)('@mocap/client on %s', (kind) => {
     };
     const viaGrant = await uploadLargeVideo(mocap, grantIn);
     expect(viaGrant.id).not.toBe(up.id);
+    expect(viaGrant.solveOptions?.footLock).toBe('always');
     expect(await cv(a.id)).toBe(93);
     expect((await uploadLargeVideo(mocap, grantIn)).id).toBe(viaGrant.id);
     expect(await cv(a.id)).toBe(93);
