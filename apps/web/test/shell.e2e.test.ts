@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWeb,
@@ -85,6 +86,12 @@ describe.skipIf(missing !== null && !CI)(
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: join(SHOTS, `${name}.png`) });
     };
+    /** The notice carousel opens at the first page of a visit: close it. */
+    const closeNotice = async (page: Page) => {
+      await page.getByTestId('notice-slide').waitFor();
+      await page.locator('.notice-close').click();
+      await page.getByTestId('notice-slide').waitFor({ state: 'detached' });
+    };
     const settle = async (page: Page) => {
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
@@ -131,7 +138,39 @@ describe.skipIf(missing !== null && !CI)(
         },
         admin,
       );
+      // A notice whose picture is an upload: shown through GET /file/url as webp.
+      const slide = await sharp({
+        create: { width: 1892, height: 932, channels: 3, background: { r: 109, g: 93, b: 252 } },
+      })
+        .composite([
+          {
+            input: Buffer.from(
+              '<svg xmlns="http://www.w3.org/2000/svg" width="1892" height="932"><rect x="120" y="300" width="1652" height="332" rx="40" fill="#36d1c4"/></svg>',
+            ),
+          },
+        ])
+        .png()
+        .toBuffer();
+      const nf = new FormData();
+      nf.append('purpose', 'notice');
+      nf.append('file', new Blob([new Uint8Array(slide)], { type: 'image/png' }), 'slide.png');
+      const nup = (await (
+        await fetch(`${server.url}/product/file/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}` },
+          body: nf,
+        })
+      ).json()) as { code: number; message: string; data: { key: string } };
+      expect(nup.code, nup.message).toBe(0);
+      noticeKey = nup.data.key;
+      await call(
+        'POST',
+        '/notice/save',
+        { title: 'Motion capture 2.0', url: noticeKey, enabled: true, page: 1 },
+        admin,
+      );
     }, 600_000);
+    let noticeKey = '';
 
     afterAll(async () => {
       await browser?.close();
@@ -145,6 +184,24 @@ describe.skipIf(missing !== null && !CI)(
         const ctx = await context(lang, token);
         const page = await ctx.newPage();
         await page.goto(`${server.url}/capture/index/myPro`);
+        // The notice carousel opens first: its uploaded picture arrives as a signed webp.
+        const slideImg = page.getByTestId('notice-slide').locator('img');
+        await slideImg.waitFor();
+        await waitFor(
+          () => slideImg.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0),
+          15_000,
+          'the notice picture',
+        );
+        const src = (await slideImg.getAttribute('src')) ?? '';
+        expect(src).toContain('/product/files?token=');
+        const pic = await fetch(new URL(src, server.url));
+        expect(pic.headers.get('content-type')).toBe('image/webp');
+        expect(noticeKey).toMatch(/^uploadZM\/[0-9a-f]{32}\.png$/);
+        await settle(page);
+        await shot(page, `notice-webp-${lang}`);
+        await page.locator('.notice-close').click();
+        await page.getByTestId('notice-slide').waitFor({ state: 'detached' });
+
         const tour = page.getByTestId('tour');
         await tour.waitFor();
         await settle(page);
@@ -222,6 +279,7 @@ describe.skipIf(missing !== null && !CI)(
       const ctx = await context('en', token);
       const page = await ctx.newPage();
       await page.goto(`${server.url}/capture/index/myPro`);
+      await closeNotice(page);
       await page.getByTestId('tour-later').click();
       await page.getByTestId('tour').waitFor({ state: 'detached' });
       await page.reload();
@@ -236,6 +294,7 @@ describe.skipIf(missing !== null && !CI)(
       const p3 = await next.newPage();
       await p3.goto(`${server.url}/capture/index/myPro`);
       await p3.getByTestId('tour').waitFor();
+      await closeNotice(p3);
       await p3.getByTestId('tour-never').click();
       await p3.getByTestId('tour').waitFor({ state: 'detached' });
       await waitFor(

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { isPhone } from '../lib/device.ts';
 import { noLongerDisplayed } from '../lib/endpoints.ts';
 import { t } from '../lib/i18n.ts';
+import { useStoredMedia } from '../lib/shell.ts';
 import { type Notice, noticeButtonFontSize } from '../lib/types.ts';
 import { Icon } from './Icon.tsx';
 
@@ -48,12 +49,7 @@ export function NoticeCarousel({
           data-testid="notice-slide"
         >
           {n.url ? (
-            n.isVideo ? (
-              // biome-ignore lint/a11y/useMediaCaption: promotional clips carry no speech
-              <video src={n.url} controls width={SLIDE_WIDTH} height={SLIDE_HEIGHT} />
-            ) : (
-              <img src={n.url} alt={n.title} width={SLIDE_WIDTH} height={SLIDE_HEIGHT} />
-            )
+            <SlideMedia url={n.url} video={n.isVideo} title={n.title} />
           ) : (
             <div className="notice-text-slide">
               <h2>{n.title}</h2>
@@ -119,5 +115,17 @@ export function NoticeCarousel({
         </div>
       </div>
     </div>
+  );
+}
+
+/** A slide's image or video; an uploaded image (uploadZM/ key) is shown as a signed webp of the slide's size. */
+function SlideMedia({ url, video, title }: { url: string; video: boolean; title: string }) {
+  const src = useStoredMedia(url, { video, maxSide: SLIDE_WIDTH * 2 });
+  if (!src) return <div className="notice-media-loading" />;
+  return video ? (
+    // biome-ignore lint/a11y/useMediaCaption: promotional clips carry no speech
+    <video src={src} controls width={SLIDE_WIDTH} height={SLIDE_HEIGHT} />
+  ) : (
+    <img src={src} alt={title} width={SLIDE_WIDTH} height={SLIDE_HEIGHT} />
   );
 }

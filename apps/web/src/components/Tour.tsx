@@ -60,7 +60,8 @@ export function Tour() {
   const navigate = useNavigate();
   const [show, setShow] = useState(false);
   const [step, setStep] = useState(0);
-  const eligible = !!user && !user.company && !sessionStorage.getItem(LATER);
+  // Individual users only: company accounts have their own menu and tutorial; administrators run the console.
+  const eligible = !!user && !user.company && !user.admin && !sessionStorage.getItem(LATER);
 
   useEffect(() => {
     if (!eligible) return;

@@ -3,7 +3,7 @@
  * (POST /user/teaching/getConfirmationTeaching and setConfirmationTeaching) and page-view analytics
  * (POST /pageView/addBehavior and addDigitalHumanBehavior; silent: analytics never bother the user).
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { api } from './api.ts';
 
@@ -49,4 +49,37 @@ export function usePageViews(): void {
   useEffect(() => {
     addBehavior(pathname);
   }, [pathname]);
+}
+
+/** A key of the shared uploads (POST /file/upload): `uploadZM/<random id>.<ext>`, with or without a leading slash. */
+const UPLOAD_KEY = /^\/?(uploadZM\/[0-9a-f]{32}\.(png|jpg|gif|webp|mp4))$/;
+
+/**
+ * The URL to show for a stored image or video: a shared upload's key is signed by GET /file/url — images converted
+ * to webp at most `maxSide` pixels on their longer side —; any other URL is used as it is. null while signing.
+ */
+export function useStoredMedia(
+  url: string,
+  options: { video?: boolean; maxSide?: number } = {},
+): string | null {
+  const key = UPLOAD_KEY.exec(url.trim())?.[1];
+  const [signed, setSigned] = useState<{ key: string; url: string } | null>(null);
+  const { video, maxSide } = options;
+  useEffect(() => {
+    if (!key) return;
+    let live = true;
+    const image = !video && !key.endsWith('.mp4');
+    api
+      .get<{ url: string }>('/file/url', {
+        silent: true,
+        query: { key, ...(image ? { format: 'webp', ...(maxSide ? { maxSide } : {}) } : {}) },
+      })
+      .then((r) => live && setSigned({ key, url: r.url }))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [key, video, maxSide]);
+  if (!key) return url;
+  return signed?.key === key ? signed.url : null;
 }
