@@ -3,7 +3,8 @@
  * dance (music upload, the real music job), then on /index/tomokage (reached from the sidebar button) uploads the
  * Mixamo X Bot → the card shows the server's pictures and "all 52 joints mapped" → the mapping editor (a joint
  * cleared and saved: the card counts one missing; mapped automatically again) → the dance applied → the 3D preview
- * plays it on the character's own mesh (the canvas changes over time) → the FBX downloads (a binary FBX with the
+ * plays it on the character's own mesh (the canvas changes over time, the camera follows the dance so the character
+ * stays in view) → the FBX downloads (a binary FBX with the
  * X Bot's skeleton and mesh). On a phone the tab bar's digital-human tab opens the page, where the character
  * uploads and its card shows. Screenshots in en and zh.
  */
@@ -123,6 +124,31 @@ describe.skipIf((missing !== null || !existsSync(XBOT)) && !CI)(
         () => (document.querySelector('.tomo-stage canvas') as HTMLCanvasElement | null)?.toDataURL() ?? '',
       );
 
+    /** Where the character's (skin-coloured) pixels are on the 3D stage: count and horizontal extent (0..1). */
+    const characterInView = (page: Page) =>
+      page.evaluate(() => {
+        const c = document.querySelector('.tomo-stage canvas') as HTMLCanvasElement;
+        const off = document.createElement('canvas');
+        off.width = c.width;
+        off.height = c.height;
+        const g = off.getContext('2d') as CanvasRenderingContext2D;
+        g.drawImage(c, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        let minX = c.width;
+        let maxX = -1;
+        for (let y = 0; y < c.height; y += 2)
+          for (let x = 0; x < c.width; x += 2) {
+            const i = (y * c.width + x) * 4;
+            if (d[i] > 120 && d[i] - d[i + 2] > 30) {
+              n++;
+              if (x < minX) minX = x;
+              if (x > maxX) maxX = x;
+            }
+          }
+        return { n, left: minX / c.width, right: maxX / c.width };
+      });
+
     it('upload → mapping editor → apply → 3D preview → FBX download, in en and zh', async () => {
       for (const lang of ['en', 'zh'] as const) {
         const token = await register(`tomo-${lang}@example.com`);
@@ -160,8 +186,16 @@ describe.skipIf((missing !== null || !existsSync(XBOT)) && !CI)(
           20_000,
           'the mapping saved',
         );
-        const saved = await call<{ list: { missing: string[] }[] }>('POST', '/tomokage/center', {}, token);
-        expect(saved.list[0]!.missing).toEqual(['leftToes']);
+        // The button is also disabled while the save is on its way: wait for the server's card to say it.
+        const missing = await waitFor(
+          async () => {
+            const c = await call<{ list: { missing: string[] }[] }>('POST', '/tomokage/center', {}, token);
+            return c.list[0]!.missing.length ? c.list[0]!.missing : null;
+          },
+          20_000,
+          'the saved mapping on the card',
+        );
+        expect(missing).toEqual(['leftToes']);
         await page.locator('[data-action="tomo-automap"]').click();
         await waitFor(
           async () =>
@@ -185,6 +219,17 @@ describe.skipIf((missing !== null || !existsSync(XBOT)) && !CI)(
           15_000,
           'the character to move',
         );
+        // The dance travels: the camera follows, so the character stays in view (not cut by the canvas edge)
+        // through the whole take.
+        const seen: { n: number; left: number; right: number }[] = [];
+        const t0 = Date.now();
+        while (Date.now() - t0 < 9_000) seen.push(await characterInView(page));
+        expect(seen.length).toBeGreaterThan(10);
+        for (const v of seen) {
+          expect(v.n, 'character pixels').toBeGreaterThan(300);
+          expect(v.left).toBeGreaterThan(0.02);
+          expect(v.right).toBeLessThan(0.98);
+        }
         await page.getByTestId('tomo-applied').first().waitFor();
         await shot(page, `tomokage-apply-${lang}`);
 
