@@ -443,7 +443,7 @@ export interface paths {
                 header?: never;
                 path: {
                     bodyType: string;
-                    boneType: string;
+                    boneType: "Unreal4" | "Unreal5.5" | "Unreal5.6" | "Mixamo" | "C4D" | "CC&iClone" | "RobloxR15" | "BIP" | "bvh" | "VMD-TDA" | "OnlyFace" | "UnityAnim" | "BoyFBX" | "GirlFBX" | "CS";
                     id: number;
                 };
                 cookie?: never;
@@ -1115,8 +1115,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description bone type (free accounts: FBX bone types only) */
-                        boneType: string;
+                        /**
+                         * @description bone type (free accounts: FBX bone types only)
+                         * @enum {string}
+                         */
+                        boneType: "Unreal4" | "Unreal5.5" | "Unreal5.6" | "Mixamo" | "C4D" | "CC&iClone" | "RobloxR15" | "BIP" | "bvh" | "VMD-TDA" | "OnlyFace" | "UnityAnim" | "BoyFBX" | "GirlFBX" | "CS";
                         /** @enum {string} */
                         captureType?: "body" | "hands" | "face" | "full";
                         categoryId?: number | null;
@@ -1273,7 +1276,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        boneType?: string;
+                        /** @enum {string} */
+                        boneType?: "Unreal4" | "Unreal5.5" | "Unreal5.6" | "Mixamo" | "C4D" | "CC&iClone" | "RobloxR15" | "BIP" | "bvh" | "VMD-TDA" | "OnlyFace" | "UnityAnim" | "BoyFBX" | "GirlFBX" | "CS";
                         /** @enum {string} */
                         captureType?: "body" | "hands" | "face" | "full";
                         /**
