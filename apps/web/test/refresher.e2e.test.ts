@@ -10,7 +10,7 @@
  * truth on those frames must drop by at least half. The same with a left/right leg swap over 20 frames
  * (swap on a range; in zh with the one-click fix of the whole stretch found swapped). The draft is autosaved on the
  * server: a second browser (another device) opens the same unsaved edits. Hand points are editable: on tracks
- * with a hand, a fingertip dragged in the editor is saved where it was dropped. A free account is refused (page
+ * given a hand, a fingertip dragged in the editor (zh, then en) is saved where it was dropped. A free account is refused (page
  * and API). The phone layout (/refresherM) repeats the wrist flow with touch events (CDP touch: drag, long-press
  * to hide). Screenshots `refresher-*-{en,zh}.png`.
  */
@@ -704,11 +704,17 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     // the corrupted one.
     expect(legAfter).toBeLessThanOrEqual((k0 + a0) / 2 + 0.01);
     expect(legAfter).toBeLessThan(legBefore);
+  }, 1_800_000);
 
-    // Hand points are editable. These clips are captured without hands, so the test gives the leg clip's tracks a
-    // left hand (21 points fanned out from the tracked wrist towards its index and pinky, segments 6 px; world =
+  it('hands: a fingertip dragged on the overlay is saved where it was dropped (en and zh)', async () => {
+    // Hand points are editable. These clips are captured without hands, so the test gives the front clip's tracks
+    // a left hand (21 points fanned out from the tracked wrist towards its index and pinky, segments 6 px; world =
     // picture / the frame's scale), then drags the index fingertip on one frame and saves: the saved tracks hold it
     // where it was dropped, the other points and frames as they were.
+    const token = await register('rf-hand@example.com');
+    await upgrade(token);
+    const id = await upload(token, front);
+    await waitMade(id, token);
     const withHand = (doc: Doc): Doc => ({
       ...doc,
       frames: doc.frames.map((f) => {
@@ -733,19 +739,18 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         return { ...f, hands: { left: { score: 0.95, handedness: 0.9, image, world }, right: null } };
       }),
     });
-    const beforeHand = (
-      await ok<{ repairCount: number }>('POST', '/video/queryVideoById', { id: legId }, token)
-    ).repairCount;
-    await ok('PUT', '/video/2d', { id: legId, tracks: withHand(await tracksOf(legId, token)) }, token);
-    await waitMade(legId, token, beforeHand);
-    const handDoc = await tracksOf(legId, token);
-    {
-      const HF = 20;
-      const TIP = 33 + 8;
-      const ctx = await context('en', token);
+    await corruptAndSolve(id, token, withHand);
+    const handDoc = await tracksOf(id, token);
+    const HF = 20;
+    const TIP = 33 + 8;
+    const tip = handDoc.frames[HF].hands!.left!.image[8];
+    const target = [tip[0] + 6, tip[1] - 4];
+    for (const lang of ['zh', 'en'] as const) {
+      const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${legId}`);
+      await page.goto(`${server.url}/capture/refresher?id=${id}`);
       await waitReady(page);
+      if (lang === 'en') await discardCarried(page, id, token, /^1 /);
       await goTo(page, HF);
       // Select the body's wrist (a click, no move: no edit), then magnify 2x around it.
       const wr = handDoc.frames[HF].image![15];
@@ -753,34 +758,37 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       await page.mouse.click(at.x, at.y);
       expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe('15');
       await page.getByTestId('rf-zoom').click();
-      const tip = handDoc.frames[HF].hands!.left!.image[8];
-      const target = [tip[0] + 6, tip[1] - 4];
       await mouseDrag(
         page,
         await screenOf(page, handDoc, tip[0], tip[1]),
         await screenOf(page, handDoc, target[0], target[1]),
       );
       expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(TIP));
-      expect(await page.getByTestId('rf-selected').textContent()).toContain('left hand index tip');
+      expect(await page.getByTestId('rf-selected').textContent()).toContain(
+        lang === 'zh' ? '左手食指尖' : 'left hand index tip',
+      );
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^1 /);
-      await shot(page, 'refresher-hand-en');
+      await shot(page, `refresher-hand-${lang}`);
+      if (lang === 'zh') {
+        await waitFor(async () => (await serverKeys(id, token)) === 1, 20_000, 'the zh draft on the server');
+        await ctx.close();
+        continue;
+      }
       const repairs = await repairsOf(page);
       await page.getByTestId('rf-save').click();
       await waitResolved(page, repairs);
       await ctx.close();
-      const saved = await tracksOf(legId, token);
-      const got = saved.frames[HF].hands!.left!;
-      console.log(
-        `hand: index tip dragged to ${target.map((v) => v.toFixed(1))}, saved at ${got.image[8].slice(0, 2).map((v) => v.toFixed(1))}`,
-      );
-      expect(Math.hypot(got.image[8][0] - target[0], got.image[8][1] - target[1])).toBeLessThan(1.5);
-      expect(got.world[8]).not.toEqual(handDoc.frames[HF].hands!.left!.world[8]);
-      expect(got.image[12]).toEqual(handDoc.frames[HF].hands!.left!.image[12]);
-      expect(saved.frames[HF + 5].hands!.left!.image[8]).toEqual(
-        handDoc.frames[HF + 5].hands!.left!.image[8],
-      );
     }
-  }, 1_800_000);
+    const saved = await tracksOf(id, token);
+    const got = saved.frames[HF].hands!.left!;
+    console.log(
+      `hand: index tip dragged to ${target.map((v) => v.toFixed(1))}, saved at ${got.image[8].slice(0, 2).map((v) => v.toFixed(1))}`,
+    );
+    expect(Math.hypot(got.image[8][0] - target[0], got.image[8][1] - target[1])).toBeLessThan(1.5);
+    expect(got.world[8]).not.toEqual(handDoc.frames[HF].hands!.left!.world[8]);
+    expect(got.image[12]).toEqual(handDoc.frames[HF].hands!.left!.image[12]);
+    expect(saved.frames[HF + 5].hands!.left!.image[8]).toEqual(handDoc.frames[HF + 5].hands!.left!.image[8]);
+  }, 900_000);
 
   it('refuses a free account: the page says so and the server refuses the repair', async () => {
     const token = await register('rf-free@example.com');

@@ -979,6 +979,7 @@ function Editor({
           data-testid="rf-swap-run"
           data-from={swapRun.from}
           data-to={swapRun.to}
+          title={t('rf.swapRunHint', { a: swapRun.from, b: swapRun.to })}
           onClick={swapWholeRun}
         >
           {t('rf.swapRun', { a: swapRun.from, b: swapRun.to })}
