@@ -285,6 +285,19 @@ describe.skipIf(missing !== null && !CI).each(RUNS)(
         await page.getByTestId('delivery-row').first().scrollIntoViewIfNeeded();
         await settle(page);
         await snap(page, `company-detail-deliveries-${lang}`);
+        // redeliver from the log: the receiver gets the same body under the same Mocap-Delivery id (a receiver that
+        // keeps the ids it handled tells a replay), newly signed; the row counts the second attempt
+        const deliveryId = String(made.headers['mocap-delivery']);
+        const copies = () => received.filter((r) => r.headers['mocap-delivery'] === deliveryId);
+        const seen = copies().length;
+        const row = page.getByTestId('delivery-row').filter({ hasText: 'video.made' }).first();
+        await row.getByRole('button').click();
+        await row.locator('td.num').filter({ hasText: /^2$/ }).waitFor();
+        const again = await waitFor(() => copies()[seen], 20_000, 'the redelivered webhook');
+        expect(again.body).toBe(made.body);
+        expect(
+          verify(secret, again.headers['mocap-signature'] as string, again.body, Date.now() / 1000),
+        ).toBe(true);
         await page.goto(`${server.url}/capture/index/tutorial`);
         await page.getByTestId('tut-curl').first().waitFor();
         expect(await page.getByTestId('tut-curl').nth(1).textContent()).toContain(TUTORIAL_STEPS[1]!.curl);
