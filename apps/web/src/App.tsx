@@ -7,6 +7,7 @@ import { Messages } from './components/Messages.tsx';
 import { isPhone } from './lib/device.ts';
 import { blockBrowserZoom, designScale } from './lib/scale.ts';
 import { SessionProvider } from './lib/session.tsx';
+import { usePageViews } from './lib/shell.ts';
 import { AnimationPage } from './pages/Animation.tsx';
 import { MarkedPage, PayViewPage, PricingPage } from './pages/AsPay.tsx';
 import { LoginPage, RegisterPage } from './pages/Auth.tsx';
@@ -27,6 +28,7 @@ import { UserCenterPage } from './pages/UserCenter.tsx';
 /** PC pages keep the 1920×952 design and scale with the window; phones get their own pages, unscaled. */
 function Scaled() {
   const phone = isPhone();
+  usePageViews();
   const [scale, setScale] = useState(() => designScale(window.innerWidth, window.innerHeight));
   useEffect(() => blockBrowserZoom(), []);
   useLayoutEffect(() => {

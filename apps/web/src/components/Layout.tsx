@@ -6,7 +6,6 @@ import { getNotices, maintainInfo } from '../lib/endpoints.ts';
 import { titleKeyFor } from '../lib/guard.ts';
 import { t } from '../lib/i18n.ts';
 import { useSession } from '../lib/session.tsx';
-import { usePageViews } from '../lib/shell.ts';
 import type { MaintainInfo, Notice } from '../lib/types.ts';
 import { useAdminTitle } from '../pages/admin/Console.tsx';
 import { Announcement } from './Announcement.tsx';
@@ -42,7 +41,6 @@ export function Layout() {
   const [notices, setNotices] = useState<Notice[]>([]);
   const [tomoMaintain, setTomoMaintain] = useState(false);
   const adminTitle = useAdminTitle();
-  usePageViews();
 
   useEffect(() => {
     if (sessionStorage.getItem(NOTICES_SEEN)) return;

@@ -43,11 +43,15 @@ export function addDigitalHumanBehavior(page: string, action: string): void {
     .catch(() => undefined);
 }
 
-/** Counts a view of every page the app shows (the path only: never the query). */
+/**
+ * Counts a view of every page the app shows (the path only: never the query). A path counts once it stayed
+ * half a second, so the redirects on the way (/ → /index/myPro → /index/myProPc) are not counted as views.
+ */
 export function usePageViews(): void {
   const { pathname } = useLocation();
   useEffect(() => {
-    addBehavior(pathname);
+    const t = setTimeout(() => addBehavior(pathname), 500);
+    return () => clearTimeout(t);
   }, [pathname]);
 }
 
