@@ -122,6 +122,11 @@ export interface SolveOptions {
    * it improves angles (−0.4 to −2°) but not positions. So it waits for more training data.
    */
   posePrior?: number;
+  /**
+   * A second image fit with the floor (default true): the lowest sole point held on the ground plane the
+   * floor stage finds, in frames where the picture shows no jump (`reproject.ts`, option `floor`).
+   */
+  floorFit?: boolean;
 }
 
 export interface SolveProgress {
@@ -449,6 +454,42 @@ export function solveDetailed(
     if (Number.isFinite(fit.afterPx)) {
       rootCam.raw.set(rootFit);
       rootCam.smoothed = rootFit;
+    }
+    // 7c. The same fit again, now with the floor: the floor stage (on copies) places the ground plane under
+    // this fit's feet; then, in every frame the picture shows no jump, the lowest sole point is held on it.
+    if (options.floorFit !== false && Number.isFinite(fit.afterPx)) {
+      const jumpsNow = imageJumps(series);
+      const speeds = imageFootSpeeds(series, fps);
+      const probe = groundAndLock(
+        model,
+        Float64Array.from(local),
+        { raw: Float64Array.from(rootCam.raw), weight: rootCam.weight, smoothed: Float64Array.from(rootFit) },
+        N,
+        fps,
+        fc,
+        footLock,
+        false,
+        (rel) => imageFeet(cam, series, rootFit, rel, fps, fc),
+        jumpsNow,
+        speeds,
+      );
+      const up = qRotate(qConj(probe.tilt), [0, 1, 0]);
+      const frames = new Uint8Array(N);
+      for (let f = 0; f < N; f++) frames[f] = series.tracked[f] && !jumpsNow[f] ? 1 : 0;
+      const feet = imageStandingFeet(series, frames, speeds, personPx).map((still, s) => {
+        const c = s === 0 ? probe.contacts.left : probe.contacts.right;
+        return still.map((v, f) => (frames[f] && (v || c[f]) ? 1 : 0));
+      }) as [Uint8Array, Uint8Array];
+      const k = standingHeight(model.proportions) / 1.75;
+      const root2 = Float64Array.from(rootFit);
+      const fit2 = imageFitPass(model, cam, { ...series, image }, local, root2, personPx, fps, fc, {
+        ...(priorWeight > 0 ? { prior: posePrior(), priorWeight } : {}),
+        floor: { up, origin: probe.origin, frames, feet, sigma: 0.02 * k },
+      });
+      if (Number.isFinite(fit2.afterPx)) {
+        rootCam.raw.set(root2);
+        rootCam.smoothed = root2;
+      }
     }
   }
   progress('root', 0.7);
@@ -895,6 +936,36 @@ export function imageFootSpeeds(series: LandmarkSeries, fps: number): ImageFootS
     return out;
   };
   return FOOT_LANDMARKS.map(([heel, toe]) => ({ heel: speed(heel), toe: speed(toe) }));
+}
+
+/**
+ * Feet the picture shows standing: per side and frame (where `frames` is set), the foot's heel or toe is still
+ * in the image (below `IMAGE_CONTACT_SPEED`) and its lower point is not above the other foot's lower point by
+ * more than 4 % of the body's image height (a lifted foot shows higher in the picture). Static camera.
+ */
+export function imageStandingFeet(
+  series: LandmarkSeries,
+  frames: ArrayLike<number>,
+  speeds: ImageFootSpeed[],
+  personPx: number,
+): [Uint8Array, Uint8Array] {
+  const { N } = series;
+  const out: [Uint8Array, Uint8Array] = [new Uint8Array(N), new Uint8Array(N)];
+  const low = (f: number, s: number) => {
+    const [heel, toe] = FOOT_LANDMARKS[s];
+    return Math.max(
+      series.image[(f * NUM_LANDMARKS + heel) * 2 + 1],
+      series.image[(f * NUM_LANDMARKS + toe) * 2 + 1],
+    );
+  };
+  for (let f = 0; f < N; f++) {
+    if (!frames[f] || !series.tracked[f]) continue;
+    for (let s = 0; s < 2; s++) {
+      const still = speeds[s].heel[f] < IMAGE_CONTACT_SPEED || speeds[s].toe[f] < IMAGE_CONTACT_SPEED;
+      if (still && low(f, s) >= low(f, 1 - s) - 0.04 * personPx) out[s][f] = 1;
+    }
+  }
+  return out;
 }
 
 /** Landmarks of the heel and toe tip per side (left, right). */

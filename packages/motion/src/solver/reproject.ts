@@ -61,6 +61,19 @@ export interface ImageFitOptions {
    */
   prior?: Gmm | null;
   priorWeight?: number;
+  /**
+   * The floor (plane through `origin` with normal `up`, camera space; σ `sigma` metres): in the frames `frames`
+   * flags, the lowest sole point (heel and toe landmarks of both feet) lies on it; in the frames `feet[s]`
+   * flags, foot s's lower sole point does. With the bone lengths fixed and every joint on its image ray,
+   * this decides what the image cannot: a foot lifted towards the camera, a knee bent by a depth error.
+   */
+  floor?: {
+    up: Vec3;
+    origin: Vec3;
+    frames: ArrayLike<number>;
+    feet?: [ArrayLike<number>, ArrayLike<number>];
+    sigma: number;
+  };
 }
 
 export interface ImageFitResult {
@@ -204,6 +217,44 @@ export function fitToImage(
   const JR = new Float64Array(priorParams.length * D);
   const Jl = new Float64Array(9);
   const col = new Float64Array(3);
+  const floor = options.floor;
+  const SOLES = [
+    [29, 31],
+    [30, 32],
+    [29, 30, 31, 32],
+  ];
+  /** Of the sole landmarks `set`, the lowest along the floor's up direction, and its height above the floor. */
+  const lowestSole = (set: number[]): [number, number] => {
+    let best = -1;
+    let h = Number.POSITIVE_INFINITY;
+    if (!floor) return [best, h];
+    const { up, origin } = floor;
+    for (const i of set) {
+      const v =
+        (pts[i * 3] - origin[0]) * up[0] +
+        (pts[i * 3 + 1] - origin[1]) * up[1] +
+        (pts[i * 3 + 2] - origin[2]) * up[2];
+      if (v < h) {
+        h = v;
+        best = i;
+      }
+    }
+    return [best, h];
+  };
+  /** The sole sets held on the floor in frame f: each foot in contact, else the lowest of all when flagged. */
+  const floorSets = (f: number): number[][] => {
+    if (!floor) return [];
+    const out: number[][] = [];
+    if (floor.feet?.[0][f]) out.push(SOLES[0]);
+    if (floor.feet?.[1][f]) out.push(SOLES[1]);
+    if (!out.length && floor.frames[f]) out.push(SOLES[2]);
+    return out;
+  };
+  const floorCost = (f: number): number => {
+    let c = 0;
+    for (const set of floorSets(f)) c += (lowestSole(set)[1] / (floor as { sigma: number }).sigma) ** 2;
+    return c;
+  };
   const priorCost = (f: number): number => {
     if (!prior) return 0;
     poseFeatures(local, f * n, priorJoints, feat);
@@ -342,7 +393,7 @@ export function fitToImage(
     }
     for (let k = 0; k < P; k++) c += (acc[k] / sigR) ** 2;
     c += ((rz - rootZ0) / sigRootZ) ** 2;
-    return c + priorCost(f);
+    return c + priorCost(f) + floorCost(f);
   };
 
   for (let f = 0; f < series.N; f++) {
@@ -435,6 +486,34 @@ export function fitToImage(
         }
       }
       if (prior) addPrior(f);
+      for (const set of floorSets(f)) {
+        // A sole point on the floor: d(p·up)/dθ_k = up · (e_k × (p − c_k)); translation: up.
+        const [i, h] = lowestSole(set);
+        const { up, sigma } = floor as { up: Vec3; sigma: number };
+        const r = h / sigma;
+        const list = allOf[i];
+        const px = pts[i * 3];
+        const py = pts[i * 3 + 1];
+        const pz = pts[i * 3 + 2];
+        for (const k of list) {
+          if (k >= P) {
+            rowU[k] = up[k - P] / sigma;
+            continue;
+          }
+          const o = k * 3;
+          const qx = px - centres[o];
+          const qy = py - centres[o + 1];
+          const qz = pz - centres[o + 2];
+          const dx = axes[o + 1] * qz - axes[o + 2] * qy;
+          const dy = axes[o + 2] * qx - axes[o] * qz;
+          const dz = axes[o] * qy - axes[o + 1] * qx;
+          rowU[k] = (up[0] * dx + up[1] * dy + up[2] * dz) / sigma;
+        }
+        for (const a of list) {
+          Jtr[a] += rowU[a] * r;
+          for (const b of list) JtJ[a * U + b] += rowU[a] * rowU[b];
+        }
+      }
       for (let k = 0; k < P; k++) {
         const sr = frozen.has(params[k].joint) ? 1e-6 : sigR;
         JtJ[k * U + k] += 1 / sr ** 2;
