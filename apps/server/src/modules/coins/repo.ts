@@ -1,5 +1,6 @@
 /** Repositories of coins: the ledger, grant markers, scheduled-run markers. */
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { newestFirst } from '../../infra/db/paging.ts';
 import type { CoinLedgerTable, DB } from '../../infra/db/schema.ts';
 import type {
   Currency,
@@ -64,16 +65,7 @@ export class KyselyLedgerRepo implements LedgerRepo {
     if (q.reason) base = base.where('reason', '=', q.reason);
     if (q.from !== undefined) base = base.where('created_at', '>=', q.from);
     if (q.to !== undefined) base = base.where('created_at', '<', q.to);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(q.size)
-        .offset((q.page - 1) * q.size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toEntry), total: Number(total.n), page: q.page, size: q.size };
+    return newestFirst(base, q, toEntry);
   }
 
   async sum(userId: number, currency: Currency) {

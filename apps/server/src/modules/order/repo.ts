@@ -4,6 +4,7 @@
  */
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
+import { newestFirst } from '../../infra/db/paging.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
@@ -226,16 +227,7 @@ class KyselyOrderRepo implements OrderRepo {
     if (q.kind === 'company') base = base.where('goods_kind', '=', 'company');
     if (q.kind === 'individual') base = base.where('goods_kind', '!=', 'company');
     if (q.status) base = base.where('status', '=', q.status);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(q.size)
-        .offset((q.page - 1) * q.size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toOrder), total: Number(total.n), page: q.page, size: q.size };
+    return newestFirst(base, q, toOrder);
   }
 
   async paidTotal(userId: number) {
@@ -314,16 +306,7 @@ class KyselyInvoiceRepo implements InvoiceRepo {
     let base = this.db.selectFrom('invoices');
     if (q.userId !== undefined) base = base.where('user_id', '=', q.userId);
     if (q.status) base = base.where('status', '=', q.status);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(q.size)
-        .offset((q.page - 1) * q.size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toInvoice), total: Number(total.n), page: q.page, size: q.size };
+    return newestFirst(base, q, toInvoice);
   }
   async setStatus(id: number, status: InvoiceRecord['status'], now: number) {
     const r = await this.db
@@ -398,16 +381,7 @@ class KyselyCashbackRepo implements CashbackRepo {
     let base = this.db.selectFrom('cashback_records');
     if (q.inviterId !== undefined) base = base.where('inviter_id', '=', q.inviterId);
     if (q.status) base = base.where('status', '=', q.status);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(q.size)
-        .offset((q.page - 1) * q.size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toCashback), total: Number(total.n), page: q.page, size: q.size };
+    return newestFirst(base, q, toCashback);
   }
   async totals(inviterId: number) {
     const rows = await this.db

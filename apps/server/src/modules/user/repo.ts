@@ -1,5 +1,6 @@
 /** Repositories of accounts: users, session tokens, verification codes, third-party identities. */
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { newestFirst } from '../../infra/db/paging.ts';
 import type { DB, UsersTable } from '../../infra/db/schema.ts';
 import type {
   CodeRecord,
@@ -195,16 +196,7 @@ export class KyselyUserRepo implements UserRepo {
     if (q.type !== undefined) base = base.where('type', '=', q.type);
     if (q.level !== undefined) base = base.where('level', '=', q.level);
     if (q.blackFlag !== undefined) base = base.where('black_flag', '=', b(q.blackFlag));
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(q.size)
-        .offset((q.page - 1) * q.size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toUser), total: Number(total.n), page: q.page, size: q.size };
+    return newestFirst(base, q, toUser);
   }
 
   async freeUsersBelow(below: number, afterId: number, limit: number) {
