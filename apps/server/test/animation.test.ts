@@ -112,6 +112,14 @@ describe.each(databases)('animation library on %s', (kind) => {
     expect(take.fps).toBe(30);
     expect(take.price).toBe(10); // 281 / 30 = 9.37 s → 10 V
     expect(take.credit).toContain('mocap.cs.cmu.edu');
+    // The card's picture: an SVG rendered from the clip (four poses, limbs as strokes, a head each).
+    const pic = await fetchUrl((take as Anim & { picture: string }).picture);
+    expect(pic.statusCode).toBe(200);
+    expect(pic.body.startsWith('<svg')).toBe(true);
+    expect(pic.body.match(/<circle/g)?.length).toBe(4);
+    expect(pic.body.match(/<line/g)!.length).toBeGreaterThan(40);
+    const other = r.data.list.find((x) => x.name === 'CMU dance 05_03') as Anim & { picture: string };
+    expect((await fetchUrl(other.picture)).body).not.toBe(pic.body);
     // Seeding again (a restart) adds nothing.
     (t.services.animation as unknown as { seeded: null }).seeded = null;
     expect(await t.services.animation.seed()).toBe(0);

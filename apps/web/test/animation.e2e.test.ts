@@ -114,6 +114,11 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
       await page.waitForLoadState('networkidle');
       expect(await page.getByTestId('anim-card').count()).toBe(12);
       expect(await page.locator('.music-credits').last().textContent()).toContain('mocap.cs.cmu.edu');
+      // Every card shows its picture (an SVG drawn from the clip).
+      await page.waitForFunction(() => {
+        const imgs = [...document.querySelectorAll('[data-testid="anim-picture"]')] as HTMLImageElement[];
+        return imgs.length > 0 && imgs.slice(0, 4).every((im) => im.complete && im.naturalWidth === 320);
+      });
       await shot(page, `animation-library-${lang}`);
 
       // Keyword filter.

@@ -38,6 +38,8 @@ export interface LibraryAnimation {
   downloads: number;
   credit: string;
   collected: boolean;
+  /** Signed URL of the card's picture (SVG rendered from the clip). */
+  picture: string;
   purchased: boolean;
   createAt: number;
 }
@@ -273,6 +275,13 @@ export function AnimationPage() {
             const bone = bones[a.id] ?? 'Mixamo';
             return (
               <div className="anim-card" key={a.id} data-testid="anim-card" data-id={a.id}>
+                <img
+                  className="anim-thumb"
+                  src={a.picture}
+                  alt={a.name}
+                  loading="lazy"
+                  data-testid="anim-picture"
+                />
                 <div className="anim-card-head">
                   <strong>{a.name}</strong>
                   <button

@@ -76,10 +76,15 @@ export interface ShippedAnimation {
   clipJson: string;
 }
 
-/** The shipped clips (an adapter: `files.ts`). */
+/** The shipped clips and the pictures of clips (an adapter: `files.ts`). */
 export interface AnimationAssetsPort {
   shipped(): ShippedAnimation[];
+  /** The library card's thumbnail of a clip (mocap-motion JSON): an SVG. */
+  picture(clipJson: string): string;
 }
+
+/** Where an animation's picture is stored: beside its clip. */
+export const pictureKeyOf = (clipKey: string): string => clipKey.replace(/\.json$/, '') + '.svg';
 
 /**
  * A bone-type zip of one library animation, made by the worker on the export queue (`EXPORT_QUEUE` of the motion

@@ -16,6 +16,9 @@ export const AnimationSchema = z.object({
   credit: z.string().describe('acknowledgement of the source data, shown with the animation'),
   collected: z.boolean(),
   purchased: z.boolean().describe('bought: every bone type downloads free'),
+  picture: z
+    .string()
+    .describe('signed URL of the card picture (SVG: four poses of the take, rendered from the clip)'),
   createAt: z.number().int(),
 });
 

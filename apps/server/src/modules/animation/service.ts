@@ -29,6 +29,7 @@ import type {
   NewAnimation,
   ShippedAnimation,
 } from './ports.ts';
+import { pictureKeyOf } from './ports.ts';
 
 export type {
   AnimationAssetsPort,
@@ -59,6 +60,8 @@ export interface AnimationView {
   credit: string;
   collected: boolean;
   purchased: boolean;
+  /** Signed URL of the card's picture (SVG, rendered from the clip). */
+  picture: string;
   createAt: number;
 }
 
@@ -92,9 +95,21 @@ export class AnimationService {
   private async seedNow(): Promise<number> {
     let added = 0;
     for (const s of this.deps.assets.shipped()) {
-      if (await this.repo.findBySource('cmu', s.ref)) continue;
       const clipKey = `animation/cmu/${s.ref}.json`;
+      const pictureKey = pictureKeyOf(clipKey);
+      const have = await this.repo.findBySource('cmu', s.ref);
+      if (have) {
+        // Stored before pictures existed: draw it once (a deleted take keeps none).
+        if (have.status !== AnimationStatus.DELETED && !(await this.deps.storage.stat(pictureKey)))
+          await this.deps.storage.put(pictureKey, this.deps.assets.picture(s.clipJson), {
+            contentType: 'image/svg+xml',
+          });
+        continue;
+      }
       await this.deps.storage.put(clipKey, s.clipJson, { contentType: 'application/json' });
+      await this.deps.storage.put(pictureKey, this.deps.assets.picture(s.clipJson), {
+        contentType: 'image/svg+xml',
+      });
       const durationMs = Math.round((s.frameCount / s.fps) * 1000);
       try {
         await this.repo.create({
@@ -125,7 +140,15 @@ export class AnimationService {
     const ids = list.map((a) => a.id);
     const collected = u ? await this.repo.collectedOf(u.id, ids) : new Set<number>();
     const purchased = u ? await this.repo.purchasedOf(u.id, ids) : new Set<number>();
-    return list.map((a) => ({
+    const pictures = await Promise.all(
+      list.map((a) =>
+        this.deps.storage.signedUrl(pictureKeyOf(a.clipKey), {
+          expiresInS: 1800,
+          contentType: 'image/svg+xml',
+        }),
+      ),
+    );
+    return list.map((a, i) => ({
       id: a.id,
       name: a.name,
       category: a.category,
@@ -140,6 +163,7 @@ export class AnimationService {
       credit: a.credit,
       collected: collected.has(a.id),
       purchased: purchased.has(a.id),
+      picture: pictures[i]!,
       createAt: a.createdAt,
     }));
   }
@@ -312,6 +336,7 @@ export class AnimationService {
       if (!a || a.status === AnimationStatus.DELETED) continue;
       await this.repo.setStatus(id, AnimationStatus.DELETED, this.deps.clock.now());
       await this.deps.storage.delete(a.clipKey).catch(() => {});
+      await this.deps.storage.delete(pictureKeyOf(a.clipKey)).catch(() => {});
       await this.deps.storage.deletePrefix(`animation/${a.id}/`).catch(() => {});
       deleted.push(id);
     }

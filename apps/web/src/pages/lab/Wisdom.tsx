@@ -141,7 +141,10 @@ export function checksOf(
     id: 'size',
     title: tlab('wis.size'),
     level: sizeOk ? 'ok' : 'bad',
-    text: tlab(sizeOk ? 'wis.size.ok' : 'wis.size.bad', { mb: mb.toFixed(1), max: limits.fileSizeMb }),
+    text: tlab(sizeOk ? 'wis.size.ok' : 'wis.size.bad', {
+      mb: mb < 0.1 ? '< 0.1' : mb.toFixed(1),
+      max: limits.fileSizeMb,
+    }),
   });
   if (!f) return out;
   const durOk = f.duration <= limits.durationSec;
