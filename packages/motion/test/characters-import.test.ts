@@ -461,8 +461,10 @@ describe.skipIf(!have)('VRM 0.x and 1.0 (made from the CC0 Quaternius modular ma
 /**
  * End-effector errors of a motion retargeted onto a character (canonical metres, divided by the limb's scale),
  * measured independently of the retarget's own targets:
- * - foot: the clip's foot travel from its rest pose, scaled by s (leg length ratio), from where the character's
- *   foot is when the clip stands at rest;
+ * - foot on the floor (the clip's foot within 3 cm of its rest height): the clip's foot travel from its rest pose,
+ *   scaled by s (leg length ratio), from where the character's foot is when the clip stands at rest; in the air
+ *   (10 cm up and more): the clip's thigh → foot vector scaled by the leg's length ratio from the character's thigh;
+ *   smoothstep between;
  * - hand: the clip's shoulder → hand vector scaled by that arm's length ratio, from the character's shoulder.
  */
 function effectorErrors(clip: MotionClip, c: ReturnType<typeof importCharacter>): Record<string, number> {
@@ -491,7 +493,15 @@ function effectorErrors(clip: MotionClip, c: ReturnType<typeof importCharacter>)
   for (let f = 0; f < clip.frameCount; f++)
     for (const side of ['left', 'right']) {
       const foot = `${side}Foot`;
-      const want = [0, 1, 2].map((k) => restOnChar(foot)[k] + s * (cp(f, foot)[k] - cr(foot)[k]));
+      const onFloor = [0, 1, 2].map((k) => restOnChar(foot)[k] + s * (cp(f, foot)[k] - cr(foot)[k]));
+      // Off the floor (10 cm and more above its rest; blended from 3 cm): the clip's thigh → foot vector scaled by
+      // the leg's length ratio, from the character's thigh.
+      const [th, sn] = [`${side}Thigh`, `${side}Shin`];
+      const kl = chain(rest, th, sn, foot) / chain(cr, th, sn, foot);
+      const inAir = [0, 1, 2].map((q) => at(f, bone(th))[q] + kl * (cp(f, foot)[q] - cp(f, th)[q]));
+      const x = Math.min(1, Math.max(0, (cp(f, foot)[1] - cr(foot)[1] - 0.03) / 0.07));
+      const w = 1 - x * x * (3 - 2 * x);
+      const want = [0, 1, 2].map((q) => w * onFloor[q] + (1 - w) * inAir[q]);
       err[foot] = Math.max(err[foot] ?? 0, dist(at(f, bone(foot)), want) / s);
       const [ua, fa, hd] = ['UpperArm', 'Forearm', 'Hand'].map((x) => `${side}${x}`);
       const k = chain(rest, ua, fa, hd) / chain(cr, ua, fa, hd);
@@ -554,6 +564,24 @@ describe.skipIf(!have)('retargeting a captured motion onto the characters', () =
       }
     }, 120_000);
   }
+});
+
+describe.skipIf(!have)('retargeting dances (kicks, jumps, deep steps) onto the characters', () => {
+  it('three CMU dances of the shipped library on every character: hands and feet within 3 cm', async () => {
+    const { libraryClipToMotion } = await import('@mocap/dance');
+    const { readShippedLibrary } = await import('@mocap/dance/node');
+    // 05_06 kicks a straight leg up to 1.8 m; 05_02 and 05_20 travel with deep steps.
+    const clips = readShippedLibrary()
+      .clips.filter((c) => ['cmu_05_02', 'cmu_05_06', 'cmu_05_20'].includes(c.name))
+      .map((c) => libraryClipToMotion(c));
+    expect(clips.length).toBe(3);
+    for (const file of [FILES.xbot, FILES.quatGlb, FILES.quatWomen, FILES.ue4, FILES.quatFbx, FILES.r15]) {
+      const c = importCharacter(readFileSync(file));
+      for (const clip of clips)
+        for (const [k, v] of Object.entries(effectorErrors(clip, c)))
+          expect(v, `${file.slice(file.lastIndexOf('/') + 1)} ${k}`).toBeLessThan(0.03);
+    }
+  }, 300_000);
 });
 
 describe.skipIf(!have)('exported files open in Blender and three.js with the character', () => {

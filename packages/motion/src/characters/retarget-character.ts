@@ -11,8 +11,11 @@
  *   relative to the floor through the ankles' rest heights.
  * - **End effectors.** Two-bone IK on each leg (thigh/shin → foot) and arm (upper arm/forearm → hand), after the
  *   rotation copy, puts feet and hands where the canonical clip has them scaled to the character's own limbs:
- *   - feet: the clip's foot travel scaled by `s` from the character's rest foot (a constant offset), so a foot
- *     planted on the floor in the clip is on the floor on the character;
+ *   - feet on the floor (the clip's foot within 3 cm of its rest height): the clip's foot travel scaled by `s` from
+ *     the character's rest foot (a constant offset), so a foot planted in the clip is planted on the character;
+ *     feet in the air (10 cm up and more: kicks, jumps): the clip's thigh → foot vector scaled by that leg's length
+ *     ratio from the character's thigh, like the hands (a character's hips differ from the performer's, and a
+ *     straight leg kicking must stay reachable); smoothstep between;
  *   - hands: the clip's shoulder → hand vector scaled by that arm's length ratio (upper arm + forearm, character /
  *     clip) from the character's shoulder, so an arm straight in the clip is straight on the character and a
  *     character with short arms for its height (Quaternius modular) still reaches every pose.
@@ -66,6 +69,16 @@ export interface CharacterRetarget {
 }
 
 const ID: Quat = [0, 0, 0, 1];
+
+/** A foot within this height above its rest (clip metres) is on the floor; from FOOT_GROUND_HI up it is in the air. */
+export const FOOT_GROUND_LO = 0.03;
+export const FOOT_GROUND_HI = 0.1;
+
+/** Weight of the floor-anchored foot target for a clip foot `h` metres above its rest height (smoothstep). */
+export function footGroundWeight(h: number): number {
+  const x = Math.min(1, Math.max(0, (h - FOOT_GROUND_LO) / (FOOT_GROUND_HI - FOOT_GROUND_LO)));
+  return 1 - x * x * (3 - 2 * x);
+}
 
 /** The character as a Rig (Y up, facing +Z, right-handed), bones at their rest pose. */
 export function characterRig(
@@ -307,10 +320,34 @@ export function retargetToCharacter(
         length(sub(model.bones[l.b].position, model.bones[l.a].position)) +
           length(sub(model.bones[l.c].position, model.bones[l.b].position)),
       );
-  const footTarget = (f: number, key: string, j: number): Vec3 => {
+  // Leg-length ratio per side (thigh + shin), for a foot off the floor.
+  const legScale: Record<string, number> = {};
+  for (const l of limbs) {
+    if (l.arm) continue;
+    const ca = length(sub(cRest(l.jb), cRest(l.ja))) + length(sub(cRest(l.j), cRest(l.jb)));
+    legScale[l.key] = ca > 1e-6 ? (reach.get(l.key) as number) / ca : s;
+  }
+  /** The floor-anchored foot target: the clip's foot travel × s from the character's rest foot. */
+  const footOnFloor = (f: number, key: string, j: number): Vec3 => {
     const c = wpos(f, j);
     const o = offset.get(key) as Vec3;
     return [s * c[0] + o[0], s * c[1] + o[1], s * c[2] + o[2]];
+  };
+  /**
+   * The foot target: on the floor (world, so a planted foot stays put) while the clip's foot is within
+   * FOOT_GROUND_LO of its rest height; from FOOT_GROUND_HI up (a kick, a jump) the clip's thigh → foot vector × that
+   * leg's length ratio from the character's thigh (the leg's pose, always within reach); smoothstep between.
+   * Needs P of the current pose.
+   */
+  const footTarget = (f: number, l: (typeof limbs)[number]): Vec3 => {
+    const tw = footOnFloor(f, l.key, l.j);
+    const w = footGroundWeight(wpos(f, l.j)[1] - cRest(l.j)[1]);
+    if (w >= 1) return tw;
+    const c = wpos(f, l.j);
+    const th = wpos(f, l.ja);
+    const k = legScale[l.key];
+    const a = P[l.a];
+    return [0, 1, 2].map((q) => w * tw[q] + (1 - w) * (a[q] + k * (c[q] - th[q]))) as Vec3;
   };
   const hipsOff: Vec3 = [
     PT[hips][0] - s * cRest(0)[0],
@@ -406,12 +443,16 @@ export function retargetToCharacter(
       copyPose(f, 0);
       for (const l of limbs) {
         if (l.arm) continue;
-        const t = footTarget(f, l.key, l.j);
+        // The floor-anchored part only (a foot off the floor follows its thigh), by its weight; a target the leg
+        // cannot reach however low the hips go (too far sideways) does not pull them down.
+        const w = footGroundWeight(wpos(f, l.j)[1] - cRest(l.j)[1]);
+        if (w <= 0) continue;
+        const t = footOnFloor(f, l.key, l.j);
         const a = P[l.a];
         const R = (reach.get(l.key) as number) * (1 - 1e-4) - 2e-4;
         const h2 = (t[0] - a[0]) ** 2 + (t[2] - a[2]) ** 2;
         const v = a[1] - t[1];
-        const d = h2 < R * R ? v - Math.sqrt(R * R - h2) : v;
+        const d = h2 < R * R ? w * (v - Math.sqrt(R * R - h2)) : 0;
         if (d > need[f]) need[f] = d;
       }
     }
@@ -445,7 +486,7 @@ export function retargetToCharacter(
             P[l.a][1] + k * (c[1] - sh[1]),
             P[l.a][2] + k * (c[2] - sh[2]),
           ];
-        } else t = footTarget(f, l.key, l.j);
+        } else t = footTarget(f, l);
         targets[l.key].push(t);
         // Where the chain's end actually is: the end bone, or (detached) the shin's own end.
         const endNow = (): Vec3 => {
