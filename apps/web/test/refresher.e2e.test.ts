@@ -14,7 +14,7 @@
  * and API). The phone layout (/refresherM) repeats the wrist flow with touch events (CDP touch: drag, long-press
  * to hide). Screenshots `refresher-*-{en,zh}.png`.
  */
-import { constants, publicEncrypt } from 'node:crypto';
+import { constants, createHash, publicEncrypt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -455,6 +455,13 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^0 /);
     await waitFor(async () => (await serverKeys(id, token)) === null, 20_000, 'the draft to be discarded');
   };
+  /** SHA-256 of the video's Mixamo zip as a download gives it. */
+  const zipHash = async (id: number, token: string) => {
+    const d = await ok<{ paths: string[] }>('GET', `/motion/download/video/${id}/Mixamo`, undefined, token);
+    const bytes = Buffer.from(await (await fetch(new URL(d.paths[0], server.url))).arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(1000);
+    return createHash('sha256').update(bytes).digest('hex');
+  };
   const repairsOf = async (page: Page) =>
     Number(await page.getByTestId('rf-repairs').getAttribute('data-count'));
 
@@ -790,7 +797,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     expect(saved.frames[HF + 5].hands!.left!.image[8]).toEqual(handDoc.frames[HF + 5].hands!.left!.image[8]);
   }, 900_000);
 
-  it('refuses a free account: the page says so and the server refuses the repair', async () => {
+  it('refuses a free account: the page says so and the server refuses the repair; a load failure gives the advice', async () => {
     const token = await register('rf-free@example.com');
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, token);
@@ -813,9 +820,27 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     expect(put.message).toBe('此功能不向免费用户开放');
     const get = await call('GET', '/video/2d?id=1', undefined, token);
     expect(get.message).toBe('此功能不向免费用户开放');
+    // Once paid, a video the editor cannot load (here someone else's) gets the load-failure advice of spec §8.
+    await upgrade(token);
+    const other = await register('rf-other@example.com');
+    await upgrade(other);
+    const theirs = await upload(other, side);
+    for (const lang of ['en', 'zh'] as const) {
+      const ctx = await context(lang, token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/refresher?id=${theirs}`);
+      const box = page.getByTestId('rf-load-failed');
+      await box.waitFor();
+      expect(await box.textContent()).toContain(
+        lang === 'zh' ? '请使用最新版谷歌浏览器' : 'Please use the latest Chrome',
+      );
+      expect(await box.textContent()).toContain(lang === 'zh' ? '5秒以内' : 'under 5 seconds');
+      await shot(page, `refresher-load-failed-${lang}`);
+      await ctx.close();
+    }
   });
 
-  it('phone: the same wrist repair by touch (drag, long-press hides), bottom timeline, re-solve halves the error', async () => {
+  it('phone: the same wrist repair by touch (drag, long-press hides), bottom timeline, re-solve halves the error, the download is remade', async () => {
     const token = await register('rf-phone@example.com');
     await upgrade(token);
     const id = await upload(token, side);
@@ -871,8 +896,11 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         continue;
       }
       const repairs = await repairsOf(page);
+      const zipBefore = await zipHash(id, token);
       await page.getByTestId('rf-save').tap();
       await waitResolved(page, repairs);
+      // The downloads use the repair: the bone type's zip was made again from the new solve.
+      expect(await zipHash(id, token)).not.toBe(zipBefore);
       await ctx.close();
     }
     const e2 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
