@@ -25,6 +25,7 @@ import { createAnimationAssets } from './modules/animation/files.ts';
 import { animationZipJobId } from './modules/animation/ports.ts';
 import { createAnimationStore } from './modules/animation/repo.ts';
 import { AnimationService } from './modules/animation/service.ts';
+import { createAnimationVideos } from './modules/animation/videos.ts';
 import { AuthService } from './modules/auth/service.ts';
 import { KyselyBlocklistRepo } from './modules/blocklist/repo.ts';
 import { BlocklistService } from './modules/blocklist/service.ts';
@@ -380,6 +381,7 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     coins,
     storage: infra.storage,
     assets: createAnimationAssets(),
+    videos: createAnimationVideos(videoStore),
     exports: {
       zip: (animationId, boneType) =>
         exportJobs.run(

@@ -7,13 +7,27 @@
  * jobs (the export queue, as the lower-body zips), never inside the request; the VMD-TDA zip is read back by
  * mmd-parser and checked against the clip.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { motionJson } from '@mocap/motion';
 import { runExportWorker, runTomokageWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
-import { multipart, TESTDATA, unzip } from './video-helpers.ts';
+import {
+  type Fixtures,
+  makeFixtures,
+  markMade,
+  multipart,
+  TESTDATA,
+  unzip,
+  uploadForm,
+} from './video-helpers.ts';
+
+let fx: Fixtures;
+beforeAll(() => {
+  fx = makeFixtures();
+});
+afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 const GENE = join(TESTDATA, 'formats', 'mmd', 'Gene_light', 'Gene_light.pmx');
@@ -392,5 +406,64 @@ describe.each(databases)('animation library on %s', (kind) => {
     (t.services.animation as unknown as { seeded: null }).seeded = null;
     expect(await t.services.animation.seed()).toBe(0);
     expect((await search(a.token)).data.total).toBe(18);
+  });
+  it('an owner shares a made square capture as an animation; an administrator publishes it; others buy it', async () => {
+    const owner = await t.register(`anim-share-${kind}@example.com`);
+    const form = uploadForm(fx.synthetic(31, 2), { name: 'shared clip', tags: 'x' });
+    const up = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/product/video/upload',
+        headers: { authorization: `Bearer ${owner.token}`, ...form.headers },
+        payload: form.payload,
+      })
+    ).json() as { code: number; message: string; data: { id: number } };
+    expect(up.code, up.message).toBe(0);
+    const share = () =>
+      t.call<Anim & { picture: string }>('POST', '/product/animation/upload', {
+        token: owner.token,
+        body: { videoId: up.data.id },
+      });
+    expect((await share()).message).toBe('only a made capture can be shared as an animation');
+    await markMade(t.infra, t.services, up.data.id);
+    expect((await share()).message).toBe('share the video to the square first');
+    await t.call('PUT', `/product/video/square/${up.data.id}/1`, { token: owner.token });
+    const before = (await search(a.token)).data.total;
+    const shared = await share();
+    expect(shared.code, shared.message).toBe(0);
+    expect(shared.data).toMatchObject({
+      name: 'shared clip',
+      category: 'capture',
+      status: 0,
+      frameCount: 10,
+      fps: 30,
+    });
+    expect((await fetchUrl(shared.data.picture)).body.startsWith('<svg')).toBe(true);
+    // Hidden until an administrator publishes it; once per video; only by its owner.
+    expect((await search(a.token)).data.total).toBe(before);
+    expect((await share()).message).toBe('this video is already in the animation library');
+    expect(
+      (await t.call('POST', '/product/animation/upload', { token: b.token, body: { videoId: up.data.id } }))
+        .code,
+    ).toBe(404);
+    const admin = await t.adminToken();
+    await t.call('POST', '/product/admin/animation/publish', {
+      token: admin,
+      body: { id: shared.data.id, published: true },
+    });
+    const listed = await search(a.token, { category: 'capture' });
+    expect(listed.data.list.map((x) => x.id)).toEqual([shared.data.id]);
+    // Another user buys it (1 V for 10 frames) and downloads a zip the worker makes from the copied clip.
+    const bal = await t.services.coins.balance(a.id);
+    const dl = await t.call<{ paths: string[]; charged: number }>(
+      'GET',
+      `/product/animation/download/0/${shared.data.id}/Mixamo`,
+      { token: a.token },
+    );
+    expect(dl.code, dl.message).toBe(0);
+    expect(dl.data.charged).toBe(1);
+    expect(await t.services.coins.balance(a.id)).toBe(bal - 1);
+    const files = unzip((await fetchUrl(dl.data.paths[0]!)).rawPayload);
+    expect([...files.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
   });
 });

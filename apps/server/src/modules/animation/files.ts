@@ -12,6 +12,14 @@ import type { AnimationAssetsPort, ShippedAnimation } from './ports.ts';
 export function createAnimationAssets(): AnimationAssetsPort {
   return {
     picture: pictureSvg,
+    clipInfo(clipJson: string) {
+      try {
+        const c = motionJson.read(clipJson);
+        return { frameCount: c.frameCount, fps: c.fps };
+      } catch {
+        return null;
+      }
+    },
     shipped(): ShippedAnimation[] {
       const lib = readShippedLibrary();
       return lib.clips.map((c) => {

@@ -81,6 +81,22 @@ export interface AnimationAssetsPort {
   shipped(): ShippedAnimation[];
   /** The library card's thumbnail of a clip (mocap-motion JSON): an SVG. */
   picture(clipJson: string): string;
+  /** Frames and rate of a clip (mocap-motion JSON); null when it is not one. */
+  clipInfo(clipJson: string): { frameCount: number; fps: number } | null;
+}
+
+/** A capture as the library sees it when its owner shares it (an adapter over the video store: `videos.ts`). */
+export interface AnimationVideoSource {
+  id: number;
+  userId: number;
+  name: string;
+  made: boolean;
+  inSquare: boolean;
+  clipKey: string | null;
+}
+
+export interface AnimationVideosPort {
+  find(videoId: number): Promise<AnimationVideoSource | null>;
 }
 
 /** Where an animation's picture is stored: beside its clip. */

@@ -2,7 +2,7 @@
  * Animation library routes (spec §7 "Digital human, animation, music": center, search, collect, download; the
  * spec shows no exact paths, these are ours): POST /animation/center and /animation/search (published, by
  * keyword/category/tag, `collected` for mine), GET /animation/{id} (detail + clip URL for the 3D preview),
- * PUT /animation/collect/{id}, GET /animation/download/{bodyType}/{id}/{boneType} (bought once, then any bone
+ * PUT /animation/collect/{id}, POST /animation/upload (an owner shares a square capture), GET /animation/download/{bodyType}/{id}/{boneType} (bought once, then any bone
  * type); administrators (manageAnimation): POST /admin/animation/search, /admin/animation/publish,
  * /admin/animation/delete.
  */
@@ -102,6 +102,22 @@ const routes: FastifyPluginAsync = async (base) => {
         throw new AppError(Codes.REFUSED, 'library animations are whole-body motion (bodyType 0)');
       return ok(await svc.download(userOf(req), req.params.id, req.params.boneType));
     },
+  );
+
+  app.post(
+    '/animation/upload',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Share one of my made captures on the square to the library as an animation (hidden until an administrator publishes it)',
+        security,
+        body: z.object({ videoId: z.number().int().positive() }),
+        response: { 200: envelope(AnimationSchema) },
+      },
+    },
+    async (req) => ok(await svc.share(userOf(req), req.body.videoId)),
   );
 
   // ---------------------------------------------------------------- administrators (manageAnimation)

@@ -26,6 +26,7 @@ import type {
   AnimationRecord,
   AnimationRepo,
   AnimationStore,
+  AnimationVideosPort,
   NewAnimation,
   ShippedAnimation,
 } from './ports.ts';
@@ -41,6 +42,13 @@ export type {
   NewAnimation,
   ShippedAnimation,
 };
+
+/** Refusals of sharing a capture to the library (ours; the spec is silent). */
+export const ShareMessages = {
+  NOT_MADE: 'only a made capture can be shared as an animation',
+  NOT_IN_SQUARE: 'share the video to the square first',
+  ALREADY: 'this video is already in the animation library',
+} as const;
 
 /** 2 = deleted by an administrator: the row stays (so the seed does not bring it back), its files go. */
 export const AnimationStatus = { HIDDEN: 0, PUBLISHED: 1, DELETED: 2 } as const;
@@ -75,6 +83,8 @@ export class AnimationService {
       storage: ObjectStorage;
       assets: AnimationAssetsPort;
       exports: AnimationExportPort;
+      /** Captures their owners share (absent: sharing is refused). */
+      videos?: AnimationVideosPort;
       clock: Clock;
     },
   ) {}
@@ -271,6 +281,45 @@ export class AnimationService {
     const zip = (await this.repo.findById(a.id))?.zips[boneType];
     if (!zip) throw new AppError(Codes.INTERNAL, `the ${boneType} file of animation ${a.id} was not made`);
     return zip;
+  }
+
+  /**
+   * `upload`: the owner of a made capture on the square shares it to the library as an animation. Its clip is copied
+   * (the animation outlives the video), a picture drawn, priced as the library (1 V per second); it stays hidden
+   * until an administrator publishes it (manageAnimation). One animation per video.
+   */
+  async share(u: UserRecord, videoId: number): Promise<AnimationView> {
+    const v = await this.deps.videos?.find(videoId);
+    if (!v || v.userId !== u.id) throw new AppError(Codes.NOT_FOUND, 'video not found');
+    if (!v.made || !v.clipKey) throw new AppError(Codes.REFUSED, ShareMessages.NOT_MADE);
+    if (!v.inSquare) throw new AppError(Codes.REFUSED, ShareMessages.NOT_IN_SQUARE);
+    if (await this.repo.findBySource('square', String(v.id)))
+      throw new AppError(Codes.REFUSED, ShareMessages.ALREADY);
+    const clipJson = (await this.deps.storage.getBytes(v.clipKey)).toString('utf8');
+    const info = this.deps.assets.clipInfo(clipJson);
+    if (!info || info.frameCount < 2) throw new AppError(Codes.REFUSED, ShareMessages.NOT_MADE);
+    const clipKey = `animation/square/${v.id}.json`;
+    await this.deps.storage.put(clipKey, clipJson, { contentType: 'application/json' });
+    await this.deps.storage.put(pictureKeyOf(clipKey), this.deps.assets.picture(clipJson), {
+      contentType: 'image/svg+xml',
+    });
+    const durationMs = Math.round((info.frameCount / info.fps) * 1000);
+    const a = await this.repo.create({
+      name: v.name,
+      category: 'capture',
+      tags: ['capture', 'square'],
+      source: 'square',
+      sourceRef: String(v.id),
+      credit: 'Shared by its owner from the square',
+      clipKey,
+      frameCount: info.frameCount,
+      fps: info.fps,
+      durationMs,
+      price: squareDownloadCost(durationMs / 1000),
+      status: AnimationStatus.HIDDEN,
+      createdAt: this.deps.clock.now(),
+    });
+    return (await this.views(u, [a]))[0]!;
   }
 
   // ---------------------------------------------------------------- the worker's export jobs
