@@ -5,14 +5,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createServices } from '../src/wiring.ts';
-import { CI, createTestInfra, PG_URL, pgAvailable } from './harness.ts';
+import { CI, createTestInfra, freePort, PG_URL, pgAvailable, spawnMain } from './harness.ts';
 
 describe('web app under /capture', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -97,57 +96,24 @@ describe('web app under /capture', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe('npm start (main.ts)', () => {
   it('honours PORT and DATA_DIR, runs migrations, prints the administrator once, stops on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mocap-main-'));
     const port = await freePort();
     const run = async () => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
-        {
-          env: {
-            ...process.env,
-            DATA_DIR: dataDir,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            LOG_LEVEL: 'warn',
-            REDIS_URL: '',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
+      const main = spawnMain({
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        REDIS_URL: '',
       });
-      child.stderr.on('data', (d) => {
-        out += d;
-      });
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (out.includes('mocap is running')) resolve();
-          else if (child.exitCode !== null) reject(new Error(`exited ${child.exitCode}: ${out}`));
-          else setTimeout(check, 100);
-        };
-        check();
-      });
+      if ((await main.started) === 'exited') throw new Error(`exited ${main.child.exitCode}: ${main.out()}`);
       const r = await fetch(`http://127.0.0.1:${port}/product/sysConfig/maintainInfo`);
       const body = (await r.json()) as { code: number };
-      child.kill('SIGTERM');
-      const code = await new Promise<number | null>((res) => child.once('exit', res));
-      return { out, body, code };
+      const code = await main.stop();
+      return { out: main.out(), body, code };
     };
     try {
       const first = await run();
@@ -176,48 +142,27 @@ describe('npm start (main.ts)', () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'mocap-main-'));
       const port = await freePort();
       const schema = `t_${randomBytes(6).toString('hex')}`;
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
-        {
-          env: {
-            ...process.env,
-            DATA_DIR: dataDir,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            LOG_LEVEL: 'info',
-            DATABASE_URL: PG_URL,
-            DATABASE_SCHEMA: schema,
-            REDIS_URL: 'redis://127.0.0.1:6379',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-      });
-      child.stderr.on('data', (d) => {
-        out += d;
+      const main = spawnMain({
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: PG_URL,
+        DATABASE_SCHEMA: schema,
+        REDIS_URL: 'redis://127.0.0.1:6379',
       });
       try {
-        await new Promise<void>((resolve, reject) => {
-          const check = () => {
-            if (out.includes('mocap is running')) resolve();
-            else if (child.exitCode !== null) reject(new Error(`exited ${child.exitCode}: ${out}`));
-            else setTimeout(check, 100);
-          };
-          check();
-        });
-        expect(out).toContain('postgres, Redis queue');
-        expect(out).not.toContain('in-process worker started');
+        if ((await main.started) === 'exited')
+          throw new Error(`exited ${main.child.exitCode}: ${main.out()}`);
+        expect(main.out()).toContain('postgres, Redis queue');
+        expect(main.out()).not.toContain('in-process worker started');
         const h = (await (await fetch(`http://127.0.0.1:${port}/product/health`)).json()) as {
           data: { database: string };
         };
         expect(h.data.database).toBe('postgres');
       } finally {
-        child.kill('SIGTERM');
-        await new Promise((res) => (child.exitCode !== null ? res(null) : child.once('exit', res)));
+        await main.stop();
         const c = new pg.Client({ connectionString: PG_URL });
         await c.connect();
         await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

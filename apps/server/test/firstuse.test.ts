@@ -3,10 +3,8 @@
  * path and code on the console, SMTP as one variable, zips per plan, checkMd5, and the judged result (15.3:
  * confidence, free remakes granted by flagged results, refund of an unusable one).
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +13,7 @@ import { parseRange } from '../src/modules/cos/routes.ts';
 import { type CaptureJobData, runChargeRef } from '../src/modules/jobs/service.ts';
 import type { CaptureJudgement } from '../src/modules/video/ports.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
-import { databases, useServer } from './harness.ts';
+import { databases, freePort, spawnMain, useServer } from './harness.ts';
 import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
 
 describe('15.1 parseRange', () => {
@@ -91,37 +89,22 @@ describe('15.2 where the verification mail goes', () => {
       REDIS_URL: '',
     };
     delete (env as Record<string, string | undefined>).NODE_ENV;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
-      {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
+    const main = spawnMain(env);
     try {
-      await waitFor(() => out.includes('mocap is running') || child.exitCode !== null);
+      await main.started;
       const r = await fetch(`http://127.0.0.1:${port}/product/code/newcomer@example.com/1`, {
         method: 'POST',
       });
       expect(((await r.json()) as { code: number }).code).toBe(0);
-      await waitFor(() => /mail to newcomer@example\.com \(code \d{4}\)/.test(out));
-      const m = /mail to newcomer@example\.com \(code (\d{4})\): .* saved as (\S+\.json)/.exec(out);
+      await waitFor(() => /mail to newcomer@example\.com \(code \d{4}\)/.test(main.out()));
+      const m = /mail to newcomer@example\.com \(code (\d{4})\): .* saved as (\S+\.json)/.exec(main.out());
       expect(m).not.toBeNull();
       const mail = JSON.parse(readFileSync(m![2]!, 'utf8')) as { subject: string; to: string };
       expect(mail.to).toBe('newcomer@example.com');
       expect(mail.subject).toContain(m![1]!);
       expect(m![2]!.startsWith(join(dataDir, 'outbox'))).toBe(true);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((res) => (child.exitCode !== null ? res(null) : child.once('exit', res)));
+      await main.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
@@ -133,16 +116,6 @@ async function waitFor(cond: () => boolean, ms = 30_000): Promise<void> {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kind) => {

@@ -5,9 +5,10 @@
  *
  *   describe.each(databases)('accounts on %s', (kind) => { const t = useServer(kind); ... })
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -207,4 +208,59 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
     return r.data.token;
   };
   return t;
+}
+
+/** A free TCP port on 127.0.0.1 (for a server a test starts as a process). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `npm start` (src/main.ts through tsx) as a child process with exactly `env`: its stdout and stderr in `out()`,
+ * `started` once it listens ('running') or exits first ('exited'), `stop()` SIGTERMs it and answers its exit code.
+ */
+export function spawnMain(env: NodeJS.ProcessEnv): {
+  child: ChildProcess;
+  out: () => string;
+  started: Promise<'running' | 'exited'>;
+  stop: () => Promise<number | null>;
+} {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  const started = new Promise<'running' | 'exited'>((resolve) => {
+    const check = () => {
+      if (out.includes('mocap is running')) resolve('running');
+      else if (child.exitCode !== null) resolve('exited');
+      else setTimeout(check, 100);
+    };
+    check();
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    return child.exitCode;
+  };
+  return { child, out: () => out, started, stop };
 }

@@ -1,7 +1,7 @@
 /**
  * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -12,7 +12,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,57 +24,16 @@ import { STALE_TMP_MS, sweepTmp } from '../src/infra/tmp.ts';
 import { PREVIEW_FPS, PreviewMessages } from '../src/modules/motion/service.ts';
 import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
 import { PreflightMessages, uploadsInFlight } from '../src/modules/video/preflight.ts';
-import { databases, useServer } from './harness.ts';
+import { databases, freePort, spawnMain, useServer } from './harness.ts';
 import { type OidcStub, startOidcStub } from './oidc-stub.ts';
 import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
-
-const mainTs = join(import.meta.dirname, '..', 'src', 'main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs `npm start` (main.ts) with `env` over the parent's environment minus NODE_ENV; resolves once it listens or exits. */
 async function startMain(env: Record<string, string>) {
   const base = { ...process.env };
   delete base.NODE_ENV;
-  const child = spawn(process.execPath, ['--import', 'tsx', mainTs], {
-    env: { ...base, HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    out += d;
-  });
-  const state = await new Promise<'running' | 'exited'>((resolve) => {
-    const check = () => {
-      if (out.includes('mocap is running')) resolve('running');
-      else if (child.exitCode !== null) resolve('exited');
-      else setTimeout(check, 100);
-    };
-    check();
-  });
-  return {
-    child,
-    state,
-    out: () => out,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      return child.exitCode;
-    },
-  };
+  const main = spawnMain({ ...base, HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', ...env });
+  return { child: main.child, state: await main.started, out: main.out, stop: main.stop };
 }
 
 describe('13.1 no test login provider in the documented start', () => {
