@@ -439,6 +439,7 @@ describe.each(databases)('animation library on %s', (kind) => {
       fps: 30,
     });
     expect((await fetchUrl(shared.data.picture)).body.startsWith('<svg')).toBe(true);
+    expect(shared.data.purchased).toBe(true); // the owner's own: free
     // Hidden until an administrator publishes it; once per video; only by its owner.
     expect((await search(a.token)).data.total).toBe(before);
     expect((await share()).message).toBe('this video is already in the animation library');

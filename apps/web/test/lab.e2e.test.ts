@@ -31,6 +31,7 @@ import {
   shot,
   startServer,
   TESTDATA,
+  trimClip,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -118,7 +119,11 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
     await buildWeb();
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    server = await startServer({
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      CAPTURE_MODEL: 'lite',
+    });
     browser = await launchChromium();
     notFound = recordNotFound(browser, server.url);
     admin = (
@@ -321,4 +326,70 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
       await ctx.close();
     }
   }, 300_000);
+  it('animation library: an owner shares a made square capture, the administrator publishes it', async () => {
+    const token = await register('lab-share@example.com');
+    const clip = trimClip(join(TESTDATA, 'videos', 'mmhuman3d_single_person_basketball_outdoor.mp4'), 2, 480);
+    const form = new FormData();
+    form.set('name', 'my jump shot');
+    form.set('tags', 'x');
+    form.set('boneType', 'Mixamo');
+    form.set('file', new Blob([readFileSync(clip)], { type: 'video/mp4' }), 'shot.mp4');
+    const up = (await (
+      await fetch(`${server.url}/product/video/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      })
+    ).json()) as { code: number; message: string; data: { id: number } };
+    expect(up.code, up.message).toBe(0);
+    await waitFor(
+      async () => {
+        const v = await call<{ status: number }>('POST', '/video/queryVideoById', { id: up.data.id }, token);
+        if (v.status === 3) throw new Error('the capture failed');
+        return v.status === 2 ? true : null;
+      },
+      600_000,
+      'the capture to be made',
+    );
+    await call('PUT', `/video/square/${up.data.id}/1`, {}, token);
+    for (const lang of ['en', 'zh'] as const) {
+      const ctx = await context(lang, token);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/capture/index/animation`);
+      await page.getByTestId('anim-share').waitFor();
+      await shot(page, `animation-share-${lang}`);
+      if (lang === 'en') {
+        await page.getByTestId('anim-share').getByRole('button').click();
+        await page
+          .getByText('Shared: it appears in the library once an administrator publishes it.')
+          .waitFor();
+      }
+      await ctx.close();
+    }
+    const hidden = await call<{ list: { id: number; name: string; status: number }[] }>(
+      'POST',
+      '/admin/animation/search',
+      { keyword: 'my jump shot' },
+      admin,
+    );
+    expect(hidden.list.map((a) => [a.name, a.status])).toEqual([['my jump shot', 0]]);
+    await call('POST', '/admin/animation/publish', { id: hidden.list[0]!.id, published: true }, admin);
+    const ctx = await context('en', token);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/capture/index/animation`);
+    await page.getByTestId('anim-keyword').fill('my jump shot');
+    await page.getByTestId('anim-keyword').press('Enter');
+    const card = page.getByTestId('anim-card').filter({ hasText: 'my jump shot' });
+    await card.waitFor();
+    await page.waitForFunction(() => {
+      const im = document.querySelector('[data-testid="anim-picture"]') as HTMLImageElement | null;
+      return !!im && im.complete && im.naturalWidth === 320;
+    });
+    // The owner's own capture: already theirs (no price), category shown as Capture.
+    expect(await card.locator('.chip').allTextContents()).toEqual(
+      expect.arrayContaining(['Capture', 'Bought']),
+    );
+    await shot(page, `animation-shared-card-en`);
+    await ctx.close();
+  }, 900_000);
 });

@@ -12,6 +12,9 @@ export const animationEn = {
   'anim.count': '{n} animations',
   'anim.countOne': '1 animation',
   'anim.empty': 'No animation matches.',
+  'anim.shareLead': 'Share one of my captures on the square to the library:',
+  'anim.share': 'Share',
+  'anim.shared': 'Shared: it appears in the library once an administrator publishes it.',
   'anim.preview': 'Preview',
   'anim.collect': 'Collect',
   'anim.collected': 'Collected',
@@ -30,6 +33,7 @@ export const animationEn = {
   'anim.char.boy': 'Boy',
   'anim.char.robot': 'Robot',
   'anim.cat.dance': 'Dance',
+  'anim.cat.capture': 'Capture',
   'anim.credits':
     'Motion: CMU Graphics Lab Motion Capture Database (mocap.cs.cmu.edu), created with funding from NSF EIA-0196217.',
   // console (manageAnimation)
@@ -60,6 +64,9 @@ export const animationZh: Record<keyof typeof animationEn, string> = {
   'anim.count': '共 {n} 个动画',
   'anim.countOne': '共 1 个动画',
   'anim.empty': '没有符合条件的动画。',
+  'anim.shareLead': '把我在广场上的一个动捕分享到动画库：',
+  'anim.share': '分享',
+  'anim.shared': '已分享：管理员发布后会出现在动画库中。',
   'anim.preview': '预览',
   'anim.collect': '收藏',
   'anim.collected': '已收藏',
@@ -78,6 +85,7 @@ export const animationZh: Record<keyof typeof animationEn, string> = {
   'anim.char.boy': '男孩',
   'anim.char.robot': '机器人',
   'anim.cat.dance': '舞蹈',
+  'anim.cat.capture': '动捕',
   'anim.credits':
     '动作数据：CMU Graphics Lab Motion Capture Database (mocap.cs.cmu.edu)，由 NSF EIA-0196217 资助创建。',
   'animAdmin.keyword': '名称、标签或分类',

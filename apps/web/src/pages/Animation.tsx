@@ -11,9 +11,11 @@ import { animationEn, animationZh } from '../i18n/animation.ts';
 import { api } from '../lib/api.ts';
 import { DEFAULT_BONE_TYPES } from '../lib/bonetypes.ts';
 import { getLang, t } from '../lib/i18n.ts';
+import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
 import { parseClip } from '../three/clip.ts';
 import { type CharacterKind, MotionViewer } from '../three/Viewer.ts';
+import { type LabMotion, labMotions } from './lab/sources.ts';
 import '../styles/music.css';
 import '../styles/animation.css';
 
@@ -48,7 +50,11 @@ const SIZE = 12;
 const CHARACTERS: CharacterKind[] = ['girl', 'boy', 'robot'];
 
 export const categoryLabel = (c: string): string =>
-  c === 'dance' ? tl('anim.cat.dance') : c.charAt(0).toUpperCase() + c.slice(1);
+  c === 'dance'
+    ? tl('anim.cat.dance')
+    : c === 'capture'
+      ? tl('anim.cat.capture')
+      : c.charAt(0).toUpperCase() + c.slice(1);
 
 function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: () => void }) {
   const holder = useRef<HTMLDivElement>(null);
@@ -204,6 +210,7 @@ export function AnimationPage() {
         <h1>{tl('anim.title')}</h1>
         <p className="music-lead">{tl('anim.lead')}</p>
         <p className="music-price">{tl('anim.price', { cur })}</p>
+        {!user?.company && <ShareCapture />}
       </section>
       <form
         className="anim-filters"
@@ -366,6 +373,54 @@ export function AnimationPage() {
           void download(b.anim, b.bone);
         }}
       />
+    </div>
+  );
+}
+
+/** An owner shares one of their made captures (on the square) to the library; an administrator publishes it. */
+function ShareCapture() {
+  const [captures, setCaptures] = useState<LabMotion[]>([]);
+  const [pick, setPick] = useState(0);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    labMotions()
+      .then((list) => {
+        const mine = list.filter((m) => m.kind === 'video');
+        setCaptures(mine);
+        if (mine[0]) setPick(mine[0].id);
+      })
+      .catch(() => setCaptures([]));
+  }, []);
+  if (captures.length === 0) return null;
+  const share = async () => {
+    setBusy(true);
+    try {
+      await api.post('/animation/upload', { videoId: pick });
+      toast.success(tl('anim.shared'));
+    } catch {
+      /* shown by the client */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="anim-share" data-testid="anim-share">
+      <span>{tl('anim.shareLead')}</span>
+      <select
+        className="anim-share-pick"
+        aria-label={tl('anim.shareLead')}
+        value={pick}
+        onChange={(e) => setPick(Number(e.target.value))}
+      >
+        {captures.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void share()}>
+        {tl('anim.share')}
+      </button>
     </div>
   );
 }

@@ -285,8 +285,8 @@ export class AnimationService {
 
   /**
    * `upload`: the owner of a made capture on the square shares it to the library as an animation. Its clip is copied
-   * (the animation outlives the video), a picture drawn, priced as the library (1 V per second); it stays hidden
-   * until an administrator publishes it (manageAnimation). One animation per video.
+   * (the animation outlives the video), a picture drawn, priced as the library (1 V per second; its owner has it
+   * free); it stays hidden until an administrator publishes it (manageAnimation). One animation per video.
    */
   async share(u: UserRecord, videoId: number): Promise<AnimationView> {
     const v = await this.deps.videos?.find(videoId);
@@ -317,6 +317,14 @@ export class AnimationService {
       durationMs,
       price: squareDownloadCost(durationMs / 1000),
       status: AnimationStatus.HIDDEN,
+      createdAt: this.deps.clock.now(),
+    });
+    // The owner has it already: recorded as bought for nothing (downloads free, no ledger row).
+    await this.repo.addPurchase({
+      userId: u.id,
+      animationId: a.id,
+      charged: 0,
+      chargeRef: `animation:${a.id}:u${u.id}:own`,
       createdAt: this.deps.clock.now(),
     });
     return (await this.views(u, [a]))[0]!;
