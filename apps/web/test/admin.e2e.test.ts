@@ -7,25 +7,22 @@
  * console and gets 406.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { constants, publicEncrypt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
+  apiOf,
   codeFromOutbox,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   ROOT,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
   TESTDATA,
   trimClip,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -52,31 +49,20 @@ const PAGES = [
 ] as const;
 
 describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + real server)', () => {
+  const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPTURE_MODEL: 'lite' });
   let server: RunningServer;
   let browser: Browser;
   let admin: string;
-  let notFound: string[] = [];
-  afterEach(() => {
-    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-  });
-
   beforeAll(async () => {
-    if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    await buildWeb();
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      CAPTURE_MODEL: 'lite',
-    });
-    browser = await launchChromium();
-    notFound = recordNotFound(browser, server.url);
+    server = run.server();
+    browser = run.browser();
     admin = (
       await call<{ token: string }>('POST', '/auth/login', {
         username: ADMIN.email,
         password: await encrypt(ADMIN.password),
       })
     ).token;
-  }, 600_000);
+  });
 
   let second: ChildProcess | undefined;
   let secondLog = '';
@@ -88,44 +74,15 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
       await exited;
       clearTimeout(t);
     }
-    await browser?.close();
-    await server?.stop();
   });
 
-  const raw = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
-    const r = await fetch(`${server.url}/product${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-    });
-    return (await r.json()) as { code: number; message: string; data: T };
-  };
-  const call = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
-    const env = await raw<T>(method, path, body, token);
-    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-    return env.data;
-  };
-  const encrypt = async (text: string) => {
-    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-    return publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(text),
-    ).toString('base64');
-  };
+  const { raw, call, encrypt, register: registerAs } = apiOf(() => server);
   const register = async (email: string) => {
-    await call('POST', `/code/${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-    const r = await call<{ token: string; user: { id: number } }>('POST', '/user/register', {
-      email,
-      password: await encrypt('console-user-pass'),
-      code,
-    });
+    const r = await registerAs(email, 'console-user-pass');
     return { token: r.token, id: r.user.id };
   };
   const registerCompany = async (email: string) => {
-    await call('POST', `/code/company/${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-    await call('POST', '/company/register', { email, password: await encrypt('console-user-pass'), code });
+    await registerAs(email, 'console-user-pass', true);
   };
   let clipFile: string | undefined;
   /** Uploads a 2 s testdata clip as `token`; returns the video id. */

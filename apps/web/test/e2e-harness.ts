@@ -4,6 +4,7 @@
  * Nothing is mocked; the outbox under DATA_DIR gives the e-mailed codes.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { constants, publicEncrypt } from 'node:crypto';
 import {
   cpSync,
   existsSync,
@@ -18,6 +19,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const WEB = resolve(ROOT, 'apps', 'web');
@@ -255,4 +257,83 @@ export function recordNotFound(browser: Browser, base: string): string[] {
     return ctx;
   };
   return seen;
+}
+
+/** The envelope every API answer comes in. */
+export interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/**
+ * The JSON API of a running test server as a test calls it: `raw` answers the envelope, `call` its data (throws
+ * on a non-zero code), `encrypt` a password with the server's public key, `register` an account through the
+ * e-mailed code (a company account with `company`).
+ */
+export function apiOf(server: () => RunningServer) {
+  const raw = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
+    const r = await fetch(`${server().url}/product${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    });
+    return (await r.json()) as Envelope<T>;
+  };
+  const call = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
+    const env = await raw<T>(method, path, body, token);
+    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
+    return env.data;
+  };
+  const encrypt = async (text: string) => {
+    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
+    return publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(text),
+    ).toString('base64');
+  };
+  const register = async <T = { token: string; user: { id: number } }>(
+    email: string,
+    password: string,
+    company = false,
+  ) => {
+    await call('POST', `/code/${company ? 'company/' : ''}${email}/1`);
+    const code = await waitFor(() => codeFromOutbox(server().dataDir, email), 20_000, 'the code mail');
+    return call<T>('POST', company ? '/company/register' : '/user/register', {
+      email,
+      password: await encrypt(password),
+      code,
+    });
+  };
+  return { raw, call, encrypt, register };
+}
+
+/**
+ * The life of an e2e file: before its tests, builds the web app and starts the server (with `env`) and Chromium;
+ * after each test, fails it when a page met a 404 (issue 15.4); after all, stops both. `server()` and `browser()`
+ * give the running pair.
+ */
+export function useE2e(env: Record<string, string> = {}): {
+  server: () => RunningServer;
+  browser: () => Browser;
+} {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let notFound: string[] = [];
+  beforeAll(async () => {
+    const missing = e2eUnavailable();
+    if (missing) throw new Error(`e2e cannot run: ${missing}`);
+    await buildWeb();
+    server = await startServer(env);
+    browser = await launchChromium();
+    notFound = recordNotFound(browser, server.url);
+  }, 600_000);
+  afterEach(() => {
+    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return { server: () => server!, browser: () => browser! };
 }

@@ -5,22 +5,17 @@
  * through the Alipay sandbox cashier and comes back with payStatus/orderNo; a countdown that runs out shows
  * fail and resets; a company account gets the refusal. Every page is screenshotted in en and zh.
  */
-import { constants, publicEncrypt } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   PHONE,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
-  waitFor,
+  useE2e,
 } from './e2e-harness.ts';
 
 const missing = e2eUnavailable();
@@ -28,59 +23,16 @@ const CI = process.env.CI === 'true';
 const DAY = 86_400_000;
 
 describe.skipIf(missing !== null && !CI)('payments e2e (chromium + real server + payment sandbox)', () => {
+  const run = useE2e();
   let server: RunningServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    await buildWeb();
-    server = await startServer();
-    browser = await launchChromium();
-    notFound = recordNotFound(browser, server.url);
-  }, 600_000);
-  /** No page may meet a 404 (issue 15.4). */
-  let notFound: string[] = [];
-  afterEach(() => {
-    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+  beforeAll(() => {
+    server = run.server();
+    browser = run.browser();
   });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const call = async <T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    body?: unknown,
-    token?: string,
-  ) => {
-    const r = await fetch(`${server.url}/product${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-    });
-    const env = (await r.json()) as { code: number; message: string; data: T };
-    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-    return env.data;
-  };
-  const encrypt = async (text: string) => {
-    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-    return publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(text),
-    ).toString('base64');
-  };
-  const register = async (email: string, company = false) => {
-    await call('POST', `/code/${company ? 'company/' : ''}${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-    const r = await call<{ token: string }>('POST', company ? '/company/register' : '/user/register', {
-      email,
-      password: await encrypt('pay-pass-123'),
-      code,
-    });
-    return r.token;
-  };
+  const { call, register: registerAs } = apiOf(() => server);
+  const register = async (email: string, company = false) =>
+    (await registerAs<{ token: string }>(email, 'pay-pass-123', company)).token;
   const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
     await setLang(ctx, server.url, lang);
