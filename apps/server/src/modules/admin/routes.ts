@@ -13,6 +13,15 @@ import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
 import { LedgerEntrySchema, LevelSchema, UserViewSchema } from '../../http/schemas.ts';
 import { Reasons } from '../coins/service.ts';
 
+/** A keyword search over a page of accounts. */
+const KeywordPage = z
+  .object({
+    keyword: z.string().max(254).optional(),
+    page: z.coerce.number().int().min(1).default(1),
+    size: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .default({ page: 1, size: 20 });
+
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { accounts, coins } = app.ctx.services;
@@ -20,6 +29,11 @@ const routes: FastifyPluginAsync = async (base) => {
   const opts = { preHandler: requireAdmin };
   const IdOnly = z.object({ id: IdParam });
   const toggle = z.object({ flag: z.boolean().optional().describe('default: flip') }).nullish();
+  /** A page of accounts as the API shows them. */
+  const viewPage = (p: Awaited<ReturnType<typeof accounts.search>>) => ({
+    ...p,
+    list: p.list.map((u) => accounts.view(u)),
+  });
 
   app.post(
     '/user/search',
@@ -43,8 +57,7 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req) => {
-      const p = await accounts.search(req.body);
-      return ok({ ...p, list: p.list.map((u) => accounts.view(u)) });
+      return ok(viewPage(await accounts.search(req.body)));
     },
   );
 
@@ -273,19 +286,12 @@ const routes: FastifyPluginAsync = async (base) => {
         tags: ['company'],
         summary: 'Search company accounts by e-mail or name',
         security: bearerSecurity,
-        body: z
-          .object({
-            keyword: z.string().max(254).optional(),
-            page: z.coerce.number().int().min(1).default(1),
-            size: z.coerce.number().int().min(1).max(100).default(20),
-          })
-          .default({ page: 1, size: 20 }),
+        body: KeywordPage,
         response: { 200: envelope(pageOf(UserViewSchema)) },
       },
     },
     async (req) => {
-      const p = await accounts.search({ ...req.body, type: 2 });
-      return ok({ ...p, list: p.list.map((u) => accounts.view(u)) });
+      return ok(viewPage(await accounts.search({ ...req.body, type: 2 })));
     },
   );
 
@@ -321,19 +327,12 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Blacklisted accounts',
         security: bearerSecurity,
-        body: z
-          .object({
-            keyword: z.string().max(254).optional(),
-            page: z.coerce.number().int().min(1).default(1),
-            size: z.coerce.number().int().min(1).max(100).default(20),
-          })
-          .default({ page: 1, size: 20 }),
+        body: KeywordPage,
         response: { 200: envelope(pageOf(UserViewSchema)) },
       },
     },
     async (req) => {
-      const p = await accounts.search({ ...req.body, blackFlag: true });
-      return ok({ ...p, list: p.list.map((u) => accounts.view(u)) });
+      return ok(viewPage(await accounts.search({ ...req.body, blackFlag: true })));
     },
   );
 
