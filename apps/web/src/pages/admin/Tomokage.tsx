@@ -13,6 +13,7 @@ import {
   type PageOf,
   searchBody,
   TextInput,
+  thumbColumn,
   usePaged,
 } from './kit.tsx';
 
@@ -41,18 +42,7 @@ export function ManageTomokagePage() {
     api.post<PageOf<Human>>('/admin/tomokage/search', searchBody(p, SIZE, { keyword: k })),
   );
   const columns: Column<Human>[] = [
-    {
-      key: 'f',
-      title: '',
-      width: 60,
-      csv: () => null,
-      render: (h) =>
-        h.front ? (
-          <img className="admin-thumb admin-thumb-tall" src={h.front} alt="" />
-        ) : (
-          <span className="admin-thumb admin-thumb-tall" />
-        ),
-    },
+    thumbColumn((h) => h.front, 60, true),
     { key: 'id', title: 'ID', render: (h) => h.id, width: 56 },
     { key: 'n', title: ta('tomo.name'), render: (h) => h.name },
     { key: 'o', title: ta('video.owner'), render: (h) => h.ownerEmail ?? `#${h.userId}` },

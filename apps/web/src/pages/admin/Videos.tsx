@@ -20,6 +20,7 @@ import {
   type PageOf,
   searchBody,
   TextInput,
+  thumbColumn,
   usePaged,
   validDays,
 } from './kit.tsx';
@@ -51,18 +52,7 @@ export function ManageVideoPage() {
     </span>
   );
   const columns: Column<VideoRow>[] = [
-    {
-      key: 'thumb',
-      title: '',
-      width: 72,
-      csv: () => null,
-      render: (v) =>
-        v.thumbnail ? (
-          <img className="admin-thumb" src={v.thumbnail} alt="" />
-        ) : (
-          <span className="admin-thumb" />
-        ),
-    },
+    thumbColumn((v) => v.thumbnail, 72),
     { key: 'id', title: 'ID', render: (v) => v.id, width: 56 },
     { key: 'name', title: ta('video.name'), render: (v) => v.name },
     { key: 'owner', title: ta('video.owner'), render: (v) => v.email },

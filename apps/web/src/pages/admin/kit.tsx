@@ -390,3 +390,18 @@ export function PagedTable<T>({
     </>
   );
 }
+
+/** The picture column of a list (an empty frame when the row has none); `tall` for portrait pictures. */
+export function thumbColumn<T>(src: (row: T) => string | null, width: number, tall = false): Column<T> {
+  const cls = tall ? 'admin-thumb admin-thumb-tall' : 'admin-thumb';
+  return {
+    key: 'thumb',
+    title: '',
+    width,
+    csv: () => null,
+    render: (row) => {
+      const url = src(row);
+      return url ? <img className={cls} src={url} alt="" /> : <span className={cls} />;
+    },
+  };
+}
