@@ -72,7 +72,7 @@ describe.each(databases)('@mocap/client on %s', (kind) => {
       fileName: 'walk.mp4',
       fields: {
         name: 'client',
-        boneType: 'Mixamo',
+        boneType: 'Mixamo' as const,
         tags: ['api'],
         footLock: 'never' as const,
         smoothing: 0.5,
@@ -91,7 +91,7 @@ describe.each(databases)('@mocap/client on %s', (kind) => {
     const grantIn = {
       file: big,
       fileName: 'big.mp4',
-      fields: { name: 'grant', boneType: 'Mixamo', tags: ['api'], footLock: 'always' as const },
+      fields: { name: 'grant', boneType: 'Mixamo' as const, tags: ['api'], footLock: 'always' as const },
       idempotencyKey: `client-${kind}-2`,
     };
     const viaGrant = await uploadLargeVideo(mocap, grantIn);
