@@ -6,23 +6,19 @@
  * /sysInfo/pageView report. Screenshots in en and zh under /tmp/shots/h25 (out of git). No request may be
  * answered 404.
  */
-import { constants, publicEncrypt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   type RunningServer,
-  recordNotFound,
   setLang,
-  startServer,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -34,48 +30,13 @@ const ADMIN = { email: 'shell-admin@example.com', password: 'shell-admin-123' };
 describe.skipIf(missing !== null && !CI)(
   'first-use tour and community panel e2e (chromium + real server)',
   () => {
+    const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     let server: RunningServer;
     let browser: Browser;
     let admin: string;
-    let notFound: string[] = [];
-    afterEach(() => {
-      expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-    });
-
-    const raw = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
-      const r = await fetch(`${server.url}/product${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-      });
-      return (await r.json()) as { code: number; message: string; data: T };
-    };
-    const call = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
-      const env = await raw<T>(method, path, body, token);
-      if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-      return env.data;
-    };
-    const encrypt = async (text: string) => {
-      const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-      return publicEncrypt(
-        { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-        Buffer.from(text),
-      ).toString('base64');
-    };
-    const register = async (email: string) => {
-      await call('POST', `/code/${email}/1`);
-      const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-      return (
-        await call<{ token: string }>('POST', '/user/register', {
-          email,
-          password: await encrypt('shell-pass-123'),
-          code,
-        })
-      ).token;
-    };
+    const { raw, call, encrypt, register: registerAs } = apiOf(() => server);
+    const register = async (email: string) =>
+      (await registerAs<{ token: string }>(email, 'shell-pass-123')).token;
     const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
       const ctx = await browser.newContext(DESKTOP);
       await setLang(ctx, server.url, lang);
@@ -98,11 +59,8 @@ describe.skipIf(missing !== null && !CI)(
     };
 
     beforeAll(async () => {
-      if (missing) throw new Error(`e2e cannot run: ${missing}`);
-      await buildWeb();
-      server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-      browser = await launchChromium();
-      notFound = recordNotFound(browser, server.url);
+      server = run.server();
+      browser = run.browser();
       admin = (
         await call<{ token: string }>('POST', '/auth/login', {
           username: ADMIN.email,
@@ -171,11 +129,6 @@ describe.skipIf(missing !== null && !CI)(
       );
     }, 600_000);
     let noticeKey = '';
-
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-    });
 
     it('walks a new user through upload → preview → download and never shows the tour again', async () => {
       const start = Date.now();
