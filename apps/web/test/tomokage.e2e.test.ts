@@ -8,7 +8,6 @@
  * X Bot's skeleton and mesh). On a phone the tab bar's digital-human tab opens the page, where the character
  * uploads and its card shows. Screenshots in en and zh.
  */
-import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,20 +15,17 @@ import { testTracks } from '@mocap/dance';
 import { wavBytes } from '@mocap/dance/node';
 import { importCharacter } from '@mocap/motion/characters';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   PHONE,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
   TESTDATA,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -43,51 +39,14 @@ describe.skipIf((missing !== null || !existsSync(XBOT)) && !CI)(
     let server: RunningServer;
     let browser: Browser;
     const dir = mkdtempSync(join(tmpdir(), 'mocap-tomo-e2e-'));
-    let notFound: string[] = [];
-
-    beforeAll(async () => {
-      if (missing) throw new Error(`e2e cannot run: ${missing}`);
-      await buildWeb();
-      server = await startServer();
-      browser = await launchChromium();
-      notFound = recordNotFound(browser, server.url);
-    }, 600_000);
-    afterEach(() => {
-      expect(notFound.splice(0), 'requests answered 404').toEqual([]);
+    const run = useE2e();
+    beforeAll(() => {
+      server = run.server();
+      browser = run.browser();
     });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-    });
-
-    const call = async <T = Record<string, unknown>>(
-      method: string,
-      path: string,
-      body?: unknown,
-      token?: string,
-    ) => {
-      const r = await fetch(`${server.url}/product${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-      });
-      const env = (await r.json()) as { code: number; message: string; data: T };
-      if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-      return env.data;
-    };
-    const register = async (email: string) => {
-      const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-      await call('POST', `/code/${email}/1`);
-      const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-      const password = publicEncrypt(
-        { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-        Buffer.from('tomo-pass-123'),
-      ).toString('base64');
-      return (await call<{ token: string }>('POST', '/user/register', { email, password, code })).token;
-    };
+    const { call, register: registerAs } = apiOf(() => server);
+    const register = async (email: string) =>
+      (await registerAs<{ token: string }>(email, 'tomo-pass-123')).token;
     /** A made dance for the account (the real music job). */
     const makeDance = async (token: string, seed: number) => {
       const t = testTracks.renderTrack({
