@@ -10,28 +10,24 @@
  * Screenshots in en and zh; no request answered 404.
  */
 import { execFileSync } from 'node:child_process';
-import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from 'mmd-parser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   PHONE,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
   TESTDATA,
   trimClip,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -50,36 +46,10 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
   let browser: Browser;
   let admin: string;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-lab-e2e-'));
-  let notFound: string[] = [];
-
-  const call = async <T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    body?: unknown,
-    token?: string,
-  ) => {
-    const r = await fetch(`${server.url}/product${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-    });
-    const env = (await r.json()) as { code: number; message: string; data: T };
-    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-    return env.data;
-  };
-  const encrypt = async (text: string) => {
-    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-    return publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(text),
-    ).toString('base64');
-  };
-  const register = async (email: string) => {
-    await call('POST', `/code/${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-    const password = await encrypt('lab-pass-123');
-    return (await call<{ token: string }>('POST', '/user/register', { email, password, code })).token;
-  };
+  const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPTURE_MODEL: 'lite' });
+  const { call, encrypt, register: registerAs } = apiOf(() => server);
+  const register = async (email: string) =>
+    (await registerAs<{ token: string }>(email, 'lab-pass-123')).token;
   const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
     await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
@@ -117,28 +87,14 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
   };
 
   beforeAll(async () => {
-    if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    await buildWeb();
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      CAPTURE_MODEL: 'lite',
-    });
-    browser = await launchChromium();
-    notFound = recordNotFound(browser, server.url);
+    server = run.server();
+    browser = run.browser();
     admin = (
       await call<{ token: string }>('POST', '/auth/login', {
         username: ADMIN.email,
         password: await encrypt(ADMIN.password),
       })
     ).token;
-  }, 600_000);
-  afterEach(() => {
-    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   /** A monthly-plan user who bought library takes 05_02 (281 frames) and 05_03. */
