@@ -6,7 +6,6 @@
  * as the song); the account moves to the monthly plan and a VMD-TDA zip downloads and opens in mmd-parser (keys on
  * the centre and leg IK bones to the end of the song); a new dance (redone) is made. Screenshots in en and zh.
  */
-import { constants, publicEncrypt } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,18 +15,15 @@ import { Parser } from 'mmd-parser';
 import type { Browser, Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -40,62 +36,27 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
   let browser: Browser;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-music-e2e-'));
 
-  beforeAll(async () => {
-    if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    await buildWeb();
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    browser = await launchChromium();
-    notFound = recordNotFound(browser, server.url);
-  }, 600_000);
-  const adminToken = async () => {
-    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-    const password = publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(ADMIN.password),
-    ).toString('base64');
-    return (await call<{ token: string }>('POST', '/auth/login', { username: ADMIN.email, password })).token;
-  };
+  const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  beforeAll(() => {
+    server = run.server();
+    browser = run.browser();
+  });
+  const { call, encrypt, register: registerAs } = apiOf(() => server);
+  const register = async (email: string) =>
+    (await registerAs<{ token: string }>(email, 'music-pass-123')).token;
+  const adminToken = async () =>
+    (
+      await call<{ token: string }>('POST', '/auth/login', {
+        username: ADMIN.email,
+        password: await encrypt(ADMIN.password),
+      })
+    ).token;
   const fileOf = (zip: Buffer, ext: string) => {
     const files = unzipSync(new Uint8Array(zip));
     const name = Object.keys(files).find((n) => n.toLowerCase().endsWith(ext));
     expect(name, ext).toBeTruthy();
     const b = files[name!]!;
     return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
-  };
-  /** No page may meet a 404 (issue 15.4). */
-  let notFound: string[] = [];
-  afterEach(() => {
-    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const call = async <T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    body?: unknown,
-    token?: string,
-  ) => {
-    const r = await fetch(`${server.url}/product${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-    });
-    const env = (await r.json()) as { code: number; message: string; data: T };
-    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-    return env.data;
-  };
-  const register = async (email: string) => {
-    const { publicKey } = await call<{ publicKey: string }>('GET', '/auth/publicKey');
-    await call('POST', `/code/${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-    const password = publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from('music-pass-123'),
-    ).toString('base64');
-    return (await call<{ token: string }>('POST', '/user/register', { email, password, code })).token;
   };
   /** Pixels of the preview canvas as a data URL (WebGL keeps its drawing buffer). */
   const canvasShot = (page: Page) =>
