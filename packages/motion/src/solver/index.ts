@@ -423,6 +423,9 @@ export function solveDetailed(
   // 7b. Fit to the image: the skeleton in camera space moved so its landmarks reproject onto the image
   // landmarks, the 3D fit above only a weak depth prior; then the same temporal smoothing as the 3D fit.
   const personPx = personImageHeight(series);
+  // The picture's evidence of jumps and of still feet, read by the floor fit and the floor stage.
+  const jumpsNow = imageJumps(series);
+  const speeds = imageFootSpeeds(series, fps);
   if (options.imageFit !== false) {
     // The image targets: each landmark's pixel track smoothed as the 3D tracks were (step 4).
     const image = Float64Array.from(series.image);
@@ -458,8 +461,6 @@ export function solveDetailed(
     // 7c. The same fit again, now with the floor: the floor stage (on copies) places the ground plane under
     // this fit's feet; then, in every frame the picture shows no jump, the lowest sole point is held on it.
     if (options.floorFit !== false && Number.isFinite(fit.afterPx)) {
-      const jumpsNow = imageJumps(series);
-      const speeds = imageFootSpeeds(series, fps);
       const probe = groundAndLock(
         model,
         Float64Array.from(local),
@@ -505,8 +506,8 @@ export function solveDetailed(
     footLock,
     !!options.rootAtOrigin,
     (rel) => imageFeet(cam, series, rootCam.smoothed, rel, fps, fc),
-    imageJumps(series),
-    imageFootSpeeds(series, fps),
+    jumpsNow,
+    speeds,
   );
   progress('ground', 0.85);
 

@@ -11,8 +11,8 @@
  * depth says. Pure: the weights are a JSON file in the source tree.
  */
 
-import { type Quat, qLog, type Vec3 } from '../math.ts';
-import { bestComponent, componentCost, type Gmm } from './gmm.ts';
+import { type Quat, qLog } from '../math.ts';
+import type { Gmm } from './gmm.ts';
 import weightsJson from './prior-weights.json' with { type: 'json' };
 
 /** Joints whose local rotations the prior models, in feature order (3 dims each). */
@@ -156,6 +156,3 @@ export function posePrior(): Gmm {
 export function posePriorMeta(): Record<string, unknown> {
   return (weightsJson as unknown as PosePriorJson).meta ?? {};
 }
-
-export type { Gmm, Vec3 };
-export { bestComponent, componentCost };
