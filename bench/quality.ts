@@ -164,7 +164,7 @@ export default async function bench(args: string[]): Promise<void> {
       }
       pose2sim.push(r);
       console.log(
-        `Pose2Sim ${cam.name}: PA-MPJPE raw ${r.raw.toFixed(1)} mm, solved ${r.solved.toFixed(1)} mm (${r.frames} frames)`,
+        `Pose2Sim ${cam.name}: PA-MPJPE raw ${r.raw.toFixed(1)} mm, solved ${r.solved.toFixed(1)} mm (${r.frames} frames); upper arms from the trunk axis: reference ${r.armFromTrunk.reference.toFixed(0)}°, this camera's BlazePose ${r.armFromTrunk.raw.toFixed(0)}°`,
       );
     }
     console.log('');

@@ -63,6 +63,7 @@ export {
   transformFrames,
 } from './metrics.ts';
 export {
+  armFromTrunkDeg,
   evaluatePose2Sim,
   type Pose2SimCamera,
   type Pose2SimResult,

@@ -93,6 +93,35 @@ export interface Pose2SimResult {
   raw: number;
   solved: number;
   perJoint: Record<string, number>;
+  /**
+   * Consistency of the reference with the videos: mean angle (degrees) of the upper arms from the trunk's
+   * downward axis (0 = hanging, 90 = horizontal) in the triangulated reference and in the raw BlazePose world
+   * landmarks of this camera. The four videos of the trial show a T-pose (about 90°); if the reference says
+   * otherwise, it was triangulated from another recording and PA-MPJPE against it measures that mismatch.
+   */
+  armFromTrunk: { reference: number; raw: number };
+}
+
+/** Mean upper-arm angle from the trunk's downward axis over the frames, degrees. */
+export function armFromTrunkDeg(frames: Frames): number {
+  const at = (fr: ArrayLike<number>, j: RecordedJoint): number[] => {
+    const i = RECORDED_JOINTS.indexOf(j) * 3;
+    return [fr[i], fr[i + 1], fr[i + 2]];
+  };
+  const sub = (a: number[], b: number[]) => a.map((v, i) => v - b[i]);
+  const angle = (a: number[], b: number[]) => {
+    const d = a.reduce((s, v, i) => s + v * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+    return (Math.acos(Math.max(-1, Math.min(1, d))) * 180) / Math.PI;
+  };
+  const vals: number[] = [];
+  for (const fr of frames) {
+    if (!fr) continue;
+    const sh = at(fr, 'leftUpperArm').map((v, i) => (v + at(fr, 'rightUpperArm')[i]) / 2);
+    const down = sub(at(fr, 'hips'), sh);
+    vals.push(angle(sub(at(fr, 'leftForearm'), at(fr, 'leftUpperArm')), down));
+    vals.push(angle(sub(at(fr, 'rightForearm'), at(fr, 'rightUpperArm')), down));
+  }
+  return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : Number.NaN;
 }
 
 /** One camera's tracks and solve against the triangulated reference. */
@@ -109,5 +138,12 @@ export function evaluatePose2Sim(
   const t = truth.slice(0, n);
   const pr = poseErrors(raw.slice(0, n), t);
   const ps = poseErrors(sol.slice(0, n), t);
-  return { camera, frames: ps.frames, raw: pr.paMpjpe, solved: ps.paMpjpe, perJoint: ps.perJointPa };
+  return {
+    camera,
+    frames: ps.frames,
+    raw: pr.paMpjpe,
+    solved: ps.paMpjpe,
+    perJoint: ps.perJointPa,
+    armFromTrunk: { reference: armFromTrunkDeg(t), raw: armFromTrunkDeg(raw.slice(0, n)) },
+  };
 }

@@ -558,6 +558,17 @@ export function summaryMarkdown(s: Summary): string {
       `| ${s.pose2sim.cameras.map((c) => `${fmt(c.raw)} → ${fmt(c.solved)}`).join(' | ')} | ${fmt(s.pose2sim.raw)} → ${fmt(s.pose2sim.solved)} |`,
     );
     out.push('');
+    const cams = s.pose2sim.cameras.filter((c) => c.armFromTrunk);
+    if (cams.length) {
+      const ref = cams[0].armFromTrunk.reference;
+      out.push(
+        `Upper arms from the trunk axis (0° hanging, 90° horizontal): reference ${ref.toFixed(0)}°, BlazePose per camera ${cams.map((c) => `${c.armFromTrunk.raw.toFixed(0)}°`).join(', ')}.` +
+          (Math.abs(ref - cams.reduce((a, c) => a + c.armFromTrunk.raw, 0) / cams.length) > 30
+            ? ' The videos show a T-pose and the reference does not: it was triangulated from another recording, so this comparison measures that mismatch, not the solve.'
+            : ''),
+      );
+      out.push('');
+    }
   }
   out.push('**By motion** (rendered; raw → solved)');
   out.push('');

@@ -5,6 +5,7 @@ import { bvh, solveDetailed } from '@mocap/motion';
 import { synthetic } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import {
+  armFromTrunkDeg,
   bodyImageHeight,
   feetOnFloor,
   jointAt,
@@ -12,6 +13,7 @@ import {
   parseCalibration,
   parseTrc,
   poseErrors,
+  RECORDED_JOINTS,
 } from '../src/index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,6 +51,25 @@ describe('Pose2Sim static trial files', () => {
       return out;
     });
     expect(poseErrors(moved, frames).paMpjpe).toBeLessThan(1e-6);
+  });
+
+  it('measures arm elevation: the reference holds the arms low although the videos show a T-pose', () => {
+    // Synthetic bodies: arms hanging (0°) and horizontal (90°).
+    const body = (armDown: boolean) => {
+      const fr = new Float64Array(RECORDED_JOINTS.length * 3);
+      const put = (j: Parameters<typeof jointIndexOf>[0], p: number[]) => fr.set(p, jointIndexOf(j) * 3);
+      put('hips', [0, 1, 0]);
+      put('leftUpperArm', [0.2, 1.5, 0]);
+      put('rightUpperArm', [-0.2, 1.5, 0]);
+      put('leftForearm', armDown ? [0.2, 1.2, 0] : [0.5, 1.5, 0]);
+      put('rightForearm', armDown ? [-0.2, 1.2, 0] : [-0.5, 1.5, 0]);
+      return fr;
+    };
+    expect(armFromTrunkDeg([body(true)])).toBeCloseTo(0, 6);
+    expect(armFromTrunkDeg([body(false), null])).toBeCloseTo(90, 6);
+    const frames = parseTrc(readFileSync(join(P2S, 'pose-3d', 'S00_P00_T00_StaticTrial_0-12.trc'), 'utf8'));
+    // The triangulated reference: arms about 30° from the trunk, far from the T-pose of the four videos.
+    expect(armFromTrunkDeg(frames)).toBeLessThan(45);
   });
 });
 
