@@ -7,7 +7,8 @@
  *   FBX's own animation read by three.js' FBXLoader;
  * - every zip that promises a character ships one: a mesh with an armature modifier, deformed by the animation,
  *   whose materials' image textures are found next to the FBX (Blender); OnlyFace has the 52 ARKit shape keys;
- * - `assimp info` loads every 3D file of every zip and the GLB;
+ * - `assimp info` loads every file of every zip that assimp has a reader for (FBX, BVH, CSM, GLB, and the VRMA of
+ *   the digital-human zip under a .glb name: assimp picks readers by extension), and the GLB and VRMA exports;
  * - the Unreal `ik_*` bones stay on the hands and feet at and between keys, through the Euler pole (Blender).
  */
 import { execFile } from 'node:child_process';
@@ -15,8 +16,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { quaterniusVrmBones, vrmFromGlb } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { exportCharacter, importCharacter } from '../src/characters/api.ts';
 import {
   ARKIT_BLENDSHAPES,
   BONE_TYPES,
@@ -31,8 +34,10 @@ import {
   resampleClip,
   resampledFrameCount,
   restClip,
+  zip,
 } from '../src/index.ts';
 import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from '../src/math.ts';
+import { SHARED } from './helpers.ts';
 import { assimp, blender } from './validators-b-helpers.ts';
 
 const run = promisify(execFile);
@@ -550,35 +555,84 @@ describe('characters in every zip that promises one; readers', () => {
   );
 
   it.skipIf(!ASSIMP)(
-    'assimp info loads every 3D file of every zip and the GLB',
+    'assimp info loads every 3D file of every zip (bone types and the digital-human zip with its VRMA) and the GLB',
     async () => {
       const short = motion(29.827, 2);
       const checked: string[] = [];
       const other = new Set<string>();
+      /** `assimp info` (default post-processing) on one file: loads, one animation, and a mesh for glTF. */
+      const info = async (label: string, file: string) => {
+        const { stdout } = await run(ASSIMP as string, ['info', file], { maxBuffer: 64 << 20 });
+        expect(stdout, label).toMatch(/Animations:\s+1/);
+        checked.push(label);
+        return stdout;
+      };
+      const assimpReads = (ext: string) => ['fbx', 'bvh', 'glb', 'csm', 'vrma'].includes(ext);
       for (const bt of BONE_TYPES) {
         const z = await unzip(short, bt);
         for (const name of z.names) {
           const ext = name.split('.').pop() as string;
-          if (!['fbx', 'bvh', 'glb'].includes(ext)) {
-            other.add(ext);
-            continue;
-          }
-          const { stdout } = await run(ASSIMP as string, ['info', join(z.dir, name)], {
-            maxBuffer: 64 << 20,
-          });
-          expect(stdout, `${bt} ${name}`).toMatch(/Animations:\s+1/);
-          checked.push(`${bt}/${name}`);
+          if (!assimpReads(ext)) other.add(ext);
+          else await info(`${bt}/${name}`, join(z.dir, name));
         }
+      }
+      // The digital-human zip (tomokage apply: FBX with the avatar's mesh, GLB, VRMA for a VRM avatar), made as the
+      // server's engine makes it, for a VRM 1.0 avatar (the CC0 Quaternius man with a VRM humanoid table).
+      const avatar = importCharacter(
+        vrmFromGlb(
+          new Uint8Array(
+            readFileSync(join(SHARED, 'testdata/characters/quaternius_modular_glb/modular_men_Casual.glb')),
+          ),
+          '1',
+          quaterniusVrmBones('1'),
+        ),
+      );
+      const dh = join(dir, 'digital_human');
+      mkdirSync(dh, { recursive: true });
+      const files = (['fbx', 'glb', 'vrma'] as const).map((f) => ({
+        name: `avatar_walk.${f}`,
+        data: exportCharacter(avatar, f, short, { name: 'walk' }),
+      }));
+      writeFileSync(`${dh}.zip`, zip(files.map((f) => ({ ...f, store: !f.name.endsWith('.fbx') }))));
+      await run('python3', [
+        '-c',
+        'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+        `${dh}.zip`,
+        dh,
+      ]);
+      for (const name of readdirSync(dh).sort()) {
+        if (!name.endsWith('.vrma')) {
+          await info(`digital-human/${name}`, join(dh, name));
+          continue;
+        }
+        // assimp (5.2) picks its reader by the file's extension and has none for .vrma; its glTF reader takes
+        // only .gltf/.glb names. The same bytes under a .glb name: loaded (default post-processing, which used to
+        // fail with "No materials remaining" on a mesh-less VRMA: the writer adds one zero-area mesh).
+        const asGlb = join(dh, name.replace(/\.vrma$/, '_vrma.glb'));
+        writeFileSync(asGlb, readFileSync(join(dh, name)));
+        const out = await info(`digital-human/${name}`, asGlb);
+        expect(out).toMatch(/Meshes:\s+1/);
       }
       const glb = join(dir, 'assimp.glb');
       writeFileSync(glb, exportFormat(short, 'glb').bytes);
-      const { stdout } = await run(ASSIMP as string, ['info', glb], { maxBuffer: 64 << 20 });
+      const stdout = await info('exportFormat glb', glb);
       expect(stdout).toMatch(/Materials:\s+1/);
-      expect(stdout).toMatch(/Animations:\s+1/);
-      // All 12 FBX bone types and the 5 BVHs; the rest are formats assimp has no reader for.
-      expect(checked.filter((c) => c.endsWith('.fbx'))).toHaveLength(12);
+      const vrma = join(dir, 'assimp_vrma.glb');
+      writeFileSync(vrma, exportFormat(short, 'vrma').bytes);
+      await info('exportFormat vrma', vrma);
+      // All 12 FBX bone types, the 5 BVHs and the CSM; the digital human's FBX, GLB and VRMA; the rest of the
+      // zips' files are formats assimp has no reader for (VMD: it reads PMX models, not motions).
+      expect(
+        checked.filter((c) => /^[^/]+\/[^/]+\.fbx$/.test(c) && !c.startsWith('digital-human')),
+      ).toHaveLength(12);
       expect(checked.filter((c) => c.endsWith('.bvh'))).toHaveLength(5);
-      expect([...other].sort()).toEqual(['anim', 'csm', 'csv', 'json', 'png', 'txt', 'vmd']);
+      expect(checked.filter((c) => c.endsWith('.csm'))).toEqual(['CS/phone_clip.csm']);
+      expect(checked.filter((c) => c.startsWith('digital-human/'))).toEqual([
+        'digital-human/avatar_walk.fbx',
+        'digital-human/avatar_walk.glb',
+        'digital-human/avatar_walk.vrma',
+      ]);
+      expect([...other].sort()).toEqual(['anim', 'csv', 'json', 'png', 'txt', 'vmd']);
     },
     300_000,
   );

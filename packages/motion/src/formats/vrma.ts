@@ -26,7 +26,7 @@
 
 import type { MotionClip } from '../clip.ts';
 import { EXPRESSIONS, expressionCurves } from './face.ts';
-import { buildGltf, finishGltf, fromMotionClip } from './gltf.ts';
+import { buildGltf, finishGltf, fromMotionClip, type GltfDocument } from './gltf.ts';
 
 /** Canonical joint → VRM 1.0 humanoid bone. */
 export const VRM_BONES: Readonly<Record<string, string>> = (() => {
@@ -71,6 +71,8 @@ export interface VrmaOptions {
   expressions?: boolean;
   /** Skip the hips translation (an in-place animation). */
   inPlace?: boolean;
+  /** Add the one zero-area mesh that lets assimp load the file (default true; see `addEmptyMesh`). */
+  emptyMesh?: boolean;
 }
 
 /** Writes a `.vrma` from a canonical MotionClip. */
@@ -160,7 +162,32 @@ export function write(clip: MotionClip, options: VrmaOptions = {}): Uint8Array {
       ext.lookAt = { node };
     }
   }
+  if (options.emptyMesh !== false) addEmptyMesh(doc);
   doc.json.extensionsUsed = ['VRMC_vrm_animation'];
   doc.json.extensions = { VRMC_vrm_animation: ext };
   return finishGltf(doc);
+}
+
+/**
+ * One mesh that draws nothing: a single triangle whose three corners are the scene origin, on its own node under
+ * the scene root (after every humanoid, expression and lookAt node, so their indices are unchanged).
+ *
+ * Why: assimp (5.2) loads a glTF through its default post-processing, which drops the materials no mesh uses and
+ * then fails the whole import with "No materials remaining" when the scene has no mesh. The three-vrm sample
+ * `idle_loop.vrma` fails `assimp info` that way (renamed .glb); with this mesh assimp loads the file with its one
+ * animation. The VRMA extension (1.0) asks for humanoid nodes in the VRM T-pose and animation data on them; it
+ * does not forbid other nodes or meshes, and players (three-vrm-animation, UniVRM) read only the extension's
+ * nodes. A zero-area triangle has no pixels, so an importer that instantiates the scene shows nothing extra.
+ * gltf-validator: no error, no warning.
+ */
+function addEmptyMesh(doc: GltfDocument): void {
+  const position = doc.bin.accessor(new Float32Array(9), 'VEC3', { target: 34962, minMax: true });
+  const json = doc.json as GltfDocument['json'] & { meshes?: unknown[] };
+  json.meshes = [
+    ...(json.meshes ?? []),
+    { name: 'empty', primitives: [{ attributes: { POSITION: position } }] },
+  ];
+  const node = json.nodes.length;
+  json.nodes.push({ name: 'empty', mesh: json.meshes.length - 1 });
+  (json.scenes[0].nodes as number[]).push(node);
 }
