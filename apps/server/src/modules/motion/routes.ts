@@ -4,328 +4,249 @@ import { BONE_TYPE_FORMAT, BONE_TYPES, BoneTypeInfoSchema, BoneTypeSchema } from
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { requireUser, userOf } from '../../http/context.ts';
+import { IdParam } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { formatAllowed } from '../video/limits.ts';
 import { IdsBody, MotionResultSchema, VideoSchema } from '../video/schemas.ts';
 
 const tags = ['motion'];
-const security = bearerSecurity;
 const Id = z.object({ id: IdParam });
 const UrlResult = z.object({ url: z.string(), expiresIn: z.number().int() });
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const { motion, videos } = app.ctx.services;
 
-  app.get(
+  r.get(
     '/motion/download/:bodyType/:id/:boneType',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'DownLoadMotion(bodyType, id, boneType): signed URL of one bone type’s zip',
-        description:
-          'bodyType `video` (or `body`). Own videos are free; a square video costs a non-owner 1 V per second, once. Free accounts: FBX bone types only.',
-        security,
-        params: z.object({ bodyType: z.string(), id: IdParam, boneType: BoneTypeSchema }),
-        response: { 200: envelope(MotionResultSchema) },
-      },
+      auth: requireUser,
+      summary: 'DownLoadMotion(bodyType, id, boneType): signed URL of one bone type’s zip',
+      description:
+        'bodyType `video` (or `body`). Own videos are free; a square video costs a non-owner 1 V per second, once. Free accounts: FBX bone types only.',
+      params: z.object({ bodyType: z.string(), id: IdParam, boneType: BoneTypeSchema }),
+      data: MotionResultSchema,
     },
-    async (req) =>
-      ok(await motion.download(userOf(req), req.params.bodyType, req.params.id, req.params.boneType)),
+    async (req) => motion.download(userOf(req), req.params.bodyType, req.params.id, req.params.boneType),
   );
 
-  app.post(
+  r.post(
     '/motion/zip/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Signed URL of a bone type’s zip (default: the video’s chosen bone type)',
-        security,
-        params: Id,
-        body: z.object({ boneType: BoneTypeSchema.optional() }).nullish(),
-        response: { 200: envelope(MotionResultSchema) },
-      },
+      auth: requireUser,
+      summary: 'Signed URL of a bone type’s zip (default: the video’s chosen bone type)',
+      params: Id,
+      body: z.object({ boneType: BoneTypeSchema.optional() }).nullish(),
+      data: MotionResultSchema,
     },
     async (req) => {
       const u = userOf(req);
       const boneType = req.body?.boneType ?? (await videos.visible(u, req.params.id)).boneType;
-      return ok(await motion.download(u, 'video', req.params.id, boneType));
+      return await motion.download(u, 'video', req.params.id, boneType);
     },
   );
 
-  app.post(
+  r.post(
     '/motion/MotionBulkDownload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One zip holding the chosen bone type’s zip of each video (up to 20)',
-        security,
-        body: z.object({
-          ids: z.array(z.coerce.number().int().positive()).min(1).max(20),
-          boneType: BoneTypeSchema,
-        }),
-        response: { 200: envelope(MotionResultSchema.extend({ count: z.number().int() })) },
-      },
+      auth: requireUser,
+      summary: 'One zip holding the chosen bone type’s zip of each video (up to 20)',
+      body: z.object({
+        ids: z.array(z.coerce.number().int().positive()).min(1).max(20),
+        boneType: BoneTypeSchema,
+      }),
+      data: MotionResultSchema.extend({ count: z.number().int() }),
     },
-    async (req) => ok(await motion.bulk(userOf(req), req.body.ids, req.body.boneType)),
+    async (req) => motion.bulk(userOf(req), req.body.ids, req.body.boneType),
   );
 
-  app.post(
+  r.post(
     '/motion/lowerBodyDownload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Lower body only (hips and legs keyed): made on first request, then kept',
-        security,
-        body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
-        response: { 200: envelope(MotionResultSchema) },
-      },
+      auth: requireUser,
+      summary: 'Lower body only (hips and legs keyed): made on first request, then kept',
+      body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
+      data: MotionResultSchema,
     },
-    async (req) => ok(await motion.lowerBody(userOf(req), req.body.id, req.body.boneType)),
+    async (req) => motion.lowerBody(userOf(req), req.body.id, req.body.boneType),
   );
 
-  app.get(
+  r.get(
     '/motion/boneTypes',
     {
-      schema: {
-        tags,
-        summary:
-          'Bone types: main format, whether a free plan may choose it, what it needs (OnlyFace: face capture)',
-        response: {
-          200: envelope(z.array(BoneTypeInfoSchema)),
-        },
-      },
+      summary:
+        'Bone types: main format, whether a free plan may choose it, what it needs (OnlyFace: face capture)',
+      data: z.array(BoneTypeInfoSchema),
     },
     async () =>
-      ok(
-        BONE_TYPES.map((name) => ({
-          name,
-          format: BONE_TYPE_FORMAT[name].toUpperCase(),
-          free: formatAllowed('free', name),
-          needs: name === 'OnlyFace' ? ('face' as const) : null,
-        })),
-      ),
+      BONE_TYPES.map((name) => ({
+        name,
+        format: BONE_TYPE_FORMAT[name].toUpperCase(),
+        free: formatAllowed('free', name),
+        needs: name === 'OnlyFace' ? ('face' as const) : null,
+      })),
   );
 
-  app.get(
+  r.get(
     '/motion/video/:id/pose_url',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Signed URL of the tracks (mocap-tracks JSON) for the repair editor (owner only)',
-        security,
-        params: Id,
-        response: { 200: envelope(UrlResult) },
-      },
+      auth: requireUser,
+      summary: 'Signed URL of the tracks (mocap-tracks JSON) for the repair editor (owner only)',
+      params: Id,
+      data: UrlResult,
     },
-    async (req) => ok(await motion.poseUrl(userOf(req), req.params.id)),
+    async (req) => motion.poseUrl(userOf(req), req.params.id),
   );
 
-  app.get(
+  r.get(
     '/motion/video/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'What a video offers: the bone types made, sizes, whether my plan allows each',
-        security,
-        params: Id,
-        response: {
-          200: envelope(
-            z.object({
-              id: z.number().int(),
-              status: z.number().int(),
-              boneType: z.string(),
-              frameCount: z.number().int().nullable(),
-              fps: z.number().nullable(),
-              zips: z.array(
-                z.object({
-                  boneType: z.string(),
-                  format: z.string(),
-                  fileName: z.string(),
-                  size: z.number().int(),
-                  allowed: z.boolean(),
-                }),
-              ),
-              warnings: z.array(z.string()),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'What a video offers: the bone types made, sizes, whether my plan allows each',
+      params: Id,
+      data: z.object({
+        id: z.number().int(),
+        status: z.number().int(),
+        boneType: z.string(),
+        frameCount: z.number().int().nullable(),
+        fps: z.number().nullable(),
+        zips: z.array(
+          z.object({
+            boneType: z.string(),
+            format: z.string(),
+            fileName: z.string(),
+            size: z.number().int(),
+            allowed: z.boolean(),
+          }),
+        ),
+        warnings: z.array(z.string()),
+      }),
     },
-    async (req) => ok(await motion.info(userOf(req), req.params.id)),
+    async (req) => motion.info(userOf(req), req.params.id),
   );
 
   for (const kind of ['fbx', 'vmd'] as const) {
-    app.get(
+    r.get(
       `/motion/${kind}/:id/anm`,
       {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: `Signed URL of the ${kind === 'fbx' ? 'FBX' : 'VMD'} zip a preview loads`,
-          description:
-            (kind === 'fbx'
-              ? 'Default: the video’s FBX bone type (Mixamo when it has none). `boneType` picks another FBX rig of the same capture; previews record no download.'
-              : 'The VMD-TDA zip (not on a free plan: FBX only).') +
-            ' A file the product sells: only the owner, an administrator or a buyer of the square video, within their plan’s formats (307 otherwise; others preview the clip).',
-          security,
-          params: Id,
-          querystring: z.object({ boneType: BoneTypeSchema.optional() }),
-          response: { 200: envelope(UrlResult.extend({ boneType: z.string() })) },
-        },
+        auth: requireUser,
+        summary: `Signed URL of the ${kind === 'fbx' ? 'FBX' : 'VMD'} zip a preview loads`,
+        description:
+          (kind === 'fbx'
+            ? 'Default: the video’s FBX bone type (Mixamo when it has none). `boneType` picks another FBX rig of the same capture; previews record no download.'
+            : 'The VMD-TDA zip (not on a free plan: FBX only).') +
+          ' A file the product sells: only the owner, an administrator or a buyer of the square video, within their plan’s formats (307 otherwise; others preview the clip).',
+        params: Id,
+        query: z.object({ boneType: BoneTypeSchema.optional() }),
+        data: UrlResult.extend({ boneType: z.string() }),
       },
-      async (req) => ok(await motion.preview(userOf(req), req.params.id, kind, req.query.boneType)),
+      async (req) => motion.preview(userOf(req), req.params.id, kind, req.query.boneType),
     );
   }
 
-  app.get(
+  r.get(
     '/motion/video/:id/clip_url',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Signed URL of the solved clip (mocap-motion JSON) a preview draws',
-        description:
-          'Owner, administrator or buyer: the solved clip. Anyone else who may see it (square): a preview-grade copy (≤ 10 fps, rounded, no face). Made videos only.',
-        security,
-        params: Id,
-        response: { 200: envelope(UrlResult) },
-      },
+      auth: requireUser,
+      summary: 'Signed URL of the solved clip (mocap-motion JSON) a preview draws',
+      description:
+        'Owner, administrator or buyer: the solved clip. Anyone else who may see it (square): a preview-grade copy (≤ 10 fps, rounded, no face). Made videos only.',
+      params: Id,
+      data: UrlResult,
     },
-    async (req) => ok(await motion.clipUrl(userOf(req), req.params.id)),
+    async (req) => motion.clipUrl(userOf(req), req.params.id),
   );
 
-  app.put(
+  r.put(
     '/motion/model/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Choose the bone type (model) of a video',
-        security,
-        params: Id,
-        body: z.object({ boneType: BoneTypeSchema }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireUser,
+      summary: 'Choose the bone type (model) of a video',
+      params: Id,
+      body: z.object({ boneType: BoneTypeSchema }),
+      data: z.null(),
     },
     async (req) => {
       await videos.setBoneType(userOf(req), req.params.id, req.body.boneType);
-      return ok(null);
+      return null;
     },
   );
 
-  app.get(
+  r.get(
     '/motion/has_download/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Whether I downloaded (or bought) this video, and which bone types',
-        security,
-        params: Id,
-        response: {
-          200: envelope(
-            z.object({
-              hasDownload: z.boolean(),
-              purchased: z.boolean(),
-              count: z.number().int(),
-              boneTypes: z.array(z.string()),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Whether I downloaded (or bought) this video, and which bone types',
+      params: Id,
+      data: z.object({
+        hasDownload: z.boolean(),
+        purchased: z.boolean(),
+        count: z.number().int(),
+        boneTypes: z.array(z.string()),
+      }),
     },
-    async (req) => ok(await motion.hasDownload(userOf(req), req.params.id)),
+    async (req) => motion.hasDownload(userOf(req), req.params.id),
   );
 
-  app.get(
+  r.get(
     '/motion/regen/:id/cnt',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Regen, remake and repair counts of my video, with the free ones left',
-        security,
-        params: Id,
-        response: {
-          200: envelope(
-            z.object({
-              count: z.number().int(),
-              free: z.number().int(),
-              remakeCount: z.number().int(),
-              freeRemakes: z.number().int(),
-              repairCount: z.number().int(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Regen, remake and repair counts of my video, with the free ones left',
+      params: Id,
+      data: z.object({
+        count: z.number().int(),
+        free: z.number().int(),
+        remakeCount: z.number().int(),
+        freeRemakes: z.number().int(),
+        repairCount: z.number().int(),
+      }),
     },
-    async (req) => ok(await motion.regenCount(userOf(req), req.params.id)),
+    async (req) => motion.regenCount(userOf(req), req.params.id),
   );
 
-  app.put(
+  r.put(
     '/motion/:id/regen/fbxs',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Regenerate the zips from the solved motion (free, a few times per video)',
-        security,
-        params: Id,
-        response: { 200: envelope(VideoSchema) },
-      },
+      auth: requireUser,
+      summary: 'Regenerate the zips from the solved motion (free, a few times per video)',
+      params: Id,
+      data: VideoSchema,
     },
-    async (req) => ok(await videos.regen(userOf(req), req.params.id, 'export')),
+    async (req) => videos.regen(userOf(req), req.params.id, 'export'),
   );
 
-  app.get(
+  r.get(
     '/motion/preMotionDownload/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Price check before a download: price, what is due now, balance',
-        security,
-        params: Id,
-        response: {
-          200: envelope(
-            z.object({
-              id: z.number().int(),
-              duration: z.number(),
-              price: z.number().int(),
-              due: z.number().int(),
-              owned: z.boolean(),
-              purchased: z.boolean(),
-              balance: z.number().int(),
-              enough: z.boolean(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Price check before a download: price, what is due now, balance',
+      params: Id,
+      data: z.object({
+        id: z.number().int(),
+        duration: z.number(),
+        price: z.number().int(),
+        due: z.number().int(),
+        owned: z.boolean(),
+        purchased: z.boolean(),
+        balance: z.number().int(),
+        enough: z.boolean(),
+      }),
     },
-    async (req) => ok(await motion.price(userOf(req), req.params.id)),
+    async (req) => motion.price(userOf(req), req.params.id),
   );
 
-  app.post(
+  r.post(
     '/motion/DeleteBatch',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete several of my videos',
-        security,
-        body: IdsBody,
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireUser,
+      summary: 'Delete several of my videos',
+      body: IdsBody,
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await videos.delete(userOf(req), req.body.ids)),
+    async (req) => videos.delete(userOf(req), req.body.ids),
   );
 };
 
