@@ -42,6 +42,17 @@ export const ConfigSchema = z
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_FORCE_PATH_STYLE: bool.default(true),
     /**
+     * An STS service for real temporary credentials on /cos/sts/* (AssumeRole with a session policy limited to the
+     * user's prefix or the granted key): MinIO's STS API is the S3 endpoint itself, AWS's is
+     * `https://sts.amazonaws.com` (with S3_STS_ROLE_ARN). Unset: pre-signed URLs only.
+     */
+    S3_STS_ENDPOINT: optionalString.refine(
+      (u) => u === undefined || /^https?:\/\//.test(u),
+      'S3_STS_ENDPOINT must be an http(s) URL',
+    ),
+    S3_STS_REGION: optionalString,
+    S3_STS_ROLE_ARN: optionalString,
+    /**
      * The one switch from the outbox folder to real mail (issue 15.2): `smtps://user:password@host:465` or
      * `smtp://user:password@host:587` (user and password URL-encoded). SMTP_HOST & co. do the same, piece by piece.
      */
@@ -173,6 +184,7 @@ export interface Config extends RawConfig {
         accessKeyId: string;
         secretAccessKey: string;
         forcePathStyle: boolean;
+        sts?: { endpoint: string; region?: string; roleArn?: string };
       };
   mail:
     | { kind: 'outbox'; dir: string; from: string }
@@ -223,6 +235,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           accessKeyId: c.S3_ACCESS_KEY_ID!,
           secretAccessKey: c.S3_SECRET_ACCESS_KEY!,
           forcePathStyle: c.S3_FORCE_PATH_STYLE,
+          ...(c.S3_STS_ENDPOINT
+            ? {
+                sts: {
+                  endpoint: c.S3_STS_ENDPOINT,
+                  ...(c.S3_STS_REGION ? { region: c.S3_STS_REGION } : {}),
+                  ...(c.S3_STS_ROLE_ARN ? { roleArn: c.S3_STS_ROLE_ARN } : {}),
+                },
+              }
+            : {}),
         }
       : { kind: 'local', root: resolve(dataDir, 'files') },
     mail: c.SMTP_URL

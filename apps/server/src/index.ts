@@ -96,6 +96,8 @@ export {
   StorageGrantError,
   StorageNotFoundError,
   StorageTooLargeError,
+  StsClient,
+  StsError,
   sign,
   TokenError,
   type UploadCredentials,

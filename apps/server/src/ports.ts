@@ -494,6 +494,26 @@ export interface UploadCredentials {
   method: 'PUT';
   headers: Record<string, string>;
   maxBytes: number;
+  /**
+   * Real temporary storage credentials from STS AssumeRole, limited by a session policy to PutObject on exactly
+   * `key` (S3 with `S3_STS_ENDPOINT` configured); null where the store offers no STS (local disk, plain S3).
+   */
+  sts: BucketCredentials | null;
+}
+
+/** Temporary S3 credentials (STS) and where they apply. */
+export interface BucketCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  /** unix seconds */
+  expiredTime: number;
+  bucket: string;
+  region: string;
+  /** The S3 endpoint (empty for AWS). */
+  endpoint: string;
+  /** The bucket key (prefix) the session policy allows; ends with `*` for a prefix. */
+  resource: string;
 }
 
 export interface UploadGrantOptions {
@@ -534,6 +554,15 @@ export interface ObjectStorage {
   verifyUploadGrant(sessionToken: string): UploadGrant;
   /** Local storage only (its signed URLs point at `/product/files`): the payload of a valid download token. */
   verifyDownloadToken?(token: string): DownloadTokenPayload;
+  /**
+   * Read-only STS credentials for the objects under `prefix` (GetObject, and ListBucket limited to the prefix),
+   * valid `durationS`; null when the store offers no STS (local disk, or S3 without `S3_STS_ENDPOINT`).
+   */
+  readCredentials?(
+    prefix: string,
+    durationS: number,
+    owner: string | number,
+  ): Promise<BucketCredentials | null>;
   close(): Promise<void>;
 }
 

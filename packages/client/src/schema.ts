@@ -275,7 +275,7 @@ export interface paths {
         };
         /**
          * Temporary credentials to upload one MP4 directly to storage
-         * @description PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s.
+         * @description PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s. Fetch new ones for every upload. With S3 and an STS service, `sts` also holds temporary S3 credentials allowing PutObject on exactly `key` (same lifetime).
          */
         get: {
             parameters: {
@@ -317,6 +317,20 @@ export interface paths {
                                 region: string;
                                 /** @description unix seconds */
                                 startTime: number;
+                                /** @description Real temporary S3 credentials from STS AssumeRole, limited by a session policy; null where the store offers no STS (local disk; S3 without S3_STS_ENDPOINT), where the pre-signed URLs are the way in */
+                                sts: {
+                                    accessKeyId: string;
+                                    bucket: string;
+                                    /** @description the S3 endpoint; empty for AWS */
+                                    endpoint: string;
+                                    /** @description unix seconds */
+                                    expiredTime: number;
+                                    region: string;
+                                    /** @description the bucket key (or key prefix ending in *) the session policy allows */
+                                    resource: string;
+                                    secretAccessKey: string;
+                                    sessionToken: string;
+                                } | null;
                                 uploadUrl: string;
                             };
                             message: string;

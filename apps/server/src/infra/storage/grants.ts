@@ -36,7 +36,7 @@ export function newUploadGrant(secret: string, o: UploadGrantOptions) {
 export function uploadCredentialsOf(
   grant: ReturnType<typeof newUploadGrant>,
   o: UploadGrantOptions,
-  where: { bucket: string; region: string; uploadUrl: string },
+  where: { bucket: string; region: string; uploadUrl: string; sts?: UploadCredentials['sts'] },
 ): UploadCredentials {
   return {
     credentials: {
@@ -47,10 +47,13 @@ export function uploadCredentialsOf(
     startTime: grant.now,
     expiredTime: grant.exp,
     key: o.key,
-    ...where,
+    bucket: where.bucket,
+    region: where.region,
+    uploadUrl: where.uploadUrl,
     method: 'PUT',
     headers: { 'Content-Type': grant.contentType },
     maxBytes: o.maxBytes,
+    sts: where.sts ?? null,
   };
 }
 

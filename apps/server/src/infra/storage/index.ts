@@ -7,6 +7,7 @@ import type { ObjectStorage } from './types.ts';
 export { LocalStorage, type LocalStorageOptions } from './local.ts';
 export { S3Storage, type S3StorageOptions } from './s3.ts';
 export { sign, TokenError, verify } from './signing.ts';
+export { StsClient, StsError, sessionPolicy, type TemporaryCredentials } from './sts.ts';
 export * from './types.ts';
 
 export type StorageConfig =
@@ -21,6 +22,7 @@ export type StorageConfig =
       forcePathStyle?: boolean;
       prefix?: string;
       secret: string;
+      sts?: { endpoint: string; region?: string; roleArn?: string };
     };
 
 export function createStorage(config: StorageConfig): ObjectStorage {

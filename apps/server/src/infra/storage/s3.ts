@@ -17,7 +17,9 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { newUploadGrant, uploadCredentialsOf, verifyUploadGrant } from './grants.ts';
 import { byteLimiter } from './local.ts';
+import { StsClient, sessionPolicy } from './sts.ts';
 import {
+  type BucketCredentials,
   checkKey,
   type ObjectInfo,
   type ObjectStorage,
@@ -43,6 +45,11 @@ export interface S3StorageOptions {
   prefix?: string;
   /** HMAC secret for upload grants. */
   secret: string;
+  /**
+   * An STS service to issue real temporary credentials (AssumeRole with a session policy): MinIO's STS API (the
+   * S3 endpoint itself) or AWS STS. Without it the clients get pre-signed URLs only (`sts: null`).
+   */
+  sts?: { endpoint: string; region?: string; roleArn?: string };
 }
 
 function isNotFound(err: unknown): boolean {
@@ -56,6 +63,7 @@ export class S3Storage implements ObjectStorage {
   readonly kind = 's3' as const;
   readonly client: S3Client;
   private readonly prefix: string;
+  private readonly sts: StsClient | null;
 
   constructor(private readonly opts: S3StorageOptions) {
     this.client = new S3Client({
@@ -67,6 +75,61 @@ export class S3Storage implements ObjectStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
     this.prefix = (opts.prefix ?? '').replace(/^\/+/, '');
+    this.sts = opts.sts
+      ? new StsClient({
+          endpoint: opts.sts.endpoint,
+          region: opts.sts.region ?? opts.region,
+          accessKeyId: opts.accessKeyId,
+          secretAccessKey: opts.secretAccessKey,
+          roleArn: opts.sts.roleArn,
+        })
+      : null;
+  }
+
+  /** STS credentials limited to `statements` (bucket keys relative to the storage prefix), or null without STS. */
+  private async assume(
+    resource: string,
+    actions: string[],
+    durationS: number,
+    owner: string | number,
+    listPrefix?: string,
+  ): Promise<BucketCredentials | null> {
+    if (!this.sts) return null;
+    const bucketArn = `arn:aws:s3:::${this.opts.bucket}`;
+    const statements: Parameters<typeof sessionPolicy>[0] = [
+      { actions, resources: [`${bucketArn}/${resource}`] },
+    ];
+    if (listPrefix !== undefined) {
+      statements.push({
+        actions: ['s3:ListBucket'],
+        resources: [bucketArn],
+        condition: { StringLike: { 's3:prefix': [`${listPrefix}*`] } },
+      });
+    }
+    const c = await this.sts.assumeRole({
+      policy: sessionPolicy(statements),
+      durationS,
+      sessionName: `mocap-${String(owner).replace(/[^\w+=,.@-]/g, '')}`.slice(0, 64),
+    });
+    return {
+      accessKeyId: c.accessKeyId,
+      secretAccessKey: c.secretAccessKey,
+      sessionToken: c.sessionToken,
+      expiredTime: c.expiration,
+      bucket: this.opts.bucket,
+      region: this.opts.region,
+      endpoint: this.opts.endpoint ?? '',
+      resource,
+    };
+  }
+
+  async readCredentials(
+    prefix: string,
+    durationS: number,
+    owner: string | number,
+  ): Promise<BucketCredentials | null> {
+    const p = this.prefix + checkKey(prefix.replace(/\/+$/, '')) + '/';
+    return this.assume(`${p}*`, ['s3:GetObject'], durationS, owner, p);
   }
 
   private k(key: string): string {
@@ -221,7 +284,13 @@ export class S3Storage implements ObjectStorage {
       new PutObjectCommand({ Bucket: this.opts.bucket, Key: this.k(o.key), ContentType: grant.contentType }),
       { expiresIn: grant.expiresIn, signableHeaders: new Set(['content-type']) },
     );
-    return uploadCredentialsOf(grant, o, { bucket: this.opts.bucket, region: this.opts.region, uploadUrl });
+    const sts = await this.assume(this.k(o.key), ['s3:PutObject'], grant.expiresIn, o.owner);
+    return uploadCredentialsOf(grant, o, {
+      bucket: this.opts.bucket,
+      region: this.opts.region,
+      uploadUrl,
+      sts,
+    });
   }
 
   verifyUploadGrant(sessionToken: string): UploadGrant {

@@ -1,5 +1,6 @@
 /** The object-storage port (defined in `src/ports.ts`), as the adapters here import it. */
 export {
+  type BucketCredentials,
   checkKey,
   type DownloadTokenPayload,
   type ObjectInfo,

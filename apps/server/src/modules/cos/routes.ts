@@ -18,6 +18,21 @@ const Credentials = z.object({
   startTime: z.number().int().describe('unix seconds'),
   expiredTime: z.number().int().describe('unix seconds'),
 });
+const Sts = z
+  .object({
+    accessKeyId: z.string(),
+    secretAccessKey: z.string(),
+    sessionToken: z.string(),
+    expiredTime: z.number().int().describe('unix seconds'),
+    bucket: z.string(),
+    region: z.string(),
+    endpoint: z.string().describe('the S3 endpoint; empty for AWS'),
+    resource: z.string().describe('the bucket key (or key prefix ending in *) the session policy allows'),
+  })
+  .nullable()
+  .describe(
+    'Real temporary S3 credentials from STS AssumeRole, limited by a session policy; null where the store offers no STS (local disk; S3 without S3_STS_ENDPOINT), where the pre-signed URLs are the way in',
+  );
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -31,7 +46,7 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Temporary credentials to upload one MP4 directly to storage',
         description:
-          'PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s.',
+          'PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s. Fetch new ones for every upload. With S3 and an STS service, `sts` also holds temporary S3 credentials allowing PutObject on exactly `key` (same lifetime).',
         security: bearerSecurity,
         querystring: z.object({
           fileName: z.string().max(255).optional(),
@@ -47,6 +62,7 @@ const routes: FastifyPluginAsync = async (base) => {
               method: z.literal('PUT'),
               headers: z.record(z.string(), z.string()),
               maxBytes: z.number().int(),
+              sts: Sts,
             }),
           ),
         },
@@ -63,12 +79,16 @@ const routes: FastifyPluginAsync = async (base) => {
         tags,
         summary: 'Temporary read credentials for my own files (300 s; the client refreshes after 290 s)',
         description:
-          'The sessionToken reads objects under my prefix: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage serves the bytes; S3 answers 302 to a pre-signed URL of the bucket — S3-compatible stores issue real temporary keys only through an STS service, which is not assumed). Downloads of results use the signed URLs of /motion/*.',
+          'The sessionToken reads objects under my prefix for 300 s: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage serves the bytes; S3 answers 302 to a pre-signed URL of the bucket). With S3 and an STS service (S3_STS_ENDPOINT: MinIO, AWS STS), `sts` holds real temporary S3 credentials whose session policy allows GetObject and listing under my prefix only, for 3600 s; without one (plain S3 endpoints offer no AssumeRole) `sts` is null. Downloads of results use the signed URLs of /motion/*.',
         security: bearerSecurity,
-        response: { 200: envelope(Credentials.extend({ prefix: z.string() })) },
+        response: {
+          200: envelope(
+            Credentials.extend({ prefix: z.string(), storage: z.enum(['local', 's3']), sts: Sts }),
+          ),
+        },
       },
     },
-    async (req) => ok(files.readCredentials(userOf(req).id)),
+    async (req) => ok(await files.readCredentials(userOf(req).id)),
   );
 
   // Raw bodies for direct uploads (local storage).

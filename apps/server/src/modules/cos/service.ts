@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { AppError, Codes } from '../../errors.ts';
 import {
+  type BucketCredentials,
   type ObjectInfo,
   type ObjectStorage,
   type SignedTokens,
@@ -18,12 +19,21 @@ import { UploadMessages } from '../video/limits.ts';
 
 const READ_PURPOSE = 'storage-read';
 const READ_TTL_S = 300;
+/**
+ * Lifetime of the STS credentials of /cos/sts/download: longer than the web's cloud-auth reuse (1800000 ms,
+ * spec §4) so that reused credentials are still valid; STS itself allows 900 s to 12 h.
+ */
+export const READ_STS_TTL_S = 3600;
 
 export interface ReadCredentials {
   credentials: { tmpSecretId: string; tmpSecretKey: string; sessionToken: string };
   startTime: number;
   expiredTime: number;
   prefix: string;
+  /** Where files live: the API serves them (`local`) or an S3 bucket does. */
+  storage: 'local' | 's3';
+  /** Real temporary S3 credentials for the prefix (STS), or null where the store offers none. */
+  sts: BucketCredentials | null;
 }
 
 export class FileService {
@@ -41,10 +51,15 @@ export class FileService {
     if (!this.servesFiles) throw new AppError(Codes.NOT_FOUND);
   }
 
-  /** Read credentials for the user's own prefix (300 s). */
-  readCredentials(userId: number): ReadCredentials {
+  /**
+   * Read credentials for the user's own prefix: a signed read token (300 s) for GET /cos/object, and — on S3 with
+   * an STS service — real temporary credentials whose session policy allows GetObject (and listing) under the
+   * prefix only, for `READ_STS_TTL_S`.
+   */
+  async readCredentials(userId: number): Promise<ReadCredentials> {
     const now = Math.floor(Date.now() / 1000);
     const prefix = `videos/u${userId}/`;
+    const sts = (await this.storage.readCredentials?.(prefix, READ_STS_TTL_S, userId)) ?? null;
     const token = this.tokens.sign(READ_PURPOSE, { p: prefix, u: userId, exp: now + READ_TTL_S });
     return {
       credentials: {
@@ -55,6 +70,8 @@ export class FileService {
       startTime: now,
       expiredTime: now + READ_TTL_S,
       prefix,
+      storage: this.storage.kind,
+      sts,
     };
   }
 
@@ -116,10 +133,9 @@ export class FileService {
 
   /**
    * S3: where a read token of /cos/sts/download leads — a pre-signed GET URL of the object, valid as long as the
-   * token still is (at most 300 s). Why not real temporary S3 credentials: an S3-compatible store only issues
-   * them through an STS service (AWS STS AssumeRole with a session policy limited to `videos/u<id>/*`, or MinIO's
-   * AssumeRole), which a generic S3 endpoint (and the test server) does not offer; the signed, prefix-scoped,
-   * expiring token exchanged here for per-object pre-signed URLs gives the same scope and lifetime without it.
+   * token still is (at most 300 s). This works on every S3-compatible store; real temporary S3 credentials (the
+   * `sts` part of /cos/sts/download) exist only where an STS service is configured (S3_STS_ENDPOINT: MinIO's
+   * AssumeRole, AWS STS), which plain S3 endpoints (and the test server, s3rver) do not offer.
    */
   async readUrl(key: string, token: string): Promise<string> {
     const target = this.readTarget(key, token);
