@@ -62,6 +62,7 @@ export const en = {
   'net.timeout': 'network request timeout',
   'net.loginTimeout': 'Login timed out, please log in again',
   'net.serverError': 'Server error',
+  'net.cosUpload': 'Cloud upload failed',
   'net.network': 'Network error, please check your connection',
   'net.unknown': 'Request failed (code {code})',
 

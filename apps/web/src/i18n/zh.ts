@@ -63,6 +63,7 @@ export const zh: Record<MessageKey, string> = {
   'net.timeout': '网络请求超时',
   'net.loginTimeout': '登录超时,请重新登录',
   'net.serverError': '服务器错误',
+  'net.cosUpload': 'cos上传失败',
   'net.network': '网络错误,请检查网络连接',
   'net.unknown': '请求失败(错误码 {code})',
 
