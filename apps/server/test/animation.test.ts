@@ -9,9 +9,10 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { motionJson } from '@mocap/motion';
+import { createSkeleton, motionJson, restClip } from '@mocap/motion';
 import { runExportWorker, runTomokageWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVideoStore, VideoStatus } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import {
   type Fixtures,
@@ -407,6 +408,11 @@ describe.each(databases)('animation library on %s', (kind) => {
     expect(await t.services.animation.seed()).toBe(0);
     expect((await search(a.token)).data.total).toBe(18);
   });
+  // The capture shared in the test below (used again by the redone test).
+  let sharedCapture:
+    | { owner: { token: string; id: number }; videoId: number; animationId: number }
+    | undefined;
+
   it('an owner shares a made square capture as an animation; an administrator publishes it; others buy it', async () => {
     const owner = await t.register(`anim-share-${kind}@example.com`);
     const form = uploadForm(fx.synthetic(31, 2), { name: 'shared clip', tags: 'x' });
@@ -466,5 +472,193 @@ describe.each(databases)('animation library on %s', (kind) => {
     expect(await t.services.coins.balance(a.id)).toBe(bal - 1);
     const files = unzip((await fetchUrl(dl.data.paths[0]!)).rawPayload);
     expect([...files.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+    sharedCapture = { owner, videoId: up.data.id, animationId: shared.data.id };
+  });
+
+  interface Urls {
+    clip: string;
+    picture: string;
+    zips: { boneType: string; fileName: string; url: string }[];
+  }
+  const urlsOf = (token: string, id: number) =>
+    t.call<Urls>('GET', `/product/animation/cos_url/${id}`, { token });
+
+  it('cos_url signs the clip and picture for anyone, the made zips only for a buyer; pictures signs the picture', async () => {
+    const anim = (await search(a.token, { keyword: '05_02' })).data.list[0]!; // a bought it (Mixamo, Unreal5.6, VMD-TDA made)
+    const mine = await urlsOf(a.token, anim.id);
+    expect(mine.code, mine.message).toBe(0);
+    expect(motionJson.read((await fetchUrl(mine.data.clip)).body).frameCount).toBe(anim.frameCount);
+    expect((await fetchUrl(mine.data.picture)).body.startsWith('<svg')).toBe(true);
+    // a is on the free plan again: the VMD-TDA zip made while monthly is not offered (FBX bone types only).
+    expect(mine.data.zips.map((z) => z.boneType)).toEqual(['Mixamo', 'Unreal5.6']);
+    const mixamo = mine.data.zips.find((z) => z.boneType === 'Mixamo')!;
+    const files = unzip((await fetchUrl(mixamo.url)).rawPayload);
+    expect([...files.keys()].some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+    // b did not buy it: the preview, not the files.
+    const theirs = await urlsOf(b.token, anim.id);
+    expect(theirs.code, theirs.message).toBe(0);
+    expect(theirs.data.zips).toEqual([]);
+    expect((await fetchUrl(theirs.data.clip)).statusCode).toBe(200);
+    const pic = await t.call<{ picture: string }>('GET', `/product/animation/pictures/${anim.id}`, {
+      token: b.token,
+    });
+    expect((await fetchUrl(pic.data.picture)).body).toBe((await fetchUrl(mine.data.picture)).body);
+    expect((await urlsOf(a.token, 999999)).code).toBe(404);
+    expect((await t.call('GET', `/product/animation/cos_url/${anim.id}`)).code).toBe(401);
+  });
+
+  it('redone: the owner makes a shared capture again from the video (after a repair); hidden until published again; buyers keep it', async () => {
+    expect(sharedCapture).toBeDefined();
+    const { owner, videoId, animationId } = sharedCapture!;
+    const before = (await urlsOf(owner.token, animationId)).data;
+    const oldPicture = (await fetchUrl(before.picture)).body;
+    // The owner repairs the capture: the video's clip is now 75 frames (2.5 s) of another motion.
+    const v = await createVideoStore(t.infra.database).repos.videos.findById(videoId);
+    const longer = restClip(createSkeleton(), 75, 30);
+    for (let f = 0; f < 75; f++) longer.rootPositions[f * 3 + 1]! += 0.2 * Math.sin(f / 5);
+    await t.infra.storage.put(v!.outputs.clipKey!, motionJson.write(longer));
+    // Only the owner may redo it.
+    const other = await t.call('POST', `/product/animation/redone/${animationId}`, { token: b.token });
+    expect(other.code).toBe(307);
+    expect(other.message).toBe('only the owner of a shared capture can redo it');
+    const take = (await search(a.token, { keyword: '05_03' })).data.list[0]!;
+    expect(
+      (await t.call('POST', `/product/animation/redone/${take.id}`, { token: owner.token })).message,
+    ).toBe('only the owner of a shared capture can redo it');
+    const redone = await t.call<Anim & { picture: string }>(
+      'POST',
+      `/product/animation/redone/${animationId}`,
+      {
+        token: owner.token,
+      },
+    );
+    expect(redone.code, redone.message).toBe(0);
+    expect(redone.data).toMatchObject({ status: 0, frameCount: 75, fps: 30, duration: 2.5, price: 3 });
+    expect((await fetchUrl(redone.data.picture)).body).not.toBe(oldPicture);
+    // Hidden again: gone from the list and from a's view, still the owner's to preview (the new clip).
+    expect((await search(a.token, { category: 'capture' })).data.total).toBe(0);
+    expect((await urlsOf(a.token, animationId)).code).toBe(404);
+    const own = await urlsOf(owner.token, animationId);
+    expect(own.code, own.message).toBe(0);
+    expect(motionJson.read((await fetchUrl(own.data.clip)).body).frameCount).toBe(75);
+    // Published again: a (who bought it) downloads free, a zip made anew from the 75 frames; the old zip is gone.
+    const admin = await t.adminToken();
+    await t.call('POST', '/product/admin/animation/publish', {
+      token: admin,
+      body: { id: animationId, published: true },
+    });
+    expect((await urlsOf(a.token, animationId)).data.zips).toEqual([]);
+    // (bvh is in the yearly plan's formats only: a is yearly for it)
+    const setLevel = (level: 'yearly' | 'free', until: number | null) =>
+      t.infra.store.repos.users.update(a.id, { level, vexpiredAt: until }, t.clock.now());
+    await setLevel('yearly', t.clock.now() + 86_400_000);
+    const bal = await t.services.coins.balance(a.id);
+    const dl = await t.call<{ paths: string[]; charged: number }>(
+      'GET',
+      `/product/animation/download/0/${animationId}/bvh`,
+      { token: a.token },
+    );
+    expect(dl.code, dl.message).toBe(0);
+    expect(dl.data.charged).toBe(0);
+    expect(await t.services.coins.balance(a.id)).toBe(bal);
+    const bvh = [...unzip((await fetchUrl(dl.data.paths[0]!)).rawPayload).entries()].find(([n]) =>
+      n.endsWith('.bvh'),
+    )?.[1];
+    expect(bvh?.toString('utf8')).toMatch(/Frames:\s*75\b/);
+    expect((await urlsOf(a.token, animationId)).data.zips.map((z) => z.boneType)).toEqual(['bvh']);
+    await setLevel('free', null);
+    // The video's motion gone (a remake that failed, its clip removed): refused, the animation unchanged.
+    await t.infra.storage.delete(v!.outputs.clipKey!);
+    const gone = await t.call('POST', `/product/animation/redone/${animationId}`, { token: owner.token });
+    expect(gone.code).toBe(307);
+    expect(gone.message).toBe('the capture this animation was shared from is gone or not made');
+    await createVideoStore(t.infra.database).repos.videos.update(
+      videoId,
+      { status: VideoStatus.FAILED },
+      t.clock.now(),
+    );
+    expect(
+      (await t.call('POST', `/product/animation/redone/${animationId}`, { token: owner.token })).message,
+    ).toBe('the capture this animation was shared from is gone or not made');
+    expect((await search(a.token, { category: 'capture' })).data.list[0]!.frameCount).toBe(75);
+  });
+
+  it('an administrator redoes a shipped take from the product’s take (picture drawn again, zips dropped, status kept); users refused', async () => {
+    const anim = (await search(a.token, { keyword: '05_02' })).data.list[0]!;
+    const keys = await urlsOf(a.token, anim.id);
+    const picture = (await fetchUrl(keys.data.picture)).body;
+    expect(keys.data.zips.length).toBeGreaterThan(0);
+    expect(
+      (await t.call('POST', '/product/admin/animation/redone', { token: a.token, body: { id: anim.id } }))
+        .code,
+    ).toBe(406);
+    const admin = await t.adminToken();
+    const r = await t.call<Anim>('POST', '/product/admin/animation/redone', {
+      token: admin,
+      body: { id: anim.id },
+    });
+    expect(r.code, r.message).toBe(0);
+    expect(r.data).toMatchObject({ status: 1, frameCount: anim.frameCount, price: anim.price });
+    const after = await urlsOf(a.token, anim.id);
+    expect(after.data.zips).toEqual([]);
+    expect((await fetchUrl(after.data.picture)).body).toBe(picture);
+    expect((await search(a.token, { keyword: '05_02' })).data.list[0]!.purchased).toBe(true);
+    expect(
+      (await t.call('POST', '/product/admin/animation/redone', { token: admin, body: { id: 999999 } })).code,
+    ).toBe(404);
+  });
+
+  it('zip: one zip of several animations, the unbought ones bought once each; refused with nothing charged when coins fall short', async () => {
+    const e = await t.register(`anim-zip-${kind}@example.com`);
+    const list = (await search(e.token)).data.list.filter((x) => x.category === 'dance');
+    const [x, y] = [
+      list.find((q) => q.name === 'CMU dance 05_03')!,
+      list.find((q) => q.name === 'CMU dance 05_04')!,
+    ];
+    const bundle = (ids: number[], boneType = 'Mixamo') =>
+      t.call<{ paths: string[]; charged: number; count: number; name: string }>(
+        'POST',
+        '/product/animation/zip',
+        {
+          token: e.token,
+          body: { ids, boneType },
+        },
+      );
+    const bal = await t.services.coins.balance(e.id);
+    expect(bal).toBeGreaterThanOrEqual(x.price + y.price);
+    const r = await bundle([x.id, y.id, x.id]);
+    expect(r.code, r.message).toBe(0);
+    expect(r.data.count).toBe(2);
+    expect(r.data.charged).toBe(x.price + y.price);
+    expect(r.data.name).toBe('animations_Mixamo_2.zip');
+    expect(await t.services.coins.balance(e.id)).toBe(bal - x.price - y.price);
+    const outer = unzip((await fetchUrl(r.data.paths[0]!)).rawPayload);
+    expect(outer.size).toBe(2);
+    for (const [name, inner] of outer) {
+      expect(name.endsWith('.zip'), name).toBe(true);
+      expect(
+        [...unzip(inner).keys()].some((n) => n.toLowerCase().endsWith('.fbx')),
+        name,
+      ).toBe(true);
+    }
+    // Bought: again free.
+    const again = await bundle([y.id, x.id]);
+    expect(again.data.charged).toBe(0);
+    expect(await t.services.coins.balance(e.id)).toBe(bal - x.price - y.price);
+    // Too few coins for the unbought one: refused, nothing charged, nothing bought.
+    const z = list.find((q) => q.name === 'CMU dance 05_06')!;
+    const left = await t.services.coins.balance(e.id);
+    await t.services.coins.change(e.id, -(left - (z.price - 1)), 'admin', `anim-zip-drain-${kind}`);
+    const poor = await bundle([x.id, z.id]);
+    expect(poor.code).toBe(307);
+    expect(poor.message).toContain('V币余额不足');
+    expect(await t.services.coins.balance(e.id)).toBe(z.price - 1);
+    expect((await search(e.token, { keyword: '05_06' })).data.list[0]!.purchased).toBe(false);
+    // Bad input; a free plan bundles FBX bone types only.
+    expect((await bundle([])).code).toBe(400);
+    expect((await bundle(Array.from({ length: 21 }, (_, i) => i + 1))).code).toBe(400);
+    expect((await bundle([x.id], 'NoSuchBone')).code).toBe(400);
+    expect((await bundle([x.id], 'VMD-TDA')).message).toBe('免费版用户只能选择 FBX 格式');
+    expect((await bundle([x.id, 999999])).code).toBe(404);
   });
 });

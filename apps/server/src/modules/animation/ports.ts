@@ -43,6 +43,12 @@ export interface AnimationRepo {
   list(q: AnimationQuery): Promise<Page<AnimationRecord>>;
   categories(statuses: number[]): Promise<{ category: string; count: number }[]>;
   setStatus(id: number, status: number, now: number): Promise<boolean>;
+  /** Made again from its source (`redone`): new frames, rate, duration, price and status; its zips dropped. */
+  remade(
+    id: number,
+    p: { frameCount: number; fps: number; durationMs: number; price: number; status: number },
+    now: number,
+  ): Promise<void>;
   setZip(
     id: number,
     boneType: string,

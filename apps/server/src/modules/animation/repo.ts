@@ -190,6 +190,26 @@ export class KyselyAnimationRepo implements AnimationRepo {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  async remade(
+    id: number,
+    p: { frameCount: number; fps: number; durationMs: number; price: number; status: number },
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('animation')
+      .set({
+        frame_count: p.frameCount,
+        fps: p.fps,
+        duration_ms: p.durationMs,
+        price: p.price,
+        status: p.status,
+        zips: '{}',
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async setZip(
     id: number,
     boneType: string,

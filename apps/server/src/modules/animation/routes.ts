@@ -2,9 +2,12 @@
  * Animation library routes (spec §7 "Digital human, animation, music": center, search, collect, download; the
  * spec shows no exact paths, these are ours): POST /animation/center and /animation/search (published, by
  * keyword/category/tag, `collected` for mine), GET /animation/{id} (detail + clip URL for the 3D preview),
- * PUT /animation/collect/{id}, POST /animation/upload (an owner shares a square capture), GET /animation/download/{bodyType}/{id}/{boneType} (bought once, then any bone
- * type); administrators (manageAnimation): POST /admin/animation/search, /admin/animation/publish,
- * /admin/animation/delete.
+ * PUT /animation/collect/{id}, POST /animation/upload (an owner shares a square capture),
+ * GET /animation/download/{bodyType}/{id}/{boneType} (bought once, then any bone type), GET /animation/cos_url/{id}
+ * (clip, picture and the bought zips), GET /animation/pictures/{id}, POST /animation/redone/{id} (the owner of a
+ * shared capture makes it again from the capture), POST /animation/zip (one zip of several animations);
+ * administrators (manageAnimation): POST /admin/animation/search, /admin/animation/publish,
+ * /admin/animation/redone, /admin/animation/delete.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,11 +17,14 @@ import { bearerSecurity, requireAdmin, requireUser, userOf } from '../../http/co
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
 import {
   AnimationAdminSearchBody,
+  AnimationBundleBody,
+  AnimationBundleSchema,
   AnimationCategories,
   AnimationDetailSchema,
   AnimationDownloadSchema,
   AnimationSchema,
   AnimationSearchBody,
+  AnimationUrlsSchema,
 } from './schemas.ts';
 
 const tags = ['animation'];
@@ -104,6 +110,69 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
+  app.get(
+    '/animation/cos_url/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Signed URLs of an animation: its clip (3D preview) and picture, and once bought the bone type zips already made',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(AnimationUrlsSchema) },
+      },
+    },
+    async (req) => ok(await svc.urls(userOf(req), req.params.id)),
+  );
+
+  app.get(
+    '/animation/pictures/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The signed URL of an animation’s picture (SVG: four poses drawn from its clip)',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(z.object({ picture: z.string() })) },
+      },
+    },
+    async (req) => ok(await svc.pictures(userOf(req), req.params.id)),
+  );
+
+  app.post(
+    '/animation/redone/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Make a capture I shared again from the video’s current motion (after a remake or a 2D repair): new picture, zips made anew, hidden until an administrator publishes it again',
+        security,
+        params: z.object({ id: IdParam }),
+        response: { 200: envelope(AnimationSchema) },
+      },
+    },
+    async (req) => ok(await svc.redone(userOf(req), req.params.id)),
+  );
+
+  app.post(
+    '/animation/zip',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'One zip holding a bone type’s zip of each animation given (up to 20); those not bought are bought once each, nothing charged when the coins do not cover them all',
+        security,
+        body: AnimationBundleBody,
+        response: { 200: envelope(AnimationBundleSchema) },
+      },
+    },
+    async (req) => ok(await svc.bundle(userOf(req), req.body.ids, req.body.boneType)),
+  );
+
   app.post(
     '/animation/upload',
     {
@@ -150,6 +219,22 @@ const routes: FastifyPluginAsync = async (base) => {
       },
     },
     async (req) => ok(await svc.adminPublish(req.body.id, req.body.published)),
+  );
+
+  app.post(
+    '/admin/animation/redone',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags,
+        summary:
+          'Make an animation again from its source (a shipped take from the product’s take, a shared capture from its video); status kept',
+        security,
+        body: z.object({ id: z.number().int().positive() }),
+        response: { 200: envelope(AnimationSchema) },
+      },
+    },
+    async (req) => ok(await svc.adminRedone(req.body.id)),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 /** Zod schemas of the animation library routes (they also make the OpenAPI document). */
+import { BoneTypeSchema } from '@mocap/contracts';
 import { z } from 'zod';
 
 export const AnimationSchema = z.object({
@@ -47,4 +48,21 @@ export const AnimationDownloadSchema = z.object({
   bonetype: z.string(),
   motionsName: z.array(z.string()),
   charged: z.number().int().describe('coins charged by this call (0 once bought)'),
+});
+
+export const AnimationUrlsSchema = z.object({
+  clip: z.string().describe('signed URL of the clip (mocap-motion JSON) for the 3D preview'),
+  picture: z.string().describe('signed URL of the picture (SVG)'),
+  zips: z
+    .array(z.object({ boneType: z.string(), fileName: z.string(), url: z.string() }))
+    .describe('once bought: the bone type zips already made that my plan may download (5-minute URLs)'),
+});
+
+export const AnimationBundleBody = z.object({
+  ids: z.array(z.number().int().positive()).min(1).max(20),
+  boneType: BoneTypeSchema,
+});
+
+export const AnimationBundleSchema = AnimationDownloadSchema.extend({
+  count: z.number().int().describe('animations in the zip'),
 });

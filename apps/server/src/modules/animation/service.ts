@@ -14,6 +14,8 @@
  * the export queue, like the lower-body zips; the request waits for it) and kept in storage under
  * `animation/<id>/zips/`.
  */
+import { randomUUID } from 'node:crypto';
+import { zip as zipOfEntries } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
 import { type CoinService, squareDownloadCost } from '../coins/service.ts';
@@ -49,6 +51,16 @@ export const ShareMessages = {
   NOT_IN_SQUARE: 'share the video to the square first',
   ALREADY: 'this video is already in the animation library',
 } as const;
+
+/** Refusals of `redone` (ours; the spec is silent). */
+export const RedoneMessages = {
+  OWNER_ONLY: 'only the owner of a shared capture can redo it',
+  SOURCE_GONE: 'the capture this animation was shared from is gone or not made',
+  TAKE_GONE: 'this take is no longer shipped with the product',
+} as const;
+
+/** Most animations one `zip` bundle holds. */
+export const BUNDLE_MAX = 20;
 
 /** 2 = deleted by an administrator: the row stays (so the seed does not bring it back), its files go. */
 export const AnimationStatus = { HIDDEN: 0, PUBLISHED: 1, DELETED: 2 } as const;
@@ -235,6 +247,20 @@ export class AnimationService {
     boneType: string,
   ): Promise<{ paths: string[]; name: string; bonetype: string; motionsName: string[]; charged: number }> {
     const a = await this.published(id);
+    this.checkBoneType(u, boneType);
+    const charged = await this.buy(u, a);
+    const zip = a.zips[boneType] ?? (await this.zipOf(a, boneType));
+    await this.repo.addDownload(a.id);
+    const url = await this.deps.storage.signedUrl(zip.key, {
+      fileName: zip.fileName,
+      contentType: 'application/zip',
+      expiresInS: 300,
+    });
+    return { paths: [url], name: a.name, bonetype: boneType, motionsName: [zip.fileName], charged };
+  }
+
+  /** A known bone type the user's plan may download (free plan: FBX bone types only, as for videos). */
+  private checkBoneType(u: UserRecord, boneType: string): void {
     if (!BONE_TYPE_FORMAT[boneType])
       throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
     const plan = planOf(u, this.deps.clock.now());
@@ -244,35 +270,229 @@ export class AnimationService {
         plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
       );
     }
-    let charged = 0;
-    if (!(await this.repo.purchasedOf(u.id, [a.id])).has(a.id)) {
-      const currency = u.type === 2 ? ('CV' as const) : ('V' as const);
-      const ref = `animation:${a.id}:u${u.id}`;
-      charged = await this.deps.store.transaction(async (r) => {
-        const res = await this.deps.coins.changeIn(r, u.id, -a.price, 'animation_purchase', ref, {
-          currency,
-          note: `animation ${a.id} ${a.name}`,
-          ...(currency === 'CV' ? { insufficientMessage: '你的CV币余额不足,无法制作视频' } : {}),
-        });
-        if (res.duplicate) return 0;
-        await r.animation.addPurchase({
-          userId: u.id,
-          animationId: a.id,
-          charged: a.price,
-          chargeRef: ref,
-          createdAt: this.deps.clock.now(),
-        });
-        return a.price;
+  }
+
+  private currencyOf(u: UserRecord) {
+    return u.type === 2 ? ('CV' as const) : ('V' as const);
+  }
+
+  private insufficientMessage(u: UserRecord): string {
+    return this.currencyOf(u) === 'CV' ? '你的CV币余额不足,无法制作视频' : Messages.INSUFFICIENT_V;
+  }
+
+  /**
+   * Buys an animation once: the charge (V, CV for company accounts) with its ledger row and the purchase row in one
+   * transaction; nothing when bought already. Returns what was charged.
+   */
+  private async buy(u: UserRecord, a: AnimationRecord): Promise<number> {
+    if ((await this.repo.purchasedOf(u.id, [a.id])).has(a.id)) return 0;
+    const currency = this.currencyOf(u);
+    const ref = `animation:${a.id}:u${u.id}`;
+    return this.deps.store.transaction(async (r) => {
+      const res = await this.deps.coins.changeIn(r, u.id, -a.price, 'animation_purchase', ref, {
+        currency,
+        note: `animation ${a.id} ${a.name}`,
+        insufficientMessage: this.insufficientMessage(u),
       });
+      if (res.duplicate) return 0;
+      await r.animation.addPurchase({
+        userId: u.id,
+        animationId: a.id,
+        charged: a.price,
+        chargeRef: ref,
+        createdAt: this.deps.clock.now(),
+      });
+      return a.price;
+    });
+  }
+
+  /**
+   * `zip`: one zip holding the bone type's zip of each animation given (up to 20, e.g. my collected ones). Those not
+   * bought yet are bought (each once, as a download would); when the coins do not cover them all nothing is charged.
+   * The bundle is kept under `animation/bundles/<day>/` and reached through a 5-minute URL; earlier days' bundles go.
+   */
+  async bundle(
+    u: UserRecord,
+    ids: number[],
+    boneType: string,
+  ): Promise<{
+    paths: string[];
+    name: string;
+    bonetype: string;
+    motionsName: string[];
+    charged: number;
+    count: number;
+  }> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0 || unique.length > BUNDLE_MAX)
+      throw new AppError(Codes.PARAMETER_ERROR, `give 1 to ${BUNDLE_MAX} animation ids`);
+    this.checkBoneType(u, boneType);
+    const list: AnimationRecord[] = [];
+    for (const id of unique) list.push(await this.published(id));
+    const bought = await this.repo.purchasedOf(
+      u.id,
+      list.map((a) => a.id),
+    );
+    const due = list.reduce((s, a) => s + (bought.has(a.id) ? 0 : a.price), 0);
+    // Cheaper to refuse up front than to charge half of the list.
+    if (due > 0 && (await this.deps.coins.balance(u.id, this.currencyOf(u))) < due)
+      throw new AppError(Codes.REFUSED, this.insufficientMessage(u));
+    let charged = 0;
+    const entries: { name: string; data: Uint8Array }[] = [];
+    const names = new Set<string>();
+    for (const a of list) {
+      charged += await this.buy(u, a);
+      const z = a.zips[boneType] ?? (await this.zipOf(a, boneType));
+      let name = z.fileName;
+      for (let k = 2; names.has(name); k++) name = z.fileName.replace(/(\.zip)?$/, `_${k}$1`);
+      names.add(name);
+      entries.push({ name, data: await this.deps.storage.getBytes(z.key) });
+      await this.repo.addDownload(a.id);
     }
-    const zip = a.zips[boneType] ?? (await this.zipOf(a, boneType));
-    await this.repo.addDownload(a.id);
-    const url = await this.deps.storage.signedUrl(zip.key, {
-      fileName: zip.fileName,
+    const now = this.deps.clock.now();
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10).replace(/-/g, '');
+    for (let d = 2; d <= 8; d++)
+      void this.deps.storage.deletePrefix(`animation/bundles/${day(now - d * 86_400_000)}`).catch(() => {});
+    const key = `animation/bundles/${day(now)}/u${u.id}/${randomUUID()}.zip`;
+    const fileName = `animations_${boneType.replace(/[^A-Za-z0-9.-]+/g, '_')}_${list.length}.zip`;
+    await this.deps.storage.put(key, zipOfEntries(entries), { contentType: 'application/zip' });
+    const url = await this.deps.storage.signedUrl(key, {
+      fileName,
       contentType: 'application/zip',
       expiresInS: 300,
     });
-    return { paths: [url], name: a.name, bonetype: boneType, motionsName: [zip.fileName], charged };
+    return {
+      paths: [url],
+      name: fileName,
+      bonetype: boneType,
+      motionsName: [fileName],
+      charged,
+      count: list.length,
+    };
+  }
+
+  /** An animation this user may see: published, or a capture they shared that still waits for an administrator. */
+  private async visible(u: UserRecord, id: number): Promise<AnimationRecord> {
+    await this.seed();
+    const a = await this.repo.findById(id);
+    if (a && a.status === AnimationStatus.PUBLISHED) return a;
+    if (a && a.status === AnimationStatus.HIDDEN && (await this.ownerOf(a)) === u.id) return a;
+    throw new AppError(Codes.NOT_FOUND, 'this animation does not exist or was taken down');
+  }
+
+  /** The user who shared a square capture (null for the shipped takes, or when the video is gone). */
+  private async ownerOf(a: AnimationRecord): Promise<number | null> {
+    if (a.source !== 'square') return null;
+    return (await this.deps.videos?.find(Number(a.sourceRef)))?.userId ?? null;
+  }
+
+  /** `pictures`: the signed URL of the card's picture (SVG, four poses drawn from the clip). */
+  async pictures(u: UserRecord, id: number): Promise<{ picture: string }> {
+    const a = await this.visible(u, id);
+    return {
+      picture: await this.deps.storage.signedUrl(pictureKeyOf(a.clipKey), {
+        expiresInS: 1800,
+        contentType: 'image/svg+xml',
+      }),
+    };
+  }
+
+  /**
+   * `cos_url`: signed URLs of the clip (the 3D preview, free) and the picture, and — once bought — of every bone type
+   * zip already made that the user's plan may download (the files a buyer already fetched, without a new request).
+   */
+  async urls(
+    u: UserRecord,
+    id: number,
+  ): Promise<{ clip: string; picture: string; zips: { boneType: string; url: string; fileName: string }[] }> {
+    const a = await this.visible(u, id);
+    const clip = await this.deps.storage.signedUrl(a.clipKey, {
+      expiresInS: 1800,
+      contentType: 'application/json',
+    });
+    const { picture } = await this.pictures(u, id);
+    const zips: { boneType: string; url: string; fileName: string }[] = [];
+    if ((await this.repo.purchasedOf(u.id, [a.id])).has(a.id)) {
+      const plan = planOf(u, this.deps.clock.now());
+      for (const [boneType, z] of Object.entries(a.zips).sort(([x], [y]) => x.localeCompare(y))) {
+        if (!formatAllowed(plan, boneType)) continue;
+        zips.push({
+          boneType,
+          fileName: z.fileName,
+          url: await this.deps.storage.signedUrl(z.key, {
+            fileName: z.fileName,
+            contentType: 'application/zip',
+            expiresInS: 300,
+          }),
+        });
+      }
+    }
+    return { clip, picture, zips };
+  }
+
+  /**
+   * `redone`: an animation made again from its source. The owner of a shared capture takes the capture's current
+   * clip (after a remake or a 2D repair of the video); a published one goes back to hidden until an administrator
+   * publishes it again (the motion changed). An administrator (`adminRedone`) may redo any animation, keeping its
+   * status; a shipped take is made again from the take the product ships. Either way the picture is drawn again
+   * and the bone type zips made from the old clip are dropped (made anew on the next download); frames, duration
+   * and price follow the new clip; who bought it keeps it.
+   */
+  async redone(u: UserRecord, id: number): Promise<AnimationView> {
+    const a = await this.repo.findById(id);
+    if (!a || a.status === AnimationStatus.DELETED)
+      throw new AppError(Codes.NOT_FOUND, 'animation not found');
+    if ((await this.ownerOf(a)) !== u.id) {
+      // Another's hidden animation is not shown to exist.
+      if (a.status !== AnimationStatus.PUBLISHED) throw new AppError(Codes.NOT_FOUND, 'animation not found');
+      throw new AppError(Codes.REFUSED, RedoneMessages.OWNER_ONLY);
+    }
+    return this.remake(u, a, AnimationStatus.HIDDEN);
+  }
+
+  /** `redone` by an administrator (manageAnimation): any animation, status kept. */
+  async adminRedone(id: number): Promise<AnimationView> {
+    const a = await this.repo.findById(id);
+    if (!a || a.status === AnimationStatus.DELETED)
+      throw new AppError(Codes.NOT_FOUND, 'animation not found');
+    return this.remake(null, a, a.status);
+  }
+
+  private async remake(u: UserRecord | null, a: AnimationRecord, status: number): Promise<AnimationView> {
+    let clipJson: string;
+    if (a.source === 'square') {
+      const v = await this.deps.videos?.find(Number(a.sourceRef));
+      if (!v?.made || !v.clipKey) throw new AppError(Codes.REFUSED, RedoneMessages.SOURCE_GONE);
+      try {
+        clipJson = (await this.deps.storage.getBytes(v.clipKey)).toString('utf8');
+      } catch {
+        throw new AppError(Codes.REFUSED, RedoneMessages.SOURCE_GONE);
+      }
+    } else {
+      const take = this.deps.assets.shipped().find((s) => s.ref === a.sourceRef);
+      if (!take) throw new AppError(Codes.REFUSED, RedoneMessages.TAKE_GONE);
+      clipJson = take.clipJson;
+    }
+    const info = this.deps.assets.clipInfo(clipJson);
+    if (!info || info.frameCount < 2) throw new AppError(Codes.REFUSED, RedoneMessages.SOURCE_GONE);
+    await this.deps.storage.put(a.clipKey, clipJson, { contentType: 'application/json' });
+    await this.deps.storage.put(pictureKeyOf(a.clipKey), this.deps.assets.picture(clipJson), {
+      contentType: 'image/svg+xml',
+    });
+    await this.deps.storage.deletePrefix(`animation/${a.id}/zips/`).catch(() => {});
+    const durationMs = Math.round((info.frameCount / info.fps) * 1000);
+    await this.repo.remade(
+      a.id,
+      {
+        frameCount: info.frameCount,
+        fps: info.fps,
+        durationMs,
+        price: squareDownloadCost(durationMs / 1000),
+        status,
+      },
+      this.deps.clock.now(),
+    );
+    return (await this.views(u, [(await this.repo.findById(a.id))!]))[0]!;
   }
 
   /** Has the worker make the zip (an export job), then reads what it recorded. */

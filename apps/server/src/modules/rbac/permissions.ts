@@ -104,6 +104,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   // the animation library (manageAnimation)
   'POST /admin/animation/search': r('animation', 'read'),
   'POST /admin/animation/publish': r('animation', 'write', { kind: 'animation', from: 'body.id' }),
+  'POST /admin/animation/redone': r('animation', 'write', { kind: 'animation', from: 'body.id' }),
   'POST /admin/animation/delete': r('animation', 'write'),
   // digital humans (manageTomokage)
   'POST /admin/tomokage/search': r('tomokage', 'read'),
