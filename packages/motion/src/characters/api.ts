@@ -3,6 +3,7 @@
  * (`@mocap/motion/characters`).
  */
 export {
+  absentFromRig,
   type CharacterBone,
   type CharacterFormat,
   CharacterImportError,
@@ -14,6 +15,13 @@ export {
   sniffCharacterFormat,
 } from './character.ts';
 export { type CharacterExportFormat, exportCharacter, mergeMeshes } from './export-character.ts';
-export { autoMap, BODY_JOINT_NAMES, CANONICAL_JOINTS, type JointMapping, mapByTopology } from './mapping.ts';
+export {
+  absentJoints,
+  autoMap,
+  BODY_JOINT_NAMES,
+  CANONICAL_JOINTS,
+  type JointMapping,
+  mapByTopology,
+} from './mapping.ts';
 export { type CharacterView, renderCharacter } from './render.ts';
-export { characterRig, retargetToCharacter } from './retarget-character.ts';
+export { characterRig, clipStandingHeight, retargetToCharacter } from './retarget-character.ts';

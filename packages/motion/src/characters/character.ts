@@ -346,9 +346,22 @@ export function detectRestPose(bones: readonly CharacterBone[], mapping: JointMa
   return { kind, armDownDeg: Math.round(mean * 10) / 10, ...angles };
 }
 
-/** Canonical joints the mapping lacks (body joints first). */
+/**
+ * Canonical joints the mapping lacks that the rig may have (body joints first): neither mapped nor absent by
+ * design (`mapping.absent`, see `absentJoints`).
+ */
 export function missingJoints(mapping: JointMapping, withFingers: boolean): string[] {
+  const absent = new Set(mapping.absent ?? []);
   return CANONICAL_JOINTS.filter(
-    (c) => (withFingers || !/(Thumb|Index|Middle|Ring|Pinky)\d$/.test(c)) && !mapping.bones[c],
+    (c) =>
+      (withFingers || !/(Thumb|Index|Middle|Ring|Pinky)\d$/.test(c)) && !mapping.bones[c] && !absent.has(c),
+  );
+}
+
+/** Canonical joints the rig does not have (by design: no bone where they would be), body joints first. */
+export function absentFromRig(mapping: JointMapping, withFingers: boolean): string[] {
+  const absent = new Set(mapping.absent ?? []);
+  return CANONICAL_JOINTS.filter(
+    (c) => (withFingers || !/(Thumb|Index|Middle|Ring|Pinky)\d$/.test(c)) && absent.has(c),
   );
 }

@@ -11,6 +11,13 @@
  *    reach) gives thigh → shin → foot → toes and clavicle → upper arm → forearm → hand; fingers are the hand's
  *    chains ordered from the thumb (front-most, lowest) to the little finger. Left is +X in canonical space.
  *
+ * 3. **Absent by design.** A canonical joint no bone plays is *absent* (not *missing*) when the rig has no bone where
+ *    it would be: no unmapped bone (end markers aside) between the bones of its nearest mapped canonical ancestor
+ *    and descendants (R15: the arms hang straight off UpperTorso, so no clavicles; the head sits on it, so no
+ *    neck), or, for a joint with no mapped descendant, below its nearest mapped ancestor (a foot ending in an end
+ *    marker has no toes; a mitten hand with a thumb and one fingers bone has no index, ring or little finger).
+ *    Missing joints are the rest: bones may be there that neither names nor topology placed, for the user to map.
+ *
  * Bones are given in canonical space (metres, Y up, facing +Z; see `character.ts`).
  */
 import type { Vec3 } from '../math.ts';
@@ -29,6 +36,8 @@ export interface JointMapping {
   method: Record<string, MappingMethod>;
   /** The naming scheme recognised (`mixamo`, `ue4`, `vrm`, … or `unknown`). */
   scheme: string;
+  /** Canonical joints the rig has no bone for, by design (`absentJoints`); the others without a bone are missing. */
+  absent?: string[];
 }
 
 export interface MappableBone {
@@ -195,7 +204,81 @@ export function autoMap(
     bones2[c] = topo[c];
     method[c] = 'topology';
   }
-  return { bones: bones2, method, scheme };
+  return { bones: bones2, method, scheme, absent: absentJoints(bones, bones2) };
+}
+
+const CANONICAL_SKELETON = createSkeleton(undefined, { fingers: true });
+
+/** A leaf end marker (Mixamo `*_End`, Biped `*Nub`, an unweighted tip). */
+function isEndMarker(bones: readonly MappableBone[], kids: readonly number[][], i: number): boolean {
+  return (
+    kids[i].length === 0 &&
+    (bones[i].weighted === false || /(end|nub|tip|top)$/i.test(bones[i].name.replace(/[^a-z]/gi, '')))
+  );
+}
+
+/**
+ * Canonical joints without a bone that the rig does not have (see the header, 3.): no unmapped bone other than an
+ * end marker lies between the bones of the joint's nearest mapped canonical ancestor and its nearest mapped
+ * canonical descendants, or, when none of its descendants is mapped, below that ancestor. A joint whose
+ * neighbourhood cannot be told (its ancestor unmapped, a descendant's bone not under the ancestor's) is not
+ * absent: it is missing.
+ */
+export function absentJoints(bones: readonly MappableBone[], map: Record<string, string>): string[] {
+  const idx = new Map(bones.map((b, i) => [b.name, i]));
+  const kids: number[][] = bones.map(() => []);
+  bones.forEach((b, i) => {
+    if (b.parent >= 0) kids[b.parent].push(i);
+  });
+  const mapped = new Set<number>();
+  for (const b of Object.values(map)) {
+    const i = idx.get(b);
+    if (i !== undefined) mapped.add(i);
+  }
+  const free = (i: number) => !mapped.has(i) && !isEndMarker(bones, kids, i);
+  const { names, parents } = CANONICAL_SKELETON;
+  const boneOf = (j: number) => idx.get(map[names[j]] ?? '');
+  const cKids: number[][] = names.map(() => []);
+  parents.forEach((p, j) => {
+    if (p >= 0) cKids[p].push(j);
+  });
+  const out: string[] = [];
+  for (let j = 1; j < names.length; j++) {
+    if (boneOf(j) !== undefined) continue;
+    let pa = parents[j];
+    while (pa >= 0 && boneOf(pa) === undefined) pa = parents[pa];
+    if (pa < 0) continue;
+    const A = boneOf(pa) as number;
+    // Nearest mapped canonical descendants.
+    const D: number[] = [];
+    const stack = [...cKids[j]];
+    while (stack.length) {
+      const c = stack.pop() as number;
+      const b = boneOf(c);
+      if (b !== undefined) D.push(b);
+      else stack.push(...cKids[c]);
+    }
+    let absent = true;
+    if (D.length) {
+      for (const d of D) {
+        let p = bones[d].parent;
+        while (p >= 0 && p !== A) {
+          if (free(p)) absent = false;
+          p = bones[p].parent;
+        }
+        if (p !== A) absent = false;
+      }
+    } else {
+      const below = [...kids[A]];
+      while (below.length && absent) {
+        const b = below.pop() as number;
+        if (free(b)) absent = false;
+        below.push(...kids[b]);
+      }
+    }
+    if (absent) out.push(names[j]);
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ topology and geometry

@@ -7,22 +7,27 @@
  * - **Rotations.** A mapped bone's world rotation is the canonical joint's world rotation (relative to its rest)
  *   times the bone's corrected rest; unmapped bones (twist helpers, end markers, props) stay rigid on their parent.
  *   Bone lengths never change: positions come from forward kinematics with the bones' own rest offsets.
- * - **Scale.** Travel and heights are scaled by the leg-length ratio `s` (thigh + shin, character / clip), kept
- *   relative to the floor through the ankles' rest heights.
- * - **End effectors.** Two-bone IK on each leg (thigh/shin → foot) and arm (upper arm/forearm → hand), after the
- *   rotation copy, puts feet and hands where the canonical clip has them scaled to the character's own limbs:
- *   - feet on the floor (the clip's foot within 3 cm of its rest height): the clip's foot travel scaled by `s` from
- *     the character's rest foot (a constant offset), so a foot planted in the clip is planted on the character;
- *     feet in the air (10 cm up and more: kicks, jumps): the clip's thigh → foot vector scaled by that leg's length
- *     ratio from the character's thigh, like the hands (a character's hips differ from the performer's, and a
- *     straight leg kicking must stay reachable); smoothstep between;
- *   - hands: the clip's shoulder → hand vector scaled by that arm's length ratio (upper arm + forearm, character /
- *     clip) from the character's shoulder, so an arm straight in the clip is straight on the character and a
- *     character with short arms for its height (Quaternius modular) still reaches every pose.
- *   The foot and hand keep their canonical orientation. Detached (IK-rig) feet are placed at the target.
- * - **Reach.** Where a foot target lies beyond the straight leg (a stride the character's hips carry too high:
- *   other thigh spacing, a bent rest leg), the hips are lowered just enough for both feet to reach it, the drop
- *   spread over neighbouring frames (a max filter then a box filter of the same radius, never less than needed).
+ * - **Scale.** The character's height over the clip's standing height, `h`, scales the whole clip: the hands and
+ *   feet are aimed at the canonical clip's joints × `h` (issue 24's measure: "within 3 cm of the canonical clip
+ *   scaled by height"), the hips travel × `h` horizontally; the hips' height is the character's own rest height
+ *   plus the clip's hips motion × `s`, the leg-length ratio (thigh + shin, character / clip), so a straight leg
+ *   stays straight and a knee bends as much as the performer's.
+ * - **End effectors.** After the rotation copy, two-bone IK on each leg (thigh/shin → foot) and arm (upper
+ *   arm/forearm → hand) aims the end at the height-scaled clip joint `h × p(f)`, moved by two constants: the
+ *   character's rest hips (x, z) (where it stands; the clip's rest hips are at x = z = 0) and, for a foot, its
+ *   ankle height above the sole against the clip's × `h` (rigs put the ankle pivot 3–16 cm above the sole: the
+ *   foot's sole, not its pivot, stays on the floor). The foot and hand keep their canonical orientation.
+ *   Detached (IK-rig) feet are placed at the chain's end.
+ * - **Out of reach.** A target beyond the straight limb (a character whose arms are short for its height, a kick
+ *   higher than its legs reach) is reached along the line from the limb's root: the limb points at it, as
+ *   straight as it goes — the closest point it can reach. Near full extension the reach is softened (soft IK:
+ *   within the last `SOFT_REACH` of the chain the distance eases out exponentially), so an arm swinging in and
+ *   out of reach does not snap straight (the "elbow pop"); this costs at most 0.37 × that band (≈ 0.5 cm on a
+ *   human arm) where the target is just in reach. A planted foot has no softening: the hips come down instead.
+ * - **Hips.** Where a planted foot's target lies beyond the straight leg (a stride long for the character's legs,
+ *   other thigh spacing), the hips are lowered just enough for both feet to reach it, the drop spread over
+ *   neighbouring frames (a max filter then a box filter of the same radius, never less than needed); a foot in
+ *   the air (a kick) and a target too far sideways to reach however low the hips go never pull them down.
  */
 
 import type { MotionClip } from '../clip.ts';
@@ -56,14 +61,24 @@ export interface CharacterRetargetOptions {
 export interface CharacterRetarget {
   rig: Rig;
   clip: RigClip;
-  /** Hips-height ratio character / clip. */
+  /** Leg-length ratio character / clip (thigh + shin): scales the hips' vertical motion. */
   scale: number;
+  /** Height ratio character / clip (`model.height` / `clipStandingHeight(clip)`): scales the effector targets. */
+  heightScale: number;
   /** World positions (canonical metres) per frame of every bone: `[f][3 × bones]`. */
   world: Float64Array[];
-  /** Where the end effectors were aimed (canonical metres), per frame: leftFoot, rightFoot, leftHand, rightHand. */
+  /**
+   * The height-scaled targets of the end effectors (canonical metres, before any softening or reach), per frame:
+   * leftFoot, rightFoot, leftHand, rightHand.
+   */
   targets: Record<string, Vec3[]>;
-  /** Scale of each limb's target (character / clip): `s` for the feet, the arm-length ratio for the hands. */
-  limbScale: Record<string, number>;
+  /**
+   * How far each target lay beyond the limb's straight reach from where the limb's root (thigh, shoulder) was
+   * (metres, 0 when in reach), per frame: the part of the effector's error no IK of that limb can remove.
+   */
+  beyondReach: Record<string, Float64Array>;
+  /** The constant moves of the targets: x, z the character's rest hips; y (feet) the ankle-above-sole difference. */
+  targetOffset: Record<string, Vec3>;
   /** How far the hips were lowered so the feet reach their targets (canonical metres), per frame. */
   hipsDrop: Float64Array;
 }
@@ -73,6 +88,33 @@ const ID: Quat = [0, 0, 0, 1];
 /** A foot within this height above its rest (clip metres) is on the floor; from FOOT_GROUND_HI up it is in the air. */
 export const FOOT_GROUND_LO = 0.03;
 export const FOOT_GROUND_HI = 0.1;
+/** Soft-IK band: the last fraction of a limb's reach over which a target's distance eases out (arms, feet in the air). */
+export const SOFT_REACH = 0.025;
+
+/**
+ * Standing height of a clip's skeleton (floor to the top of the head at rest), metres: `metadata.height`, else the
+ * head joint's rest height plus its tip (the canonical skeleton's head top), else the head joint × 1.097 (the
+ * default body's head top over its head joint).
+ */
+export function clipStandingHeight(clip: MotionClip): number {
+  if (clip.metadata.height && clip.metadata.height > 0) return clip.metadata.height;
+  const sk = clip.skeleton;
+  const j = sk.names.indexOf('head');
+  if (j < 0) throw new Error('clip: no head joint');
+  const rp = restPositions(sk);
+  const tip = Math.hypot(sk.tips[3 * j], sk.tips[3 * j + 1], sk.tips[3 * j + 2]);
+  return tip > 0 ? rp[3 * j + 1] + tip : rp[3 * j + 1] * 1.097;
+}
+
+/**
+ * Soft reach (soft IK): the distance `d` from a limb's root to its target, eased within the last `band` of the
+ * reach `R` so that it approaches `R` exponentially instead of hitting it: d itself below R − band.
+ */
+export function softReach(d: number, R: number, band: number): number {
+  if (band <= 0) return Math.min(d, R);
+  const d0 = R - band;
+  return d <= d0 ? d : d0 + band * (1 - Math.exp(-(d - d0) / band));
+}
 
 /** Weight of the floor-anchored foot target for a clip foot `h` metres above its rest height (smoothstep). */
 export function footGroundWeight(h: number): number {
@@ -282,83 +324,43 @@ export function retargetToCharacter(
       },
     ])
     .filter((l) => l.a >= 0 && l.b >= 0 && l.c >= 0 && l.j >= 0 && isAncestor(l.a, l.b));
-  // Rest offsets of the feet: character T-pose − scaled canonical rest.
-  const offset = new Map<string, Vec3>();
-  for (const l of limbs) {
-    const c = cRest(l.j);
-    // The T-pose end of the chain: the end bone, or for a detached (IK-rig) foot the shin's own end.
-    let end = PT[l.c];
-    if (!isAncestor(l.b, l.c)) {
-      const tip = qRotate(
-        qConj(model.bones[l.b].rotation),
-        sub(model.bones[l.c].position, model.bones[l.b].position),
-      );
-      const v = qRotate(TW[l.b], tip);
-      end = [PT[l.b][0] + v[0], PT[l.b][1] + v[1], PT[l.b][2] + v[2]];
-    }
-    offset.set(l.key, [end[0] - s * c[0], model.bones[l.c].position[1] - s * c[1], end[2] - s * c[2]]);
-  }
-  // Arm scale per side: upper arm + forearm of the character over the clip's.
-  const limbScale: Record<string, number> = {};
-  for (const l of limbs) {
-    if (!l.arm) {
-      limbScale[l.key] = s;
-      continue;
-    }
-    const la = length(sub(model.bones[l.b].position, model.bones[l.a].position));
-    const lb = length(sub(model.bones[l.c].position, model.bones[l.b].position));
-    const ca = length(sub(cRest(l.jb), cRest(l.ja)));
-    const cb = length(sub(cRest(l.j), cRest(l.jb)));
-    limbScale[l.key] = ca + cb > 1e-6 && la + lb > 1e-6 ? (la + lb) / (ca + cb) : s;
-  }
-  // Straight-leg reach of each leg chain (thigh → knee → ankle, or the detached foot's rest place).
+  // The height ratio: the effector targets are the canonical clip × h, moved by constants (header).
+  const h = model.height / clipStandingHeight(clip);
+  const hr = model.bones[hips].position;
+  const targetOffset: Record<string, Vec3> = {};
+  for (const l of limbs)
+    targetOffset[l.key] = [
+      hr[0] - h * cRest(0)[0],
+      l.arm ? 0 : model.bones[l.c].position[1] - h * cRest(l.j)[1],
+      hr[2] - h * cRest(0)[2],
+    ];
+  /** The height-scaled target of a limb's end at frame f. */
+  const targetOf = (f: number, l: (typeof limbs)[number]): Vec3 => {
+    const c = wpos(f, l.j);
+    const o = targetOffset[l.key];
+    return [h * c[0] + o[0], h * c[1] + o[1], h * c[2] + o[2]];
+  };
+  // Straight reach of each limb (upper + lower bone: thigh → knee → ankle, or the detached foot's rest place).
   const reach = new Map<string, number>();
   for (const l of limbs)
-    if (!l.arm)
-      reach.set(
-        l.key,
-        length(sub(model.bones[l.b].position, model.bones[l.a].position)) +
-          length(sub(model.bones[l.c].position, model.bones[l.b].position)),
-      );
-  // Leg-length ratio per side (thigh + shin), for a foot off the floor.
-  const legScale: Record<string, number> = {};
-  for (const l of limbs) {
-    if (l.arm) continue;
-    const ca = length(sub(cRest(l.jb), cRest(l.ja))) + length(sub(cRest(l.j), cRest(l.jb)));
-    legScale[l.key] = ca > 1e-6 ? (reach.get(l.key) as number) / ca : s;
-  }
-  /** The floor-anchored foot target: the clip's foot travel × s from the character's rest foot. */
-  const footOnFloor = (f: number, key: string, j: number): Vec3 => {
-    const c = wpos(f, j);
-    const o = offset.get(key) as Vec3;
-    return [s * c[0] + o[0], s * c[1] + o[1], s * c[2] + o[2]];
-  };
-  /**
-   * The foot target: on the floor (world, so a planted foot stays put) while the clip's foot is within
-   * FOOT_GROUND_LO of its rest height; from FOOT_GROUND_HI up (a kick, a jump) the clip's thigh → foot vector × that
-   * leg's length ratio from the character's thigh (the leg's pose, always within reach); smoothstep between.
-   * Needs P of the current pose.
-   */
-  const footTarget = (f: number, l: (typeof limbs)[number]): Vec3 => {
-    const tw = footOnFloor(f, l.key, l.j);
-    const w = footGroundWeight(wpos(f, l.j)[1] - cRest(l.j)[1]);
-    if (w >= 1) return tw;
-    const c = wpos(f, l.j);
-    const th = wpos(f, l.ja);
-    const k = legScale[l.key];
-    const a = P[l.a];
-    return [0, 1, 2].map((q) => w * tw[q] + (1 - w) * (a[q] + k * (c[q] - th[q]))) as Vec3;
-  };
+    reach.set(
+      l.key,
+      length(sub(model.bones[l.b].position, model.bones[l.a].position)) +
+        length(sub(model.bones[l.c].position, model.bones[l.b].position)),
+    );
   const hipsOff: Vec3 = [
-    PT[hips][0] - s * cRest(0)[0],
+    PT[hips][0] - h * cRest(0)[0],
     ankleChar - s * ankleCan - dyChar + s * dyCan,
-    PT[hips][2] - s * cRest(0)[2],
+    PT[hips][2] - h * cRest(0)[2],
   ];
 
   const rotations = new Float32Array(F * nb * 4);
   const translations = new Float32Array(F * nb * 3);
   const world: Float64Array[] = [];
   const targets: Record<string, Vec3[]> = Object.fromEntries(limbs.map((l) => [l.key, []]));
+  const beyondReach: Record<string, Float64Array> = Object.fromEntries(
+    limbs.map((l) => [l.key, new Float64Array(F)]),
+  );
   const W: Quat[] = new Array(nb);
   const P: Vec3[] = new Array(nb);
   // Mapped bones whose canonical parent's bone is not an ancestor (IK-rig feet): placed, not carried.
@@ -428,9 +430,9 @@ export function retargetToCharacter(
       (P as (Vec3 | undefined)[])[b] = undefined;
     }
     for (let b = 0; b < nb; b++) if (parent[b] < 0) P[b] = model.bones[b].position;
-    // Hips: scaled travel. Its ancestors (ground roots, armature nodes) stay at rest.
+    // Hips: travel × h, height motion × s. Its ancestors (ground roots, armature nodes) stay at rest.
     const hp = wpos(f, 0);
-    hipsWorld = [s * hp[0] + hipsOff[0], s * hp[1] + hipsOff[1] - drop, s * hp[2] + hipsOff[2]];
+    hipsWorld = [h * hp[0] + hipsOff[0], s * hp[1] + hipsOff[1] - drop, h * hp[2] + hipsOff[2]];
     // Detached bones: placed at their target before FK of their subtree.
     for (let b = 0; b < nb; b++) if (detached[b]) P[b] = model.bones[b].position;
     fkAll();
@@ -447,7 +449,7 @@ export function retargetToCharacter(
         // cannot reach however low the hips go (too far sideways) does not pull them down.
         const w = footGroundWeight(wpos(f, l.j)[1] - cRest(l.j)[1]);
         if (w <= 0) continue;
-        const t = footOnFloor(f, l.key, l.j);
+        const t = targetOf(f, l);
         const a = P[l.a];
         const R = (reach.get(l.key) as number) * (1 - 1e-4) - 2e-4;
         const h2 = (t[0] - a[0]) ** 2 + (t[2] - a[2]) ** 2;
@@ -474,19 +476,7 @@ export function retargetToCharacter(
     copyPose(f, hipsDrop[f]);
     if (ik) {
       for (const l of limbs) {
-        let t: Vec3;
-        if (l.arm) {
-          // Hands: the clip's shoulder → hand vector scaled by this arm's length ratio, from the character's
-          // shoulder.
-          const c = wpos(f, l.j);
-          const sh = wpos(f, l.ja);
-          const k = limbScale[l.key];
-          t = [
-            P[l.a][0] + k * (c[0] - sh[0]),
-            P[l.a][1] + k * (c[1] - sh[1]),
-            P[l.a][2] + k * (c[2] - sh[2]),
-          ];
-        } else t = footTarget(f, l);
+        const t = targetOf(f, l);
         targets[l.key].push(t);
         // Where the chain's end actually is: the end bone, or (detached) the shin's own end.
         const endNow = (): Vec3 => {
@@ -499,8 +489,20 @@ export function retargetToCharacter(
           return [P[l.b][0] + v[0], P[l.b][1] + v[1], P[l.b][2] + v[2]];
         };
         const pole = cross(sub(wpos(f, l.j), wpos(f, l.ja)), sub(wpos(f, l.jb), wpos(f, l.ja)));
-        twoBoneIk(P[l.a], P[l.b], endNow(), t, W, l.a, l.b, pole);
-        if (detached[l.c]) P[l.c] = t;
+        // Out of reach: along the line from the limb's root, softened near full extension (arms; feet by how far
+        // off the floor they are: a planted foot is reached by lowering the hips instead).
+        const R = reach.get(l.key) as number;
+        const toT = sub(t, P[l.a]);
+        const d = length(toT);
+        beyondReach[l.key][f] = Math.max(0, d - R);
+        const band = SOFT_REACH * R * (l.arm ? 1 : 1 - footGroundWeight(wpos(f, l.j)[1] - cRest(l.j)[1]));
+        const ds = softReach(d, R, band);
+        const ts: Vec3 =
+          d > 1e-9 && ds < d
+            ? [P[l.a][0] + (toT[0] * ds) / d, P[l.a][1] + (toT[1] * ds) / d, P[l.a][2] + (toT[2] * ds) / d]
+            : t;
+        twoBoneIk(P[l.a], P[l.b], endNow(), ts, W, l.a, l.b, pole);
+        if (detached[l.c]) P[l.c] = ts;
         fkAll();
         if (detached[l.c]) P[l.c] = endNow();
         fkAll();
@@ -538,7 +540,7 @@ export function retargetToCharacter(
     translated,
     name: clip.metadata.source ? clip.metadata.source.replace(/\.[^.]*$/, '') : 'Take 001',
   };
-  return { rig, clip: rc, scale: s, world, targets, limbScale, hipsDrop };
+  return { rig, clip: rc, scale: s, heightScale: h, world, targets, beyondReach, targetOffset, hipsDrop };
 }
 
 /** Two-bone IK in world space: rotates bones a and b (world rotations in W) so that the chain end c reaches t. */
