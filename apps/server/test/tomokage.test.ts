@@ -67,6 +67,7 @@ interface Card {
   restPose: { kind: string; armDownDeg: number } | null;
   mapped: number;
   missing: string[];
+  absent: string[];
   collected: boolean;
   vrm: boolean;
 }
@@ -170,6 +171,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     xbot = r.data;
     expect(xbot.scheme).toBe('mixamo');
     expect(xbot.missing).toEqual([]);
+    expect(xbot.absent).toEqual([]);
     expect(xbot.mapped).toBe(52);
     expect(xbot.restPose?.kind).toBe('T');
     const dup = await upload(a.token, { filename: 'again.glb', data: readFileSync(XBOT) });
@@ -234,7 +236,10 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect(ok.code, ok.message).toBe(0);
     expect(ok.data.mapping.spine1).toBe('Torso');
     expect(ok.data.method.spine1).toBe('user');
-    expect(ok.data.missing).toContain('spine2');
+    // No bone lies between Torso and the neck and clavicles: as mapped now, the rig has no spine2 (absent, not
+    // missing: there is no bone left for it).
+    expect(ok.data.missing).not.toContain('spine2');
+    expect(ok.data.absent).toContain('spine2');
     // Redone without a body: the automatic mapping again.
     const auto = await t.call<Detail>('POST', `/product/tomokage/redone/${r.data.id}`, { token: a.token });
     expect(auto.data.mapping).toEqual(d.data.mapping);
@@ -259,6 +264,13 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
       body: { mapping: d.data.mapping },
     });
     expect(saved.code, saved.message).toBe(0);
+    // No clavicles, neck, fingers or toes in an R15 rig: absent by design (also once the mapping is saved as
+    // the user's), nothing for the user to map.
+    for (const v of [d.data, saved.data]) {
+      expect(v.missing).toEqual([]);
+      expect(v.absent).toHaveLength(37);
+      expect(v.absent).toEqual(expect.arrayContaining(['neck', 'leftClavicle', 'rightToes', 'leftIndex1']));
+    }
     const own = await video(a.token, 36);
     const ap = await t.call<{ id: number; formats: string[] }>(
       'POST',
@@ -384,8 +396,10 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect(r.data.format).toBe('vrm1');
     expect(r.data.scheme).toBe('vrm1');
     expect(r.data.vrm).toBe(true);
-    // The rig has no toes and two thumb joints (VRM 1.0 proximal/distal: no metacarpal, our Thumb1).
-    expect([...r.data.missing].sort()).toEqual(['leftThumb1', 'leftToes', 'rightThumb1', 'rightToes']);
+    // The rig has no toes and two thumb joints (VRM 1.0 proximal/distal: no metacarpal, our Thumb1): absent by
+    // design, nothing missing.
+    expect(r.data.missing).toEqual([]);
+    expect([...r.data.absent].sort()).toEqual(['leftThumb1', 'leftToes', 'rightThumb1', 'rightToes']);
     const d = await t.call<Detail>('GET', `/product/tomokage/${r.data.id}`, { token: a.token });
     expect(d.data.method.leftUpperArm).toBe('vrm');
     const own = await video(a.token, 35);

@@ -8,6 +8,8 @@
 import { Worker } from 'node:worker_threads';
 import { motionJson, zip } from '@mocap/motion';
 import {
+  absentFromRig,
+  absentJoints,
   CANONICAL_JOINTS,
   CharacterImportError,
   type CharacterModel,
@@ -41,6 +43,7 @@ function load(bytes: Uint8Array, mapping?: Record<string, string>): CharacterMod
           model.mapping.bones[k] === mapping[k] ? (model.mapping.method[k] ?? 'user') : 'user',
         ]),
       ) as CharacterModel['mapping']['method'],
+      absent: absentJoints(model.bones, mapping),
     };
     model = { ...model, mapping: m, restPose: detectRestPose(model.bones, m) };
   }
@@ -61,6 +64,7 @@ function inspection(model: CharacterModel): CharacterInspection {
     mapping: model.mapping.bones,
     method: model.mapping.method,
     missing: missingJoints(model.mapping, true),
+    absent: absentFromRig(model.mapping, true),
     warnings: model.warnings,
     vrm: !!model.vrm,
   };

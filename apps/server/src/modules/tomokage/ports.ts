@@ -10,6 +10,8 @@ export interface CharacterInspection {
   mapping: Record<string, string>;
   method: Record<string, string>;
   missing: string[];
+  /** Canonical joints the rig has no bone for by design (no toes, mitten hands): not for the user to map. */
+  absent?: string[];
   warnings: string[];
   vrm: boolean;
 }

@@ -23,7 +23,14 @@ export const TomokageSchema = z.object({
   height: z.number().nullable().describe('metres'),
   stats: Stats.nullable(),
   mapped: z.number().int().describe('canonical joints mapped'),
-  missing: z.array(z.string()).describe('canonical joints without a bone'),
+  missing: z
+    .array(z.string())
+    .describe('canonical joints without a bone that the rig may have (for the user to map)'),
+  absent: z
+    .array(z.string())
+    .describe(
+      'canonical joints the rig has no bone for by design (no toe bones, mitten hands, no clavicles)',
+    ),
   mappingEdited: z.boolean(),
   collected: z.boolean(),
   hidden: z.boolean(),

@@ -152,6 +152,7 @@ export interface TomokageView {
   stats: CharacterInspection['stats'] | null;
   mapped: number;
   missing: string[];
+  absent: string[];
   mappingEdited: boolean;
   collected: boolean;
   hidden: boolean;
@@ -184,6 +185,7 @@ export function tomokageView(t: TomokageRecord): TomokageView {
     stats: info.stats ?? null,
     mapped: Object.keys(t.mapping).length,
     missing: info.missing ?? [],
+    absent: info.absent ?? [],
     mappingEdited: t.mappingEdited,
     collected: t.collected,
     hidden: t.hidden,
