@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiOf,
@@ -43,6 +44,7 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
     await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
     return ctx;
   };
+  const suggested = (d: { suggestedFilename(): string }) => d.suggestedFilename();
   const canvasShot = (page: Page) =>
     page.evaluate(
       () =>
@@ -63,8 +65,10 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
   });
 
   it('browses, previews, collects, sells once; the administrator hides', async () => {
+    const tokens: Record<string, string> = {};
     for (const lang of ['en', 'zh'] as const) {
       const token = await register(`anim-${lang}@example.com`);
+      tokens[lang] = token;
       const balance = async () =>
         (await call<{ user: { surplus: number } }>('GET', '/auth/info', undefined, token)).user.surplus;
       const ctx = await context(lang, token);
@@ -154,6 +158,51 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
       await page.waitForLoadState('networkidle');
       await shot(page, `animation-bought-${lang}`);
 
+      // The `zip` endpoint: collect 05_04 too; the collected ones download as one zip (05_04 bought on confirm).
+      const p04 = (
+        await call<{ list: { price: number }[] }>('POST', '/animation/search', { keyword: '05_04' }, token)
+      ).list[0]!.price;
+      await page.locator('.anim-filters input[type="checkbox"]').uncheck();
+      const card04 = page.getByTestId('anim-card').filter({ hasText: 'CMU dance 05_04' });
+      await card04.locator('[data-action="collect"]').click();
+      await waitFor(
+        async () =>
+          (await card04.locator('[data-action="collect"]').getAttribute('aria-pressed')) === 'true'
+            ? true
+            : null,
+        10_000,
+        'collected 05_04',
+      );
+      await page.locator('.anim-filters input[type="checkbox"]').check();
+      await waitFor(
+        async () => ((await page.getByTestId('anim-card').count()) === 2 ? true : null),
+        10_000,
+        'two collected',
+      );
+      await page.getByTestId('anim-bundle').locator('[data-action="bundle"]').click();
+      await page.locator('.modal').waitFor();
+      expect(await page.locator('.modal').textContent()).toContain(String(p04));
+      await shot(page, `animation-bundle-${lang}`);
+      const [bundle] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('.modal .btn-primary').last().click(),
+      ]);
+      const bundlePath = join(dir, `anim-bundle-${lang}.zip`);
+      await bundle.saveAs(bundlePath);
+      // Two inner zips, each holding an FBX.
+      const outer = unzipSync(new Uint8Array(readFileSync(bundlePath)));
+      expect(Object.keys(outer).filter((n) => n.endsWith('.zip')).length).toBe(2);
+      for (const inner of Object.values(outer))
+        expect(Object.keys(unzipSync(inner)).some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);
+      expect(suggested(bundle)).toBe('animations_Mixamo_2.zip');
+      await waitFor(
+        async () => ((await page.locator('[data-action="buy"]').count()) === 0 ? true : null),
+        10_000,
+        'both bought',
+      );
+      expect(await balance()).toBe(before - 10 - p04);
+      const spent = 10 + p04;
+
       // The bought animation drives a digital human (the apply picker lists it as a library animation).
       if (existsSync(XBOT)) {
         const id = (
@@ -172,7 +221,7 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
         await page
           .locator('[data-testid="tomo-stage"][data-state="ready"][data-animated="true"]')
           .waitFor({ timeout: 120_000 });
-        expect(await balance()).toBe(before - 10);
+        expect(await balance()).toBe(before - spent);
         await page.waitForLoadState('networkidle');
         await shot(page, `animation-tomokage-${lang}`);
       }
@@ -191,6 +240,31 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
         });
         await row.locator('[data-action="hide"]').click();
         await row.locator('[data-action="publish"]').waitFor();
+        // Redo 05_02 from the shipped take: the zips its buyers had made are dropped (made anew on the next download).
+        const zipsOf = async () =>
+          (
+            await call<{ zips: unknown[] }>(
+              'GET',
+              `/animation/cos_url/${
+                (
+                  await call<{ list: { id: number }[] }>(
+                    'POST',
+                    '/animation/search',
+                    { keyword: '05_02' },
+                    tokens.en,
+                  )
+                ).list[0]!.id
+              }`,
+              undefined,
+              tokens.en,
+            )
+          ).zips.length;
+        expect(await zipsOf()).toBe(2);
+        await page
+          .locator('[data-testid=animation-table] tbody tr[data-row]', { hasText: 'CMU dance 05_02' })
+          .locator('[data-action="redone"]')
+          .click();
+        await waitFor(async () => ((await zipsOf()) === 0 ? true : null), 20_000, 'redone');
       }
       await page.waitForLoadState('networkidle');
       await shot(page, `admin-manageAnimation-${lang}`);

@@ -34,6 +34,11 @@ export const animationEn = {
   'anim.char.robot': 'Robot',
   'anim.cat.dance': 'Dance',
   'anim.cat.capture': 'Capture',
+  'anim.bundleLead': 'The {n} animations shown, in one zip:',
+  'anim.bundle': 'Download as one zip',
+  'anim.bundleTitle': 'Buy and download',
+  'anim.bundleConfirm':
+    '{n} of them are not bought yet: buy them for {price} {cur} coins in total and download everything in one zip?',
   'anim.credits':
     'Motion: CMU Graphics Lab Motion Capture Database (mocap.cs.cmu.edu), created with funding from NSF EIA-0196217.',
   // console (manageAnimation)
@@ -44,6 +49,7 @@ export const animationEn = {
   'animAdmin.hidden': 'Hidden',
   'animAdmin.publish': 'Publish',
   'animAdmin.hide': 'Hide',
+  'animAdmin.redone': 'Redo',
   'animAdmin.name': 'Name',
   'animAdmin.category': 'Category',
   'animAdmin.tags': 'Tags',
@@ -86,6 +92,10 @@ export const animationZh: Record<keyof typeof animationEn, string> = {
   'anim.char.robot': '机器人',
   'anim.cat.dance': '舞蹈',
   'anim.cat.capture': '动捕',
+  'anim.bundleLead': '把这 {n} 个动画打包成一个 zip：',
+  'anim.bundle': '打包下载',
+  'anim.bundleTitle': '购买并下载',
+  'anim.bundleConfirm': '其中 {n} 个尚未购买：共花费 {price} {cur}币购买，并把全部动画打包成一个 zip 下载？',
   'anim.credits':
     '动作数据：CMU Graphics Lab Motion Capture Database (mocap.cs.cmu.edu)，由 NSF EIA-0196217 资助创建。',
   'animAdmin.keyword': '名称、标签或分类',
@@ -95,6 +105,7 @@ export const animationZh: Record<keyof typeof animationEn, string> = {
   'animAdmin.hidden': '已隐藏',
   'animAdmin.publish': '发布',
   'animAdmin.hide': '隐藏',
+  'animAdmin.redone': '重做',
   'animAdmin.name': '名称',
   'animAdmin.category': '分类',
   'animAdmin.tags': '标签',

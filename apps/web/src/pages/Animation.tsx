@@ -158,6 +158,9 @@ export function AnimationPage() {
   const [preview, setPreview] = useState<LibraryAnimation | null>(null);
   const [buying, setBuying] = useState<{ anim: LibraryAnimation; bone: string } | null>(null);
   const [bones, setBones] = useState<Record<number, string>>({});
+  const [bundleBone, setBundleBone] = useState('Mixamo');
+  const [bundling, setBundling] = useState<LibraryAnimation[] | null>(null);
+  const [bundleBusy, setBundleBusy] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -202,7 +205,30 @@ export function AnimationPage() {
       /* shown by the client */
     }
   };
+  /** The `zip` endpoint: the animations shown (my collected ones) in one zip; the unbought ones are bought. */
+  const bundle = async (list: LibraryAnimation[]) => {
+    setBundleBusy(true);
+    try {
+      const d = await api.post<{ paths: string[] }>('/animation/zip', {
+        ids: list.map((a) => a.id),
+        boneType: bundleBone,
+      });
+      const link = document.createElement('a');
+      link.href = d.paths[0]!;
+      link.rel = 'noopener';
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      await Promise.all([load(), refresh()]);
+    } catch {
+      /* shown by the client */
+    } finally {
+      setBundleBusy(false);
+    }
+  };
   const cur = user?.company ? 'CV' : 'V';
+  const unboughtOf = (list: LibraryAnimation[]) =>
+    list.filter((a) => !a.purchased).reduce((s, a) => s + a.price, 0);
 
   return (
     <div className="music-page anim-page">
@@ -270,6 +296,31 @@ export function AnimationPage() {
           {data?.total === 1 ? tl('anim.countOne') : tl('anim.count', { n: data?.total ?? 0 })}
         </span>
       </form>
+      {collectedOnly && data && data.list.length > 1 && (
+        <div className="anim-bundle" data-testid="anim-bundle">
+          <span>{tl('anim.bundleLead', { n: data.list.length })}</span>
+          <select
+            aria-label={tl('anim.boneType')}
+            value={bundleBone}
+            onChange={(e) => setBundleBone(e.target.value)}
+          >
+            {DEFAULT_BONE_TYPES.filter((b) => b.name !== 'OnlyFace').map((b) => (
+              <option key={b.name} value={b.name}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={bundleBusy}
+            data-action="bundle"
+            onClick={() => (unboughtOf(data.list) > 0 ? setBundling(data.list) : void bundle(data.list))}
+          >
+            <Icon name="download" size={14} /> {tl('anim.bundle')}
+          </button>
+        </div>
+      )}
       {!data ? (
         <div className="page-loading">
           <div className="spinner" />
@@ -354,6 +405,25 @@ export function AnimationPage() {
       <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
       <p className="music-credits">{tl('anim.credits')}</p>
       {preview && <AnimationPreview anim={preview} onClose={() => setPreview(null)} />}
+      <Confirm
+        open={!!bundling}
+        title={tl('anim.bundleTitle')}
+        text={
+          bundling
+            ? tl('anim.bundleConfirm', {
+                n: bundling.filter((a) => !a.purchased).length,
+                price: unboughtOf(bundling),
+                cur,
+              })
+            : ''
+        }
+        onCancel={() => setBundling(null)}
+        onOk={() => {
+          const list = bundling!;
+          setBundling(null);
+          void bundle(list);
+        }}
+      />
       <Confirm
         open={!!buying}
         title={tl('anim.buyTitle')}

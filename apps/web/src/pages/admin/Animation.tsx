@@ -1,6 +1,7 @@
 /**
- * manageAnimation: the animation library's every animation (published and hidden); publish, hide, delete
- * (issue 22). The menu's `animationManage` path opens the same page.
+ * manageAnimation: the animation library's every animation (published and hidden); publish, hide, redo (made
+ * again from its source: a shipped take from the product's take, a shared capture from its video — new picture, the
+ * bone type zips made anew on the next download), delete (issue 22). The menu's `animationManage` path opens the same page.
  */
 import { useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
@@ -74,6 +75,11 @@ export function ManageAnimationPage() {
             paged.reload,
           )
         }
+      />
+      <Btn
+        label={tl('animAdmin.redone')}
+        action="redone"
+        onClick={() => act(() => api.post('/admin/animation/redone', { id: a.id }), paged.reload)}
       />
       <Btn label={ta('admin.delete')} danger onClick={() => setDel(a)} />
     </span>
