@@ -45,6 +45,9 @@ export interface UserRecord {
   noticesHiddenAt: number | null;
   lastLoginAt: number | null;
   lastLoginIp: string | null;
+  /** The login before the last one (moved here by each login). */
+  previousLoginAt: number | null;
+  previousLoginIp: string | null;
   passwordChangedAt: number;
   createdAt: number;
   updatedAt: number;
@@ -89,6 +92,8 @@ export type UserPatch = Partial<{
   noticesHiddenAt: number | null;
   lastLoginAt: number | null;
   lastLoginIp: string | null;
+  previousLoginAt: number | null;
+  previousLoginIp: string | null;
 }>;
 
 export interface Page<T> {

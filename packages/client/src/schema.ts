@@ -70,6 +70,8 @@ export interface paths {
                                      */
                                     level: "free" | "monthly" | "yearly";
                                     phone: string | null;
+                                    /** @description the login before the current one (shown to the user as "last login"); null: first login */
+                                    previousLoginAt?: number | null;
                                     referralCount: number;
                                     roles: string[];
                                     /** @description V coins */

@@ -33,6 +33,11 @@ export const UserViewSchema = z.object({
   teachingConfirmed: z.boolean(),
   emailNotice: z.boolean().describe('wants e-mail notices'),
   lastLoginAt: z.number().nullable(),
+  previousLoginAt: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('the login before the current one (shown to the user as "last login"); null: first login'),
   createdAt: z.number(),
 });
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { tsh } from '../i18n/shell.ts';
 import { forceLogout } from '../lib/api.ts';
 import { logout } from '../lib/endpoints.ts';
 import { getLang, type Lang, switchLang, t } from '../lib/i18n.ts';
@@ -7,6 +8,7 @@ import type { Plan } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import type { MaintainInfo } from '../lib/types.ts';
 import { Icon } from './Icon.tsx';
+import '../styles/shell.css';
 
 export function PlanBadge({ plan }: { plan: Plan }) {
   return <span className={`plan-badge plan-${plan}`}>{t(`plan.${plan}`)}</span>;
@@ -49,6 +51,13 @@ export async function signOut(): Promise<void> {
   forceLogout();
 }
 
+/** `YYYY-MM-DD HH:mm` in the browser's time zone. */
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
 export function UserMenu() {
   const { user } = useSession();
   const navigate = useNavigate();
@@ -80,6 +89,13 @@ export function UserMenu() {
       </button>
       {open && (
         <div className="dropdown" role="menu">
+          {user.previousLoginAt !== undefined && (
+            <div className="dropdown-note" data-testid="last-login">
+              {user.previousLoginAt
+                ? tsh('login.last', { time: localTime(user.previousLoginAt) })
+                : tsh('login.first')}
+            </div>
+          )}
           <button type="button" role="menuitem" onClick={() => navigate('/userCenter?tab=1')}>
             <Icon name="settings" size={16} />
             {t('userMenu.settings')}

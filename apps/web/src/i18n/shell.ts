@@ -21,6 +21,8 @@ export const shellEn = {
   'tour.never': "Don't show again",
   'community.qrHint': 'Scan with your phone',
   'community.open': 'Open link',
+  'login.last': 'Last login: {time}',
+  'login.first': 'First login to this account',
 } as const;
 
 export const shellZh: Record<keyof typeof shellEn, string> = {
@@ -40,6 +42,8 @@ export const shellZh: Record<keyof typeof shellEn, string> = {
   'tour.never': '不再显示',
   'community.qrHint': '用手机扫码',
   'community.open': '打开链接',
+  'login.last': '上次登录：{time}',
+  'login.first': '首次登录此账号',
 };
 
 export function tsh(key: keyof typeof shellEn, vars?: Record<string, string | number>): string {

@@ -23,6 +23,8 @@ export interface User {
   address: string;
   /** Referral/invite code if the server has one. */
   inviteCode: string;
+  /** The login before the current one (ISO), null on the first; absent when the server does not say. */
+  previousLoginAt?: string | null;
 }
 
 type Rec = Record<string, unknown>;
@@ -63,6 +65,7 @@ export function normaliseUser(info: unknown): User {
     companyName: str(u.company ?? u.companyName),
     address: str(u.address),
     inviteCode: str(u.inviteCode ?? u.referralCode ?? u.code),
+    ...('previousLoginAt' in u ? { previousLoginAt: toIso(u.previousLoginAt) } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export interface UsersTable {
   notices_hidden_at: number | null;
   last_login_at: number | null;
   last_login_ip: string | null;
+  previous_login_at: number | null;
+  previous_login_ip: string | null;
   password_changed_at: number;
   created_at: number;
   updated_at: number;

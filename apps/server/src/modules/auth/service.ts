@@ -29,6 +29,17 @@ export function rolesOf(u: UserRecord): string[] {
 
 export const isAdmin = (u: UserRecord): boolean => u.roles.includes(ROLE_ADMIN);
 
+/**
+ * What a login writes on the account: this login as the last one, and the last one moved to `previousLogin*` (what
+ * the user is shown as "last login"). POST /user/saveLastLogin refreshes the last login only.
+ */
+export const loginPatch = (u: UserRecord, now: number, meta: { ip?: string | null }) => ({
+  lastLoginAt: now,
+  lastLoginIp: meta.ip ?? null,
+  previousLoginAt: u.lastLoginAt,
+  previousLoginIp: u.lastLoginIp,
+});
+
 export interface RequestMeta {
   ip?: string | null;
   userAgent?: string | null;
@@ -117,7 +128,7 @@ export class AuthService {
     await this.limiter.reset(`login:${meta.ip ?? '-'}:${email}`);
     const now = this.clock.now();
     const { token, expiresAt } = await this.issueToken(user.id, meta);
-    await this.store.repos.users.update(user.id, { lastLoginAt: now, lastLoginIp: meta.ip ?? null }, now);
+    await this.store.repos.users.update(user.id, loginPatch(user, now, meta), now);
     return { token, expiresAt, user };
   }
 

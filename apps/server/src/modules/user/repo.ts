@@ -53,6 +53,8 @@ export function toUser(r: Selectable<UsersTable>): UserRecord {
     noticesHiddenAt: r.notices_hidden_at === null ? null : Number(r.notices_hidden_at),
     lastLoginAt: r.last_login_at === null ? null : Number(r.last_login_at),
     lastLoginIp: r.last_login_ip,
+    previousLoginAt: r.previous_login_at === null ? null : Number(r.previous_login_at),
+    previousLoginIp: r.previous_login_ip,
     passwordChangedAt: Number(r.password_changed_at),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
@@ -141,6 +143,8 @@ export class KyselyUserRepo implements UserRepo {
     if (p.noticesHiddenAt !== undefined) v.notices_hidden_at = p.noticesHiddenAt;
     if (p.lastLoginAt !== undefined) v.last_login_at = p.lastLoginAt;
     if (p.lastLoginIp !== undefined) v.last_login_ip = p.lastLoginIp;
+    if (p.previousLoginAt !== undefined) v.previous_login_at = p.previousLoginAt;
+    if (p.previousLoginIp !== undefined) v.previous_login_ip = p.previousLoginIp;
     await this.db.updateTable('users').set(v).where('id', '=', id).execute();
   }
 

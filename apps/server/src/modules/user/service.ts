@@ -25,7 +25,7 @@ import {
   type UserSearch,
 } from '../../ports.ts';
 import { sealPending, unsealPending } from '../auth/pending.ts';
-import { type AuthService, isAdmin, type RequestMeta, rolesOf } from '../auth/service.ts';
+import { type AuthService, isAdmin, loginPatch, type RequestMeta, rolesOf } from '../auth/service.ts';
 import { type CoinService, monthKey, Prices, Reasons, referralReward } from '../coins/service.ts';
 
 /** Verification code purposes for `POST /code/{email}/{type}`. */
@@ -58,6 +58,7 @@ export type UserView = Omit<
   | 'purchased'
   | 'noticesHiddenAt'
   | 'lastLoginIp'
+  | 'previousLoginIp'
   | 'passwordChangedAt'
   | 'updatedAt'
 > & {
@@ -98,6 +99,7 @@ export function toUserView(u: UserRecord, now: number): UserView {
     teachingConfirmed: u.teachingConfirmed,
     emailNotice: u.emailNotice,
     lastLoginAt: u.lastLoginAt,
+    previousLoginAt: u.previousLoginAt,
     createdAt: u.createdAt,
   };
 }
@@ -719,7 +721,7 @@ export class AccountService {
     const user = await this.getUser(userId);
     this.auth.assertActive(user);
     const session = await this.auth.issueToken(user.id, meta);
-    await this.store.repos.users.update(user.id, { lastLoginAt: now, lastLoginIp: meta.ip ?? null }, now);
+    await this.store.repos.users.update(user.id, loginPatch(user, now, meta), now);
     return { ...session, user, created };
   }
 
