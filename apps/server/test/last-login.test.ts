@@ -43,7 +43,9 @@ for (const kind of databases) {
 
       // The web's saveLastLogin after signing in refreshes the last login only.
       t.clock.advance(2_000);
-      expect((await t.call('POST', '/product/user/saveLastLogin', { token: b, body: {}, ip: '10.2.2.9' })).code).toBe(0);
+      expect(
+        (await t.call('POST', '/product/user/saveLastLogin', { token: b, body: {}, ip: '10.2.2.9' })).code,
+      ).toBe(0);
       const after = await info(b);
       expect(after.previousLoginAt).toBe(first);
       expect(after.lastLoginAt).toBe(second + 2_000);
