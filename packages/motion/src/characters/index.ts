@@ -144,52 +144,111 @@ function isArmJoint(name: string, side: 'left' | 'right'): boolean {
 
 // ------------------------------------------------------------------ influences
 
+/** What `chainInf` needs of a chain, computed once per chain (not per vertex): points, segments, arc lengths. */
+interface ChainPrep {
+  J: Joints;
+  h: number;
+  before: string | undefined;
+  after: string | undefined;
+  /** Joint positions (3 per point), segment vectors (3 per segment), segment lengths, arc length at each joint. */
+  P: Float64Array;
+  D: Float64Array;
+  L: Float64Array;
+  S: number[];
+}
+
+/** Chain preparations by chain array: call sites keep one array per chain, so a mesh part's vertices share it. */
+const CHAIN_PREP = new WeakMap<readonly string[], ChainPrep>();
+
+function chainPrep(
+  J: Joints,
+  chain: readonly string[],
+  h: number,
+  before?: string,
+  after?: string,
+): ChainPrep {
+  const hit = CHAIN_PREP.get(chain);
+  if (hit && hit.J === J && hit.h === h && hit.before === before && hit.after === after) return hit;
+  const pts = chain.map((n) => J.get(n) as Vec3);
+  const n = pts.length;
+  const P = new Float64Array(3 * n);
+  const D = new Float64Array(3 * Math.max(0, n - 1));
+  const L = new Float64Array(Math.max(0, n - 1));
+  const S: number[] = [0];
+  let acc = 0;
+  for (let i = 0; i < n; i++) P.set(pts[i], 3 * i);
+  for (let i = 0; i + 1 < n; i++) {
+    const d = sub(pts[i + 1], pts[i]);
+    D.set(d, 3 * i);
+    L[i] = len(d);
+    acc += L[i];
+    S.push(acc);
+  }
+  const prep = { J, h, before, after, P, D, L, S };
+  CHAIN_PREP.set(chain, prep);
+  return prep;
+}
+
+/** Joint `i` of a chain, `before` it below 0, `after` it past its end. (Module level: a closure made per vertex
+ *  costs more than the arithmetic, tsx's keepNames adds a defineProperty to each.) */
+function chainJoint(
+  chain: readonly string[],
+  i: number,
+  before?: string,
+  after?: string,
+): string | undefined {
+  return i < 0 ? before : i >= chain.length ? after : chain[i];
+}
+
 /** Influences along a chain of joints for a point: its bone, blended ±h around interior joints. */
 function chainInf(
   J: Joints,
-  chain: string[],
+  chain: readonly string[],
   p: Vec3,
   h = 0.04,
   before?: string,
   after?: string,
 ): Influences {
-  const pts = chain.map((n) => J.get(n) as Vec3);
-  // Arc position of the projection of p on the polyline.
+  const { P, D, L, S } = chainPrep(J, chain, h, before, after);
+  const n = chain.length;
+  const p0 = p[0];
+  const p1 = p[1];
+  const p2 = p[2];
+  // Arc position of the projection of p on the polyline (the same arithmetic as with Vec3 helpers).
   let best = Number.POSITIVE_INFINITY;
   let s = 0;
-  let acc = 0;
-  const S: number[] = [0];
-  for (let i = 0; i + 1 < pts.length; i++) {
-    const d = sub(pts[i + 1], pts[i]);
-    const l = len(d);
-    const t = Math.min(1.5, Math.max(-0.5, dot(sub(p, pts[i]), d) / (l * l)));
+  for (let i = 0; i + 1 < n; i++) {
+    const ax = P[3 * i];
+    const ay = P[3 * i + 1];
+    const az = P[3 * i + 2];
+    const dx = D[3 * i];
+    const dy = D[3 * i + 1];
+    const dz = D[3 * i + 2];
+    const l = L[i];
+    const t = Math.min(1.5, Math.max(-0.5, ((p0 - ax) * dx + (p1 - ay) * dy + (p2 - az) * dz) / (l * l)));
     const tc = Math.min(1, Math.max(0, t));
-    const dist = len(sub(p, add(pts[i], d, tc)));
+    const dist = Math.hypot(p0 - (ax + dx * tc), p1 - (ay + dy * tc), p2 - (az + dz * tc));
     if (dist < best - 1e-9) {
       best = dist;
-      s = acc + t * l;
+      s = S[i] + t * l;
     }
-    acc += l;
-    S.push(acc);
   }
-  if (pts.length === 1) S.length = 1;
   // Segment index i: bone chain[i] runs from S[i] to S[i+1]; the last joint owns everything beyond.
   const infl: [number, number][] = [];
-  const jointAt = (i: number) => (i < 0 ? before : i >= chain.length ? after : chain[i]);
   let seg = 0;
   while (seg + 1 < S.length && s > S[seg + 1]) seg++;
-  if (seg >= S.length - 1 && pts.length > 1) seg = S.length - 1;
+  if (seg >= S.length - 1 && n > 1) seg = S.length - 1;
   const owner = Math.min(seg, chain.length - 1);
   infl.push([ji(chain[owner]), 1]);
   // Blend with the neighbour across the nearest joint.
-  for (const k of [owner, owner + 1]) {
+  for (let k = owner; k <= owner + 1; k++) {
     const sj = S[k];
     if (sj === undefined) continue;
     const d = s - sj;
     if (Math.abs(d) < h) {
       const t = smooth(-h, h, d);
-      const lower = jointAt(k - 1);
-      const upper = jointAt(k);
+      const lower = chainJoint(chain, k - 1, before, after);
+      const upper = chainJoint(chain, k, before, after);
       if (!lower || !upper) continue;
       infl.length = 0;
       infl.push([ji(lower), 1 - t], [ji(upper), t]);
@@ -289,7 +348,8 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
   // Neck.
   const neckStart = m.vertexCount;
   const head = headGeom(J, shape);
-  const neckInf = (p: Vec3) => chainInf(J, ['neck', 'head'], p, 0.03, 'spine2');
+  const neckChain = ['neck', 'head'];
+  const neckInf = (p: Vec3) => chainInf(J, neckChain, p, 0.03, 'spine2');
   tube(
     m,
     [
@@ -357,8 +417,9 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     const wr = A('Hand');
     const dir: Vec3 = [s, 0, 0];
     const L = shape.limbs * k;
+    const armChain = [`${side}UpperArm`, `${side}Forearm`, `${side}Hand`];
     const armInf = (p: Vec3): Influences => {
-      let inf = chainInf(J, [`${side}UpperArm`, `${side}Forearm`, `${side}Hand`], p, 0.035 * k);
+      let inf = chainInf(J, armChain, p, 0.035 * k);
       const d = (p[0] - sh[0]) * s;
       const wc = 1 - smooth(-0.04 * k, 0.06 * k, d);
       if (wc > 0) inf = mixInf(inf, [[ji(`${side}Clavicle`), 1]], wc * 0.6);
@@ -432,8 +493,9 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     const kn = A('Shin');
     const an = A('Foot');
     const L = shape.limbs * k;
+    const legChain = [`${side}Thigh`, `${side}Shin`, `${side}Foot`];
     const legInf = (p: Vec3): Influences => {
-      let inf = chainInf(J, [`${side}Thigh`, `${side}Shin`, `${side}Foot`], p, 0.045 * k);
+      let inf = chainInf(J, legChain, p, 0.045 * k);
       const w = smooth(th[1] - 0.05 * k, th[1] + 0.06 * k, p[1]);
       if (w > 0) inf = mixInf(inf, [[ji('hips'), 1]], w * 0.6);
       return inf;
@@ -464,8 +526,8 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     const tip = J.get(`tip:${side}Toes`) ?? add(toes, [0, 0, 0.06]);
     const footLen = tip[2] - an[2];
     const heelZ = an[2] - 0.32 * footLen;
-    const footInf = (p: Vec3) =>
-      chainInf(J, [`${side}Foot`, `${side}Toes`], [an[0], toes[1], p[2]], 0.02 * k);
+    const footChain = [`${side}Foot`, `${side}Toes`];
+    const footInf = (p: Vec3) => chainInf(J, footChain, [an[0], toes[1], p[2]], 0.02 * k);
     const sr = (z: number, y: number, ra: number, rb: number) => {
       const c: Vec3 = [an[0] + (side === 'left' ? 0.004 : -0.004) * k, y * k, z];
       return ring(c, Z, Y, ra * L, rb * k, footInf(c));
@@ -938,7 +1000,8 @@ export function makeFaceMesh(
     'neck',
     { around: 24, capSteps: [1, 1], capDepth: [0.2, 0.2] },
   );
-  reweigh(m, neckStart, (p) => chainInf(J, ['neck', 'head'], p, 0.03));
+  const neckChain = ['neck', 'head'];
+  reweigh(m, neckStart, (p) => chainInf(J, neckChain, p, 0.03));
   if (shape.hair !== 'none') {
     const hr: Vec3 = [head.r[0] + 0.011, head.r[1] + 0.012, head.r[2] + 0.012];
     ellipsoid(m, add(head.c, [0, 0.004, -0.004]), hr, ATLAS.hair, 'hair', () => [[ji('head'), 1]], {

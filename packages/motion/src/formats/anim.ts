@@ -106,10 +106,14 @@ function num(v: number): string {
 
 /** A growing UTF-8 byte buffer: the clip text is written here, not as millions of small strings (GC). */
 class Sink {
-  buf = new Uint8Array(1 << 16);
+  buf: Uint8Array;
   len = 0;
   private digits = new Uint8Array(24);
-  private ensure(n: number) {
+  /** `capacity`: the expected size (a good guess spares the copies of growing by doubling). */
+  constructor(capacity = 1 << 16) {
+    this.buf = new Uint8Array(Math.max(64, capacity));
+  }
+  ensure(n: number) {
     if (this.len + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.len + n) size *= 2;
@@ -313,18 +317,20 @@ function vectorCurve(
       if (c > 0) out.raw(KEY_SEP[c - 1]);
       out.numAt(values, o + c);
     }
-    // Free tangents: in = out = the sampled slope (Unity's own keyframe reduction writes the same).
+    // Free tangents: in = out = the sampled slope (Unity's own keyframe reduction writes the same); the out
+    // slope's text is copied from the in slope's within the buffer.
     const slopeStart = out.len + KEY_IN.length;
     out.raw(KEY_IN);
     for (let c = 0; c < dim; c++) {
       if (c > 0) out.raw(KEY_SEP[c - 1]);
       out.numAt(slopes, o + c);
     }
-    const slopeText = out.buf.slice(slopeStart, out.len);
-    out
-      .raw(KEY_OUT)
-      .raw(slopeText)
-      .raw(dim === 4 ? KEY_TAIL4 : KEY_TAIL3);
+    const slopeEnd = out.len;
+    out.raw(KEY_OUT);
+    out.ensure(slopeEnd - slopeStart);
+    out.buf.copyWithin(out.len, slopeStart, slopeEnd);
+    out.len += slopeEnd - slopeStart;
+    out.raw(dim === 4 ? KEY_TAIL4 : KEY_TAIL3);
   }
   out.line('      m_PreInfinity: 2').line('      m_PostInfinity: 2').line('      m_RotationOrder: 4');
   out.str('    path: ').line(path);
@@ -382,7 +388,10 @@ function build(rc: RigClip, options: AnimOptions): Sink {
   const rotTol = options.rotationTolerance ?? 2e-4;
   const posTol = options.positionTolerance ?? 1e-4;
 
-  const rotation = new Sink();
+  // About 330 bytes per key and one key in four frames kept (reduceKeys) on a moving clip: sized up front.
+  let keyedBones = 0;
+  for (let b = 0; b < nb; b++) if (rc.keyed[b] === 1) keyedBones++;
+  const rotation = new Sink(Math.min(1 << 28, 90 * F * keyedBones + (1 << 16)));
   const position = new Sink();
   const bindings = new Sink();
   const bind = (path: string, attribute: number, typeID: number, customType: number) =>
@@ -443,7 +452,8 @@ function build(rc: RigClip, options: AnimOptions): Sink {
     }
   }
   const stop = num((F - 1) / fps);
-  const out = new Sink();
+  // The sections are known now: the whole file fits without growing.
+  const out = new Sink(rotation.len + position.len + floats.len + bindings.len + (1 << 14));
   const list = (key: string, sec: Sink) => {
     if (sec.len) {
       out.line(`  ${key}:`);

@@ -411,6 +411,44 @@ function meshToRig(rig: Rig, v: Float32Array, scaleUnits: boolean): Float64Array
   return out;
 }
 
+/**
+ * The vertices a morph target moves: those whose offset, in rig space and units (`meshToRig`), exceeds 1e-7 in
+ * the sum of its absolute components (vertex 0 when none does: FBX shapes need an index).
+ */
+function movedVertices(rig: Rig, d: Float32Array, nv: number): Int32Array {
+  const B = rig.basis;
+  const u = rig.unitsPerMetre;
+  const idx: number[] = [];
+  for (let v = 0; v < nv; v++) {
+    const i = 3 * v;
+    const x = d[i];
+    const y = d[i + 1];
+    const z = d[i + 2];
+    if (x === 0 && y === 0 && z === 0) continue;
+    const a = (B[0] * x + B[1] * y + B[2] * z) * u;
+    const b = (B[3] * x + B[4] * y + B[5] * z) * u;
+    const c = (B[6] * x + B[7] * y + B[8] * z) * u;
+    if (Math.abs(a) + Math.abs(b) + Math.abs(c) > 1e-7) idx.push(v);
+  }
+  if (idx.length === 0) idx.push(0);
+  return Int32Array.from(idx);
+}
+
+/** `meshToRig` of the vertices `idx` only (the same arithmetic), packed. */
+function meshToRigAt(rig: Rig, v: Float32Array, idx: Int32Array, scaleUnits: boolean): Float64Array {
+  const B = rig.basis;
+  const u = scaleUnits ? rig.unitsPerMetre : 1;
+  const out = new Float64Array(3 * idx.length);
+  for (let k = 0; k < idx.length; k++) {
+    const i = 3 * idx[k];
+    const o = 3 * k;
+    out[o] = (B[0] * v[i] + B[1] * v[i + 1] + B[2] * v[i + 2]) * u;
+    out[o + 1] = (B[3] * v[i] + B[4] * v[i + 1] + B[5] * v[i + 2]) * u;
+    out[o + 2] = (B[6] * v[i] + B[7] * v[i + 1] + B[8] * v[i + 2]) * u;
+  }
+  return out;
+}
+
 /** Serialises a retargeted clip (and optional meshes) as a binary FBX 7.4 file. */
 export function write(rc: RigClip, options: FbxWriteOptions = {}): Uint8Array {
   return writeWithHints(rc, options).bytes;
@@ -1218,20 +1256,16 @@ function prepareMesh(rig: Rig, m: SkinnedMesh, boneIndex: Map<string, number>): 
   const clusters = [...perBone.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([bone, e]) => ({ bone, indexes: Int32Array.from(e.idx), weights: Float64Array.from(e.w) }));
+  // Sparse: only the vertices a shape moves are converted (the face's 52 shapes each move a few hundred of its
+  // thousands of vertices; converting every vertex of every shape was most of the face FBX's time).
   const shapes = (m.morphTargets ?? []).map((t) => {
-    const d = meshToRig(rig, t.positions, true);
-    const dn = t.normals ? meshToRig(rig, t.normals, false) : null;
-    const idx: number[] = [];
-    for (let v = 0; v < nv; v++)
-      if (Math.abs(d[3 * v]) + Math.abs(d[3 * v + 1]) + Math.abs(d[3 * v + 2]) > 1e-7) idx.push(v);
-    if (idx.length === 0) idx.push(0);
-    const vertices = new Float64Array(3 * idx.length);
-    const normals = new Float64Array(3 * idx.length);
-    idx.forEach((v, i) => {
-      vertices.set(d.subarray(3 * v, 3 * v + 3), 3 * i);
-      if (dn) normals.set(dn.subarray(3 * v, 3 * v + 3), 3 * i);
-    });
-    return { name: t.name, indexes: Int32Array.from(idx), vertices, normals };
+    const idx = movedVertices(rig, t.positions, nv);
+    return {
+      name: t.name,
+      indexes: idx,
+      vertices: meshToRigAt(rig, t.positions, idx, true),
+      normals: t.normals ? meshToRigAt(rig, t.normals, idx, false) : new Float64Array(3 * idx.length),
+    };
   });
   return { vertices, polygonIndex, normals, uvs, uvIndex, materials, clusters, shapes };
 }
