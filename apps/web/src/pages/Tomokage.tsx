@@ -43,6 +43,8 @@ export interface TomoCard {
   stats: { vertices: number; triangles: number; materials: number; bones: number } | null;
   mapped: number;
   missing: string[];
+  /** Joints the rig has no bone for by design (no toes, mitten hands): not missing. */
+  absent: string[];
   mappingEdited: boolean;
   collected: boolean;
   vrm: boolean;
@@ -186,9 +188,16 @@ function MappingEditor({ d, onSaved }: { d: Detail; onSaved: (d: Detail) => void
             {d.joints
               .filter((j) => groupOf(j) === g)
               .map((j) => {
-                const method = d.mapping[j] === m[j] ? d.method[j] : m[j] ? 'user' : undefined;
+                const absent = !m[j] && d.absent.includes(j);
+                const method = absent
+                  ? 'absent'
+                  : d.mapping[j] === m[j]
+                    ? d.method[j]
+                    : m[j]
+                      ? 'user'
+                      : undefined;
                 return (
-                  <label key={j} className={`tomo-joint${m[j] ? '' : ' missing'}`}>
+                  <label key={j} className={`tomo-joint${m[j] ? '' : absent ? ' absent' : ' missing'}`}>
                     <span className="tomo-joint-name" title={j}>
                       {jointLabel(j, getLang() === 'zh' ? 'zh' : 'en')}
                       {d.required.includes(j) ? ' *' : ''}
@@ -215,7 +224,10 @@ function MappingEditor({ d, onSaved }: { d: Detail; onSaved: (d: Detail) => void
                       ))}
                     </select>
                     {method && (
-                      <span className={`chip tomo-method tomo-method-${method}`}>
+                      <span
+                        className={`chip tomo-method tomo-method-${method}`}
+                        title={absent ? tt('tomo.absentHint') : undefined}
+                      >
                         {tt(`tomo.method.${method}` as keyof typeof tomokageEn)}
                       </span>
                     )}
@@ -695,10 +707,16 @@ export function TomokagePage() {
                 <span className="chip">{SCHEME_LABEL[c.scheme] ?? tt('tomo.scheme.unknown')}</span>
                 <span className="chip">{poseLabel(c.restPose)}</span>
               </div>
-              <div className={`tomo-mapped${c.missing.length ? ' partial' : ''}`} data-testid="tomo-mapped">
-                {c.missing.length === 0
-                  ? tt('tomo.mappedAll', { n: c.mapped })
-                  : tt('tomo.mappedSome', { n: c.mapped, m: c.missing.length })}
+              <div
+                className={`tomo-mapped${c.missing.length ? ' partial' : ''}`}
+                data-testid="tomo-mapped"
+                title={c.absent.length ? tt('tomo.absentTitle', { list: c.absent.join(', ') }) : undefined}
+              >
+                {c.missing.length
+                  ? tt('tomo.mappedSome', { n: c.mapped, m: c.missing.length })
+                  : c.absent.length
+                    ? tt('tomo.mappedAllAbsent', { n: c.mapped, a: c.absent.length })
+                    : tt('tomo.mappedAll', { n: c.mapped })}
               </div>
               <div className="tomo-card-actions">
                 <button
