@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireAdmin, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { LedgerEntrySchema, LevelSchema, UserViewSchema } from '../../http/schemas.ts';
 import { Reasons } from '../coins/service.ts';
 
@@ -26,6 +27,7 @@ const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { accounts, coins } = app.ctx.services;
   const tags = ['admin'];
+  const r = routesOf(app, { tags });
   const opts = { preHandler: requireAdmin };
   const IdOnly = z.object({ id: IdParam });
   const toggle = z.object({ flag: z.boolean().optional().describe('default: flip') }).nullish();
@@ -35,29 +37,25 @@ const routes: FastifyPluginAsync = async (base) => {
     list: p.list.map((u) => accounts.view(u)),
   });
 
-  app.post(
+  r.post(
     '/user/search',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Search accounts by e-mail or name',
-        security: bearerSecurity,
-        body: z
-          .object({
-            keyword: z.string().max(254).optional(),
-            type: z.number().int().min(1).max(2).optional(),
-            level: LevelSchema.optional(),
-            blackFlag: z.boolean().optional(),
-            page: z.coerce.number().int().min(1).default(1),
-            size: z.coerce.number().int().min(1).max(100).default(20),
-          })
-          .default({ page: 1, size: 20 }),
-        response: { 200: envelope(pageOf(UserViewSchema)) },
-      },
+      auth: requireAdmin,
+      summary: 'Search accounts by e-mail or name',
+      body: z
+        .object({
+          keyword: z.string().max(254).optional(),
+          type: z.number().int().min(1).max(2).optional(),
+          level: LevelSchema.optional(),
+          blackFlag: z.boolean().optional(),
+          page: z.coerce.number().int().min(1).default(1),
+          size: z.coerce.number().int().min(1).max(100).default(20),
+        })
+        .default({ page: 1, size: 20 }),
+      data: pageOf(UserViewSchema),
     },
     async (req) => {
-      return ok(viewPage(await accounts.search(req.body)));
+      return viewPage(await accounts.search(req.body));
     },
   );
 
@@ -67,23 +65,13 @@ const routes: FastifyPluginAsync = async (base) => {
     summary: string,
     field: 'testFlag' | 'blackFlag' | 'beta' | 'extensionStaff',
   ) =>
-    app[method](
+    r[method](
       path,
-      {
-        ...opts,
-        schema: {
-          tags,
-          summary,
-          security: bearerSecurity,
-          params: IdOnly,
-          body: toggle,
-          response: { 200: envelope(UserViewSchema) },
-        },
-      },
+      { auth: requireAdmin, summary, params: IdOnly, body: toggle, data: UserViewSchema },
       async (req) => {
         const u = await accounts.getUser(req.params.id);
         const flag = req.body?.flag ?? !u[field];
-        return ok(accounts.view(await accounts.adminUpdate(u.id, { [field]: flag })));
+        return accounts.view(await accounts.adminUpdate(u.id, { [field]: flag }));
       },
     );
   flagRoute('post', '/user/test/:id', 'Set or flip the internal-test flag', 'testFlag');
@@ -95,70 +83,52 @@ const routes: FastifyPluginAsync = async (base) => {
   );
   flagRoute('put', '/user/beta/:id', 'Set or flip the beta flag', 'beta');
 
-  app.post(
+  r.post(
     '/user/setExtensionStaff',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Mark an account as extension (promotion) staff',
-        security: bearerSecurity,
-        body: z.object({ id: z.number().int().positive(), flag: z.boolean().default(true) }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Mark an account as extension (promotion) staff',
+      body: z.object({ id: z.number().int().positive(), flag: z.boolean().default(true) }),
+      data: UserViewSchema,
     },
-    async (req) =>
-      ok(accounts.view(await accounts.adminUpdate(req.body.id, { extensionStaff: req.body.flag }))),
+    async (req) => accounts.view(await accounts.adminUpdate(req.body.id, { extensionStaff: req.body.flag })),
   );
 
-  app.post(
+  r.post(
     '/user/updateLevel/:id/:level/:days',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Set the plan for a number of days (free clears it)',
-        security: bearerSecurity,
-        params: z.object({ id: IdParam, level: LevelSchema, days: z.coerce.number().int().min(0).max(3650) }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Set the plan for a number of days (free clears it)',
+      params: z.object({ id: IdParam, level: LevelSchema, days: z.coerce.number().int().min(0).max(3650) }),
+      data: UserViewSchema,
     },
-    async (req) =>
-      ok(accounts.view(await accounts.setLevel(req.params.id, req.params.level, req.params.days))),
+    async (req) => accounts.view(await accounts.setLevel(req.params.id, req.params.level, req.params.days)),
   );
 
-  app.put(
+  r.put(
     '/user/update/vip/level',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Set the plan (body form of updateLevel)',
-        security: bearerSecurity,
-        body: z.object({
-          id: z.number().int().positive(),
-          level: LevelSchema,
-          days: z.number().int().min(0).max(3650).default(30),
-        }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Set the plan (body form of updateLevel)',
+      body: z.object({
+        id: z.number().int().positive(),
+        level: LevelSchema,
+        days: z.number().int().min(0).max(3650).default(30),
+      }),
+      data: UserViewSchema,
     },
-    async (req) => ok(accounts.view(await accounts.setLevel(req.body.id, req.body.level, req.body.days))),
+    async (req) => accounts.view(await accounts.setLevel(req.body.id, req.body.level, req.body.days)),
   );
 
-  app.post(
+  r.post(
     '/user/addTime/:id/:num',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Add (or remove, negative) days of the paid plan',
-        security: bearerSecurity,
-        params: z.object({ id: IdParam, num: z.coerce.number().int() }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Add (or remove, negative) days of the paid plan',
+      params: z.object({ id: IdParam, num: z.coerce.number().int() }),
+      data: UserViewSchema,
     },
-    async (req) => ok(accounts.view(await accounts.addTime(req.params.id, req.params.num))),
+    async (req) => accounts.view(await accounts.addTime(req.params.id, req.params.num)),
   );
 
   app.put(
@@ -202,19 +172,13 @@ const routes: FastifyPluginAsync = async (base) => {
   // A user's detail for manageUser (and a company's for manageCompany): the account, its coin ledger (V, or CV
   // for a company), orders, videos and referrals (50 newest each).
   for (const path of ['/admin/user/:id', '/admin/company/:id'])
-    app.get(
+    r.get(
       path,
       {
-        ...opts,
-        schema: {
-          tags,
-          summary: "A user's detail: account, ledger, orders, videos, referrals (50 newest of each)",
-          security: bearerSecurity,
-          params: IdOnly,
-          response: {
-            200: envelope(UserDetailSchema),
-          },
-        },
+        auth: requireAdmin,
+        summary: "A user's detail: account, ledger, orders, videos, referrals (50 newest of each)",
+        params: IdOnly,
+        data: UserDetailSchema,
       },
       async (req) => {
         const u = await accounts.getUser(req.params.id);
@@ -226,7 +190,7 @@ const routes: FastifyPluginAsync = async (base) => {
           accounts.invitees(u, 1, 50),
         ]);
         const inviter = u.referredBy ? await accounts.getUser(u.referredBy).catch(() => null) : null;
-        return ok({
+        return {
           user: accounts.view(u),
           ledger: { list: ledger.list, total: ledger.total },
           orders: {
@@ -257,139 +221,104 @@ const routes: FastifyPluginAsync = async (base) => {
             total: refs.total,
           },
           invitedBy: inviter ? { id: inviter.id, email: inviter.email } : null,
-        });
+        };
       },
     );
 
-  app.post(
+  r.post(
     '/user/countUser',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Count accounts (optionally since a time, of a type)',
-        security: bearerSecurity,
-        body: z
-          .object({ since: z.number().int().optional(), type: z.number().int().min(1).max(2).optional() })
-          .default({}),
-        response: { 200: envelope(z.object({ total: z.number().int() })) },
-      },
+      auth: requireAdmin,
+      summary: 'Count accounts (optionally since a time, of a type)',
+      body: z
+        .object({ since: z.number().int().optional(), type: z.number().int().min(1).max(2).optional() })
+        .default({}),
+      data: z.object({ total: z.number().int() }),
     },
-    async (req) => ok({ total: await accounts.count(req.body) }),
+    async (req) => ({ total: await accounts.count(req.body) }),
   );
 
-  app.post(
+  r.post(
     '/company/search',
     {
-      ...opts,
-      schema: {
-        tags: ['company'],
-        summary: 'Search company accounts by e-mail or name',
-        security: bearerSecurity,
-        body: KeywordPage,
-        response: { 200: envelope(pageOf(UserViewSchema)) },
-      },
+      auth: requireAdmin,
+      tags: ['company'],
+      summary: 'Search company accounts by e-mail or name',
+      body: KeywordPage,
+      data: pageOf(UserViewSchema),
     },
     async (req) => {
-      return ok(viewPage(await accounts.search({ ...req.body, type: 2 })));
+      return viewPage(await accounts.search({ ...req.body, type: 2 }));
     },
   );
 
-  app.put(
+  r.put(
     '/company/update/vip/level',
     {
-      ...opts,
-      schema: {
-        tags: ['company'],
-        summary: 'Set the plan of a company account',
-        security: bearerSecurity,
-        body: z.object({
-          id: z.number().int().positive(),
-          level: LevelSchema,
-          days: z.number().int().min(0).max(3650).default(30),
-        }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      tags: ['company'],
+      summary: 'Set the plan of a company account',
+      body: z.object({
+        id: z.number().int().positive(),
+        level: LevelSchema,
+        days: z.number().int().min(0).max(3650).default(30),
+      }),
+      data: UserViewSchema,
     },
     async (req) => {
       const u = await accounts.getUser(req.body.id);
       if (u.type !== 2) throw new AppError(Codes.NOT_FOUND, 'not a company account');
-      return ok(accounts.view(await accounts.setLevel(u.id, req.body.level, req.body.days)));
+      return accounts.view(await accounts.setLevel(u.id, req.body.level, req.body.days));
     },
   );
 
   // Blacklist (spec §7 /sysConfig/blackListInfo plus insert, update): blacklisted accounts are refused with 408.
-  app.post(
+  r.post(
     '/sysConfig/blackListInfo',
-    {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Blacklisted accounts',
-        security: bearerSecurity,
-        body: KeywordPage,
-        response: { 200: envelope(pageOf(UserViewSchema)) },
-      },
-    },
+    { auth: requireAdmin, summary: 'Blacklisted accounts', body: KeywordPage, data: pageOf(UserViewSchema) },
     async (req) => {
-      return ok(viewPage(await accounts.search({ ...req.body, blackFlag: true })));
+      return viewPage(await accounts.search({ ...req.body, blackFlag: true }));
     },
   );
 
-  app.post(
+  r.post(
     '/sysConfig/blackListInfo/insert',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Blacklist an account by e-mail (ends its sessions)',
-        security: bearerSecurity,
-        body: z.object({ email: z.string().min(1).max(254) }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Blacklist an account by e-mail (ends its sessions)',
+      body: z.object({ email: z.string().min(1).max(254) }),
+      data: UserViewSchema,
     },
     async (req) => {
       const u = await accounts.findByEmail(req.body.email);
-      return ok(accounts.view(await accounts.adminUpdate(u.id, { blackFlag: true })));
+      return accounts.view(await accounts.adminUpdate(u.id, { blackFlag: true }));
     },
   );
 
-  app.post(
+  r.post(
     '/sysConfig/blackListInfo/update',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: 'Set or clear the blacklist flag of an account',
-        security: bearerSecurity,
-        body: z.object({ id: z.number().int().positive(), flag: z.boolean() }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Set or clear the blacklist flag of an account',
+      body: z.object({ id: z.number().int().positive(), flag: z.boolean() }),
+      data: UserViewSchema,
     },
-    async (req) => ok(accounts.view(await accounts.adminUpdate(req.body.id, { blackFlag: req.body.flag }))),
+    async (req) => accounts.view(await accounts.adminUpdate(req.body.id, { blackFlag: req.body.flag })),
   );
 
-  app.post(
+  r.post(
     '/user/scheduled/monthlyTopUp',
     {
-      ...opts,
-      schema: {
-        tags,
-        summary: "Run this month's free top-up now (idempotent: a second run in the month does nothing)",
-        security: bearerSecurity,
-        response: {
-          200: envelope(
-            z.object({
-              period: z.string(),
-              skipped: z.boolean(),
-              toppedUp: z.number().int(),
-              coins: z.number().int(),
-            }),
-          ),
-        },
-      },
+      auth: requireAdmin,
+      summary: "Run this month's free top-up now (idempotent: a second run in the month does nothing)",
+      data: z.object({
+        period: z.string(),
+        skipped: z.boolean(),
+        toppedUp: z.number().int(),
+        coins: z.number().int(),
+      }),
     },
-    async () => ok(await app.ctx.services.scheduler.runMonthlyTopUp()),
+    async () => app.ctx.services.scheduler.runMonthlyTopUp(),
   );
 };
 

@@ -3,8 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Messages } from '../../errors.ts';
-import { bearerSecurity, meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
+import { meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { SessionSchema, UserViewSchema } from '../../http/schemas.ts';
 import { PENDING_COOKIE } from './pending.ts';
 import { rolesOf } from './service.ts';
@@ -39,17 +40,15 @@ const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { auth, accounts } = app.ctx.services;
   const tags = ['auth'];
+  const r = routesOf(app, { tags });
 
-  app.get(
+  r.get(
     '/auth/publicKey',
     {
-      schema: {
-        tags,
-        summary: 'RSA public key for password transport (SPKI PEM; RSA-OAEP with SHA-256)',
-        response: { 200: envelope(z.object({ publicKey: z.string(), algorithm: z.string() })) },
-      },
+      summary: 'RSA public key for password transport (SPKI PEM; RSA-OAEP with SHA-256)',
+      data: z.object({ publicKey: z.string(), algorithm: z.string() }),
     },
-    async () => ok(auth.publicKey()),
+    async () => auth.publicKey(),
   );
 
   const session = (s: Awaited<ReturnType<typeof auth.login>>) => ({
@@ -59,28 +58,22 @@ const routes: FastifyPluginAsync = async (base) => {
     roles: rolesOf(s.user),
   });
 
-  app.post(
+  r.post(
     '/auth/login',
     {
-      schema: {
-        tags,
-        summary: 'Log in an individual account (password encrypted against /auth/publicKey)',
-        body: LoginBody,
-        response: { 200: envelope(SessionSchema) },
-      },
+      summary: 'Log in an individual account (password encrypted against /auth/publicKey)',
+      body: LoginBody,
+      response: { 200: envelope(SessionSchema) },
     },
     async (req) => ok(session(await auth.login(req.body, 1, meta(req))), Messages.LOGIN_SUCCESS),
   );
 
-  app.post(
+  r.post(
     '/auth/company/login',
     {
-      schema: {
-        tags,
-        summary: 'Log in a company account (type 2)',
-        body: LoginBody,
-        response: { 200: envelope(SessionSchema) },
-      },
+      summary: 'Log in a company account (type 2)',
+      body: LoginBody,
+      response: { 200: envelope(SessionSchema) },
     },
     async (req) => ok(session(await auth.login(req.body, 2, meta(req))), Messages.LOGIN_SUCCESS),
   );
@@ -97,115 +90,78 @@ const routes: FastifyPluginAsync = async (base) => {
     };
   };
 
-  app.get(
+  r.get(
     '/auth/info',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'The logged-in account and its roles',
-        security: bearerSecurity,
-        response: { 200: envelope(InfoSchema) },
-      },
-    },
-    async (req) => ok(info(req)),
+    { auth: requireUser, summary: 'The logged-in account and its roles', data: InfoSchema },
+    async (req) => info(req),
   );
 
-  app.get(
+  r.get(
     '/auth/company/info',
     {
-      preHandler: requireCompany,
-      schema: {
-        tags,
-        summary: 'The logged-in company account',
-        security: bearerSecurity,
-        response: {
-          200: envelope(
-            InfoSchema.extend({
-              company: z.object({
-                cvCoin: z.number().int(),
-                vexpiredAt: z.number().nullable(),
-                email: z.string(),
-              }),
-            }),
-          ),
-        },
-      },
+      auth: requireCompany,
+      summary: 'The logged-in company account',
+      data: InfoSchema.extend({
+        company: z.object({
+          cvCoin: z.number().int(),
+          vexpiredAt: z.number().nullable(),
+          email: z.string(),
+        }),
+      }),
     },
     async (req) => {
       const u = userOf(req);
-      return ok({ ...info(req), company: { cvCoin: u.cvCoin, vexpiredAt: u.vexpiredAt, email: u.email } });
+      return { ...info(req), company: { cvCoin: u.cvCoin, vexpiredAt: u.vexpiredAt, email: u.email } };
     },
   );
 
-  app.delete(
+  r.delete(
     '/auth/logout',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Revoke the current token (with ?all=true every session of the account)',
-        security: bearerSecurity,
-        querystring: z.object({ all: z.enum(['true', 'false', '1', '0']).optional() }),
-        response: { 200: envelope(z.object({ revoked: z.number().int() })) },
-      },
+      auth: requireUser,
+      summary: 'Revoke the current token (with ?all=true every session of the account)',
+      query: z.object({ all: z.enum(['true', 'false', '1', '0']).optional() }),
+      data: z.object({ revoked: z.number().int() }),
     },
     async (req) => {
       if (req.query.all === 'true' || req.query.all === '1')
-        return ok({ revoked: await auth.revokeAll(userOf(req).id) });
+        return { revoked: await auth.revokeAll(userOf(req).id) };
       await auth.logout(req.auth!.tokenHash);
-      return ok({ revoked: 1 });
+      return { revoked: 1 };
     },
   );
 
-  app.get(
+  r.get(
     '/auth/enhanced/purchasing',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'IS_PURSH: 1 when the account has bought a plan or pack, else 0',
-        security: bearerSecurity,
-        response: { 200: envelope(z.union([z.literal(0), z.literal(1)])) },
-      },
+      auth: requireUser,
+      summary: 'IS_PURSH: 1 when the account has bought a plan or pack, else 0',
+      data: z.union([z.literal(0), z.literal(1)]),
     },
-    async (req) => ok(userOf(req).purchased ? (1 as const) : (0 as const)),
+    async (req) => (userOf(req).purchased ? (1 as const) : (0 as const)),
   );
 
-  app.get(
+  r.get(
     '/passport/3rd/providers',
-    {
-      schema: {
-        tags,
-        summary: 'Third-party login providers enabled on this server',
-        response: { 200: envelope(z.array(z.string())) },
-      },
-    },
-    async () => ok(accounts.providerNames()),
+    { summary: 'Third-party login providers enabled on this server', data: z.array(z.string()) },
+    async () => accounts.providerNames(),
   );
 
-  app.get(
+  r.get(
     '/passport/3rd/buttons',
     {
-      schema: {
-        tags,
-        summary:
-          'Third-party logins the login page offers as buttons (none unless one is configured: OIDC_*)',
-        response: { 200: envelope(z.array(z.object({ name: z.string(), label: z.string() }))) },
-      },
+      summary: 'Third-party logins the login page offers as buttons (none unless one is configured: OIDC_*)',
+      data: z.array(z.object({ name: z.string(), label: z.string() })),
     },
-    async () => ok(accounts.loginButtons()),
+    async () => accounts.loginButtons(),
   );
 
-  app.get(
+  r.get(
     '/passport/3rd/:provider/authorize',
     {
-      schema: {
-        tags,
-        summary:
-          'Starts a third-party login: redirects to the provider (authorization code flow with state, PKCE S256 and nonce); the provider sends the browser back to the login page with code and state, which it posts to /passport/3rd/login',
-        params: z.object({ provider: z.string().min(1).max(32) }),
-      },
+      summary:
+        'Starts a third-party login: redirects to the provider (authorization code flow with state, PKCE S256 and nonce); the provider sends the browser back to the login page with code and state, which it posts to /passport/3rd/login',
+      params: z.object({ provider: z.string().min(1).max(32) }),
     },
     async (req, reply) => {
       const { config } = app.ctx;
@@ -221,23 +177,20 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.post(
+  r.post(
     '/passport/3rd/login',
     {
-      schema: {
-        tags,
-        summary:
-          'Third-party login: exchange a provider authorization code (and the state it came back with) for a session',
-        description:
-          'Redirect-based providers (OpenID Connect) need the `state` the provider returned and the HttpOnly cookie set by /passport/3rd/{provider}/authorize in this browser; the ID token is checked and only a verified e-mail is accepted. Unknown providers: 400.',
-        body: z.object({
-          provider: z.string().min(1).max(32),
-          code: z.string().min(1).max(2048),
-          state: z.string().max(512).optional(),
-          redirectUri: z.string().max(2048).optional(),
-        }),
-        response: { 200: envelope(SessionSchema.extend({ created: z.boolean() })) },
-      },
+      summary:
+        'Third-party login: exchange a provider authorization code (and the state it came back with) for a session',
+      description:
+        'Redirect-based providers (OpenID Connect) need the `state` the provider returned and the HttpOnly cookie set by /passport/3rd/{provider}/authorize in this browser; the ID token is checked and only a verified e-mail is accepted. Unknown providers: 400.',
+      body: z.object({
+        provider: z.string().min(1).max(32),
+        code: z.string().min(1).max(2048),
+        state: z.string().max(512).optional(),
+        redirectUri: z.string().max(2048).optional(),
+      }),
+      response: { 200: envelope(SessionSchema.extend({ created: z.boolean() })) },
     },
     async (req, reply) => {
       const pending = accounts.unsealPending(cookieValue(req.headers.cookie, PENDING_COOKIE));

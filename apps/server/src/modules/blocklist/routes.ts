@@ -6,8 +6,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireAdmin, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { requireAdmin, userOf } from '../../http/context.ts';
+import { IdParam } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 
 const RuleSchema = z.object({
   id: z.number().int(),
@@ -48,57 +49,46 @@ const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { blocklist } = app.ctx.services;
   const tags = ['admin'];
+  const r = routesOf(app, { tags });
 
-  app.post(
+  r.post(
     '/sysConfig/blackListInfo/rules',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Blacklisted e-mail domains and IP addresses or ranges',
-        security: bearerSecurity,
-        response: { 200: envelope(z.array(RuleSchema)) },
-      },
+      auth: requireAdmin,
+      summary: 'Blacklisted e-mail domains and IP addresses or ranges',
+      data: z.array(RuleSchema),
     },
-    async () => ok(await blocklist.list()),
+    async () => blocklist.list(),
   );
 
-  app.post(
+  r.post(
     '/sysConfig/blackListInfo/rules/insert',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary:
-          'Blacklist an e-mail domain (no code, registration or login; sub-domains too) or an IP address / CIDR range (every request 408)',
-        security: bearerSecurity,
-        body: z.object({
-          kind: z.enum(['domain', 'ip']),
-          value: z.string().min(1).max(191),
-          note: z.string().max(255).default(''),
-        }),
-        response: { 200: envelope(RuleSchema) },
-      },
+      auth: requireAdmin,
+      summary:
+        'Blacklist an e-mail domain (no code, registration or login; sub-domains too) or an IP address / CIDR range (every request 408)',
+      body: z.object({
+        kind: z.enum(['domain', 'ip']),
+        value: z.string().min(1).max(191),
+        note: z.string().max(255).default(''),
+      }),
+      data: RuleSchema,
     },
     async (req) =>
-      ok(await blocklist.add(req.body.kind, req.body.value, req.body.note, userOf(req).id, req.ip ?? null)),
+      blocklist.add(req.body.kind, req.body.value, req.body.note, userOf(req).id, req.ip ?? null),
   );
 
-  app.delete(
+  r.delete(
     '/sysConfig/blackListInfo/rules/:id',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Remove a domain or IP rule',
-        security: bearerSecurity,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireAdmin,
+      summary: 'Remove a domain or IP rule',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await blocklist.remove(req.params.id);
-      return ok(null);
+      return null;
     },
   );
 };

@@ -2,8 +2,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, requireAdmin, requireUser } from '../../http/context.ts';
-import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { requireAdmin, requireUser } from '../../http/context.ts';
+import { IdParam } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 
 const CategorySchema = z.object({
   id: z.number().int(),
@@ -20,123 +21,94 @@ const NodeSchema: z.ZodType<Node> = CategorySchema.extend({ children: z.lazy(() 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { catalog } = app.ctx.services;
-  const security = bearerSecurity;
+  const r = routesOf(app, { tags: ['category'] });
 
   for (const kind of ['category', 'tag'] as const) {
-    const tags = [kind];
-    app.post(
+    const k = routesOf(app, { tags: [kind] });
+    k.post(
       `/${kind}/search`,
       {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: `The ${kind} tree, sorted by sort then id`,
-          security,
-          body: z.object({ keyword: z.string().max(64).optional() }).default({}),
-          response: { 200: envelope(z.array(NodeSchema)) },
-        },
+        auth: requireUser,
+        summary: `The ${kind} tree, sorted by sort then id`,
+        body: z.object({ keyword: z.string().max(64).optional() }).default({}),
+        data: z.array(NodeSchema),
       },
       async (req) => {
         const tree = await catalog.tree(kind);
         const kw = req.body.keyword?.trim().toLowerCase();
-        if (!kw) return ok(tree);
+        if (!kw) return tree;
         const keep = (n: Node): Node | null => {
           const children = n.children.map(keep).filter((c): c is Node => c !== null);
           return n.name.toLowerCase().includes(kw) || children.length ? { ...n, children } : null;
         };
-        return ok(tree.map(keep).filter((n): n is Node => n !== null));
+        return tree.map(keep).filter((n): n is Node => n !== null);
       },
     );
-    app.get(
+    k.get(
       `/${kind}/:id`,
-      {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: `One ${kind}`,
-          security,
-          params: z.object({ id: IdParam }),
-          response: { 200: envelope(CategorySchema) },
-        },
-      },
-      async (req) => ok(await catalog.get(req.params.id, kind)),
+      { auth: requireUser, summary: `One ${kind}`, params: z.object({ id: IdParam }), data: CategorySchema },
+      async (req) => catalog.get(req.params.id, kind),
     );
   }
 
-  app.get(
+  r.get(
     '/category/child/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['category'],
-        summary: 'Direct children of a category or tag',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.array(CategorySchema)) },
-      },
+      auth: requireUser,
+      summary: 'Direct children of a category or tag',
+      params: z.object({ id: IdParam }),
+      data: z.array(CategorySchema),
     },
-    async (req) => ok(await catalog.children(req.params.id)),
+    async (req) => catalog.children(req.params.id),
   );
 
-  app.post(
+  r.post(
     '/category',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['category'],
-        summary: 'Create a category (kind category) or tag (kind tag), optionally under a parent',
-        security,
-        body: z.object({
-          name: z.string().min(1).max(64),
-          parentId: z.number().int().positive().nullable().optional(),
-          sort: z.number().int().default(0),
-          kind: z.enum(['category', 'tag']).default('category'),
-        }),
-        response: { 200: envelope(CategorySchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Create a category (kind category) or tag (kind tag), optionally under a parent',
+      body: z.object({
+        name: z.string().min(1).max(64),
+        parentId: z.number().int().positive().nullable().optional(),
+        sort: z.number().int().default(0),
+        kind: z.enum(['category', 'tag']).default('category'),
+      }),
+      data: CategorySchema,
     },
-    async (req) => ok(await catalog.create(req.body)),
+    async (req) => catalog.create(req.body),
   );
 
-  app.put(
+  r.put(
     '/category',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['category'],
-        summary: 'Rename, move or re-sort a category or tag',
-        security,
-        body: z.object({
-          id: z.number().int().positive(),
-          name: z.string().min(1).max(64).optional(),
-          parentId: z.number().int().positive().nullable().optional(),
-          sort: z.number().int().optional(),
-        }),
-        response: { 200: envelope(CategorySchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Rename, move or re-sort a category or tag',
+      body: z.object({
+        id: z.number().int().positive(),
+        name: z.string().min(1).max(64).optional(),
+        parentId: z.number().int().positive().nullable().optional(),
+        sort: z.number().int().optional(),
+      }),
+      data: CategorySchema,
     },
     async (req) => {
       const { id, ...patch } = req.body;
-      return ok(await catalog.update(id, patch));
+      return await catalog.update(id, patch);
     },
   );
 
-  app.delete(
+  r.delete(
     '/category/:id',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['category'],
-        summary:
-          'Delete a category or tag; refused (307) while it has sub-categories (所选分类存在子分类...) or while videos are filed under it (所选分类下存在视频..., data.videos = how many)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireAdmin,
+      summary:
+        'Delete a category or tag; refused (307) while it has sub-categories (所选分类存在子分类...) or while videos are filed under it (所选分类下存在视频..., data.videos = how many)',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await catalog.delete(req.params.id);
-      return ok(null);
+      return null;
     },
   );
 };

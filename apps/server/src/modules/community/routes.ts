@@ -6,8 +6,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, requireAdmin } from '../../http/context.ts';
-import { envelope, ok } from '../../http/envelope.ts';
+import { requireAdmin } from '../../http/context.ts';
+import { routesOf } from '../../http/route.ts';
 
 const Group = z.enum(['official', 'group', 'group2']);
 const Entry = z.object({
@@ -23,71 +23,56 @@ const SettingsSchema = z.object({
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags: ['system'] });
   const { community } = app.ctx.services;
 
-  app.get(
+  r.get(
     '/sysConfig/community',
     {
-      schema: {
-        tags: ['system'],
-        summary:
-          'The community panel: QR codes (link and/or signed webp picture), tutorial link, browser tip',
-        response: {
-          200: envelope(
-            z.object({
-              groups: z.array(
-                z.object({
-                  key: Group,
-                  url: z.string(),
-                  imageUrl: z.string().nullable(),
-                  note: z.string(),
-                }),
-              ),
-              tutorialUrl: z.string(),
-              browserTip: z.boolean(),
-            }),
-          ),
-        },
-      },
+      summary: 'The community panel: QR codes (link and/or signed webp picture), tutorial link, browser tip',
+      data: z.object({
+        groups: z.array(
+          z.object({
+            key: Group,
+            url: z.string(),
+            imageUrl: z.string().nullable(),
+            note: z.string(),
+          }),
+        ),
+        tutorialUrl: z.string(),
+        browserTip: z.boolean(),
+      }),
     },
-    async () => ok(await community.view()),
+    async () => community.view(),
   );
 
-  app.post(
+  r.post(
     '/sysConfig/communityInfo',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['system'],
-        summary: 'The community settings as stored (administrators)',
-        security: bearerSecurity,
-        response: { 200: envelope(SettingsSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'The community settings as stored (administrators)',
+      data: SettingsSchema,
     },
-    async () => ok(await community.settings()),
+    async () => community.settings(),
   );
 
-  app.post(
+  r.post(
     '/sysConfig/saveCommunity',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['system'],
-        summary:
-          'Set the community panel: group links (https), QR pictures (uploadZM/ keys), tutorial link, browser tip',
-        security: bearerSecurity,
-        body: z.object({
-          groups: z
-            .object({ official: Entry.partial(), group: Entry.partial(), group2: Entry.partial() })
-            .partial()
-            .optional(),
-          tutorialUrl: z.string().max(1024).optional(),
-          browserTip: z.boolean().optional(),
-        }),
-        response: { 200: envelope(SettingsSchema) },
-      },
+      auth: requireAdmin,
+      summary:
+        'Set the community panel: group links (https), QR pictures (uploadZM/ keys), tutorial link, browser tip',
+      body: z.object({
+        groups: z
+          .object({ official: Entry.partial(), group: Entry.partial(), group2: Entry.partial() })
+          .partial()
+          .optional(),
+        tutorialUrl: z.string().max(1024).optional(),
+        browserTip: z.boolean().optional(),
+      }),
+      data: SettingsSchema,
     },
-    async (req) => ok(await community.save(req.body)),
+    async (req) => community.save(req.body),
   );
 };
 

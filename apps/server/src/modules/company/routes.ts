@@ -6,8 +6,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, type Guard, requireCompany, requireSession, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { type Guard, requireCompany, requireSession, userOf } from '../../http/context.ts';
+import { IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { ACCOUNT_COMPANY } from '../../ports.ts';
 import { publicApiDocument } from './public-api.ts';
 import {
@@ -74,7 +75,7 @@ const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { company, accounts } = app.ctx.services;
   const tags = ['company'];
-  const security = bearerSecurity;
+  const r = routesOf(app, { tags });
 
   const noticeOf = async (userId: number, emailNotice: boolean) => {
     const p = await company.prefs(userId);
@@ -87,34 +88,22 @@ const routes: FastifyPluginAsync = async (base) => {
     };
   };
 
-  app.get(
+  r.get(
     '/company/emailNotice',
-    {
-      preHandler: requireCompany,
-      schema: {
-        tags,
-        summary: 'Which e-mails the company gets',
-        security,
-        response: { 200: envelope(NoticeSchema) },
-      },
-    },
+    { auth: requireCompany, summary: 'Which e-mails the company gets', data: NoticeSchema },
     async (req) => {
       const me = userOf(req);
-      return ok(await noticeOf(me.id, me.emailNotice));
+      return await noticeOf(me.id, me.emailNotice);
     },
   );
 
-  app.put(
+  r.put(
     '/company/emailNotice',
     {
-      preHandler: requireCompany,
-      schema: {
-        tags,
-        summary: 'Choose the e-mails: job made, job failed, low CV balance (and its threshold), or all off',
-        security,
-        body: NoticeBody,
-        response: { 200: envelope(NoticeSchema) },
-      },
+      auth: requireCompany,
+      summary: 'Choose the e-mails: job made, job failed, low CV balance (and its threshold), or all off',
+      body: NoticeBody,
+      data: NoticeSchema,
     },
     async (req) => {
       const me = userOf(req);
@@ -126,34 +115,24 @@ const routes: FastifyPluginAsync = async (base) => {
       if (prefs.lowBalance !== undefined) p.lowBalance = prefs.lowBalance;
       if (prefs.lowBalanceThreshold !== undefined) p.lowBalanceThreshold = prefs.lowBalanceThreshold;
       if (Object.keys(p).length > 0) await company.setPrefs(me, p);
-      return ok(await noticeOf(me.id, enabled ?? me.emailNotice));
+      return await noticeOf(me.id, enabled ?? me.emailNotice);
     },
   );
 
-  app.get(
+  r.get(
     '/company/openapi.json',
-    {
-      schema: {
-        tags,
-        summary: 'The public API on its own: the OpenAPI document of what an API key can call',
-        hide: true,
-      },
-    },
+    { summary: 'The public API on its own: the OpenAPI document of what an API key can call', hide: true },
     async () => publicApiDocument(app.swagger()),
   );
 
   // ---- API keys ----
-  app.post(
+  r.post(
     '/company/apiKeys',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'Create an API key (named; the key is answered this once and stored hashed)',
-        security,
-        body: CreateKeyBody,
-        response: { 200: envelope(CreatedKeySchema) },
-      },
+      auth: requireCompanySession,
+      summary: 'Create an API key (named; the key is answered this once and stored hashed)',
+      body: CreateKeyBody,
+      data: CreatedKeySchema,
     },
     async (req) => {
       const { key, record } = await company.createKey(
@@ -162,135 +141,101 @@ const routes: FastifyPluginAsync = async (base) => {
         req.body.ratePerMinute,
         req.body.routes ?? null,
       );
-      return ok({ ...keyView(record), key });
+      return { ...keyView(record), key };
     },
   );
 
-  app.get(
+  r.get(
     '/company/apiKeys',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'The API keys of the company with their last-used time (revoked ones too)',
-        security,
-        response: { 200: envelope(z.array(ApiKeySchema)) },
-      },
+      auth: requireCompanySession,
+      summary: 'The API keys of the company with their last-used time (revoked ones too)',
+      data: z.array(ApiKeySchema),
     },
-    async (req) => ok((await company.listKeys(userOf(req))).map(keyView)),
+    async (req) => (await company.listKeys(userOf(req))).map(keyView),
   );
 
-  app.delete(
+  r.delete(
     '/company/apiKeys/:id',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'Revoke an API key (it gets 401 from now on)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireCompanySession,
+      summary: 'Revoke an API key (it gets 401 from now on)',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await company.revokeKey(userOf(req), req.params.id);
-      return ok(null);
+      return null;
     },
   );
 
   // ---- webhooks ----
-  app.post(
+  r.post(
     '/company/webhooks',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary:
-          'Register a webhook URL for video.made / video.failed / balance.low (answers its signing secret)',
-        security,
-        body: CreateWebhookBody,
-        response: { 200: envelope(WebhookSchema) },
-      },
+      auth: requireCompanySession,
+      summary:
+        'Register a webhook URL for video.made / video.failed / balance.low (answers its signing secret)',
+      body: CreateWebhookBody,
+      data: WebhookSchema,
     },
     async (req) => {
       const w = await company.createWebhook(userOf(req), req.body.url, req.body.events);
-      return ok({ id: w.id, url: w.url, secret: w.secret, events: w.events, createdAt: w.createdAt });
+      return { id: w.id, url: w.url, secret: w.secret, events: w.events, createdAt: w.createdAt };
     },
   );
 
-  app.get(
+  r.get(
     '/company/webhooks',
-    {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'The webhooks of the company',
-        security,
-        response: { 200: envelope(z.array(WebhookSchema)) },
-      },
-    },
+    { auth: requireCompanySession, summary: 'The webhooks of the company', data: z.array(WebhookSchema) },
     async (req) =>
-      ok(
-        (await company.listWebhooks(userOf(req))).map((w) => ({
-          id: w.id,
-          url: w.url,
-          secret: w.secret,
-          events: w.events,
-          createdAt: w.createdAt,
-        })),
-      ),
+      (await company.listWebhooks(userOf(req))).map((w) => ({
+        id: w.id,
+        url: w.url,
+        secret: w.secret,
+        events: w.events,
+        createdAt: w.createdAt,
+      })),
   );
 
-  app.delete(
+  r.delete(
     '/company/webhooks/:id',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'Delete a webhook (its pending deliveries are given up)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireCompanySession,
+      summary: 'Delete a webhook (its pending deliveries are given up)',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await company.deleteWebhook(userOf(req), req.params.id);
-      return ok(null);
+      return null;
     },
   );
 
-  app.get(
+  r.get(
     '/company/webhooks/deliveries',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'The delivery log, newest first (state, attempts, next retry, last response)',
-        security,
-        querystring: PageQuery,
-        response: { 200: envelope(pageOf(DeliverySchema)) },
-      },
+      auth: requireCompanySession,
+      summary: 'The delivery log, newest first (state, attempts, next retry, last response)',
+      query: PageQuery,
+      data: pageOf(DeliverySchema),
     },
     async (req) => {
       const { page, size } = req.query;
       const r = await company.deliveries(userOf(req), page, size);
-      return ok({ list: r.list.map(deliveryView), total: r.total, page, size });
+      return { list: r.list.map(deliveryView), total: r.total, page, size };
     },
   );
 
-  app.post(
+  r.post(
     '/company/webhooks/deliveries/:id/redeliver',
     {
-      preHandler: requireCompanySession,
-      schema: {
-        tags,
-        summary: 'Post a delivery again now (newly signed)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(DeliverySchema) },
-      },
+      auth: requireCompanySession,
+      summary: 'Post a delivery again now (newly signed)',
+      params: z.object({ id: IdParam }),
+      data: DeliverySchema,
     },
-    async (req) => ok(deliveryView(await company.redeliver(userOf(req), req.params.id))),
+    async (req) => deliveryView(await company.redeliver(userOf(req), req.params.id)),
   );
 };
 

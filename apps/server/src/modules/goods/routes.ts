@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { GOODS, PACK_BONUS_PERCENT } from './catalogue.ts';
 
 export const GoodsSchema = z.object({
@@ -34,41 +34,28 @@ const view = (g: (typeof GOODS)[number]) => ({
 const goodsRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const tags = ['pay'];
+  const r = routesOf(app, { tags });
 
-  app.get(
+  r.get(
     '/goods',
     {
-      schema: {
-        tags,
-        summary:
-          'The goods: plans (monthly 9900 fen / 30 days, yearly 77900 fen / 360 days), V-coin packs, CV packs',
-        response: {
-          200: envelope(
-            z.object({
-              list: z.array(GoodsSchema),
-              packBonusPercent: z.object({ free: z.number(), monthly: z.number(), yearly: z.number() }),
-            }),
-          ),
-        },
-      },
-    },
-    async () =>
-      ok({
-        list: GOODS.filter((g) => g.kind !== 'company').map(view),
-        packBonusPercent: { ...PACK_BONUS_PERCENT },
+      summary:
+        'The goods: plans (monthly 9900 fen / 30 days, yearly 77900 fen / 360 days), V-coin packs, CV packs',
+      data: z.object({
+        list: z.array(GoodsSchema),
+        packBonusPercent: z.object({ free: z.number(), monthly: z.number(), yearly: z.number() }),
       }),
+    },
+    async () => ({
+      list: GOODS.filter((g) => g.kind !== 'company').map(view),
+      packBonusPercent: { ...PACK_BONUS_PERCENT },
+    }),
   );
 
-  app.post(
+  r.post(
     '/sysProduct/queryAll',
-    {
-      schema: {
-        tags,
-        summary: 'Company products (CV-coin packs)',
-        response: { 200: envelope(z.array(GoodsSchema)) },
-      },
-    },
-    async () => ok(GOODS.filter((g) => g.kind === 'company').map(view)),
+    { summary: 'Company products (CV-coin packs)', data: z.array(GoodsSchema) },
+    async () => GOODS.filter((g) => g.kind === 'company').map(view),
   );
 };
 

@@ -9,8 +9,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireAdmin, requireCompany, requireUser, userOf } from '../../http/context.ts';
-import { envelope, ok, PageQuery, pageOf } from '../../http/envelope.ts';
+import { requireAdmin, requireCompany, requireUser, userOf } from '../../http/context.ts';
+import { PageQuery, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import type { UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
 import type { OrderRecord } from './ports.ts';
@@ -73,6 +74,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { orders, accounts } = app.ctx.services;
   const tags = ['pay'];
+  const r = routesOf(app, { tags });
 
   const view = async (o: OrderRecord, account?: string) => ({
     orderNo: o.orderNo,
@@ -102,52 +104,40 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     return { ...p, list: await Promise.all(p.list.map((o) => view(o, u.email))) };
   };
 
-  app.post(
+  r.post(
     '/user/order/record',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Your orders, newest first',
-        security: bearerSecurity,
-        body: PageQuery.optional(),
-        response: { 200: envelope(pageOf(OrderSchema)) },
-      },
+      auth: requireUser,
+      summary: 'Your orders, newest first',
+      body: PageQuery.optional(),
+      data: pageOf(OrderSchema),
     },
     async (req) => {
       const q = PageQuery.parse(req.body ?? {});
-      return ok(await listFor(userOf(req), 'individual', q.page, q.size));
+      return await listFor(userOf(req), 'individual', q.page, q.size);
     },
   );
 
-  app.get(
+  r.get(
     '/user/order/:orderNo',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One of your orders (administrators: any order)',
-        security: bearerSecurity,
-        params: OrderNoParams,
-        response: { 200: envelope(OrderSchema) },
-      },
+      auth: requireUser,
+      summary: 'One of your orders (administrators: any order)',
+      params: OrderNoParams,
+      data: OrderSchema,
     },
     async (req) => {
       const u = userOf(req);
-      return ok(await view(await orders.ownOrder(u, req.params.orderNo, isAdmin(u))));
+      return await view(await orders.ownOrder(u, req.params.orderNo, isAdmin(u)));
     },
   );
 
-  app.get(
+  r.get(
     '/user/order/:orderNo/pdf',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'The order as an A4 PDF (Chinese text in a CJK font)',
-        security: bearerSecurity,
-        params: OrderNoParams,
-      },
+      auth: requireUser,
+      summary: 'The order as an A4 PDF (Chinese text in a CJK font)',
+      params: OrderNoParams,
     },
     async (req, reply) => {
       const u = userOf(req);
@@ -175,37 +165,31 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
   );
 
   // ---- company ----
-  app.post(
+  r.post(
     '/companyOrder/queryAll',
     {
-      preHandler: requireCompany,
-      schema: {
-        tags: ['company'],
-        summary: "The company's orders (CV-coin packs)",
-        security: bearerSecurity,
-        body: PageQuery.optional(),
-        response: { 200: envelope(pageOf(OrderSchema)) },
-      },
+      auth: requireCompany,
+      tags: ['company'],
+      summary: "The company's orders (CV-coin packs)",
+      body: PageQuery.optional(),
+      data: pageOf(OrderSchema),
     },
     async (req) => {
       const q = PageQuery.parse(req.body ?? {});
-      return ok(await listFor(userOf(req), 'company', q.page, q.size));
+      return await listFor(userOf(req), 'company', q.page, q.size);
     },
   );
 
-  app.get(
+  r.get(
     '/companyOrder/queryDetail/:orderNo',
     {
-      preHandler: requireCompany,
-      schema: {
-        tags: ['company'],
-        summary: 'One company order',
-        security: bearerSecurity,
-        params: OrderNoParams,
-        response: { 200: envelope(OrderSchema) },
-      },
+      auth: requireCompany,
+      tags: ['company'],
+      summary: 'One company order',
+      params: OrderNoParams,
+      data: OrderSchema,
     },
-    async (req) => ok(await view(await orders.ownOrder(userOf(req), req.params.orderNo))),
+    async (req) => view(await orders.ownOrder(userOf(req), req.params.orderNo)),
   );
 
   // ---- invoices ----
@@ -238,105 +222,89 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     ['/code/personInvoice/business', 'business', false],
     ['/companyOrder/createInvoice', 'business', true],
   ] as const) {
-    app.post(
+    r.post(
       url,
       {
-        preHandler: company ? requireCompany : requireUser,
-        schema: {
-          tags,
-          summary: `Request a ${kind} invoice for a paid order (one per order; an administrator issues it)`,
-          security: bearerSecurity,
-          body: InvoiceBody,
-          response: { 200: envelope(InvoiceSchema) },
-        },
+        auth: company ? requireCompany : requireUser,
+        summary: `Request a ${kind} invoice for a paid order (one per order; an administrator issues it)`,
+        body: InvoiceBody,
+        data: InvoiceSchema,
       },
-      async (req) => ok(await requestInvoice(userOf(req), req.body, kind)),
+      async (req) => requestInvoice(userOf(req), req.body, kind),
     );
   }
 
-  app.post(
+  r.post(
     '/invoice/search',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Invoices requested (administrators)',
-        security: bearerSecurity,
-        body: PageQuery.extend({ status: z.enum(['pending', 'issued', 'rejected']).optional() }).optional(),
-        response: { 200: envelope(pageOf(InvoiceSchema)) },
-      },
+      auth: requireAdmin,
+      tags: ['admin'],
+      summary: 'Invoices requested (administrators)',
+      body: PageQuery.extend({ status: z.enum(['pending', 'issued', 'rejected']).optional() }).optional(),
+      data: pageOf(InvoiceSchema),
     },
     async (req) => {
       const b = PageQuery.extend({ status: z.enum(['pending', 'issued', 'rejected']).optional() }).parse(
         req.body ?? {},
       );
-      return ok(await orders.invoices(b));
+      return await orders.invoices(b);
     },
   );
 
-  app.put(
+  r.put(
     '/invoice/:id/:status',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Set an invoice issued or rejected (administrators)',
-        security: bearerSecurity,
-        params: z.object({
-          id: z.coerce.number().int().positive(),
-          status: z.enum(['pending', 'issued', 'rejected']),
-        }),
-        response: { 200: envelope(z.boolean()) },
-      },
+      auth: requireAdmin,
+      tags: ['admin'],
+      summary: 'Set an invoice issued or rejected (administrators)',
+      params: z.object({
+        id: z.coerce.number().int().positive(),
+        status: z.enum(['pending', 'issued', 'rejected']),
+      }),
+      data: z.boolean(),
     },
     async (req) => {
       if (!(await orders.setInvoiceStatus(req.params.id, req.params.status)))
         throw new AppError(Codes.NOT_FOUND, 'invoice not found');
-      return ok(true);
+      return true;
     },
   );
 
   // ---- cash-back ----
   const CODE = /^[A-Za-z0-9]{4,16}$/;
-  app.get(
+  r.get(
     '/user/getRandomBackCashCode',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['referral'],
-        summary: 'Your cash-back code (made on first call: 8 letters and digits)',
-        security: bearerSecurity,
-        response: { 200: envelope(z.string()) },
-      },
+      auth: requireUser,
+      tags: ['referral'],
+      summary: 'Your cash-back code (made on first call: 8 letters and digits)',
+      data: z.string(),
     },
     async (req) => {
       const u = userOf(req);
       const have = await orders.cashbackCodeOf(u.id);
-      if (have) return ok(have);
+      if (have) return have;
       for (;;) {
         const code = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8).toUpperCase();
-        if (await orders.setCashbackCode(u.id, code)) return ok(code);
+        if (await orders.setCashbackCode(u.id, code)) return code;
       }
     },
   );
 
-  app.post(
+  r.post(
     '/user/setBackCashCode',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['referral'],
-        summary: 'Choose your cash-back code (4–16 letters or digits, unique)',
-        security: bearerSecurity,
-        body: z.object({ code: z.string().regex(CODE, '4–16 letters or digits') }),
-        response: { 200: envelope(z.string()) },
-      },
+      auth: requireUser,
+      tags: ['referral'],
+      summary: 'Choose your cash-back code (4–16 letters or digits, unique)',
+      body: z.object({ code: z.string().regex(CODE, '4–16 letters or digits') }),
+      data: z.string(),
     },
     async (req) => {
       const code = req.body.code.toUpperCase();
       if (!(await orders.setCashbackCode(userOf(req).id, code)))
         throw new AppError(Codes.REFUSED, '该返现码已被使用');
-      return ok(code);
+      return code;
     },
   );
 
@@ -356,87 +324,71 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
     return { ...p, list };
   };
 
-  app.post(
+  r.post(
     '/user/referral/cashBack',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['referral'],
-        summary: 'Your commissions on the paid orders of people you invited',
-        security: bearerSecurity,
-        body: PageQuery.optional(),
-        response: { 200: envelope(pageOf(CashbackSchema)) },
-      },
+      auth: requireUser,
+      tags: ['referral'],
+      summary: 'Your commissions on the paid orders of people you invited',
+      body: PageQuery.optional(),
+      data: pageOf(CashbackSchema),
     },
     async (req) => {
       const q = PageQuery.parse(req.body ?? {});
-      return ok(await cashbackPage(userOf(req).id, undefined, q.page, q.size));
+      return await cashbackPage(userOf(req).id, undefined, q.page, q.size);
     },
   );
 
-  app.post(
+  r.post(
     '/user/referral/cash',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['referral'],
-        summary: 'Cash-back totals: rate, code, pending and paid-out commission (fen)',
-        security: bearerSecurity,
-        response: {
-          200: envelope(
-            z.object({
-              code: z.string().nullable(),
-              rateBp: z.number().int(),
-              pending: z.number().int(),
-              paid: z.number().int(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      tags: ['referral'],
+      summary: 'Cash-back totals: rate, code, pending and paid-out commission (fen)',
+      data: z.object({
+        code: z.string().nullable(),
+        rateBp: z.number().int(),
+        pending: z.number().int(),
+        paid: z.number().int(),
+      }),
     },
     async (req) => {
       const u = userOf(req);
       const t = await orders.cashbackTotals(u.id);
-      return ok({
+      return {
         code: (await orders.cashbackCodeOf(u.id)) ?? null,
         rateBp: await orders.cashbackRate(),
         ...t,
-      });
+      };
     },
   );
 
-  app.post(
+  r.post(
     '/sysConfig/setCashBack',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Set the cash-back rate in basis points of the order amount (1000 = 10 %)',
-        security: bearerSecurity,
-        body: z.object({ rateBp: z.number().int().min(0).max(10_000) }),
-        response: { 200: envelope(z.number().int()) },
-      },
+      auth: requireAdmin,
+      tags: ['admin'],
+      summary: 'Set the cash-back rate in basis points of the order amount (1000 = 10 %)',
+      body: z.object({ rateBp: z.number().int().min(0).max(10_000) }),
+      data: z.number().int(),
     },
     async (req) => {
       await orders.setCashbackRate(req.body.rateBp);
-      return ok(req.body.rateBp);
+      return req.body.rateBp;
     },
   );
 
-  app.post(
+  r.post(
     '/companyOrder/sendCashBack',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: "Mark an inviter's pending commissions paid out (all, or the ids given)",
-        security: bearerSecurity,
-        body: z.object({
-          userId: z.number().int().positive(),
-          ids: z.array(z.number().int().positive()).optional(),
-        }),
-        response: { 200: envelope(z.object({ count: z.number().int(), amount: z.number().int() })) },
-      },
+      auth: requireAdmin,
+      tags: ['admin'],
+      summary: "Mark an inviter's pending commissions paid out (all, or the ids given)",
+      body: z.object({
+        userId: z.number().int().positive(),
+        ids: z.array(z.number().int().positive()).optional(),
+      }),
+      data: z.object({ count: z.number().int(), amount: z.number().int() }),
     },
     async (req) => {
       await accounts.getUser(req.body.userId);
@@ -459,7 +411,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
         const own = new Set(mine.list.map((r) => r.id));
         ids = ids.filter((i) => own.has(i));
       }
-      return ok(await orders.markCashbackPaid(ids));
+      return await orders.markCashbackPaid(ids);
     },
   );
 };

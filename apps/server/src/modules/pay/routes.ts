@@ -7,8 +7,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
+import { requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { PaymentNoticeError } from '../order/ports.ts';
 
 const GoodsParams = z.object({ goodsId: IdParam });
@@ -36,21 +37,15 @@ const payRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { pay } = app.ctx.services;
   const tags = ['pay'];
+  const r = routesOf(app, { tags });
 
-  app.get(
+  r.get(
     '/pay/methods',
     {
-      schema: {
-        tags,
-        summary: 'Which payment methods are available, and whether the payment sandbox plays the providers',
-        response: {
-          200: envelope(
-            z.object({ wechat: z.boolean(), alipay: z.boolean(), mode: z.enum(['sandbox', 'live']) }),
-          ),
-        },
-      },
+      summary: 'Which payment methods are available, and whether the payment sandbox plays the providers',
+      data: z.object({ wechat: z.boolean(), alipay: z.boolean(), mode: z.enum(['sandbox', 'live']) }),
     },
-    async () => ok(pay.methods()),
+    async () => pay.methods(),
   );
 
   const wxPrepay = (company: boolean) => async (req: FastifyRequest) => {
@@ -58,53 +53,41 @@ const payRoutes: FastifyPluginAsync = async (root) => {
     const renew = (req.query as { renew?: string } | undefined)?.renew === '1';
     return ok(await pay.wxPrepay(userOf(req), (p.goodsId ?? p.id) as number, company, renew));
   };
-  app.post(
+  r.post(
     '/wx/prepay/:goodsId',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'WeChat Pay Native order for the goods: QR code URL and order number (an open order is reused)',
-        description: 'Company accounts are refused 307 企业用户无法购买该类型商品.',
-        security: bearerSecurity,
-        params: GoodsParams,
-        querystring: RenewQuery,
-        response: { 200: envelope(Prepay) },
-      },
+      auth: requireUser,
+      summary:
+        'WeChat Pay Native order for the goods: QR code URL and order number (an open order is reused)',
+      description: 'Company accounts are refused 307 企业用户无法购买该类型商品.',
+      params: GoodsParams,
+      query: RenewQuery,
+      response: { 200: envelope(Prepay) },
     },
     wxPrepay(false),
   );
-  app.post(
+  r.post(
     '/wx/company/prepay/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'WeChat Pay Native order for a company product (CV coins)',
-        security: bearerSecurity,
-        params: CompanyParams,
-        querystring: RenewQuery,
-        response: { 200: envelope(Prepay) },
-      },
+      auth: requireUser,
+      summary: 'WeChat Pay Native order for a company product (CV coins)',
+      params: CompanyParams,
+      query: RenewQuery,
+      response: { 200: envelope(Prepay) },
     },
     wxPrepay(true),
   );
 
-  app.get(
+  r.get(
     '/wx/order/:orderNo',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Whether the order is paid (polled every 2 s by the payment modal); asks the provider when pending',
-        security: bearerSecurity,
-        params: OrderNoParams,
-        response: { 200: envelope(z.boolean()) },
-      },
+      auth: requireUser,
+      summary:
+        'Whether the order is paid (polled every 2 s by the payment modal); asks the provider when pending',
+      params: OrderNoParams,
+      data: z.boolean(),
     },
-    async (req) => ok(await pay.isPaid(userOf(req), req.params.orderNo)),
+    async (req) => pay.isPaid(userOf(req), req.params.orderNo),
   );
 
   const aliForm = (company: boolean) => async (req: FastifyRequest) => {
@@ -112,31 +95,23 @@ const payRoutes: FastifyPluginAsync = async (root) => {
     const r = await pay.alipayForm(userOf(req), (p.goodsId ?? p.id) as number, company);
     return ok(r.html);
   };
-  app.post(
+  r.post(
     '/alipay/palace/:goodsId',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Alipay page pay for the goods: the auto-submitting form HTML (alipay.trade.page.pay, RSA2)',
-        security: bearerSecurity,
-        params: GoodsParams,
-        response: { 200: envelope(z.string()) },
-      },
+      auth: requireUser,
+      summary: 'Alipay page pay for the goods: the auto-submitting form HTML (alipay.trade.page.pay, RSA2)',
+      params: GoodsParams,
+      response: { 200: envelope(z.string()) },
     },
     aliForm(false),
   );
-  app.post(
+  r.post(
     '/alipay/company/palace/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Alipay page pay for a company product',
-        security: bearerSecurity,
-        params: CompanyParams,
-        response: { 200: envelope(z.string()) },
-      },
+      auth: requireUser,
+      summary: 'Alipay page pay for a company product',
+      params: CompanyParams,
+      response: { 200: envelope(z.string()) },
     },
     aliForm(true),
   );

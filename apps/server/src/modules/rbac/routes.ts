@@ -6,8 +6,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { UserViewSchema } from '../../http/schemas.ts';
 import {
   AuditSchema,
@@ -19,10 +20,9 @@ import {
   RoleSchema,
 } from './schemas.ts';
 
-const security = bearerSecurity;
-
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags: ['role'] });
   const { rbac, accounts } = app.ctx.services;
 
   const withMembers = async () => {
@@ -30,163 +30,127 @@ const routes: FastifyPluginAsync = async (base) => {
     return Promise.all(roles.map(async (r) => ({ ...r, members: (await rbac.members(r.key)).length })));
   };
 
-  app.get(
+  r.get(
     '/role/myPages',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['role'],
-        summary: 'The administrator pages my roles open (empty for ordinary accounts)',
-        security,
-        response: { 200: envelope(z.array(MyPageSchema)) },
-      },
+      auth: requireUser,
+      summary: 'The administrator pages my roles open (empty for ordinary accounts)',
+      data: z.array(MyPageSchema),
     },
-    async (req) => ok(await rbac.myPages(userOf(req))),
+    async (req) => rbac.myPages(userOf(req)),
   );
 
-  app.post(
+  r.post(
     '/role/list',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['role'],
-        summary: 'Roles with their page config and member count',
-        security,
-        response: { 200: envelope(z.array(RoleSchema)) },
-      },
+      auth: requireAdmin,
+      summary: 'Roles with their page config and member count',
+      data: z.array(RoleSchema),
     },
-    async () => ok(await withMembers()),
+    async () => withMembers(),
   );
 
-  app.post(
+  r.post(
     '/role/save',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['role'],
-        summary: 'Create (no id: key and title needed) or update a role (title, state, pages)',
-        security,
-        body: RoleSaveBody,
-        response: { 200: envelope(RoleSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Create (no id: key and title needed) or update a role (title, state, pages)',
+      body: RoleSaveBody,
+      data: RoleSchema,
     },
     async (req) => {
       const r = await rbac.saveRole(req.body);
-      return ok({ ...r, members: (await rbac.members(r.key)).length });
+      return { ...r, members: (await rbac.members(r.key)).length };
     },
   );
 
-  app.delete(
+  r.delete(
     '/role/:id',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['role'],
-        summary: 'Delete a role nobody holds (the super-administrator role stays)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireAdmin,
+      summary: 'Delete a role nobody holds (the super-administrator role stays)',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await rbac.deleteRole(req.params.id);
-      return ok(null);
+      return null;
     },
   );
 
-  app.post(
+  r.post(
     '/role/members',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['role'],
-        summary: 'Accounts holding a role',
-        security,
-        body: z.object({ key: z.string().min(1).max(64) }),
-        response: { 200: envelope(z.array(UserViewSchema)) },
-      },
+      auth: requireAdmin,
+      summary: 'Accounts holding a role',
+      body: z.object({ key: z.string().min(1).max(64) }),
+      data: z.array(UserViewSchema),
     },
-    async (req) => ok((await rbac.members(req.body.key)).map((u) => accounts.view(u))),
+    async (req) => (await rbac.members(req.body.key)).map((u) => accounts.view(u)),
   );
 
-  app.post(
+  r.post(
     '/role/assign',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['role'],
-        summary: "Set the console roles an account holds (replaces the account's console roles)",
-        security,
-        body: z.object({
-          userId: z.number().int().positive(),
-          roles: z.array(z.string().min(1).max(64)).max(20),
-        }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireAdmin,
+      summary: "Set the console roles an account holds (replaces the account's console roles)",
+      body: z.object({
+        userId: z.number().int().positive(),
+        roles: z.array(z.string().min(1).max(64)).max(20),
+      }),
+      data: UserViewSchema,
     },
-    async (req) => ok(accounts.view(await rbac.assign(userOf(req), req.body.userId, req.body.roles))),
+    async (req) => accounts.view(await rbac.assign(userOf(req), req.body.userId, req.body.roles)),
   );
 
-  app.post(
+  r.post(
     '/menu/list',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['menu'],
-        summary: 'Administrator menus (pages) in sort order',
-        security,
-        response: { 200: envelope(z.array(MenuSchema)) },
-      },
+      auth: requireAdmin,
+      tags: ['menu'],
+      summary: 'Administrator menus (pages) in sort order',
+      data: z.array(MenuSchema),
     },
-    async () => ok(await rbac.listMenus()),
+    async () => rbac.listMenus(),
   );
 
-  app.post(
+  r.post(
     '/menu/save',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['menu'],
-        summary: 'Create (no id: title, path and module needed) or update a menu',
-        security,
-        body: MenuSaveBody,
-        response: { 200: envelope(MenuSchema) },
-      },
+      auth: requireAdmin,
+      tags: ['menu'],
+      summary: 'Create (no id: title, path and module needed) or update a menu',
+      body: MenuSaveBody,
+      data: MenuSchema,
     },
-    async (req) => ok(await rbac.saveMenu(req.body)),
+    async (req) => rbac.saveMenu(req.body),
   );
 
-  app.delete(
+  r.delete(
     '/menu/:id',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['menu'],
-        summary: 'Delete a menu no role grants',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireAdmin,
+      tags: ['menu'],
+      summary: 'Delete a menu no role grants',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await rbac.deleteMenu(req.params.id);
-      return ok(null);
+      return null;
     },
   );
 
-  app.post(
+  r.post(
     '/audit/search',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['audit'],
-        summary: 'Audit log of administrator actions, newest first, filterable',
-        security,
-        body: AuditSearchBody,
-        response: { 200: envelope(pageOf(AuditSchema)) },
-      },
+      auth: requireAdmin,
+      tags: ['audit'],
+      summary: 'Audit log of administrator actions, newest first, filterable',
+      body: AuditSearchBody,
+      data: pageOf(AuditSchema),
     },
-    async (req) => ok(await rbac.searchAudit(req.body)),
+    async (req) => rbac.searchAudit(req.body),
   );
 };
 

@@ -7,24 +7,22 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, bearerToken, requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { bearerToken, requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags: ['system'] });
   const { notices, system, machines, auth } = app.ctx.services;
-  const security = bearerSecurity;
 
-  app.get(
+  r.get(
     '/health',
     {
-      schema: {
-        tags: ['system'],
-        summary: 'Liveness and database reachability (for load balancers)',
-        response: {
-          200: envelope(z.object({ database: z.string(), time: z.number() })),
-          503: envelope(z.null()),
-        },
+      summary: 'Liveness and database reachability (for load balancers)',
+      response: {
+        200: envelope(z.object({ database: z.string(), time: z.number() })),
+        503: envelope(z.null()),
       },
     },
     async (_req, reply) => {
@@ -37,137 +35,106 @@ const routes: FastifyPluginAsync = async (base) => {
   );
 
   // ---------- notices ----------
-  app.get(
+  r.get(
     '/notice/getNotice',
     {
-      schema: {
-        tags: ['notice'],
-        summary:
-          'Notices for the start carousel, sorted by page (none after noLongerDisplayed until one changes)',
-        response: { 200: envelope(z.array(NoticeSchema)) },
-      },
+      tags: ['notice'],
+      summary:
+        'Notices for the start carousel, sorted by page (none after noLongerDisplayed until one changes)',
+      data: z.array(NoticeSchema),
     },
     async (req) => {
       // Readable without a token; with one, the user's "do not show again" applies.
       const token = bearerToken(req);
       const user = token ? (await auth.authenticate(token)).user : null;
-      return ok(await notices.forUser(user));
+      return await notices.forUser(user);
     },
   );
 
-  app.post(
+  r.post(
     '/notice/noLongerDisplayed',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['notice'],
-        summary: 'Stop showing the current notices to me',
-        security,
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireUser,
+      tags: ['notice'],
+      summary: 'Stop showing the current notices to me',
+      data: z.null(),
     },
     async (req) => {
       await notices.noLongerDisplayed(userOf(req));
-      return ok(null);
+      return null;
     },
   );
 
-  app.post(
+  r.post(
     '/notice/list',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['notice'],
-        summary: 'All notices (administrators)',
-        security,
-        response: { 200: envelope(z.array(NoticeSchema)) },
-      },
+      auth: requireAdmin,
+      tags: ['notice'],
+      summary: 'All notices (administrators)',
+      data: z.array(NoticeSchema),
     },
-    async () => ok(await notices.all()),
+    async () => notices.all(),
   );
 
-  app.post(
+  r.post(
     '/notice/save',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['notice'],
-        summary: 'Create (no id) or update a notice',
-        security,
-        body: z.object({
-          id: z.number().int().positive().optional(),
-          page: z.number().int().optional(),
-          jumpTo: z.string().max(1024).optional(),
-          button: z.string().max(64).optional(),
-          url: z.string().max(1024).optional(),
-          type: z.number().int().optional(),
-          title: z.string().max(255).optional(),
-          content: z.string().max(20_000).optional(),
-          enabled: z.boolean().optional(),
-        }),
-        response: { 200: envelope(NoticeSchema) },
-      },
+      auth: requireAdmin,
+      tags: ['notice'],
+      summary: 'Create (no id) or update a notice',
+      body: z.object({
+        id: z.number().int().positive().optional(),
+        page: z.number().int().optional(),
+        jumpTo: z.string().max(1024).optional(),
+        button: z.string().max(64).optional(),
+        url: z.string().max(1024).optional(),
+        type: z.number().int().optional(),
+        title: z.string().max(255).optional(),
+        content: z.string().max(20_000).optional(),
+        enabled: z.boolean().optional(),
+      }),
+      data: NoticeSchema,
     },
-    async (req) => ok(await notices.save(req.body)),
+    async (req) => notices.save(req.body),
   );
 
-  app.delete(
+  r.delete(
     '/notice/:id',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['notice'],
-        summary: 'Delete a notice',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireAdmin,
+      tags: ['notice'],
+      summary: 'Delete a notice',
+      params: z.object({ id: IdParam }),
+      data: z.null(),
     },
     async (req) => {
       await notices.delete(req.params.id);
-      return ok(null);
+      return null;
     },
   );
 
   // ---------- maintenance ----------
-  app.get(
+  r.get(
     '/sysConfig/maintainInfo',
     {
-      schema: {
-        tags: ['system'],
-        summary: 'Maintenance, version and filing-number settings (no token needed)',
-        response: { 200: envelope(MaintainInfoSchema) },
-      },
+      summary: 'Maintenance, version and filing-number settings (no token needed)',
+      data: MaintainInfoSchema,
     },
-    async () => ok(await system.maintainInfo()),
+    async () => system.maintainInfo(),
   );
 
-  app.get(
+  r.get(
     '/tomokage/checkMaintain',
     {
-      schema: {
-        tags: ['system'],
-        summary: 'Whether the digital-human product is under maintenance',
-        response: { 200: envelope(z.object({ tomoMaintain: z.boolean() })) },
-      },
+      summary: 'Whether the digital-human product is under maintenance',
+      data: z.object({ tomoMaintain: z.boolean() }),
     },
-    async () => ok({ tomoMaintain: (await system.maintainInfo()).tomoMaintain }),
+    async () => ({ tomoMaintain: (await system.maintainInfo()).tomoMaintain }),
   );
 
   const saveRoute = (path: string, summary: string, body: z.ZodObject) =>
-    app.post(
-      path,
-      {
-        preHandler: requireAdmin,
-        schema: {
-          tags: ['system'],
-          summary,
-          security,
-          body,
-          response: { 200: envelope(MaintainInfoSchema) },
-        },
-      },
-      async (req) => ok(await system.saveMaintain(req.body as Record<string, unknown>)),
+    r.post(path, { auth: requireAdmin, summary, body, data: MaintainInfoSchema }, async (req) =>
+      system.saveMaintain(req.body as Record<string, unknown>),
     );
   saveRoute(
     '/sysConfig/saveMaintain',
@@ -198,105 +165,92 @@ const routes: FastifyPluginAsync = async (base) => {
     await requireAdmin(req, reply);
   };
 
-  app.post(
+  r.post(
     '/machineInfo/heartbeat',
     {
-      preHandler: workerOrAdmin,
-      schema: {
-        tags: ['machine'],
-        summary:
-          'Worker registration and heartbeat (header X-Worker-Token); answers whether the machine may take jobs',
-        body: z.object({
-          name: z.string().min(1).max(128),
-          host: z.string().max(255).optional(),
-          kind: z.string().max(32).optional(),
-          capacity: z.number().int().min(0).max(1024).optional(),
-          running: z.number().int().min(0).max(1024).optional(),
-          version: z.string().max(64).optional(),
-          status: z.enum(['online', 'busy', 'draining', 'offline']).optional(),
-          meta: z.record(z.string(), z.unknown()).optional(),
-        }),
-        response: { 200: envelope(MachineSchema) },
-      },
+      auth: workerOrAdmin,
+      tags: ['machine'],
+      summary:
+        'Worker registration and heartbeat (header X-Worker-Token); answers whether the machine may take jobs',
+      body: z.object({
+        name: z.string().min(1).max(128),
+        host: z.string().max(255).optional(),
+        kind: z.string().max(32).optional(),
+        capacity: z.number().int().min(0).max(1024).optional(),
+        running: z.number().int().min(0).max(1024).optional(),
+        version: z.string().max(64).optional(),
+        status: z.enum(['online', 'busy', 'draining', 'offline']).optional(),
+        meta: z.record(z.string(), z.unknown()).optional(),
+      }),
+      security: null,
+      data: MachineSchema,
     },
-    async (req) => ok(await machines.heartbeat(req.body)),
+    async (req) => machines.heartbeat(req.body),
   );
 
-  app.post(
+  r.post(
     '/machineInfo/list',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['machine'],
-        summary: 'Worker machines with their liveness',
-        security,
-        response: { 200: envelope(z.array(MachineViewSchema)) },
-      },
+      auth: requireAdmin,
+      tags: ['machine'],
+      summary: 'Worker machines with their liveness',
+      data: z.array(MachineViewSchema),
     },
-    async () => ok(await machines.list()),
+    async () => machines.list(),
   );
 
-  app.post(
+  r.post(
     '/machineInfo/add',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['machine'],
-        summary: 'Register a machine by hand',
-        security,
-        body: z.object({
-          name: z.string().min(1).max(128),
-          host: z.string().max(255).optional(),
-          kind: z.string().max(32).optional(),
-          capacity: z.number().int().min(0).max(1024).optional(),
-          remark: z.string().max(255).optional(),
-        }),
-        response: { 200: envelope(MachineSchema) },
-      },
+      auth: requireAdmin,
+      tags: ['machine'],
+      summary: 'Register a machine by hand',
+      body: z.object({
+        name: z.string().min(1).max(128),
+        host: z.string().max(255).optional(),
+        kind: z.string().max(32).optional(),
+        capacity: z.number().int().min(0).max(1024).optional(),
+        remark: z.string().max(255).optional(),
+      }),
+      data: MachineSchema,
     },
-    async (req) => ok(await machines.add(req.body)),
+    async (req) => machines.add(req.body),
   );
 
-  app.post(
+  r.post(
     '/machineInfo/update',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['machine'],
-        summary: 'Rename, enable/disable (a disabled machine takes no jobs) or annotate a machine',
-        security,
-        body: z.object({
-          id: z.number().int().positive(),
-          name: z.string().min(1).max(128).optional(),
-          host: z.string().max(255).optional(),
-          capacity: z.number().int().min(0).max(1024).optional(),
-          remark: z.string().max(255).optional(),
-          enabled: z.boolean().optional(),
-        }),
-        response: { 200: envelope(MachineSchema) },
-      },
+      auth: requireAdmin,
+      tags: ['machine'],
+      summary: 'Rename, enable/disable (a disabled machine takes no jobs) or annotate a machine',
+      body: z.object({
+        id: z.number().int().positive(),
+        name: z.string().min(1).max(128).optional(),
+        host: z.string().max(255).optional(),
+        capacity: z.number().int().min(0).max(1024).optional(),
+        remark: z.string().max(255).optional(),
+        enabled: z.boolean().optional(),
+      }),
+      data: MachineSchema,
     },
     async (req) => {
       const { id, ...patch } = req.body;
-      return ok(await machines.update(id, patch));
+      return await machines.update(id, patch);
     },
   );
 
-  app.post(
+  r.post(
     '/machineInfo/delete',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['machine'],
-        summary: 'Remove a machine',
-        security,
-        body: z.object({ id: z.number().int().positive() }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireAdmin,
+      tags: ['machine'],
+      summary: 'Remove a machine',
+      body: z.object({ id: z.number().int().positive() }),
+      data: z.null(),
     },
     async (req) => {
       await machines.delete(req.body.id);
-      return ok(null);
+      return null;
     },
   );
 };
