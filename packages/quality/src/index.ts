@@ -69,6 +69,8 @@ export {
   type Pose2SimResult,
   parseCalibration,
   parseTrc,
+  rodrigues,
+  triangulateTrial,
 } from './pose2sim.ts';
 export {
   CHROMIUM_PATH,

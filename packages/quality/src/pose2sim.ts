@@ -6,7 +6,7 @@
  * so the world frames need not agree). Parsers for the calibration TOML (OpenCV convention) and the TRC file.
  */
 import type { Tracks } from '@mocap/vision';
-import { RECORDED_JOINTS, type RecordedJoint } from './correspondence.ts';
+import { LANDMARKS_OF, RECORDED_JOINTS, type RecordedJoint } from './correspondence.ts';
 import { rawFromTracks, solvedJoints } from './estimates.ts';
 import { type Frames, type Intrinsics, poseErrors } from './metrics.ts';
 import type { SolvedInput } from './solved.ts';
@@ -16,9 +16,33 @@ export interface Pose2SimCamera {
   width: number;
   height: number;
   k: Intrinsics;
+  /** World → camera (OpenCV): `p_cam = R p_world + t`, R row-major. */
+  R: number[];
+  t: [number, number, number];
 }
 
-/** Cameras of `Calib_qualisys.toml` (name, size, K). */
+/** Rotation matrix (row-major) of a Rodrigues vector. */
+export function rodrigues(r: [number, number, number]): number[] {
+  const th = Math.hypot(r[0], r[1], r[2]);
+  if (th < 1e-12) return [1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const [x, y, z] = [r[0] / th, r[1] / th, r[2] / th];
+  const c = Math.cos(th);
+  const s = Math.sin(th);
+  const C = 1 - c;
+  return [
+    c + x * x * C,
+    x * y * C - z * s,
+    x * z * C + y * s,
+    y * x * C + z * s,
+    c + y * y * C,
+    y * z * C - x * s,
+    z * x * C - y * s,
+    z * y * C + x * s,
+    c + z * z * C,
+  ];
+}
+
+/** Cameras of `Calib_qualisys.toml` (name, size, K, R, t). */
 export function parseCalibration(toml: string): Pose2SimCamera[] {
   const out: Pose2SimCamera[] = [];
   for (const block of toml.split(/^\[/m).slice(1)) {
@@ -28,12 +52,21 @@ export function parseCalibration(toml: string): Pose2SimCamera[] {
       .exec(block)?.[1]
       .match(/-?[\d.]+(?:e-?\d+)?/g)
       ?.map(Number);
-    if (!name || !size || !nums || nums.length !== 9) continue;
+    const vec = (key: string) =>
+      new RegExp(`${key}\\s*=\\s*\\[(.*)\\]`)
+        .exec(block)?.[1]
+        .match(/-?[\d.]+(?:e-?\d+)?/g)
+        ?.map(Number);
+    const rot = vec('rotation');
+    const tr = vec('translation');
+    if (!name || !size || !nums || nums.length !== 9 || rot?.length !== 3 || tr?.length !== 3) continue;
     out.push({
       name,
       width: Number(size[1]),
       height: Number(size[2]),
       k: { fx: nums[0], fy: nums[4], cx: nums[2], cy: nums[5] },
+      R: rodrigues(rot as [number, number, number]),
+      t: tr as [number, number, number],
     });
   }
   return out;
@@ -84,6 +117,114 @@ export function parseTrc(text: string): Frames {
     frames.push(fr);
   }
   return frames;
+}
+
+/**
+ * A 4-view reference made from the trial's own videos: each BlazePose image landmark triangulated from every
+ * calibrated camera that sees it (linear DLT, rows weighted by visibility; the calibration's distortion,
+ * |k1|, |k2| < 0.003, is left out), then the recorded joints as for raw rows (`LANDMARKS_OF`). Returns the
+ * frames (calibration world, metres) and each camera's median reprojection error (px) of the triangulated
+ * landmarks: a check that the calibration fits the videos. Frames seen by fewer than 2 cameras are null.
+ */
+export function triangulateTrial(
+  cams: Pose2SimCamera[],
+  tracks: Tracks[],
+): { frames: Frames; reprojPx: number[] } {
+  const P = cams.map((c) => {
+    const { fx, fy, cx, cy } = c.k;
+    const K = [fx, 0, cx, 0, fy, cy, 0, 0, 1];
+    const Rt = [0, 1, 2].map((r) => [c.R[r * 3], c.R[r * 3 + 1], c.R[r * 3 + 2], c.t[r]]);
+    return [0, 1, 2].map((r) =>
+      [0, 1, 2, 3].map(
+        (col) => K[r * 3] * Rt[0][col] + K[r * 3 + 1] * Rt[1][col] + K[r * 3 + 2] * Rt[2][col],
+      ),
+    );
+  });
+  const n = Math.min(...tracks.map((t) => t.frames.length));
+  const frames: Frames = [];
+  const errs: number[][] = cams.map(() => []);
+  for (let f = 0; f < n; f++) {
+    const pts: (number[] | null)[] = [];
+    for (let lm = 0; lm < 33; lm++) {
+      // Normal equations of the weighted DLT rows (4×4), smallest eigenvector by inverse iteration.
+      const A = new Float64Array(16);
+      let views = 0;
+      tracks.forEach((t, ci) => {
+        const fr = t.frames[f];
+        const p = fr?.state !== 'lost' ? fr?.image?.[lm] : undefined;
+        if (!p) return;
+        const w = Math.max(0.05, p[3]);
+        views++;
+        for (const row of [
+          P[ci][0].map((v, k) => p[0] * P[ci][2][k] - v),
+          P[ci][1].map((v, k) => p[1] * P[ci][2][k] - v),
+        ])
+          for (let a = 0; a < 4; a++) for (let b = 0; b < 4; b++) A[a * 4 + b] += w * row[a] * row[b];
+      });
+      if (views < 2) {
+        pts.push(null);
+        continue;
+      }
+      pts.push(smallestEigenvector4(A));
+    }
+    if (pts.some((p) => !p)) {
+      frames.push(null);
+      continue;
+    }
+    const X = pts.map((p) => [p![0] / p![3], p![1] / p![3], p![2] / p![3]]);
+    tracks.forEach((t, ci) => {
+      const img = t.frames[f]?.image;
+      if (!img) return;
+      X.forEach((x, lm) => {
+        const h = [0, 1, 2].map(
+          (r) => P[ci][r][0] * x[0] + P[ci][r][1] * x[1] + P[ci][r][2] * x[2] + P[ci][r][3],
+        );
+        errs[ci].push(Math.hypot(h[0] / h[2] - img[lm][0], h[1] / h[2] - img[lm][1]));
+      });
+    });
+    const fr = new Float64Array(RECORDED_JOINTS.length * 3);
+    RECORDED_JOINTS.forEach((j, ji) => {
+      const ls = LANDMARKS_OF[j];
+      for (const l of ls) for (let a = 0; a < 3; a++) fr[ji * 3 + a] += X[l][a] / ls.length;
+    });
+    frames.push(fr);
+  }
+  const med = (v: number[]) => {
+    const s = v.slice().sort((a, b) => a - b);
+    return s.length ? s[s.length >> 1] : Number.NaN;
+  };
+  return { frames, reprojPx: errs.map(med) };
+}
+
+/** Unit eigenvector of the smallest eigenvalue of a symmetric positive semi-definite 4×4 matrix. */
+function smallestEigenvector4(A: Float64Array): number[] {
+  // Inverse iteration on A + εI (Gaussian elimination with partial pivoting).
+  let trace = 0;
+  for (let i = 0; i < 4; i++) trace += A[i * 5];
+  const eps = 1e-12 * Math.max(1, trace);
+  let v = [0.5, 0.5, 0.5, 0.5];
+  for (let it = 0; it < 30; it++) {
+    const M = Array.from({ length: 4 }, (_, r) => [...Array.from(A.subarray(r * 4, r * 4 + 4)), v[r]]);
+    for (let r = 0; r < 4; r++) M[r][r] += eps;
+    for (let c = 0; c < 4; c++) {
+      let piv = c;
+      for (let r = c + 1; r < 4; r++) if (Math.abs(M[r][c]) > Math.abs(M[piv][c])) piv = r;
+      [M[c], M[piv]] = [M[piv], M[c]];
+      for (let r = c + 1; r < 4; r++) {
+        const k = M[r][c] / M[c][c];
+        for (let q = c; q < 5; q++) M[r][q] -= k * M[c][q];
+      }
+    }
+    const x = [0, 0, 0, 0];
+    for (let r = 3; r >= 0; r--) {
+      let acc = M[r][4];
+      for (let q = r + 1; q < 4; q++) acc -= M[r][q] * x[q];
+      x[r] = acc / M[r][r];
+    }
+    const norm = Math.hypot(...x);
+    v = x.map((e) => e / norm);
+  }
+  return v;
 }
 
 export interface Pose2SimResult {

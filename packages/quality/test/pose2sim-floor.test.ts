@@ -10,10 +10,13 @@ import {
   feetOnFloor,
   jointAt,
   jointIndexOf,
+  LANDMARKS_OF,
   parseCalibration,
   parseTrc,
   poseErrors,
   RECORDED_JOINTS,
+  rodrigues,
+  triangulateTrial,
 } from '../src/index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,6 +73,60 @@ describe('Pose2Sim static trial files', () => {
     const frames = parseTrc(readFileSync(join(P2S, 'pose-3d', 'S00_P00_T00_StaticTrial_0-12.trc'), 'utf8'));
     // The triangulated reference: arms about 30° from the trunk, far from the T-pose of the four videos.
     expect(armFromTrunkDeg(frames)).toBeLessThan(45);
+  });
+});
+
+describe('4-view triangulation of the trial videos', () => {
+  it('recovers known 3D landmarks from their projections in calibrated cameras, with zero reprojection', () => {
+    const cams = parseCalibration(readFileSync(join(P2S, 'calibration', 'Calib_qualisys.toml'), 'utf8'));
+    // Rotations from the file are orthonormal.
+    for (const c of cams) {
+      const R = c.R;
+      for (let a = 0; a < 3; a++)
+        for (let b = 0; b < 3; b++) {
+          const d = R[a * 3] * R[b * 3] + R[a * 3 + 1] * R[b * 3 + 1] + R[a * 3 + 2] * R[b * 3 + 2];
+          expect(d).toBeCloseTo(a === b ? 1 : 0, 9);
+        }
+    }
+    expect(rodrigues([0, 0, Math.PI / 2]).map((v) => Math.round(v * 1e9) / 1e9)).toEqual([
+      0, -1, 0, 1, 0, 0, 0, 0, 1,
+    ]);
+    // 33 landmarks of a body standing at the world origin (Z up, as the calibration), two frames.
+    const truth = (f: number) =>
+      Array.from({ length: 33 }, (_, i) => [
+        -1 + 0.3 * Math.sin(i * 1.7 + f),
+        0.2 * Math.cos(i * 2.3),
+        0.1 + (1.6 * i) / 33,
+      ]);
+    const project = (c: (typeof cams)[number], X: number[]) => {
+      const p = [0, 1, 2].map(
+        (r) => c.R[r * 3] * X[0] + c.R[r * 3 + 1] * X[1] + c.R[r * 3 + 2] * X[2] + c.t[r],
+      );
+      return [c.k.fx * (p[0] / p[2]) + c.k.cx, c.k.fy * (p[1] / p[2]) + c.k.cy];
+    };
+    const tracks = cams.map((c) => ({
+      frames: [0, 1].map((f) => ({
+        state: 'tracked',
+        image: truth(f).map((X) => [...project(c, X), 0, 1, 1]),
+      })),
+    })) as unknown as Parameters<typeof triangulateTrial>[1];
+    const tri = triangulateTrial(cams, tracks);
+    for (const e of tri.reprojPx) expect(e).toBeLessThan(1e-3);
+    for (let f = 0; f < 2; f++) {
+      const fr = tri.frames[f]!;
+      RECORDED_JOINTS.forEach((j, ji) => {
+        const ls = LANDMARKS_OF[j];
+        for (let a = 0; a < 3; a++) {
+          const want = ls.reduce((acc, l) => acc + truth(f)[l][a], 0) / ls.length;
+          expect(fr[ji * 3 + a]).toBeCloseTo(want, 5);
+        }
+      });
+    }
+    // A landmark seen by one camera only leaves its frame out.
+    (tracks[1].frames[0] as { state: string }).state = 'lost';
+    (tracks[2].frames[0] as { state: string }).state = 'lost';
+    (tracks[3].frames[0] as { state: string }).state = 'lost';
+    expect(triangulateTrial(cams, tracks).frames[0]).toBeNull();
   });
 });
 
