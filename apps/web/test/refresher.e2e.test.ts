@@ -8,7 +8,11 @@
  * back to its true place on two keyframes (first and last corrupted frame; the frames between are
  * interpolated), undo/redo restore and re-apply, save → re-solve; the solved wrist's error against the ground
  * truth on those frames must drop by at least half. The same with a left/right leg swap over 20 frames
- * (swap on a range; in zh with the one-click fix of the whole stretch found swapped). The draft is autosaved on the
+ * (swap on a range; in zh with the one-click fix of the whole stretch found swapped). For the legs the halving is
+ * not reached and not asserted: the repair gives back exactly the uncorrupted tracks and solve (asserted), but the
+ * solver relabels leg swaps itself from the picture's motion (it undoes frames 53-63 of the swapped 44-63 before
+ * any repair, where the legs meet in the picture), and its knee/ankle error on this frontal walk without any swap
+ * (about 14 cm, depth) is most of what remains; the log gives the figures. The draft is autosaved on the
  * server: a second browser (another device) opens the same unsaved edits. Hand points are editable: on tracks
  * given a hand, a fingertip dragged in the editor (zh, then en) is saved where it was dropped. A free account is refused (page
  * and API). The phone layout (/refresherM) repeats the wrist flow with touch events (CDP touch: drag, long-press
@@ -276,6 +280,17 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     }
     return s / (b - a + 1);
   };
+  /** The video's solved clip as the server stores it. */
+  const clipOf = async (id: number, token: string) => {
+    const c = await ok<{ url: string }>('GET', `/motion/video/${id}/clip_url`, undefined, token);
+    return motionJson.read(await (await fetch(new URL(c.url, server.url), { cache: 'no-store' })).text());
+  };
+  /** Mean error of both legs' knees and ankles (all the swapped joints the truth records) on the leg frames. */
+  const bothLegs = (motion: MotionClip) =>
+    (['leftShin', 'leftFoot', 'rightShin', 'rightFoot'] as const).reduce(
+      (s, j) => s + errorOf(motion, front, j, ...LEG_FRAMES) / 4,
+      0,
+    );
   /** Moves the left wrist away from its place (image and world) on frames [a, b]. */
   const corruptWrist = (doc: Doc): Doc => {
     const frames = doc.frames.map((f) => {
@@ -592,11 +607,14 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     const original = await tracksOf(legId, token);
     const k0 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
     const a0 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
+    const both0 = bothLegs(await clipOf(legId, token));
     await corruptAndSolve(legId, token, corruptLegs);
     const k1 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
     const a1 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
+    const corrupted = await clipOf(legId, token);
+    const both1 = bothLegs(corrupted);
     console.log(
-      `leg swap frames ${LEG_FRAMES.join('-')}: knee ${(k0 * 100).toFixed(1)} → corrupted ${(k1 * 100).toFixed(1)} cm, ankle ${(a0 * 100).toFixed(1)} → ${(a1 * 100).toFixed(1)} cm`,
+      `leg swap frames ${LEG_FRAMES.join('-')}: knee ${(k0 * 100).toFixed(1)} → corrupted ${(k1 * 100).toFixed(1)} cm, ankle ${(a0 * 100).toFixed(1)} → ${(a1 * 100).toFixed(1)} cm; both legs ${(both0 * 100).toFixed(1)} → ${(both1 * 100).toFixed(1)} cm; the solver's own relabelling: ${JSON.stringify(corrupted.metadata.warnings?.filter((w) => /swapped/.test(w)) ?? [])}`,
     );
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token);
@@ -671,7 +689,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     }
     const k2 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
     const a2 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
-    console.log(`after the swap repair: knee ${(k2 * 100).toFixed(1)} cm, ankle ${(a2 * 100).toFixed(1)} cm`);
+    const both2 = bothLegs(await clipOf(legId, token));
+    console.log(
+      `after the swap repair: knee ${(k2 * 100).toFixed(1)} cm, ankle ${(a2 * 100).toFixed(1)} cm; both legs ${(both2 * 100).toFixed(1)} cm (ratio ${(both2 / both1).toFixed(2)})`,
+    );
     const legBefore = (k1 + a1) / 2;
     const legAfter = (k2 + a2) / 2;
     // The repaired tracks equal the original ones on those frames.
@@ -706,6 +727,21 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       (errorOf(best, front, 'leftShin', ...LEG_FRAMES) + errorOf(best, front, 'leftFoot', ...LEG_FRAMES)) / 2;
     console.log(
       `legs: a 2D repair with the true knees and ankles on those frames would reach ${(legBest * 100).toFixed(1)} cm (ratio ${(legBest / legBefore).toFixed(2)}); the issue asks for ratio <= 0.5`,
+    );
+    // Why the swap costs so little: the solver relabels leg swaps itself (image motion only), which on this
+    // frontal walk undoes part of the corrupted stretch before any repair. The same corrupted tracks solved
+    // without that relabelling:
+    const unfixed = solve(corruptLegs(original) as unknown as Parameters<typeof solve>[0], {
+      hands: false,
+      face: false,
+      fixLegSwaps: false,
+    });
+    const legUnfixed =
+      (errorOf(unfixed, front, 'leftShin', ...LEG_FRAMES) +
+        errorOf(unfixed, front, 'leftFoot', ...LEG_FRAMES)) /
+      2;
+    console.log(
+      `legs: the corrupted tracks solved without the solver's own relabelling: ${(legUnfixed * 100).toFixed(1)} cm (the repair's ratio against that ${(legAfter / legUnfixed).toFixed(2)})`,
     );
     // The swap repair puts the tracker's own labels back: the solve returns to the uncorrupted error and below
     // the corrupted one.
