@@ -72,6 +72,7 @@ interface Anim {
   credit: string;
   collected: boolean;
   purchased: boolean;
+  mine: boolean;
 }
 interface PageOf<T> {
   list: T[];
@@ -446,6 +447,7 @@ describe.each(databases)('animation library on %s', (kind) => {
     });
     expect((await fetchUrl(shared.data.picture)).body.startsWith('<svg')).toBe(true);
     expect(shared.data.purchased).toBe(true); // the owner's own: free
+    expect(shared.data.mine).toBe(true);
     // Hidden until an administrator publishes it; once per video; only by its owner.
     expect((await search(a.token)).data.total).toBe(before);
     expect((await share()).message).toBe('this video is already in the animation library');
@@ -460,6 +462,11 @@ describe.each(databases)('animation library on %s', (kind) => {
     });
     const listed = await search(a.token, { category: 'capture' });
     expect(listed.data.list.map((x) => x.id)).toEqual([shared.data.id]);
+    // Marked as theirs for its owner only (they may redo it).
+    expect(listed.data.list[0]!.mine).toBe(false);
+    const ownView = (await search(owner.token, { category: 'capture' })).data.list[0]!;
+    expect(ownView.mine).toBe(true);
+    expect((await search(owner.token, { keyword: '05_02' })).data.list[0]!.mine).toBe(false);
     // Another user buys it (1 V for 10 frames) and downloads a zip the worker makes from the copied clip.
     const bal = await t.services.coins.balance(a.id);
     const dl = await t.call<{ paths: string[]; charged: number }>(

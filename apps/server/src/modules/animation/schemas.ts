@@ -20,6 +20,7 @@ export const AnimationSchema = z.object({
   picture: z
     .string()
     .describe('signed URL of the card picture (SVG: four poses of the take, rendered from the clip)'),
+  mine: z.boolean().describe('a capture I shared from the square: I may redo it from the video (redone)'),
   createAt: z.number().int(),
 });
 

@@ -82,6 +82,8 @@ export interface AnimationView {
   purchased: boolean;
   /** Signed URL of the card's picture (SVG, rendered from the clip). */
   picture: string;
+  /** A capture this user shared: they may redo it from the video (`redone`). */
+  mine: boolean;
   createAt: number;
 }
 
@@ -162,6 +164,7 @@ export class AnimationService {
     const ids = list.map((a) => a.id);
     const collected = u ? await this.repo.collectedOf(u.id, ids) : new Set<number>();
     const purchased = u ? await this.repo.purchasedOf(u.id, ids) : new Set<number>();
+    const owners = await Promise.all(list.map((a) => (u ? this.ownerOf(a) : null)));
     const pictures = await Promise.all(
       list.map((a) =>
         this.deps.storage.signedUrl(pictureKeyOf(a.clipKey), {
@@ -186,6 +189,7 @@ export class AnimationService {
       collected: collected.has(a.id),
       purchased: purchased.has(a.id),
       picture: pictures[i]!,
+      mine: !!u && owners[i] === u.id,
       createAt: a.createdAt,
     }));
   }
