@@ -44,13 +44,21 @@ export function addDigitalHumanBehavior(page: string, action: string): void {
 }
 
 /**
+ * Paths that only redirect (App.tsx): `/index/myPro` and `/index/upload` wait for the session before choosing the
+ * PC or phone page, which can take longer than the half second below, so they are never counted.
+ */
+export const REDIRECT_PATHS = new Set(['/', '/index', '/index/myPro', '/index/upload', '/companyDetaile']);
+
+/**
  * Counts a view of every page the app shows (the path only: never the query). A path counts once it stayed
- * half a second, so the redirects on the way (/ → /index/myPro → /index/myProPc) are not counted as views.
+ * half a second, and never a redirect on the way (/ → /index/myPro → /index/myProPc): one visit, one view.
  */
 export function usePageViews(): void {
   const { pathname } = useLocation();
   useEffect(() => {
-    const t = setTimeout(() => addBehavior(pathname), 500);
+    const path = pathname.replace(/\/+$/, '') || '/';
+    if (REDIRECT_PATHS.has(path)) return;
+    const t = setTimeout(() => addBehavior(path), 500);
     return () => clearTimeout(t);
   }, [pathname]);
 }

@@ -366,6 +366,7 @@ export function BriefingPage() {
             testId="briefing-table"
             columns={columns}
           />
+          <PageViewReport period={period} />
           <Invoices canWrite={canWrite} />
         </>
       )}
@@ -546,6 +547,105 @@ function Invoices({ canWrite }: { canWrite: boolean }) {
           ),
         ]}
       />
+    </section>
+  );
+}
+
+interface PageViews {
+  days: { date: string; views: number; actions: number; digitalHuman: number; users: number }[];
+  pages: { page: string; views: number; users: number; anonymous: number }[];
+  actions: {
+    kind: 'page' | 'action' | 'digital_human';
+    page: string;
+    action: string;
+    count: number;
+    users: number;
+  }[];
+}
+
+/**
+ * The page-view report (issue 25; POST /sysInfo/pageView, what /pageView/addBehavior and addDigitalHumanBehavior
+ * recorded) for the briefing's period: views, actions and digital-human actions per day, the pages most viewed,
+ * and the actions done.
+ */
+function PageViewReport({ period }: { period: { from: number; to: number; tzOffsetMin: number } }) {
+  const [data] = useLoad(() => api.post<PageViews>('/sysInfo/pageView', period), [period.from, period.to]);
+  const [config, setConfig] = useState<ChartConfiguration | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    const series = (label: AdminKey, pick: (d: PageViews['days'][number]) => number, color: string) => ({
+      label: ta(label),
+      data: data.days.map(pick),
+      backgroundColor: color,
+    });
+    setConfig({
+      type: 'bar',
+      data: {
+        labels: data.days.map((d) => d.date.slice(5)),
+        datasets: [
+          series('pv.views', (d) => d.views, COLORS[0]!),
+          series('pv.actions', (d) => d.actions, COLORS[1]!),
+          series('pv.digitalHuman', (d) => d.digitalHuman, COLORS[2]!),
+        ],
+      },
+      options: {
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+        plugins: { legend: { position: 'bottom' } },
+      },
+    } as ChartConfiguration);
+  }, [data]);
+  const sum = (k: 'views' | 'actions' | 'digitalHuman') =>
+    data ? data.days.reduce((a, d) => a + d[k], 0) : '—';
+  const kind = (k: PageViews['actions'][number]['kind']) =>
+    ta(k === 'digital_human' ? 'pv.kindDigitalHuman' : k === 'action' ? 'pv.kindAction' : 'pv.kindPage');
+  const pageColumns: Column<PageViews['pages'][number]>[] = [
+    { key: 'p', title: ta('pv.page'), render: (r) => <code>{r.page}</code>, csv: (r) => r.page },
+    { key: 'v', title: ta('pv.views'), render: (r) => r.views, align: 'right' },
+    { key: 'u', title: ta('pv.users'), render: (r) => r.users, align: 'right' },
+    { key: 'a', title: ta('pv.anonymous'), render: (r) => r.anonymous, align: 'right' },
+  ];
+  return (
+    <section className="admin-card" data-testid="pageview-report">
+      <div className="admin-card-head">
+        <h2>{ta('pv.title')}</h2>
+        <ExportButton
+          name={`page-views-${new Date(period.from).toISOString().slice(0, 10)}.csv`}
+          columns={pageColumns}
+          rows={data?.pages ?? []}
+        />
+      </div>
+      <div className="admin-kpis">
+        <Kpi label={ta('pv.views')} value={sum('views')} testId="kpi-views" />
+        <Kpi label={ta('pv.actions')} value={sum('actions')} testId="kpi-actions" />
+        <Kpi label={ta('pv.digitalHuman')} value={sum('digitalHuman')} testId="kpi-digital-human" />
+      </div>
+      {config && <ChartBox config={config} testId="pageview-chart" height={220} />}
+      <div className="admin-grid2">
+        <div>
+          <h3>{ta('pv.pages')}</h3>
+          <Table
+            rowKey={(r) => r.page}
+            rows={data?.pages ?? []}
+            testId="pageview-pages"
+            columns={pageColumns}
+          />
+        </div>
+        <div>
+          <h3>{ta('pv.actionsDone')}</h3>
+          <Table
+            rowKey={(r) => `${r.kind} ${r.page} ${r.action}`}
+            rows={(data?.actions ?? []).filter((a) => a.kind !== 'page')}
+            testId="pageview-actions"
+            columns={[
+              { key: 'k', title: ta('pv.kind'), render: (r) => kind(r.kind) },
+              { key: 'p', title: ta('pv.page'), render: (r) => <code>{r.page}</code> },
+              { key: 'a', title: ta('pv.action'), render: (r) => r.action || '—' },
+              { key: 'c', title: ta('pv.count'), render: (r) => r.count, align: 'right' },
+              { key: 'u', title: ta('pv.users'), render: (r) => r.users, align: 'right' },
+            ]}
+          />
+        </div>
+      </div>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { MaintainInfo as Maintain, Notice } from '@mocap/contracts';
 import { useEffect, useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
+import { CommunitySettings } from './Community.tsx';
 import { AdminPage, Field, fmtTime, Switch, Table, useLoad } from './Console.tsx';
 import { act, actionsColumn, Btn, ConfirmAct, EditDelete, FormDialog, TextInput, useOk } from './kit.tsx';
 
@@ -242,6 +243,7 @@ export function ServicePage() {
         <>
           <MaintainForm canWrite={canWrite} />
           <Notices canWrite={canWrite} />
+          <CommunitySettings canWrite={canWrite} />
         </>
       )}
     </AdminPage>
