@@ -151,7 +151,13 @@ function boneTypeFiles(
   const out: ZipEntry[] = [];
   // Inside a zip the FBX keeps its arrays raw: the zip's deflate also removes the key-time arrays every curve
   // repeats, which per-array compression cannot.
-  const fbxOptions: fbx.FbxWriteOptions = { takeName: name, texturePath: TEXTURES, compressArrays: false };
+  // Its RigClips are cached per clip and never changed, so their Euler curves are reused across files.
+  const fbxOptions: fbx.FbxWriteOptions = {
+    takeName: name,
+    texturePath: TEXTURES,
+    compressArrays: false,
+    reuseCurves: true,
+  };
   // The FBX goes in with its deflate hints (key values stored, repeated key times copied: zip.ts).
   const pushFbx = (f: { bytes: Uint8Array; hints: fbx.DeflateHint[] }) =>
     out.push({ name: `${name}.fbx`, data: f.bytes, hints: f.hints });

@@ -396,6 +396,12 @@ export interface FbxWriteOptions {
    * with `writeWithHints` it also skips searching the incompressible float arrays (`deflate.ts`).
    */
   compressArrays?: boolean;
+  /**
+   * Keep each bone's Euler curves with the RigClip's rotation array and reuse them when the same RigClip is
+   * written again (the exporter writes the Mixamo animation into three files of one clip). Only for RigClips
+   * whose arrays are not changed afterwards (default false).
+   */
+  reuseCurves?: boolean;
 }
 
 /** Canonical metres → rig space and units, for mesh data. */
@@ -962,12 +968,15 @@ function writeBindPose(
 }
 
 /** The animation: stack, layer, one curve node per keyed channel with three (or one morph) curves. */
+/** FBX Euler curves (degrees, unwrapped) of a RigClip's bones, by its rotation array (see `writeAnimation`). */
+const EULER_CACHE = new WeakMap<Float32Array, { nb: number; F: number; curves: Map<number, Float64Array> }>();
+
 function writeAnimation(
   x: FbxWrite,
   { rotKeyed, posKeyed, morphAnim }: AnimationPlan,
   channelTargets: { channelId: number; shape: string }[],
 ): void {
-  const { nw, rc, F, fps, nb, take, stop, newId, boneIds, oo, op } = x;
+  const { nw, rc, F, fps, nb, take, stop, newId, boneIds, oo, op, options } = x;
   const stackId = newId();
   const layerId = newId();
   nw.begin('AnimationStack', [L(stackId), S(objName(take, 'AnimStack')), S('')], true);
@@ -1000,12 +1009,23 @@ function writeAnimation(
     nw.leaf('KeyAttrRefCount', refProp);
     nw.end();
   };
-  const euler = new Float64Array(3 * F);
+  // Euler curves per bone, with `reuseCurves` cached per rotation array: the Mixamo, UnityAnim and GirlFBX files
+  // of one clip write the same animation (with different characters), so each bone's curves are converted once.
+  let eulers = options.reuseCurves ? EULER_CACHE.get(rc.rotations) : undefined;
+  if (!eulers || eulers.nb !== nb || eulers.F !== F) {
+    eulers = { nb, F, curves: new Map() };
+    if (options.reuseCurves) EULER_CACHE.set(rc.rotations, eulers);
+  }
   for (const b of rotKeyed) {
-    for (let f = 0; f < F; f++) {
-      const o = (f * nb + b) * 4;
-      quatToFbxEuler(rc.rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
-      if (f > 0) unwrapEulerInto(euler, 3 * f, 3 * f - 3, 180);
+    let euler = eulers.curves.get(b);
+    if (!euler) {
+      euler = new Float64Array(3 * F);
+      for (let f = 0; f < F; f++) {
+        const o = (f * nb + b) * 4;
+        quatToFbxEuler(rc.rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
+        if (f > 0) unwrapEulerInto(euler, 3 * f, 3 * f - 3, 180);
+      }
+      eulers.curves.set(b, euler);
     }
     const cnId = newId();
     nw.begin('AnimationCurveNode', [L(cnId), S(objName('R', 'AnimCurveNode')), S('')]);
