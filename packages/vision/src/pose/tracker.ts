@@ -1,7 +1,7 @@
 import type { RgbImage } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
 import type { Roi, TrackFrame } from '../tracks.ts';
-import { detectPeople, type PersonDetection, roiFromKeypoints } from './detector.ts';
+import { detectPeople, normalizeRadians, type PersonDetection, roiFromKeypoints } from './detector.ts';
 import { estimatePose, type PoseResult } from './landmarks.ts';
 import { RelativeVelocityFilter } from './smoothing.ts';
 
@@ -152,11 +152,11 @@ export class BodyTracker {
       this.state.others,
     );
     if (person) {
-      const pose = await estimatePose(this.landmarks, image, person.roi, this.landmarkInput);
+      const { pose, roi } = await this.uprightFirst(image, person.roi);
       if (pose.flag >= POSE_FLAG_THRESHOLD) {
         const others = detections.filter((d) => d !== person).map((d) => ({ roi: d.roi, index }));
         if (others.length > 0) this.state.others = others;
-        return this.accept(pose, person.roi, index, 'detected', time);
+        return this.accept(pose, roi, index, 'detected', time);
       }
     }
     // A short loss (motion blur, an occluding arm, a detector box that cuts the body) often ends where the
@@ -168,6 +168,24 @@ export class BodyTracker {
     }
     this.state.roi = undefined;
     return { state: 'lost' };
+  }
+
+  /**
+   * The landmark model on a detection's region, upright first. The detector sometimes puts its scale point
+   * below the hips of a person standing upright (a small crouching player, a T-pose seen from behind): the
+   * region is then upside down, the landmark model still answers with a confident flag (0.7–1.0) but a
+   * scrambled pose, and tracking carries the half-turn on (a basketball clip: 6.4 s upside down until a
+   * re-detection; a Pose2Sim camera: all frames). People in videos are upright far more often than not, so
+   * a region turned by more than 90° is tried turned back first and kept turned only when the upright one
+   * finds no person (a handstand, a flip).
+   */
+  private async uprightFirst(image: RgbImage, roi: Roi): Promise<{ pose: PoseResult; roi: Roi }> {
+    if (Math.abs(normalizeRadians(roi.rotation)) > Math.PI / 2) {
+      const upright: Roi = { ...roi, rotation: normalizeRadians(roi.rotation + Math.PI) };
+      const pose = await estimatePose(this.landmarks, image, upright, this.landmarkInput);
+      if (pose.flag >= POSE_FLAG_THRESHOLD) return { pose, roi: upright };
+    }
+    return { pose: await estimatePose(this.landmarks, image, roi, this.landmarkInput), roi };
   }
 
   private accept(
