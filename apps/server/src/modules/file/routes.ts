@@ -6,8 +6,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
-import { envelope, ok } from '../../http/envelope.ts';
+import { requireUser, userOf } from '../../http/context.ts';
+import { routesOf } from '../../http/route.ts';
 import type { FilePurpose } from './ports.ts';
 import { FileViewSchema, Purpose, SignedFileSchema, SignQuery, WriteExtBody } from './schemas.ts';
 import { FILE_LIMITS, TEXT_EXTENSIONS, tooLarge } from './service.ts';
@@ -17,21 +17,18 @@ const MB = 1024 * 1024;
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const { uploads } = app.ctx.services;
   await app.register(multipart, { limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
 
-  app.post(
+  r.post(
     '/file/upload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Upload one image or text file (multipart/form-data: file + optional purpose)',
-        description: `Images (PNG, JPEG, GIF, WebP; at most ${FILE_LIMITS.imageMB}M, avatars ${FILE_LIMITS.avatarMB}M, ${FILE_LIMITS.maxSide} px a side) must decode; text files (${TEXT_EXTENSIONS.join(', ')}; at most ${FILE_LIMITS.textMB}M) must be UTF-8 without control bytes, and .json must parse. Anything else: 307 文件格式错误,请重新选择!. Stored as uploadZM/<random id>.<extension of the content>. purpose notice and qrcode: administrators only. ${FILE_LIMITS.perHour} uploads an hour, ${FILE_LIMITS.dailyMB}M a day.`,
-        security: bearerSecurity,
-        consumes: ['multipart/form-data'],
-        response: { 200: envelope(FileViewSchema) },
-      },
+      auth: requireUser,
+      summary: 'Upload one image or text file (multipart/form-data: file + optional purpose)',
+      description: `Images (PNG, JPEG, GIF, WebP; at most ${FILE_LIMITS.imageMB}M, avatars ${FILE_LIMITS.avatarMB}M, ${FILE_LIMITS.maxSide} px a side) must decode; text files (${TEXT_EXTENSIONS.join(', ')}; at most ${FILE_LIMITS.textMB}M) must be UTF-8 without control bytes, and .json must parse. Anything else: 307 文件格式错误,请重新选择!. Stored as uploadZM/<random id>.<extension of the content>. purpose notice and qrcode: administrators only. ${FILE_LIMITS.perHour} uploads an hour, ${FILE_LIMITS.dailyMB}M a day.`,
+      consumes: ['multipart/form-data'],
+      data: FileViewSchema,
     },
     async (req) => {
       const u = userOf(req);
@@ -59,41 +56,33 @@ const routes: FastifyPluginAsync = async (base) => {
         throw err;
       }
       if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a file is required (form field "file")');
-      return ok(await uploads.upload(u, { ...file, purpose }));
+      return await uploads.upload(u, { ...file, purpose });
     },
   );
 
-  app.post(
+  r.post(
     '/file/write/ext',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Store text as a file with the given extension (spec "file/write/ext")',
-        description: `ext: ${TEXT_EXTENSIONS.join(', ')}. Same checks and key scheme as POST /file/upload.`,
-        security: bearerSecurity,
-        body: WriteExtBody,
-        response: { 200: envelope(FileViewSchema) },
-      },
+      auth: requireUser,
+      summary: 'Store text as a file with the given extension (spec "file/write/ext")',
+      description: `ext: ${TEXT_EXTENSIONS.join(', ')}. Same checks and key scheme as POST /file/upload.`,
+      body: WriteExtBody,
+      data: FileViewSchema,
     },
-    async (req) => ok(await uploads.writeText(userOf(req), req.body)),
+    async (req) => uploads.writeText(userOf(req), req.body),
   );
 
-  app.get(
+  r.get(
     '/file/url',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'A signed download URL of a stored file, optionally converted to webp',
-        description:
-          'Readable: shared uploads (uploadZM/), my own files (videos|music|tomokage/u<my id>/), anything for administrators. format=webp converts a PNG, JPEG, GIF or WebP (optionally to maxSide pixels) once and keeps the conversion.',
-        security: bearerSecurity,
-        querystring: SignQuery,
-        response: { 200: envelope(SignedFileSchema) },
-      },
+      auth: requireUser,
+      summary: 'A signed download URL of a stored file, optionally converted to webp',
+      description:
+        'Readable: shared uploads (uploadZM/), my own files (videos|music|tomokage/u<my id>/), anything for administrators. format=webp converts a PNG, JPEG, GIF or WebP (optionally to maxSide pixels) once and keeps the conversion.',
+      query: SignQuery,
+      data: SignedFileSchema,
     },
-    async (req) => ok(await uploads.signedUrl(userOf(req), req.query)),
+    async (req) => uploads.signedUrl(userOf(req), req.query),
   );
 };
 

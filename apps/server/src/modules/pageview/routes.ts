@@ -5,8 +5,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerSecurity, requireAdmin } from '../../http/context.ts';
+import { requireAdmin } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { PeriodBody } from '../stats/schemas.ts';
 
 const Body = z.object({
@@ -46,6 +47,7 @@ const ReportSchema = z.object({
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags: ['analytics'] });
   const { behavior, auth } = app.ctx.services;
 
   /** The account of a valid session, else anonymous: analytics never refuse or log anyone out over a token. */
@@ -61,48 +63,38 @@ const routes: FastifyPluginAsync = async (base) => {
     return { userId, visitor: req.ip ?? 'unknown' };
   };
 
-  app.post(
+  r.post(
     '/pageView/addBehavior',
     {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Count a page view (no action) or an action on a page; with or without a session',
-        description:
-          'Keeps the kind, path, action, time and the account id when logged in: no IP address, user agent or query. 120 a minute per visitor (1047 beyond).',
-        body: Body,
-        response: { 200: Recorded },
-      },
+      summary: 'Count a page view (no action) or an action on a page; with or without a session',
+      description:
+        'Keeps the kind, path, action, time and the account id when logged in: no IP address, user agent or query. 120 a minute per visitor (1047 beyond).',
+      body: Body,
+      response: { 200: Recorded },
     },
     async (req) => ok(await behavior.add('site', req.body, await who(req))),
   );
 
-  app.post(
+  r.post(
     '/pageView/addDigitalHumanBehavior',
     {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Count an action of the digital-human product (open, upload, apply, download, ...)',
-        body: Body.extend({ action: z.string().min(1).max(64) }),
-        response: { 200: Recorded },
-      },
+      summary: 'Count an action of the digital-human product (open, upload, apply, download, ...)',
+      body: Body.extend({ action: z.string().min(1).max(64) }),
+      response: { 200: Recorded },
     },
     async (req) => ok(await behavior.add('digital_human', req.body, await who(req))),
   );
 
-  app.post(
+  r.post(
     '/sysInfo/pageView',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags: ['sysInfo'],
-        summary:
-          'Page-view report: views, actions and digital-human actions per day, per page and per action',
-        security: bearerSecurity,
-        body: PeriodBody,
-        response: { 200: envelope(ReportSchema) },
-      },
+      auth: requireAdmin,
+      tags: ['sysInfo'],
+      summary: 'Page-view report: views, actions and digital-human actions per day, per page and per action',
+      body: PeriodBody,
+      data: ReportSchema,
     },
-    async (req) => ok(await behavior.report(req.body)),
+    async (req) => behavior.report(req.body),
   );
 };
 

@@ -6,8 +6,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { Encrypted, LedgerEntrySchema, SessionSchema, UserViewSchema } from '../../http/schemas.ts';
 import { isAdmin, rolesOf } from '../auth/service.ts';
 import { referralReward } from '../coins/service.ts';
@@ -76,6 +77,7 @@ const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { accounts, coins } = app.ctx.services;
   const tags = ['user'];
+  const r = routesOf(app, { tags });
 
   const sessionOf = (s: Awaited<ReturnType<typeof accounts.register>>) => ({
     token: s.token,
@@ -88,240 +90,180 @@ const routes: FastifyPluginAsync = async (base) => {
     ['/code/:email/:type', 1],
     ['/code/company/:email/:type', 2],
   ] as const)
-    app.post(
+    r.post(
       path,
       {
-        schema: {
-          tags,
-          summary: `Mail a 4-digit verification code (${accountType === 1 ? 'individual' : 'company'} accounts); resend throttled (请勿重复发送!)`,
-          params: CodeParams,
-          response: { 200: envelope(z.object({ expiresAt: z.number() })) },
-        },
+        summary: `Mail a 4-digit verification code (${accountType === 1 ? 'individual' : 'company'} accounts); resend throttled (请勿重复发送!)`,
+        params: CodeParams,
+        data: z.object({ expiresAt: z.number() }),
       },
-      async (req) => ok(await accounts.sendCode(req.params.email, req.params.type, accountType, meta(req))),
+      async (req) => accounts.sendCode(req.params.email, req.params.type, accountType, meta(req)),
     );
 
-  app.post(
+  r.post(
     '/user/register',
     {
-      schema: {
-        tags,
-        summary:
-          'Register an individual account (50 V to start; invitee reward with a valid invite code); logs in',
-        body: RegisterBody,
-        response: { 200: envelope(SessionSchema) },
-      },
+      summary:
+        'Register an individual account (50 V to start; invitee reward with a valid invite code); logs in',
+      body: RegisterBody,
+      data: SessionSchema,
     },
-    async (req) => ok(sessionOf(await accounts.register(req.body, 1, meta(req)))),
+    async (req) => sessionOf(await accounts.register(req.body, 1, meta(req))),
   );
 
-  app.post(
+  r.post(
     '/company/register',
     {
-      schema: {
-        tags,
-        summary: 'Register a company account (type 2, role company); logs in',
-        body: RegisterBody,
-        response: { 200: envelope(SessionSchema) },
-      },
+      summary: 'Register a company account (type 2, role company); logs in',
+      body: RegisterBody,
+      data: SessionSchema,
     },
-    async (req) => ok(sessionOf(await accounts.register(req.body, 2, meta(req)))),
+    async (req) => sessionOf(await accounts.register(req.body, 2, meta(req))),
   );
 
   for (const [path, accountType] of [
     ['/user/reset/:a/:b/:c', 1],
     ['/company/reset/:a/:b/:c', 2],
   ] as const)
-    app.put(
+    r.put(
       path,
       {
-        schema: {
-          tags,
-          summary:
-            'Reset the password with a type-2 code; the code and new password travel in the body. Ends every session.',
-          params: ResetParams,
-          body: ResetBody,
-          response: { 200: envelope(z.null()) },
-        },
+        summary:
+          'Reset the password with a type-2 code; the code and new password travel in the body. Ends every session.',
+        params: ResetParams,
+        body: ResetBody,
+        data: z.null(),
       },
       async (req) => {
         await accounts.resetPassword(req.params.a, req.body.code, req.body.password, accountType);
-        return ok(null);
+        return null;
       },
     );
 
-  app.put(
+  r.put(
     '/user/center',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Update the profile; change the password (oldPassword + password, encrypted) or e-mail (email + emailCode)',
-        security: bearerSecurity,
-        body: z.object({
-          username: z.string().max(64).optional(),
-          phone: z.string().max(32).nullable().optional(),
-          contact: z.string().max(128).nullable().optional(),
-          company: z.string().max(128).nullable().optional(),
-          address: z.string().max(255).nullable().optional(),
-          email: z.string().max(254).optional(),
-          emailCode: z.string().max(16).optional(),
-          oldPassword: Encrypted.optional(),
-          password: Encrypted.optional(),
-        }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireUser,
+      summary:
+        'Update the profile; change the password (oldPassword + password, encrypted) or e-mail (email + emailCode)',
+      body: z.object({
+        username: z.string().max(64).optional(),
+        phone: z.string().max(32).nullable().optional(),
+        contact: z.string().max(128).nullable().optional(),
+        company: z.string().max(128).nullable().optional(),
+        address: z.string().max(255).nullable().optional(),
+        email: z.string().max(254).optional(),
+        emailCode: z.string().max(16).optional(),
+        oldPassword: Encrypted.optional(),
+        password: Encrypted.optional(),
+      }),
+      data: UserViewSchema,
     },
-    async (req) => ok(accounts.view(await accounts.updateCenter(userOf(req), req.body, req.auth!.tokenHash))),
+    async (req) => accounts.view(await accounts.updateCenter(userOf(req), req.body, req.auth!.tokenHash)),
   );
 
-  app.post(
+  r.post(
     '/user/saveLastLogin',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Record the time and IP of this visit',
-        security: bearerSecurity,
-        response: { 200: envelope(z.null()) },
-      },
-    },
+    { auth: requireUser, summary: 'Record the time and IP of this visit', data: z.null() },
     async (req) => {
       await accounts.saveLastLogin(userOf(req), meta(req));
-      return ok(null);
+      return null;
     },
   );
 
-  app.post(
+  r.post(
     '/user/bind/:a/:b',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Bind a third-party account to mine: exchange a provider authorization code (body; dev provider: "dev:<email>"); /passport/3rd/login with it then logs into this account',
-        description:
-          'Binding the same account again is a no-op (created false). Refused (307) when that third-party account is bound to another account, or when mine is bound to another account of the provider (DELETE it first).',
-        security: bearerSecurity,
-        params: BindParams,
-        body: z.object({
-          code: z.string().min(1).max(2048).describe('authorization code from the provider'),
-          redirectUri: z.string().max(2048).optional(),
-        }),
-        response: { 200: envelope(BindingSchema.extend({ created: z.boolean() })) },
-      },
+      auth: requireUser,
+      summary:
+        'Bind a third-party account to mine: exchange a provider authorization code (body; dev provider: "dev:<email>"); /passport/3rd/login with it then logs into this account',
+      description:
+        'Binding the same account again is a no-op (created false). Refused (307) when that third-party account is bound to another account, or when mine is bound to another account of the provider (DELETE it first).',
+      params: BindParams,
+      body: z.object({
+        code: z.string().min(1).max(2048).describe('authorization code from the provider'),
+        redirectUri: z.string().max(2048).optional(),
+      }),
+      data: BindingSchema.extend({ created: z.boolean() }),
     },
     async (req) => {
       const r = await accounts.bindIdentity(userOf(req), req.params.a, req.body.code, req.body.redirectUri);
-      return ok({ ...bindingView(r.binding.provider, r.binding), created: r.created });
+      return { ...bindingView(r.binding.provider, r.binding), created: r.created };
     },
   );
 
-  app.get(
+  r.get(
     '/user/bind/:a/:b',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Whether my account is bound to an account of the provider, and which',
-        security: bearerSecurity,
-        params: BindParams,
-        response: { 200: envelope(BindingSchema) },
-      },
+      auth: requireUser,
+      summary: 'Whether my account is bound to an account of the provider, and which',
+      params: BindParams,
+      data: BindingSchema,
     },
-    async (req) => ok(bindingView(req.params.a, await accounts.binding(userOf(req), req.params.a))),
+    async (req) => bindingView(req.params.a, await accounts.binding(userOf(req), req.params.a)),
   );
 
-  app.delete(
+  r.delete(
     '/user/bind/:a/:b',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Unbind my account from the provider (not in the spec: the way back from a binding)',
-        security: bearerSecurity,
-        params: BindParams,
-        response: { 200: envelope(z.object({ removed: z.boolean() })) },
-      },
+      auth: requireUser,
+      summary: 'Unbind my account from the provider (not in the spec: the way back from a binding)',
+      params: BindParams,
+      data: z.object({ removed: z.boolean() }),
     },
-    async (req) => ok({ removed: await accounts.unbind(userOf(req), req.params.a) }),
+    async (req) => ({ removed: await accounts.unbind(userOf(req), req.params.a) }),
   );
 
-  app.get(
+  r.get(
     '/user/getIsUse',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Whether the account has uploaded a video yet (menus stay inactive until then)',
-        security: bearerSecurity,
-        response: { 200: envelope(z.object({ isUse: z.boolean(), uploadCount: z.number().int() })) },
-      },
+      auth: requireUser,
+      summary: 'Whether the account has uploaded a video yet (menus stay inactive until then)',
+      data: z.object({ isUse: z.boolean(), uploadCount: z.number().int() }),
     },
     async (req) => {
       const u = userOf(req);
-      return ok({ isUse: u.uploadCount > 0, uploadCount: u.uploadCount });
+      return { isUse: u.uploadCount > 0, uploadCount: u.uploadCount };
     },
   );
 
-  app.get(
+  r.get(
     '/user/sku/role',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'USER_SKU_ROLE: which paid plan is in force',
-        security: bearerSecurity,
-        response: { 200: envelope(z.object({ isMonthly: z.boolean(), isYear: z.boolean() })) },
-      },
+      auth: requireUser,
+      summary: 'USER_SKU_ROLE: which paid plan is in force',
+      data: z.object({ isMonthly: z.boolean(), isYear: z.boolean() }),
     },
-    async (req) => ok(accounts.skuRole(userOf(req))),
+    async (req) => accounts.skuRole(userOf(req)),
   );
 
-  app.post(
+  r.post(
     '/user/teaching/getConfirmationTeaching',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Whether the tutorial was confirmed',
-        security: bearerSecurity,
-        response: { 200: envelope(z.boolean()) },
-      },
-    },
-    async (req) => ok(userOf(req).teachingConfirmed),
+    { auth: requireUser, summary: 'Whether the tutorial was confirmed', data: z.boolean() },
+    async (req) => userOf(req).teachingConfirmed,
   );
 
-  app.post(
+  r.post(
     '/user/teaching/setConfirmationTeaching',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Mark the tutorial as confirmed',
-        security: bearerSecurity,
-        body: z.object({ confirmed: z.boolean().default(true) }).default({ confirmed: true }),
-        response: { 200: envelope(z.boolean()) },
-      },
+      auth: requireUser,
+      summary: 'Mark the tutorial as confirmed',
+      body: z.object({ confirmed: z.boolean().default(true) }).default({ confirmed: true }),
+      data: z.boolean(),
     },
     async (req) => {
       await accounts.setTeachingConfirmed(userOf(req), req.body.confirmed);
-      return ok(req.body.confirmed);
+      return req.body.confirmed;
     },
   );
 
-  app.post(
+  r.post(
     '/user/surplus/record',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Coin records (ledger rows), newest first; administrators may pass userId',
-        security: bearerSecurity,
-        body: RecordsBody.default({ page: 1, size: 20 }),
-        response: { 200: envelope(pageOf(LedgerEntrySchema).extend({ balance: z.number().int() })) },
-      },
+      auth: requireUser,
+      summary: 'Coin records (ledger rows), newest first; administrators may pass userId',
+      body: RecordsBody.default({ page: 1, size: 20 }),
+      data: pageOf(LedgerEntrySchema).extend({ balance: z.number().int() }),
     },
     async (req) => {
       const me = userOf(req);
@@ -329,26 +271,23 @@ const routes: FastifyPluginAsync = async (base) => {
       if (userId !== me.id && !isAdmin(me)) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
       const currency = req.body.currency ?? (me.type === 2 && userId === me.id ? 'CV' : 'V');
       const page = await coins.records({ ...req.body, userId, currency });
-      return ok({ ...page, balance: await coins.balance(userId, currency) });
+      return { ...page, balance: await coins.balance(userId, currency) };
     },
   );
 
-  app.post(
+  r.post(
     '/company/surplus/record',
     {
-      preHandler: requireCompany,
-      schema: {
-        tags: ['company'],
-        summary: 'CV coin records of the company account, newest first',
-        security: bearerSecurity,
-        body: RecordsBody.omit({ userId: true, currency: true }).default({ page: 1, size: 20 }),
-        response: { 200: envelope(pageOf(LedgerEntrySchema).extend({ balance: z.number().int() })) },
-      },
+      auth: requireCompany,
+      tags: ['company'],
+      summary: 'CV coin records of the company account, newest first',
+      body: RecordsBody.omit({ userId: true, currency: true }).default({ page: 1, size: 20 }),
+      data: pageOf(LedgerEntrySchema).extend({ balance: z.number().int() }),
     },
     async (req) => {
       const me = userOf(req);
       const page = await coins.records({ ...req.body, userId: me.id, currency: 'CV' });
-      return ok({ ...page, balance: await coins.balance(me.id, 'CV') });
+      return { ...page, balance: await coins.balance(me.id, 'CV') };
     },
   );
 
@@ -361,26 +300,18 @@ const routes: FastifyPluginAsync = async (base) => {
   });
   const mask = (email: string) => email.replace(/^(.{1,2})[^@]*(@.*)$/, '$1***$2');
 
-  app.post(
+  r.post(
     '/user/referral/record',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Accounts I invited, with the reward each one earned me (10/15/20 V by rank)',
-        security: bearerSecurity,
-        body: z
-          .object({
-            page: z.coerce.number().int().min(1).default(1),
-            size: z.coerce.number().int().min(1).max(100).default(20),
-          })
-          .default({ page: 1, size: 20 }),
-        response: {
-          200: envelope(
-            pageOf(InviteeSchema).extend({ inviteCode: z.string(), referralCount: z.number().int() }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Accounts I invited, with the reward each one earned me (10/15/20 V by rank)',
+      body: z
+        .object({
+          page: z.coerce.number().int().min(1).default(1),
+          size: z.coerce.number().int().min(1).max(100).default(20),
+        })
+        .default({ page: 1, size: 20 }),
+      data: pageOf(InviteeSchema).extend({ inviteCode: z.string(), referralCount: z.number().int() }),
     },
     async (req) => {
       const me = userOf(req);
@@ -390,43 +321,31 @@ const routes: FastifyPluginAsync = async (base) => {
         const rank = (page - 1) * size + i + 1;
         return { id: u.id, email: mask(u.email), createdAt: u.createdAt, rank, reward: referralReward(rank) };
       });
-      return ok({ ...p, list, inviteCode: me.inviteCode, referralCount: me.referralCount });
+      return { ...p, list, inviteCode: me.inviteCode, referralCount: me.referralCount };
     },
   );
 
-  app.post(
+  r.post(
     '/user/referral/award',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'V coins earned through referrals (as inviter and as invitee)',
-        security: bearerSecurity,
-        response: {
-          200: envelope(
-            z.object({
-              inviterCoins: z.number().int(),
-              inviteeCoins: z.number().int(),
-              referralCount: z.number().int(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'V coins earned through referrals (as inviter and as invitee)',
+      data: z.object({
+        inviterCoins: z.number().int(),
+        inviteeCoins: z.number().int(),
+        referralCount: z.number().int(),
+      }),
     },
-    async (req) => ok(await accounts.referralAward(userOf(req))),
+    async (req) => accounts.referralAward(userOf(req)),
   );
 
-  app.post(
+  r.post(
     '/user/referral/email',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Mail an invitation with my invite code to a friend (5 per hour)',
-        security: bearerSecurity,
-        body: z.object({ email: z.string().min(1).max(254) }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireUser,
+      summary: 'Mail an invitation with my invite code to a friend (5 per hour)',
+      body: z.object({ email: z.string().min(1).max(254) }),
+      data: z.null(),
     },
     async (req) => {
       const me = userOf(req);
@@ -436,54 +355,43 @@ const routes: FastifyPluginAsync = async (base) => {
         req.body.email,
         `${base}/capture/register?inviteCode=${encodeURIComponent(me.inviteCode)}`,
       );
-      return ok(null);
+      return null;
     },
   );
 
-  app.get(
+  r.get(
     '/user/invited/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Invitation summary of an account (your own, or any for administrators)',
-        security: bearerSecurity,
-        params: z.object({ id: IdParam }),
-        response: {
-          200: envelope(
-            z.object({ userId: z.number().int(), inviteCode: z.string(), referralCount: z.number().int() }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Invitation summary of an account (your own, or any for administrators)',
+      params: z.object({ id: IdParam }),
+      data: z.object({ userId: z.number().int(), inviteCode: z.string(), referralCount: z.number().int() }),
     },
     async (req) => {
       const me = userOf(req);
       if (req.params.id !== me.id && !isAdmin(me)) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
       const u = await accounts.getUser(req.params.id);
-      return ok({ userId: u.id, inviteCode: u.inviteCode, referralCount: u.referralCount });
+      return { userId: u.id, inviteCode: u.inviteCode, referralCount: u.referralCount };
     },
   );
 
   // PUT /company/emailNotice: modules/company/routes.ts (job made, job failed, low balance).
 
-  app.get(
+  r.get(
     '/company/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['company'],
-        summary: 'A company account (itself or administrators)',
-        security: bearerSecurity,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(UserViewSchema) },
-      },
+      auth: requireUser,
+      tags: ['company'],
+      summary: 'A company account (itself or administrators)',
+      params: z.object({ id: IdParam }),
+      data: UserViewSchema,
     },
     async (req) => {
       const me = userOf(req);
       if (req.params.id !== me.id && !isAdmin(me)) throw new AppError(Codes.INSUFFICIENT_PERMISSION);
       const u = await accounts.getUser(req.params.id);
       if (u.type !== 2) throw new AppError(Codes.NOT_FOUND, 'not a company account');
-      return ok(accounts.view(u));
+      return accounts.view(u);
     },
   );
 };

@@ -12,8 +12,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireUser, requireUserOrQueryToken, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { requireUser, requireUserOrQueryToken, userOf } from '../../http/context.ts';
+import { IdParam } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import type { QueueEvent } from '../../ports.ts';
 import { idempotentUploadReplay } from '../company/routes.ts';
 import { CompanyService } from '../company/service.ts';
@@ -35,7 +36,6 @@ import {
 import type { UploadFields } from './service.ts';
 
 const tags = ['video'];
-const security = bearerSecurity;
 
 /** Solve options of a JSON body (only the fields sent: a remake keeps the others). */
 function pickSolveOptions(b: z.infer<typeof SolveOptionsInput>): UploadFields['solveOptions'] {
@@ -106,26 +106,21 @@ function toFields(raw: Record<string, string[]>): UploadFields {
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const { videos, captureJobs } = app.ctx.services;
   const tmpDir = join(app.ctx.config.dataDir, 'tmp');
 
   await app.register(multipart, { limits: { files: 1, fields: 30, fieldSize: 16 * 1024, parts: 40 } });
 
-  app.post(
+  r.post(
     '/video/upload',
     {
-      // Cheap checks before the body is read (issue 13.4): account, declared size, queue, coins, one at a time.
-      // Idempotency-Key (issue 20): a retry of a finished upload gets the first answer before any other check.
-      preHandler: [requireUser, idempotentUploadReplay, uploadPreflight],
-      schema: {
-        tags,
-        summary: 'Upload one MP4 (multipart/form-data: file + name, boneType, categoryId and/or tags, ...)',
-        description:
-          'Streamed to a temp file with the plan size limit, then checked by content (ffprobe): MP4 only, size, duration, picture size, queue limit, duplicate. Charges 1 V per second (company: 1 CV) with the video row in one transaction and queues the capture. Optional solve options (text fields): smoothing 0..1, footLock auto|always|never|grounding, rootAtOrigin true|false, height (metres, 0.5..3; empty = as measured); stored with the video and used by every solve of it.',
-        security,
-        consumes: ['multipart/form-data'],
-        response: { 200: envelope(VideoSchema) },
-      },
+      auth: [requireUser, idempotentUploadReplay, uploadPreflight],
+      summary: 'Upload one MP4 (multipart/form-data: file + name, boneType, categoryId and/or tags, ...)',
+      description:
+        'Streamed to a temp file with the plan size limit, then checked by content (ffprobe): MP4 only, size, duration, picture size, queue limit, duplicate. Charges 1 V per second (company: 1 CV) with the video row in one transaction and queues the capture. Optional solve options (text fields): smoothing 0..1, footLock auto|always|never|grounding, rootAtOrigin true|false, height (metres, 0.5..3; empty = as measured); stored with the video and used by every solve of it.',
+      consumes: ['multipart/form-data'],
+      data: VideoSchema,
     },
     async (req) => {
       const u = userOf(req);
@@ -179,440 +174,327 @@ const routes: FastifyPluginAsync = async (base) => {
       if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a video file is required (form field "file")');
       const upload = file;
       const idem = CompanyService.idempotencyKey(req.headers['idempotency-key']);
-      return ok(
-        await app.ctx.services.company.once(u.id, 'video.upload', idem, () =>
-          videos.createFromFile(u, toFields(raw), upload),
-        ),
+      return await app.ctx.services.company.once(u.id, 'video.upload', idem, () =>
+        videos.createFromFile(u, toFields(raw), upload),
       );
     },
   );
 
-  app.post(
+  r.post(
     '/video/checkMd5',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Whether I already uploaded a file with this MD5 (checked by the upload page before its confirm step)',
-        security,
-        body: z.object({ md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'md5: 32 hex digits') }),
-        response: {
-          200: envelope(
-            z.object({
-              duplicate: z.boolean(),
-              id: z.number().int().nullable(),
-              name: z.string().nullable(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary:
+        'Whether I already uploaded a file with this MD5 (checked by the upload page before its confirm step)',
+      body: z.object({ md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'md5: 32 hex digits') }),
+      data: z.object({
+        duplicate: z.boolean(),
+        id: z.number().int().nullable(),
+        name: z.string().nullable(),
+      }),
     },
     async (req) => {
       const d = await videos.duplicateOf(userOf(req), req.body.md5);
-      return ok({ duplicate: d !== null, id: d?.id ?? null, name: d?.name ?? null });
+      return { duplicate: d !== null, id: d?.id ?? null, name: d?.name ?? null };
     },
   );
 
-  app.post(
+  r.post(
     '/video/uploads',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Confirm a direct-to-storage upload (after GET /cos/sts/upload and the PUT to uploadUrl)',
-        description:
-          'Same checks, charge and capture as /video/upload; the uploaded object is removed from the upload area afterwards. With an `Idempotency-Key` header a retry answers the first result (charged once).',
-        security,
-        body: UploadFieldsSchema.extend({
-          sessionToken: z.string().min(10).describe('credentials.sessionToken from /cos/sts/upload'),
-          fileName: z.string().max(255).optional(),
-        }),
-        response: { 200: envelope(VideoSchema) },
-      },
+      auth: requireUser,
+      summary: 'Confirm a direct-to-storage upload (after GET /cos/sts/upload and the PUT to uploadUrl)',
+      description:
+        'Same checks, charge and capture as /video/upload; the uploaded object is removed from the upload area afterwards. With an `Idempotency-Key` header a retry answers the first result (charged once).',
+      body: UploadFieldsSchema.extend({
+        sessionToken: z.string().min(10).describe('credentials.sessionToken from /cos/sts/upload'),
+        fileName: z.string().max(255).optional(),
+      }),
+      data: VideoSchema,
     },
     async (req) => {
       const { sessionToken, fileName, smoothing, footLock, rootAtOrigin, height, ...fields } = req.body;
       const u = userOf(req);
       const idem = CompanyService.idempotencyKey(req.headers['idempotency-key']);
-      return ok(
-        await app.ctx.services.company.once(u.id, 'video.uploads', idem, () =>
-          videos.confirmDirect(
-            u,
-            sessionToken,
-            {
-              ...fields,
-              captureType: fields.captureType as CaptureType | undefined,
-              solveOptions: pickSolveOptions({ smoothing, footLock, rootAtOrigin, height }),
-            },
-            fileName,
-          ),
+      return await app.ctx.services.company.once(u.id, 'video.uploads', idem, () =>
+        videos.confirmDirect(
+          u,
+          sessionToken,
+          {
+            ...fields,
+            captureType: fields.captureType as CaptureType | undefined,
+            solveOptions: pickSolveOptions({ smoothing, footLock, rootAtOrigin, height }),
+          },
+          fileName,
         ),
       );
     },
   );
 
-  app.post(
+  r.post(
     '/video/center',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'My projects, newest first (paginated, filterable)',
-        security,
-        body: ListQuerySchema.default({ page: 1, size: 20 }),
-        response: { 200: envelope(VideoPage) },
-      },
+      auth: requireUser,
+      summary: 'My projects, newest first (paginated, filterable)',
+      body: ListQuerySchema.default({ page: 1, size: 20 }),
+      data: VideoPage,
     },
-    async (req) => ok(await videos.center(userOf(req), req.body)),
+    async (req) => videos.center(userOf(req), req.body),
   );
 
-  app.post(
+  r.post(
     '/video/square',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'The square: made videos shared by everyone (browse and search)',
-        security,
-        body: ListQuerySchema.omit({ status: true })
-          .extend({
-            mine: z.boolean().optional().describe('only my shared videos'),
-            collected: z.boolean().optional().describe('only videos I collected'),
-          })
-          .default({ page: 1, size: 20 }),
-        response: { 200: envelope(SquarePage) },
-      },
+      auth: requireUser,
+      summary: 'The square: made videos shared by everyone (browse and search)',
+      body: ListQuerySchema.omit({ status: true })
+        .extend({
+          mine: z.boolean().optional().describe('only my shared videos'),
+          collected: z.boolean().optional().describe('only videos I collected'),
+        })
+        .default({ page: 1, size: 20 }),
+      data: SquarePage,
     },
-    async (req) => ok(await videos.square(userOf(req), req.body)),
+    async (req) => videos.square(userOf(req), req.body),
   );
 
-  app.post(
+  r.post(
     '/video/search',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Search my videos (administrators: everyone’s, optionally by userId)',
-        security,
-        body: ListQuerySchema.extend({ userId: z.number().int().positive().optional() }).default({
-          page: 1,
-          size: 20,
-        }),
-        response: { 200: envelope(VideoPage) },
-      },
+      auth: requireUser,
+      summary: 'Search my videos (administrators: everyone’s, optionally by userId)',
+      body: ListQuerySchema.extend({ userId: z.number().int().positive().optional() }).default({
+        page: 1,
+        size: 20,
+      }),
+      data: VideoPage,
     },
-    async (req) => ok(await videos.search(userOf(req), req.body)),
+    async (req) => videos.search(userOf(req), req.body),
   );
 
-  app.post(
+  r.post(
     '/video/searchQueue',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'My waiting and running videos with queue positions, and my plan’s queue limit',
-        security,
-        response: {
-          200: envelope(
-            z.object({
-              list: z.array(VideoSchema.extend({ position: z.number().int().nullable() })),
-              total: z.number().int(),
-              limit: z.number().int(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'My waiting and running videos with queue positions, and my plan’s queue limit',
+      data: z.object({
+        list: z.array(VideoSchema.extend({ position: z.number().int().nullable() })),
+        total: z.number().int(),
+        limit: z.number().int(),
+      }),
     },
-    async (req) => ok(await videos.queue(userOf(req))),
+    async (req) => videos.queue(userOf(req)),
   );
 
-  app.post(
+  r.post(
     '/video/queryVideoById',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One video (mine, or a square video)',
-        security,
-        body: z.object({ id: z.coerce.number().int().positive() }),
-        response: { 200: envelope(VideoDetailSchema) },
-      },
+      auth: requireUser,
+      summary: 'One video (mine, or a square video)',
+      body: z.object({ id: z.coerce.number().int().positive() }),
+      data: VideoDetailSchema,
     },
-    async (req) => ok(await videos.byId(userOf(req), req.body.id)),
+    async (req) => videos.byId(userOf(req), req.body.id),
   );
 
-  app.post(
+  r.post(
     '/video/checkWaiting/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Status, progress and queue position of my video',
-        security,
-        params: z.object({ id: IdParam }),
-        response: {
-          200: envelope(
-            z.object({
-              id: z.number().int(),
-              status: z.number().int(),
-              statusName: z.string(),
-              progress: z.number().int(),
-              position: z.number().int().nullable(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Status, progress and queue position of my video',
+      params: z.object({ id: IdParam }),
+      data: z.object({
+        id: z.number().int(),
+        status: z.number().int(),
+        statusName: z.string(),
+        progress: z.number().int(),
+        position: z.number().int().nullable(),
+      }),
     },
-    async (req) => ok(await videos.waiting(userOf(req), req.params.id)),
+    async (req) => videos.waiting(userOf(req), req.params.id),
   );
 
-  app.get(
+  r.get(
     '/video/getLastModelType',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Bone type and capture type of my latest upload (null before the first)',
-        security,
-        response: {
-          200: envelope(
-            z.object({ boneType: z.string(), captureType: z.string(), modelType: z.string() }).nullable(),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Bone type and capture type of my latest upload (null before the first)',
+      data: z.object({ boneType: z.string(), captureType: z.string(), modelType: z.string() }).nullable(),
     },
-    async (req) => ok(await videos.lastModelType(userOf(req))),
+    async (req) => videos.lastModelType(userOf(req)),
   );
 
-  app.put(
+  r.put(
     '/video',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Edit a video (title, description, category, tags, square title)',
-        security,
-        body: z.object({
-          id: z.coerce.number().int().positive(),
-          name: z.string().optional(),
-          description: z.string().max(2000).optional(),
-          categoryId: z.number().int().positive().nullable().optional(),
-          tags: z.array(z.string()).optional(),
-          titleInSquare: z.string().max(64).nullable().optional(),
-        }),
-        response: { 200: envelope(VideoSchema) },
-      },
+      auth: requireUser,
+      summary: 'Edit a video (title, description, category, tags, square title)',
+      body: z.object({
+        id: z.coerce.number().int().positive(),
+        name: z.string().optional(),
+        description: z.string().max(2000).optional(),
+        categoryId: z.number().int().positive().nullable().optional(),
+        tags: z.array(z.string()).optional(),
+        titleInSquare: z.string().max(64).nullable().optional(),
+      }),
+      data: VideoSchema,
     },
     async (req) => {
       const { id, ...patch } = req.body;
-      return ok(await videos.edit(userOf(req), id, patch));
+      return await videos.edit(userOf(req), id, patch);
     },
   );
 
-  app.put(
+  r.put(
     '/video/fbxs',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Choose the bone type my downloads default to',
-        security,
-        body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireUser,
+      summary: 'Choose the bone type my downloads default to',
+      body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
+      data: z.null(),
     },
     async (req) => {
       await videos.setBoneType(userOf(req), req.body.id, req.body.boneType);
-      return ok(null);
+      return null;
     },
   );
 
-  app.delete(
+  r.delete(
     '/video',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete videos (files and queued jobs); a video not yet made is refunded',
-        security,
-        body: IdsBody,
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireUser,
+      summary: 'Delete videos (files and queued jobs); a video not yet made is refunded',
+      body: IdsBody,
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await videos.delete(userOf(req), req.body.ids)),
+    async (req) => videos.delete(userOf(req), req.body.ids),
   );
 
-  app.delete(
+  r.delete(
     '/video/center/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete one of my videos',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireUser,
+      summary: 'Delete one of my videos',
+      params: z.object({ id: IdParam }),
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await videos.delete(userOf(req), [req.params.id])),
+    async (req) => videos.delete(userOf(req), [req.params.id]),
   );
 
-  app.put(
+  r.put(
     '/video/square/:id/:flag',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Share (flag 1) or withdraw (flag 0) a made video on the square',
-        security,
-        params: z.object({ id: IdParam, flag: z.coerce.number().int().min(0).max(1) }),
-        body: z.object({ titleInSquare: z.string().max(64).optional() }).nullish(),
-        response: { 200: envelope(VideoSchema) },
-      },
+      auth: requireUser,
+      summary: 'Share (flag 1) or withdraw (flag 0) a made video on the square',
+      params: z.object({ id: IdParam, flag: z.coerce.number().int().min(0).max(1) }),
+      body: z.object({ titleInSquare: z.string().max(64).optional() }).nullish(),
+      data: VideoSchema,
     },
     async (req) =>
-      ok(
-        await videos.setSquare(userOf(req), req.params.id, req.params.flag, req.body?.titleInSquare ?? null),
-      ),
+      videos.setSquare(userOf(req), req.params.id, req.params.flag, req.body?.titleInSquare ?? null),
   );
 
-  app.put(
+  r.put(
     '/video/collect/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Collect or un-collect a video (toggle)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.object({ collected: z.boolean() })) },
-      },
+      auth: requireUser,
+      summary: 'Collect or un-collect a video (toggle)',
+      params: z.object({ id: IdParam }),
+      data: z.object({ collected: z.boolean() }),
     },
-    async (req) => ok(await videos.collect(userOf(req), req.params.id)),
+    async (req) => videos.collect(userOf(req), req.params.id),
   );
 
-  app.post(
+  r.post(
     '/video/videoRedo',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Remake: capture again (a free remake, or paid: 1 V per 2 s rounded up to a multiple of 2 s)',
-        description:
-          'Without `paid` a free remake is used; when none is left the answer is 307 您的视频免费制作次数已用完 and the client may confirm a paid remake. Solve options sent (smoothing, footLock, rootAtOrigin, height; null height = as measured) replace the stored ones; the others are kept.',
-        security,
-        body: z.object({
-          id: z.coerce.number().int().positive(),
-          paid: z.boolean().optional(),
-          captureType: z.enum(CAPTURE_TYPES as [string, ...string[]]).optional(),
-          boneType: BoneTypeSchema.optional(),
-          ...SolveOptionsInput.shape,
-        }),
-        response: { 200: envelope(VideoSchema.extend({ charged: z.number().int() })) },
-      },
+      auth: requireUser,
+      summary: 'Remake: capture again (a free remake, or paid: 1 V per 2 s rounded up to a multiple of 2 s)',
+      description:
+        'Without `paid` a free remake is used; when none is left the answer is 307 您的视频免费制作次数已用完 and the client may confirm a paid remake. Solve options sent (smoothing, footLock, rootAtOrigin, height; null height = as measured) replace the stored ones; the others are kept.',
+      body: z.object({
+        id: z.coerce.number().int().positive(),
+        paid: z.boolean().optional(),
+        captureType: z.enum(CAPTURE_TYPES as [string, ...string[]]).optional(),
+        boneType: BoneTypeSchema.optional(),
+        ...SolveOptionsInput.shape,
+      }),
+      data: VideoSchema.extend({ charged: z.number().int() }),
     },
     async (req) =>
-      ok(
-        await videos.remake(userOf(req), req.body.id, {
-          paid: req.body.paid,
-          captureType: req.body.captureType as CaptureType | undefined,
-          boneType: req.body.boneType,
-          solveOptions: pickSolveOptions(req.body),
-        }),
-      ),
+      videos.remake(userOf(req), req.body.id, {
+        paid: req.body.paid,
+        captureType: req.body.captureType as CaptureType | undefined,
+        boneType: req.body.boneType,
+        solveOptions: pickSolveOptions(req.body),
+      }),
   );
 
-  app.get(
+  r.get(
     '/video/2d',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'What the 2D repair editor loads: signed URLs of the tracks and the video',
-        security,
-        querystring: z.object({ id: z.coerce.number().int().positive() }),
-        response: {
-          200: envelope(
-            z.object({
-              id: z.number().int(),
-              repairCount: z.number().int(),
-              poseUrl: z.string(),
-              videoUrl: z.string(),
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'What the 2D repair editor loads: signed URLs of the tracks and the video',
+      query: z.object({ id: z.coerce.number().int().positive() }),
+      data: z.object({
+        id: z.number().int(),
+        repairCount: z.number().int(),
+        poseUrl: z.string(),
+        videoUrl: z.string(),
+      }),
     },
-    async (req) => ok(await videos.get2d(userOf(req), req.query.id)),
+    async (req) => videos.get2d(userOf(req), req.query.id),
   );
 
-  app.put(
+  r.put(
     '/video/2d',
     {
-      preHandler: requireUser,
-      bodyLimit: 64 * 1024 * 1024,
-      schema: {
-        tags,
-        summary: 'Save repaired tracks (mocap-tracks JSON) and solve the motion again (paid plans)',
-        security,
-        body: z.object({ id: z.coerce.number().int().positive(), tracks: z.record(z.string(), z.unknown()) }),
-        response: { 200: envelope(VideoSchema) },
-      },
+      auth: requireUser,
+      summary: 'Save repaired tracks (mocap-tracks JSON) and solve the motion again (paid plans)',
+      body: z.object({ id: z.coerce.number().int().positive(), tracks: z.record(z.string(), z.unknown()) }),
+      data: VideoSchema,
+      options: { bodyLimit: 64 * 1024 * 1024 },
     },
-    async (req) => ok(await videos.repair2d(userOf(req), req.body.id, req.body.tracks)),
+    async (req) => videos.repair2d(userOf(req), req.body.id, req.body.tracks),
   );
 
-  app.post(
+  r.post(
     '/video/setFeedback',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Send feedback about a video’s result',
-        security,
-        body: z.object({ id: z.coerce.number().int().positive(), content: z.string().min(1).max(2000) }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireUser,
+      summary: 'Send feedback about a video’s result',
+      body: z.object({ id: z.coerce.number().int().positive(), content: z.string().min(1).max(2000) }),
+      data: z.null(),
     },
     async (req) => {
       await videos.setFeedback(userOf(req), req.body.id, req.body.content);
-      return ok(null);
+      return null;
     },
   );
 
-  app.post(
+  r.post(
     '/video/setFeedbackStatus',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Administrators: mark feedback handled (1) or open (0)',
-        security,
-        body: z.object({ id: z.coerce.number().int().positive(), status: z.number().int().min(0).max(1) }),
-        response: { 200: envelope(z.null()) },
-      },
+      auth: requireUser,
+      summary: 'Administrators: mark feedback handled (1) or open (0)',
+      body: z.object({ id: z.coerce.number().int().positive(), status: z.number().int().min(0).max(1) }),
+      data: z.null(),
     },
     async (req) => {
       await videos.setFeedbackStatus(userOf(req), req.body.id, req.body.status);
-      return ok(null);
+      return null;
     },
   );
 
-  app.get(
+  r.get(
     '/video/progress/:id',
     {
-      preHandler: requireUserOrQueryToken,
-      schema: {
-        tags,
-        summary: 'Live progress of my video (Server-Sent Events; EventSource may pass ?token=)',
-        description:
-          'Events: `progress` {id, status, statusName, progress, position} whenever something changes, then `done` with the final state (made or failed). A comment line every 15 s keeps proxies from closing the stream.',
-        security,
-        params: z.object({ id: IdParam }),
-        querystring: z.object({ token: z.string().optional() }),
-      },
+      auth: requireUserOrQueryToken,
+      summary: 'Live progress of my video (Server-Sent Events; EventSource may pass ?token=)',
+      description:
+        'Events: `progress` {id, status, statusName, progress, position} whenever something changes, then `done` with the final state (made or failed). A comment line every 15 s keeps proxies from closing the stream.',
+      params: z.object({ id: IdParam }),
+      query: z.object({ token: z.string().optional() }),
     },
     async (req, reply) => {
       const u = userOf(req);
