@@ -14,8 +14,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import { PLAN_LIMITS, planOf } from '../video/limits.ts';
 import {
   MusicCenterBody,
@@ -27,28 +28,24 @@ import {
 import { MusicMessages } from './service.ts';
 
 const tags = ['music'];
-const security = bearerSecurity;
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const music = app.ctx.services.music;
   const tmpDir = join(app.ctx.config.dataDir, 'tmp');
 
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 } });
 
-  app.post(
+  r.post(
     '/music/upload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Upload one music track (multipart/form-data: file + optional name)',
-        description:
-          'WAV, MP3, M4A/AAC, OGG or FLAC, checked by content (ffprobe). Limits by plan as for videos (queue 2/5/10, 30/60/120 s, 100/200/400M). Charges 1 V per second of audio, rounded up (company: 1 CV), with the card in one transaction, stores the audio under uploadMusic/, and queues the dance.',
-        security,
-        consumes: ['multipart/form-data'],
-        response: { 200: envelope(MusicSchema) },
-      },
+      auth: requireUser,
+      summary: 'Upload one music track (multipart/form-data: file + optional name)',
+      description:
+        'WAV, MP3, M4A/AAC, OGG or FLAC, checked by content (ffprobe). Limits by plan as for videos (queue 2/5/10, 30/60/120 s, 100/200/400M). Charges 1 V per second of audio, rounded up (company: 1 CV), with the card in one transaction, stores the audio under uploadMusic/, and queues the dance.',
+      consumes: ['multipart/form-data'],
+      data: MusicSchema,
     },
     async (req) => {
       const u = userOf(req);
@@ -94,116 +91,90 @@ const routes: FastifyPluginAsync = async (base) => {
         throw new AppError(Codes.REFUSED, MusicMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB));
       }
       if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a music file is required (form field "file")');
-      return ok(await music.createFromFile(u, { name }, file));
+      return await music.createFromFile(u, { name }, file);
     },
   );
 
   for (const path of ['/music/center', '/music/search']) {
-    app.post(
+    r.post(
       path,
       {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: path.endsWith('center')
-            ? 'My music cards (My Projects), newest first'
-            : 'Search my music cards by name',
-          security,
-          body: MusicCenterBody,
-          response: { 200: envelope(pageOf(MusicSchema)) },
-        },
+        auth: requireUser,
+        summary: path.endsWith('center')
+          ? 'My music cards (My Projects), newest first'
+          : 'Search my music cards by name',
+        body: MusicCenterBody,
+        data: pageOf(MusicSchema),
       },
       async (req) =>
-        ok(
-          await music.center(userOf(req), {
-            page: req.body.page,
-            size: req.body.size,
-            name: req.body.keyword,
-          }),
-        ),
+        music.center(userOf(req), {
+          page: req.body.page,
+          size: req.body.size,
+          name: req.body.keyword,
+        }),
     );
   }
 
-  app.get(
+  r.get(
     '/music/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One music card: status and progress (poll it while the dance is made)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(MusicSchema) },
-      },
+      auth: requireUser,
+      summary: 'One music card: status and progress (poll it while the dance is made)',
+      params: z.object({ id: IdParam }),
+      data: MusicSchema,
     },
-    async (req) => ok(await music.get(userOf(req), req.params.id)),
+    async (req) => music.get(userOf(req), req.params.id),
   );
 
-  app.delete(
+  r.delete(
     '/music',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete music cards and their files (refunded when the dance was not made yet)',
-        security,
-        body: MusicIdsBody,
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireUser,
+      summary: 'Delete music cards and their files (refunded when the dance was not made yet)',
+      body: MusicIdsBody,
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await music.delete(userOf(req), req.body.ids)),
+    async (req) => music.delete(userOf(req), req.body.ids),
   );
 
-  app.post(
+  r.post(
     '/music/redone/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'A new dance for the same music (new seed); the first is free, then 1 V per 2 s',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(MusicSchema) },
-      },
+      auth: requireUser,
+      summary: 'A new dance for the same music (new seed); the first is free, then 1 V per 2 s',
+      params: z.object({ id: IdParam }),
+      data: MusicSchema,
     },
-    async (req) => ok(await music.redone(userOf(req), req.params.id)),
+    async (req) => music.redone(userOf(req), req.params.id),
   );
 
-  app.get(
+  r.get(
     '/music/cos_url/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Signed URLs of the music and of its dance (for the preview)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(MusicUrlsSchema) },
-      },
+      auth: requireUser,
+      summary: 'Signed URLs of the music and of its dance (for the preview)',
+      params: z.object({ id: IdParam }),
+      data: MusicUrlsSchema,
     },
-    async (req) => ok(await music.urls(userOf(req), req.params.id)),
+    async (req) => music.urls(userOf(req), req.params.id),
   );
 
-  app.get(
+  r.get(
     '/music/download/:bodyType/:id/:boneType',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'DownLoadMusicMotion: the dance as a bone type zip (signed URL); bodyType 0 = whole body',
-        security,
-        params: z.object({
-          bodyType: z.coerce.number().int().min(0).max(1),
-          id: IdParam,
-          boneType: z.string().min(1).max(32),
-        }),
-        response: { 200: envelope(MusicDownloadSchema) },
-      },
+      auth: requireUser,
+      summary: 'DownLoadMusicMotion: the dance as a bone type zip (signed URL); bodyType 0 = whole body',
+      params: z.object({
+        bodyType: z.coerce.number().int().min(0).max(1),
+        id: IdParam,
+        boneType: z.string().min(1).max(32),
+      }),
+      data: MusicDownloadSchema,
     },
     async (req) => {
       if (req.params.bodyType !== 0)
         throw new AppError(Codes.REFUSED, 'dances are whole-body motion (bodyType 0)');
-      return ok(await music.download(userOf(req), req.params.id, req.params.boneType));
+      return await music.download(userOf(req), req.params.id, req.params.boneType);
     },
   );
 };
