@@ -689,7 +689,7 @@ describe.skipIf(!have)('retargeting a captured motion onto the characters', () =
 });
 
 describe.skipIf(!have)('retargeting dances (kicks, jumps, deep steps) onto the characters', () => {
-  it('three CMU dances of the shipped library on every character: hands and feet within 3 cm where they reach', async () => {
+  it('three CMU dances of the shipped library on every character: hands and feet within 3 cm where they reach, planted feet on the floor', async () => {
     const { libraryClipToMotion } = await import('@mocap/dance');
     const { readShippedLibrary } = await import('@mocap/dance/node');
     // 05_06 kicks a straight leg up to 1.8 m; 05_02 and 05_20 travel with deep steps.
@@ -697,6 +697,10 @@ describe.skipIf(!have)('retargeting dances (kicks, jumps, deep steps) onto the c
       .clips.filter((c) => ['cmu_05_02', 'cmu_05_06', 'cmu_05_20'].includes(c.name))
       .map((c) => libraryClipToMotion(c));
     expect(clips.length).toBe(3);
+    /** Foot-frames checked on the floor, per dance (all characters). */
+    const planted: Record<string, number> = Object.fromEntries(
+      clips.map((c) => [c.metadata.source ?? '', 0]),
+    );
     for (const file of [FILES.xbot, FILES.quatGlb, FILES.quatWomen, FILES.ue4, FILES.quatFbx, FILES.r15]) {
       const c = importCharacter(readFileSync(file));
       for (const clip of clips) {
@@ -704,8 +708,27 @@ describe.skipIf(!have)('retargeting dances (kicks, jumps, deep steps) onto the c
         const g = effectorFigures(clip, c);
         console.log(describeFigures(what, g));
         expectEffectors(g, what);
+        // Feet on the floor: wherever the clip's foot is within 3 cm of its rest height, the character's ankle is
+        // at its own rest height plus that lift × h, within 1 cm.
+        const r = retargetToCharacter(clip, c);
+        const sk = clip.skeleton;
+        const fk = forwardKinematics(clip).positions;
+        const rp = restPositions(sk);
+        for (const side of ['left', 'right']) {
+          const j = sk.names.indexOf(`${side}Foot`);
+          const b = c.bones.findIndex((x) => x.name === c.mapping.bones[`${side}Foot`]);
+          for (let f = 0; f < clip.frameCount; f++) {
+            const lift = fk[(f * sk.names.length + j) * 3 + 1] - rp[3 * j + 1];
+            if (lift > 0.03) continue;
+            planted[clip.metadata.source ?? '']++;
+            const dy = r.world[f][3 * b + 1] - (c.bones[b].position[1] + g.h * lift);
+            expect(Math.abs(dy) / g.h, `${what} ${side} foot, frame ${f}`).toBeLessThan(0.01);
+          }
+        }
       }
     }
+    console.log('planted foot-frames checked per dance (6 characters):', planted);
+    expect(Object.values(planted).reduce((a, b) => a + b, 0)).toBeGreaterThan(6 * 300);
   }, 300_000);
 });
 
