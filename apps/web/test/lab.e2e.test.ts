@@ -346,6 +346,36 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
       expect.arrayContaining(['Capture', 'Bought']),
     );
     await shot(page, `animation-shared-card-en`);
+    // The owner updates it from the capture (redone): confirmed, then it leaves the library until re-published.
+    await card.locator('[data-action="redone"]').click();
+    await page.locator('.modal').waitFor();
+    await shot(page, `animation-redo-en`);
+    await page.locator('.modal .btn-primary').last().click();
+    await page
+      .getByText('Updated: it is back in the library once an administrator publishes it again.')
+      .waitFor();
+    await card.waitFor({ state: 'detached' });
+    const again = await call<{ list: { id: number; status: number }[] }>(
+      'POST',
+      '/admin/animation/search',
+      { keyword: 'my jump shot' },
+      admin,
+    );
+    expect(again.list.map((a) => a.status)).toEqual([0]);
     await ctx.close();
+    await call('POST', '/admin/animation/publish', { id: again.list[0]!.id, published: true }, admin);
+    const zh = await context('zh', token);
+    const zpage = await zh.newPage();
+    await zpage.goto(`${server.url}/capture/index/animation`);
+    await zpage.getByTestId('anim-keyword').fill('my jump shot');
+    await zpage.getByTestId('anim-keyword').press('Enter');
+    await zpage
+      .getByTestId('anim-card')
+      .filter({ hasText: 'my jump shot' })
+      .locator('[data-action="redone"]')
+      .waitFor();
+    await zpage.waitForLoadState('networkidle');
+    await shot(zpage, `animation-shared-card-zh`);
+    await zh.close();
   }, 900_000);
 });

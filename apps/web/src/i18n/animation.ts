@@ -35,6 +35,11 @@ export const animationEn = {
   'anim.cat.dance': 'Dance',
   'anim.cat.capture': 'Capture',
   'anim.bundleLead': 'The {n} animations shown, in one zip:',
+  'anim.redo': 'Update from my capture',
+  'anim.redoTitle': 'Update from my capture',
+  'anim.redoConfirm':
+    'Make "{name}" again from your capture\'s current motion (after a remake or a 2D repair)? It leaves the library until an administrator publishes it again; who bought it keeps it.',
+  'anim.redone': 'Updated: it is back in the library once an administrator publishes it again.',
   'anim.bundle': 'Download as one zip',
   'anim.bundleTitle': 'Buy and download',
   'anim.bundleConfirm':
@@ -93,6 +98,11 @@ export const animationZh: Record<keyof typeof animationEn, string> = {
   'anim.cat.dance': '舞蹈',
   'anim.cat.capture': '动捕',
   'anim.bundleLead': '把这 {n} 个动画打包成一个 zip：',
+  'anim.redo': '用我的动捕更新',
+  'anim.redoTitle': '用我的动捕更新',
+  'anim.redoConfirm':
+    '用你动捕视频当前的动作重新生成“{name}”（例如重新制作或 2D 修复之后）？管理员重新发布前它会从动画库下架；已购买的用户仍可使用。',
+  'anim.redone': '已更新：管理员重新发布后会回到动画库。',
   'anim.bundle': '打包下载',
   'anim.bundleTitle': '购买并下载',
   'anim.bundleConfirm': '其中 {n} 个尚未购买：共花费 {price} {cur}币购买，并把全部动画打包成一个 zip 下载？',

@@ -43,6 +43,8 @@ export interface LibraryAnimation {
   /** Signed URL of the card's picture (SVG rendered from the clip). */
   picture: string;
   purchased: boolean;
+  /** A capture I shared: I may update it from the video (`redone`). */
+  mine: boolean;
   createAt: number;
 }
 
@@ -161,6 +163,7 @@ export function AnimationPage() {
   const [bundleBone, setBundleBone] = useState('Mixamo');
   const [bundling, setBundling] = useState<LibraryAnimation[] | null>(null);
   const [bundleBusy, setBundleBusy] = useState(false);
+  const [redoing, setRedoing] = useState<LibraryAnimation | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -224,6 +227,16 @@ export function AnimationPage() {
       /* shown by the client */
     } finally {
       setBundleBusy(false);
+    }
+  };
+  /** `redone`: my shared capture made again from the video's current motion (after a remake or a 2D repair). */
+  const redo = async (a: LibraryAnimation) => {
+    try {
+      await api.post(`/animation/redone/${a.id}`);
+      toast.success(tl('anim.redone'));
+      await load();
+    } catch {
+      /* shown by the client */
     }
   };
   const cur = user?.company ? 'CV' : 'V';
@@ -365,7 +378,19 @@ export function AnimationPage() {
                     </span>
                   )}
                 </div>
-                <div className="anim-tags">{a.tags.map((x) => `#${x}`).join('  ')}</div>
+                <div className="anim-tags">
+                  {a.tags.map((x) => `#${x}`).join('  ')}
+                  {a.mine && (
+                    <button
+                      type="button"
+                      className="anim-redo"
+                      onClick={() => setRedoing(a)}
+                      data-action="redone"
+                    >
+                      {tl('anim.redo')}
+                    </button>
+                  )}
+                </div>
                 <div className="anim-actions">
                   <button
                     type="button"
@@ -405,6 +430,17 @@ export function AnimationPage() {
       <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
       <p className="music-credits">{tl('anim.credits')}</p>
       {preview && <AnimationPreview anim={preview} onClose={() => setPreview(null)} />}
+      <Confirm
+        open={!!redoing}
+        title={tl('anim.redoTitle')}
+        text={redoing ? tl('anim.redoConfirm', { name: redoing.name }) : ''}
+        onCancel={() => setRedoing(null)}
+        onOk={() => {
+          const a = redoing!;
+          setRedoing(null);
+          void redo(a);
+        }}
+      />
       <Confirm
         open={!!bundling}
         title={tl('anim.bundleTitle')}
