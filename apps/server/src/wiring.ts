@@ -496,6 +496,12 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     codec: createImageCodec(),
     limiter: infra.limiter,
     clock,
+    // Console staff upload the pictures of the pages they may change (the same check as saving those pages).
+    mayUploadFor: (user, purpose) =>
+      rbac.authorize(user, 'POST', purpose === 'notice' ? '/notice/save' : '/sysConfig/saveCommunity').then(
+        () => true,
+        () => false,
+      ),
   });
   const community = new CommunityService({
     settings: store.repos.sysConfig,

@@ -125,6 +125,44 @@ describe.each(databases)('file uploads and webp downloads on %s', (kind) => {
     expect(gif.data.key).toMatch(/\.gif$/);
   });
 
+  it('console staff upload notice and QR pictures when they may change those pages; others may not', async () => {
+    const upload = uploader(t);
+    const admin = await t.adminToken();
+    const img = await png(64, 64);
+    const staff = async (role: string) => {
+      const u = await user();
+      const r = await t.call('POST', '/product/role/assign', {
+        token: admin,
+        body: { userId: u.id, roles: [role] },
+      });
+      expect(r.code, r.message).toBe(0);
+      return u.token;
+    };
+    // The operator role changes the maintenance page (notices, community panel): both purposes.
+    const operator = await staff('operator');
+    for (const purpose of ['notice', 'qrcode']) {
+      const r = await upload(operator, { filename: 'q.png', data: img }, purpose);
+      expect(r.code, `${purpose}: ${r.message}`).toBe(0);
+    }
+    const saved = await t.call('POST', '/product/sysConfig/saveCommunity', {
+      token: operator,
+      body: {
+        groups: {
+          group: { imageKey: (await upload(operator, { filename: 'q.png', data: img }, 'qrcode')).data.key },
+        },
+      },
+    });
+    expect(saved.code, saved.message).toBe(0);
+    // Finance staff (no maintenance page) and plain users: refused.
+    const finance = await staff('finance');
+    const plain = (await user()).token;
+    for (const token of [finance, plain])
+      for (const purpose of ['notice', 'qrcode'])
+        expect((await upload(token, { filename: 'q.png', data: img }, purpose)).code).toBe(
+          Codes.INSUFFICIENT_PERMISSION,
+        );
+  });
+
   it('refuses what is not a decodable image or clean text, and what is too large', async () => {
     const a = await user();
     const upload = uploader(t);

@@ -26,7 +26,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireUser,
       summary: 'Upload one image or text file (multipart/form-data: file + optional purpose)',
-      description: `Images (PNG, JPEG, GIF, WebP; at most ${FILE_LIMITS.imageMB}M, avatars ${FILE_LIMITS.avatarMB}M, ${FILE_LIMITS.maxSide} px a side) must decode; text files (${TEXT_EXTENSIONS.join(', ')}; at most ${FILE_LIMITS.textMB}M) must be UTF-8 without control bytes, and .json must parse. Anything else: 307 文件格式错误,请重新选择!. Stored as uploadZM/<random id>.<extension of the content>. purpose notice and qrcode: administrators only. ${FILE_LIMITS.perHour} uploads an hour, ${FILE_LIMITS.dailyMB}M a day.`,
+      description: `Images (PNG, JPEG, GIF, WebP; at most ${FILE_LIMITS.imageMB}M, avatars ${FILE_LIMITS.avatarMB}M, ${FILE_LIMITS.maxSide} px a side) must decode; text files (${TEXT_EXTENSIONS.join(', ')}; at most ${FILE_LIMITS.textMB}M) must be UTF-8 without control bytes, and .json must parse. Anything else: 307 文件格式错误,请重新选择!. Stored as uploadZM/<random id>.<extension of the content>. purpose notice and qrcode: administrators, and console staff who may change the notices (notice) or the community panel (qrcode). ${FILE_LIMITS.perHour} uploads an hour, ${FILE_LIMITS.dailyMB}M a day.`,
       consumes: ['multipart/form-data'],
       data: FileViewSchema,
     },

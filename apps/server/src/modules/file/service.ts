@@ -97,6 +97,11 @@ export interface FileDeps {
   codec: ImageCodec;
   limiter: RateLimiter;
   clock: Clock;
+  /**
+   * Whether a console user (not the super-administrator) may upload pictures of an administrators' purpose: the
+   * write access of the console page they are for (notice → the notices', qrcode → the community panel's).
+   */
+  mayUploadFor?(user: UserRecord, purpose: FilePurpose): Promise<boolean>;
 }
 
 /** Whether the bytes start like one of the accepted image formats (the decoder then has the last word). */
@@ -228,7 +233,7 @@ export class FileUploadService {
 
   /** Purpose allowed, hourly count and daily bytes within the limits. */
   private async admit(user: UserRecord, purpose: FilePurpose, size: number): Promise<void> {
-    if (ADMIN_PURPOSES.has(purpose) && !isAdmin(user))
+    if (ADMIN_PURPOSES.has(purpose) && !isAdmin(user) && !(await this.deps.mayUploadFor?.(user, purpose)))
       throw new AppError(Codes.INSUFFICIENT_PERMISSION, `only administrators upload ${purpose} images`);
     const hit = await this.deps.limiter.hit(`file-upload:${user.id}`, FILE_LIMITS.perHour, 3_600_000);
     if (!hit.allowed)
