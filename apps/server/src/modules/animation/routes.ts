@@ -13,8 +13,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import {
   AnimationAdminSearchBody,
   AnimationBundleBody,
@@ -28,228 +29,174 @@ import {
 } from './schemas.ts';
 
 const tags = ['animation'];
-const security = bearerSecurity;
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const svc = app.ctx.services.animation;
 
   for (const path of ['/animation/center', '/animation/search']) {
-    app.post(
+    r.post(
       path,
       {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: path.endsWith('center')
-            ? 'The animation library: published animations with the categories and their counts'
-            : 'Search the animation library by keyword, category or tag',
-          security,
-          body: AnimationSearchBody,
-          response: {
-            200: envelope(pageOf(AnimationSchema).extend({ categories: AnimationCategories })),
-          },
-        },
+        auth: requireUser,
+        summary: path.endsWith('center')
+          ? 'The animation library: published animations with the categories and their counts'
+          : 'Search the animation library by keyword, category or tag',
+        body: AnimationSearchBody,
+        data: pageOf(AnimationSchema).extend({ categories: AnimationCategories }),
       },
-      async (req) => ok(await svc.search(userOf(req), req.body)),
+      async (req) => svc.search(userOf(req), req.body),
     );
   }
 
-  app.get(
+  r.get(
     '/animation/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One animation and the signed URL of its clip (3D preview, free)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(AnimationDetailSchema) },
-      },
+      auth: requireUser,
+      summary: 'One animation and the signed URL of its clip (3D preview, free)',
+      params: z.object({ id: IdParam }),
+      data: AnimationDetailSchema,
     },
-    async (req) => ok(await svc.detail(userOf(req), req.params.id)),
+    async (req) => svc.detail(userOf(req), req.params.id),
   );
 
-  app.put(
+  r.put(
     '/animation/collect/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Collect (or un-collect) an animation',
-        security,
-        params: z.object({ id: IdParam }),
-        body: z.object({ collected: z.boolean() }),
-        response: { 200: envelope(AnimationSchema) },
-      },
+      auth: requireUser,
+      summary: 'Collect (or un-collect) an animation',
+      params: z.object({ id: IdParam }),
+      body: z.object({ collected: z.boolean() }),
+      data: AnimationSchema,
     },
-    async (req) => ok(await svc.collect(userOf(req), req.params.id, req.body.collected)),
+    async (req) => svc.collect(userOf(req), req.params.id, req.body.collected),
   );
 
-  app.get(
+  r.get(
     '/animation/download/:bodyType/:id/:boneType',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Download an animation as a bone type zip (signed URL); the first download buys it (1 V per second, once), later ones are free. bodyType 0 = whole body',
-        security,
-        params: z.object({
-          bodyType: z.coerce.number().int().min(0).max(1),
-          id: IdParam,
-          boneType: z.string().min(1).max(32),
-        }),
-        response: { 200: envelope(AnimationDownloadSchema) },
-      },
+      auth: requireUser,
+      summary:
+        'Download an animation as a bone type zip (signed URL); the first download buys it (1 V per second, once), later ones are free. bodyType 0 = whole body',
+      params: z.object({
+        bodyType: z.coerce.number().int().min(0).max(1),
+        id: IdParam,
+        boneType: z.string().min(1).max(32),
+      }),
+      data: AnimationDownloadSchema,
     },
     async (req) => {
       if (req.params.bodyType !== 0)
         throw new AppError(Codes.REFUSED, 'library animations are whole-body motion (bodyType 0)');
-      return ok(await svc.download(userOf(req), req.params.id, req.params.boneType));
+      return await svc.download(userOf(req), req.params.id, req.params.boneType);
     },
   );
 
-  app.get(
+  r.get(
     '/animation/cos_url/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Signed URLs of an animation: its clip (3D preview) and picture, and once bought the bone type zips already made',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(AnimationUrlsSchema) },
-      },
+      auth: requireUser,
+      summary:
+        'Signed URLs of an animation: its clip (3D preview) and picture, and once bought the bone type zips already made',
+      params: z.object({ id: IdParam }),
+      data: AnimationUrlsSchema,
     },
-    async (req) => ok(await svc.urls(userOf(req), req.params.id)),
+    async (req) => svc.urls(userOf(req), req.params.id),
   );
 
-  app.get(
+  r.get(
     '/animation/pictures/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'The signed URL of an animation’s picture (SVG: four poses drawn from its clip)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(z.object({ picture: z.string() })) },
-      },
+      auth: requireUser,
+      summary: 'The signed URL of an animation’s picture (SVG: four poses drawn from its clip)',
+      params: z.object({ id: IdParam }),
+      data: z.object({ picture: z.string() }),
     },
-    async (req) => ok(await svc.pictures(userOf(req), req.params.id)),
+    async (req) => svc.pictures(userOf(req), req.params.id),
   );
 
-  app.post(
+  r.post(
     '/animation/redone/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Make a capture I shared again from the video’s current motion (after a remake or a 2D repair): new picture, zips made anew, hidden until an administrator publishes it again',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(AnimationSchema) },
-      },
+      auth: requireUser,
+      summary:
+        'Make a capture I shared again from the video’s current motion (after a remake or a 2D repair): new picture, zips made anew, hidden until an administrator publishes it again',
+      params: z.object({ id: IdParam }),
+      data: AnimationSchema,
     },
-    async (req) => ok(await svc.redone(userOf(req), req.params.id)),
+    async (req) => svc.redone(userOf(req), req.params.id),
   );
 
-  app.post(
+  r.post(
     '/animation/zip',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'One zip holding a bone type’s zip of each animation given (up to 20); those not bought are bought once each, nothing charged when the coins do not cover them all',
-        security,
-        body: AnimationBundleBody,
-        response: { 200: envelope(AnimationBundleSchema) },
-      },
+      auth: requireUser,
+      summary:
+        'One zip holding a bone type’s zip of each animation given (up to 20); those not bought are bought once each, nothing charged when the coins do not cover them all',
+      body: AnimationBundleBody,
+      data: AnimationBundleSchema,
     },
-    async (req) => ok(await svc.bundle(userOf(req), req.body.ids, req.body.boneType)),
+    async (req) => svc.bundle(userOf(req), req.body.ids, req.body.boneType),
   );
 
-  app.post(
+  r.post(
     '/animation/upload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Share one of my made captures on the square to the library as an animation (hidden until an administrator publishes it)',
-        security,
-        body: z.object({ videoId: z.number().int().positive() }),
-        response: { 200: envelope(AnimationSchema) },
-      },
+      auth: requireUser,
+      summary:
+        'Share one of my made captures on the square to the library as an animation (hidden until an administrator publishes it)',
+      body: z.object({ videoId: z.number().int().positive() }),
+      data: AnimationSchema,
     },
-    async (req) => ok(await svc.share(userOf(req), req.body.videoId)),
+    async (req) => svc.share(userOf(req), req.body.videoId),
   );
 
   // ---------------------------------------------------------------- administrators (manageAnimation)
 
-  app.post(
+  r.post(
     '/admin/animation/search',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Every animation of the library, published and hidden',
-        security,
-        body: AnimationAdminSearchBody,
-        response: { 200: envelope(pageOf(AnimationSchema)) },
-      },
+      auth: requireAdmin,
+      summary: 'Every animation of the library, published and hidden',
+      body: AnimationAdminSearchBody,
+      data: pageOf(AnimationSchema),
     },
-    async (req) => ok(await svc.adminList(req.body)),
+    async (req) => svc.adminList(req.body),
   );
 
-  app.post(
+  r.post(
     '/admin/animation/publish',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Publish (true) or hide (false) an animation',
-        security,
-        body: z.object({ id: z.number().int().positive(), published: z.boolean() }),
-        response: { 200: envelope(AnimationSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Publish (true) or hide (false) an animation',
+      body: z.object({ id: z.number().int().positive(), published: z.boolean() }),
+      data: AnimationSchema,
     },
-    async (req) => ok(await svc.adminPublish(req.body.id, req.body.published)),
+    async (req) => svc.adminPublish(req.body.id, req.body.published),
   );
 
-  app.post(
+  r.post(
     '/admin/animation/redone',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary:
-          'Make an animation again from its source (a shipped take from the product’s take, a shared capture from its video); status kept',
-        security,
-        body: z.object({ id: z.number().int().positive() }),
-        response: { 200: envelope(AnimationSchema) },
-      },
+      auth: requireAdmin,
+      summary:
+        'Make an animation again from its source (a shipped take from the product’s take, a shared capture from its video); status kept',
+      body: z.object({ id: z.number().int().positive() }),
+      data: AnimationSchema,
     },
-    async (req) => ok(await svc.adminRedone(req.body.id)),
+    async (req) => svc.adminRedone(req.body.id),
   );
 
-  app.post(
+  r.post(
     '/admin/animation/delete',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Delete animations and their files',
-        security,
-        body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(100) }),
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireAdmin,
+      summary: 'Delete animations and their files',
+      body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(100) }),
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await svc.adminDelete(req.body.ids)),
+    async (req) => svc.adminDelete(req.body.ids),
   );
 };
 

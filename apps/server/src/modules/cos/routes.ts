@@ -9,8 +9,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireUser, userOf } from '../../http/context.ts';
-import { envelope, ok } from '../../http/envelope.ts';
+import { requireUser, userOf } from '../../http/context.ts';
+import { routesOf } from '../../http/route.ts';
 
 const tags = ['storage'];
 const Credentials = z.object({
@@ -36,59 +36,44 @@ const Sts = z
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const { videos, files } = app.ctx.services;
 
-  app.get(
+  r.get(
     '/cos/sts/upload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Temporary credentials to upload one MP4 directly to storage',
-        description:
-          'PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s. Fetch new ones for every upload. With S3 and an STS service, `sts` also holds temporary S3 credentials allowing PutObject on exactly `key` (same lifetime).',
-        security: bearerSecurity,
-        querystring: z.object({
-          fileName: z.string().max(255).optional(),
-          size: z.coerce.number().int().min(0).optional(),
-        }),
-        response: {
-          200: envelope(
-            Credentials.extend({
-              key: z.string(),
-              bucket: z.string(),
-              region: z.string(),
-              uploadUrl: z.string(),
-              method: z.literal('PUT'),
-              headers: z.record(z.string(), z.string()),
-              maxBytes: z.number().int(),
-              sts: Sts,
-            }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Temporary credentials to upload one MP4 directly to storage',
+      description:
+        'PUT the bytes to `uploadUrl` with `headers`, then confirm with POST /video/uploads {sessionToken, name, boneType, ...}. Valid 1800 s. Fetch new ones for every upload. With S3 and an STS service, `sts` also holds temporary S3 credentials allowing PutObject on exactly `key` (same lifetime).',
+      query: z.object({
+        fileName: z.string().max(255).optional(),
+        size: z.coerce.number().int().min(0).optional(),
+      }),
+      data: Credentials.extend({
+        key: z.string(),
+        bucket: z.string(),
+        region: z.string(),
+        uploadUrl: z.string(),
+        method: z.literal('PUT'),
+        headers: z.record(z.string(), z.string()),
+        maxBytes: z.number().int(),
+        sts: Sts,
+      }),
     },
-    async (req) => ok(await videos.uploadGrant(userOf(req), req.query)),
+    async (req) => videos.uploadGrant(userOf(req), req.query),
   );
 
-  app.get(
+  r.get(
     '/cos/sts/download',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Temporary read credentials for my own files (300 s; the client refreshes after 290 s)',
-        description:
-          'The sessionToken reads objects under my prefix for 300 s: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage serves the bytes; S3 answers 302 to a pre-signed URL of the bucket). With S3 and an STS service (S3_STS_ENDPOINT: MinIO, AWS STS), `sts` holds real temporary S3 credentials whose session policy allows GetObject and listing under my prefix only, for 3600 s; without one (plain S3 endpoints offer no AssumeRole) `sts` is null. Downloads of results use the signed URLs of /motion/*.',
-        security: bearerSecurity,
-        response: {
-          200: envelope(
-            Credentials.extend({ prefix: z.string(), storage: z.enum(['local', 's3']), sts: Sts }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Temporary read credentials for my own files (300 s; the client refreshes after 290 s)',
+      description:
+        'The sessionToken reads objects under my prefix for 300 s: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage serves the bytes; S3 answers 302 to a pre-signed URL of the bucket). With S3 and an STS service (S3_STS_ENDPOINT: MinIO, AWS STS), `sts` holds real temporary S3 credentials whose session policy allows GetObject and listing under my prefix only, for 3600 s; without one (plain S3 endpoints offer no AssumeRole) `sts` is null. Downloads of results use the signed URLs of /motion/*.',
+      data: Credentials.extend({ prefix: z.string(), storage: z.enum(['local', 's3']), sts: Sts }),
     },
-    async (req) => ok(await files.readCredentials(userOf(req).id)),
+    async (req) => files.readCredentials(userOf(req).id),
   );
 
   // Raw bodies for direct uploads (local storage).
@@ -96,21 +81,18 @@ const routes: FastifyPluginAsync = async (base) => {
     done(null, payload),
   );
 
-  app.put(
+  r.put(
     '/cos/upload',
     {
-      bodyLimit: 1024 * 1024 * 1024,
-      schema: {
-        tags,
-        summary: 'Direct upload target of local storage (the uploadUrl of /cos/sts/upload)',
-        querystring: z.object({ token: z.string() }),
-        response: { 200: envelope(z.object({ key: z.string(), size: z.number().int() })) },
-      },
+      summary: 'Direct upload target of local storage (the uploadUrl of /cos/sts/upload)',
+      query: z.object({ token: z.string() }),
+      data: z.object({ key: z.string(), size: z.number().int() }),
+      options: { bodyLimit: 1024 * 1024 * 1024 },
     },
     async (req) => {
       const body = req.body as Readable | undefined;
       const stream = body && typeof body.pipe === 'function' ? body : undefined;
-      return ok(await files.receiveUpload(req.query.token, stream));
+      return await files.receiveUpload(req.query.token, stream);
     },
   );
 
@@ -148,14 +130,11 @@ const routes: FastifyPluginAsync = async (base) => {
     return reply.send(stream);
   };
 
-  app.get(
+  r.get(
     '/files',
     {
-      schema: {
-        tags,
-        summary: 'Signed, expiring download of a stored file (local storage; tokens come from the API)',
-        querystring: z.object({ token: z.string() }),
-      },
+      summary: 'Signed, expiring download of a stored file (local storage; tokens come from the API)',
+      query: z.object({ token: z.string() }),
     },
     async (req, reply) => {
       const t = files.downloadTarget(req.query.token);
@@ -163,15 +142,12 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  app.get(
+  r.get(
     '/cos/object',
     {
-      schema: {
-        tags,
-        summary:
-          'Read one of my files with the sessionToken of /cos/sts/download (local storage: the bytes; S3: 302 to a pre-signed GET URL valid while the token is)',
-        querystring: z.object({ key: z.string().max(512), token: z.string() }),
-      },
+      summary:
+        'Read one of my files with the sessionToken of /cos/sts/download (local storage: the bytes; S3: 302 to a pre-signed GET URL valid while the token is)',
+      query: z.object({ key: z.string().max(512), token: z.string() }),
     },
     async (req, reply) => {
       if (!files.servesFiles) return reply.redirect(await files.readUrl(req.query.key, req.query.token), 302);
