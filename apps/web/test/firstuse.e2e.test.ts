@@ -6,21 +6,18 @@
  * Screenshots `judge-*-{en,zh}.png`. Every page's network log is checked for 404s.
  * Skips locally when chromium/ffmpeg are missing; under CI=true it fails instead.
  */
-import { constants, publicEncrypt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   type RunningServer,
   setLang,
   shot,
-  startServer,
   TESTDATA,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -35,66 +32,22 @@ describe.skipIf(missing !== null && !CI)(
   () => {
     let server: RunningServer;
     let browser: Browser;
-
-    beforeAll(async () => {
-      if (missing) throw new Error(`e2e cannot run: ${missing}`);
-      await buildWeb();
-      server = await startServer({ CAPTURE_MODEL: 'lite' });
-      browser = await launchChromium();
-    }, 600_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
+    const run = useE2e({ CAPTURE_MODEL: 'lite' });
+    beforeAll(() => {
+      server = run.server();
+      browser = run.browser();
     });
+    const api = apiOf(() => server);
 
-    const notFound: string[] = [];
-    afterEach(() => {
-      expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-    });
     const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
       const ctx = await browser.newContext({ ...DESKTOP });
-      ctx.on('response', (r) => {
-        if (r.status() === 404) notFound.push(`${r.request().method()} ${r.url().replace(server.url, '')}`);
-      });
       await setLang(ctx, server.url, lang);
       await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
       return ctx;
     };
-    const call = async (method: string, path: string, body?: unknown, token?: string) => {
-      const r = await fetch(`${server.url}/product${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-      });
-      const env = (await r.json()) as { code: number; message: string; data: Record<string, unknown> };
-      if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-      return env.data;
-    };
-    const encrypt = async (text: string) => {
-      const { publicKey } = (await call('GET', '/auth/publicKey')) as { publicKey: string };
-      return publicEncrypt(
-        { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-        Buffer.from(text),
-      ).toString('base64');
-    };
-    const register = async () => {
-      await call('POST', `/code/${EMAIL}/1`);
-      const code = await waitFor(
-        () => codeFromOutbox(server.dataDir, EMAIL),
-        20_000,
-        'the verification e-mail',
-      );
-      const d = await call('POST', '/user/register', {
-        email: EMAIL,
-        password: await encrypt(PASSWORD),
-        code,
-      });
-      return String(d.token);
-    };
+    const call = (method: string, path: string, body?: unknown, token?: string) =>
+      api.call<Record<string, unknown>>(method, path, body, token);
+    const register = async () => String((await api.register(EMAIL, PASSWORD)).token);
     const coins = async (page: Page) =>
       Number((await page.textContent('[data-testid=coins]'))?.replace(/\D/g, ''));
     const settle = async (page: Page) => {
