@@ -14,8 +14,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
-import { bearerSecurity, requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
+import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 import {
   AdminSearchBody,
   ApplyBody,
@@ -30,27 +31,23 @@ import {
 import { TomokageMessages } from './service.ts';
 
 const tags = ['tomokage'];
-const security = bearerSecurity;
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  const r = routesOf(app, { tags });
   const svc = app.ctx.services.tomokage;
 
   await app.register(multipart, { limits: { files: 1, fields: 5, fieldSize: 4 * 1024, parts: 6 } });
 
-  app.post(
+  r.post(
     '/tomokage/upload',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Upload a rigged humanoid character (multipart/form-data: file + optional name)',
-        description:
-          'FBX (binary or ASCII), GLB/glTF (embedded buffers) or VRM 0.x/1.0, checked by content. Size and count by plan (free 30M / 3, monthly 100M / 20, yearly 200M / 100); not for company accounts; refused while the digital-human maintenance flag is on. The skeleton is mapped automatically and the front / three-quarter pictures are rendered.',
-        security,
-        consumes: ['multipart/form-data'],
-        response: { 200: envelope(TomokageSchema) },
-      },
+      auth: requireUser,
+      summary: 'Upload a rigged humanoid character (multipart/form-data: file + optional name)',
+      description:
+        'FBX (binary or ASCII), GLB/glTF (embedded buffers) or VRM 0.x/1.0, checked by content. Size and count by plan (free 30M / 3, monthly 100M / 20, yearly 200M / 100); not for company accounts; refused while the digital-human maintenance flag is on. The skeleton is mapped automatically and the front / three-quarter pictures are rendered.',
+      consumes: ['multipart/form-data'],
+      data: TomokageSchema,
     },
     async (req) => {
       const u = userOf(req);
@@ -86,252 +83,181 @@ const routes: FastifyPluginAsync = async (base) => {
       if (extra) throw new AppError(Codes.REFUSED, 'one character file at a time');
       if (!file)
         throw new AppError(Codes.PARAMETER_ERROR, 'a character file is required (form field "file")');
-      return ok(await svc.upload(u, { name }, file));
+      return await svc.upload(u, { name }, file);
     },
   );
 
   for (const path of ['/tomokage/center', '/tomokage/search']) {
-    app.post(
+    r.post(
       path,
       {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: path.endsWith('center')
-            ? 'My digital humans (collected first, then newest)'
-            : 'Search my digital humans by name',
-          security,
-          body: CenterBody,
-          response: { 200: envelope(pageOf(TomokageSchema)) },
-        },
+        auth: requireUser,
+        summary: path.endsWith('center')
+          ? 'My digital humans (collected first, then newest)'
+          : 'Search my digital humans by name',
+        body: CenterBody,
+        data: pageOf(TomokageSchema),
       },
-      async (req) => ok(await svc.center(userOf(req), req.body)),
+      async (req) => svc.center(userOf(req), req.body),
     );
   }
 
-  app.get(
+  r.get(
     '/tomokage/motions',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'My made motions that can be applied (video captures and music dances)',
-        security,
-        response: {
-          200: envelope(
-            z.array(
-              z.object({ kind: z.string(), id: z.number().int(), name: z.string(), duration: z.number() }),
-            ),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'My made motions that can be applied (video captures and music dances)',
+      data: z.array(
+        z.object({ kind: z.string(), id: z.number().int(), name: z.string(), duration: z.number() }),
+      ),
     },
-    async (req) => ok(await svc.motions(userOf(req))),
+    async (req) => svc.motions(userOf(req)),
   );
 
-  app.get(
+  r.get(
     '/tomokage/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One digital human: skeleton, mapping (for the editor), applied motions',
-        security,
-        params: z.object({ id: IdParam }),
-        response: { 200: envelope(TomokageDetailSchema) },
-      },
+      auth: requireUser,
+      summary: 'One digital human: skeleton, mapping (for the editor), applied motions',
+      params: z.object({ id: IdParam }),
+      data: TomokageDetailSchema,
     },
-    async (req) => ok(await svc.detail(userOf(req), req.params.id)),
+    async (req) => svc.detail(userOf(req), req.params.id),
   );
 
-  app.delete(
+  r.delete(
     '/tomokage',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete digital humans, their pictures and applied motions',
-        security,
-        body: IdsBody,
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireUser,
+      summary: 'Delete digital humans, their pictures and applied motions',
+      body: IdsBody,
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await svc.delete(userOf(req), req.body.ids)),
+    async (req) => svc.delete(userOf(req), req.body.ids),
   );
 
-  app.post(
+  r.post(
     '/tomokage/collect/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Collect (star) or un-collect a digital human',
-        security,
-        params: z.object({ id: IdParam }),
-        body: z.object({ collect: z.boolean() }).default({ collect: true }),
-        response: { 200: envelope(TomokageSchema) },
-      },
+      auth: requireUser,
+      summary: 'Collect (star) or un-collect a digital human',
+      params: z.object({ id: IdParam }),
+      body: z.object({ collect: z.boolean() }).default({ collect: true }),
+      data: TomokageSchema,
     },
-    async (req) => ok(await svc.collect(userOf(req), req.params.id, req.body.collect)),
+    async (req) => svc.collect(userOf(req), req.params.id, req.body.collect),
   );
 
-  app.post(
+  r.post(
     '/tomokage/redone/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Re-map the skeleton: automatically (no body), or save the mapping editor’s joints → bones',
-        security,
-        params: z.object({ id: IdParam }),
-        body: RedoneBody,
-        response: { 200: envelope(TomokageDetailSchema) },
-      },
+      auth: requireUser,
+      summary: 'Re-map the skeleton: automatically (no body), or save the mapping editor’s joints → bones',
+      params: z.object({ id: IdParam }),
+      body: RedoneBody,
+      data: TomokageDetailSchema,
     },
-    async (req) => ok(await svc.redone(userOf(req), req.params.id, req.body?.mapping)),
+    async (req) => svc.redone(userOf(req), req.params.id, req.body?.mapping),
   );
 
-  app.get(
+  r.get(
     '/tomokage/cos_url/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary:
-          'Signed URLs: the uploaded file, the rest-pose preview GLB, an applied motion’s GLB (applyId)',
-        security,
-        params: z.object({ id: IdParam }),
-        querystring: z.object({ applyId: z.coerce.number().int().positive().optional() }),
-        response: {
-          200: envelope(
-            z.object({ source: z.string(), preview: z.string().nullable(), animated: z.string().nullable() }),
-          ),
-        },
-      },
+      auth: requireUser,
+      summary: 'Signed URLs: the uploaded file, the rest-pose preview GLB, an applied motion’s GLB (applyId)',
+      params: z.object({ id: IdParam }),
+      query: z.object({ applyId: z.coerce.number().int().positive().optional() }),
+      data: z.object({ source: z.string(), preview: z.string().nullable(), animated: z.string().nullable() }),
     },
-    async (req) => ok(await svc.urls(userOf(req), req.params.id, req.query.applyId)),
+    async (req) => svc.urls(userOf(req), req.params.id, req.query.applyId),
   );
 
-  app.get(
+  r.get(
     '/tomokage/pictures/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Signed URLs of the pictures rendered on the server (front, three-quarter)',
-        security,
-        params: z.object({ id: IdParam }),
-        response: {
-          200: envelope(z.object({ front: z.string().nullable(), threeQuarter: z.string().nullable() })),
-        },
-      },
+      auth: requireUser,
+      summary: 'Signed URLs of the pictures rendered on the server (front, three-quarter)',
+      params: z.object({ id: IdParam }),
+      data: z.object({ front: z.string().nullable(), threeQuarter: z.string().nullable() }),
     },
-    async (req) => ok(await svc.pictures(userOf(req), req.params.id)),
+    async (req) => svc.pictures(userOf(req), req.params.id),
   );
 
-  app.post(
+  r.post(
     '/tomokage/apply/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Apply a motion to the character: FBX (own mesh and materials), GLB, VRMA for VRM, zip',
-        description:
-          'An own capture or dance is free; a square video costs what downloading it costs (1 V per second, once per user and video).',
-        security,
-        params: z.object({ id: IdParam }),
-        body: ApplyBody,
-        response: { 200: envelope(ApplySchema) },
-      },
+      auth: requireUser,
+      summary: 'Apply a motion to the character: FBX (own mesh and materials), GLB, VRMA for VRM, zip',
+      description:
+        'An own capture or dance is free; a square video costs what downloading it costs (1 V per second, once per user and video).',
+      params: z.object({ id: IdParam }),
+      body: ApplyBody,
+      data: ApplySchema,
     },
-    async (req) => ok(await svc.apply(userOf(req), req.params.id, req.body)),
+    async (req) => svc.apply(userOf(req), req.params.id, req.body),
   );
 
-  app.get(
+  r.get(
     '/tomokage/download/:applyId/:format',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'A signed URL of an applied motion’s file (fbx, glb, vrma)',
-        security,
-        params: z.object({ applyId: IdParam, format: z.enum(['fbx', 'glb', 'vrma']) }),
-        response: { 200: envelope(DownloadSchema) },
-      },
+      auth: requireUser,
+      summary: 'A signed URL of an applied motion’s file (fbx, glb, vrma)',
+      params: z.object({ applyId: IdParam, format: z.enum(['fbx', 'glb', 'vrma']) }),
+      data: DownloadSchema,
     },
-    async (req) => ok(await svc.download(userOf(req), req.params.applyId, req.params.format)),
+    async (req) => svc.download(userOf(req), req.params.applyId, req.params.format),
   );
 
-  app.get(
+  r.get(
     '/tomokage/zip/:applyId',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'A signed URL of the zip of an applied motion (all its files)',
-        security,
-        params: z.object({ applyId: IdParam }),
-        response: { 200: envelope(DownloadSchema) },
-      },
+      auth: requireUser,
+      summary: 'A signed URL of the zip of an applied motion (all its files)',
+      params: z.object({ applyId: IdParam }),
+      data: DownloadSchema,
     },
-    async (req) => ok(await svc.zip(userOf(req), req.params.applyId)),
+    async (req) => svc.zip(userOf(req), req.params.applyId),
   );
 
   // ---------------------------------------------------------------- administrators (manageTomokage)
 
-  app.post(
+  r.post(
     '/admin/tomokage/search',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Every digital human with its owner and front picture (hidden ones included)',
-        security,
-        body: AdminSearchBody,
-        response: {
-          200: envelope(
-            pageOf(
-              TomokageSchema.extend({
-                userId: z.number().int(),
-                ownerEmail: z.string().nullable(),
-                front: z.string().nullable(),
-              }),
-            ),
-          ),
-        },
-      },
+      auth: requireAdmin,
+      summary: 'Every digital human with its owner and front picture (hidden ones included)',
+      body: AdminSearchBody,
+      data: pageOf(
+        TomokageSchema.extend({
+          userId: z.number().int(),
+          ownerEmail: z.string().nullable(),
+          front: z.string().nullable(),
+        }),
+      ),
     },
-    async (req) => ok(await svc.adminList(req.body)),
+    async (req) => svc.adminList(req.body),
   );
 
-  app.post(
+  r.post(
     '/admin/tomokage/hide',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Hide (or show again) a digital human from its owner',
-        security,
-        body: z.object({ id: z.number().int().positive(), hidden: z.boolean() }),
-        response: { 200: envelope(TomokageSchema) },
-      },
+      auth: requireAdmin,
+      summary: 'Hide (or show again) a digital human from its owner',
+      body: z.object({ id: z.number().int().positive(), hidden: z.boolean() }),
+      data: TomokageSchema,
     },
-    async (req) => ok(await svc.adminHide(req.body.id, req.body.hidden)),
+    async (req) => svc.adminHide(req.body.id, req.body.hidden),
   );
 
-  app.post(
+  r.post(
     '/admin/tomokage/delete',
     {
-      preHandler: requireAdmin,
-      schema: {
-        tags,
-        summary: 'Delete digital humans and their files',
-        security,
-        body: IdsBody,
-        response: { 200: envelope(z.object({ deleted: z.array(z.number().int()) })) },
-      },
+      auth: requireAdmin,
+      summary: 'Delete digital humans and their files',
+      body: IdsBody,
+      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => ok(await svc.adminDelete(req.body.ids)),
+    async (req) => svc.adminDelete(req.body.ids),
   );
 };
 
