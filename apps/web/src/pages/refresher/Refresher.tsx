@@ -298,6 +298,10 @@ function Editor({
     () => Object.values(draft.keys).reduce((s, k) => s + Object.keys(k).length, 0),
     [draft],
   );
+  const retracked = Object.keys(draft.replaced ?? {}).length;
+  /** A flagged stretch's frames ('frame 4' for one, 'frames 0–2' for more). */
+  const framesOf = (p: { from: number; to: number }) =>
+    p.from === p.to ? t('rf.frameOne', { a: p.from }) : t('rf.frames', { a: p.from, b: p.to });
 
   // ---------- edits, undo/redo
   const commit = useCallback(
@@ -856,7 +860,7 @@ function Editor({
                   data-to={p.to}
                   data-points={p.points.join(',')}
                   style={{ left: pct(p.from), width: pct(p.to - p.from + 1) }}
-                  title={`${t(`rf.kind.${p.kind}`)}: ${t('rf.frames', { a: p.from, b: p.to })}`}
+                  title={`${t(`rf.kind.${p.kind}`)}: ${framesOf(p)}`}
                 />
               ))}
           </div>
@@ -1084,14 +1088,12 @@ function Editor({
           {t('rf.saveFailed', { e: solve.error ?? '' })}
         </p>
       )}
-      <p
-        className="muted small"
-        data-testid="rf-edits"
-        data-retracked={Object.keys(draft.replaced ?? {}).length}
-      >
-        {t('rf.edits', { k: keyCount, s: draft.swaps.length })}
-        {Object.keys(draft.replaced ?? {}).length > 0 &&
-          t('rf.editsRetracked', { r: Object.keys(draft.replaced ?? {}).length })}
+      <p className="muted small" data-testid="rf-edits" data-retracked={retracked}>
+        {keyCount === 1 ? t('rf.editsKeysOne') : t('rf.editsKeys', { k: keyCount })}
+        {draft.swaps.length === 1 ? t('rf.editsSwapsOne') : t('rf.editsSwaps', { s: draft.swaps.length })}
+        {retracked === 1
+          ? t('rf.editsRetrackedOne')
+          : retracked > 1 && t('rf.editsRetracked', { r: retracked })}
       </p>
       {draftNote && (
         <p className="muted small" data-testid="rf-draft-note">
@@ -1135,7 +1137,7 @@ function Editor({
             >
               <span className={`rf-dot kind-${p.kind}`} />
               <span>
-                <strong>{t(`rf.kind.${p.kind}`)}</strong> · {t('rf.frames', { a: p.from, b: p.to })}
+                <strong>{t(`rf.kind.${p.kind}`)}</strong> · {framesOf(p)}
                 {p.points.length > 0 && (
                   <span className="muted small">
                     {' '}
