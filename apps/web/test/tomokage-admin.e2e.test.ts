@@ -3,7 +3,8 @@
  * the joints a rig does not have, in Chromium against the real server. An owner uploads three characters (Mixamo
  * X Bot, Quaternius modular man and woman); on the owner's page the Quaternius card says every joint of its rig is
  * mapped and how many it does not have, and the mapping editor marks the toes "not in rig" instead of missing. The
- * first-start administrator's manageTomokage lists the three with their owner and pictures; hiding one takes it off
+ * first-start administrator's manageTomokage lists the three with their owner and pictures (the Quaternius man's rig
+ * column counts the 4 joints its rig does not have, naming them in the tooltip); hiding one takes it off
  * the owner's list (and its detail answers not found) until shown again; deleting one (after the confirmation)
  * takes it off the console and the owner's list. Screenshots in en and zh.
  */
@@ -153,6 +154,12 @@ describe.skipIf((missing !== null || !have) && !CI)(
           expect(await row(n).locator('img').count()).toBe(1);
         }
         expect(await row('X Bot').textContent()).toContain('mixamo · 52');
+        // The joints the toe-less Quaternius man's rig does not have, as the owner's card counts them.
+        const absent = row('Quaternius man').locator('[data-testid="tomo-rig"] .admin-rig-note.absent');
+        expect(await absent.textContent()).toBe(lang === 'en' ? '4 not in rig' : '骨架没有 4 个');
+        for (const j of ['leftThumb3', 'leftToes', 'rightThumb3', 'rightToes'])
+          expect(await absent.getAttribute('title')).toContain(j);
+        expect(await row('Quaternius man').locator('.admin-rig-note.missing').count()).toBe(0);
         await shot(page, `admin-tomokage-${lang}`);
 
         const { hide, show, del } = steps[lang];

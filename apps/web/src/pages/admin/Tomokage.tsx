@@ -26,6 +26,8 @@ interface Human {
   scheme: string;
   mapped: number;
   missing: string[];
+  /** Joints the rig has no bone for by design (no toes, two-link thumbs). */
+  absent: string[];
   hidden: boolean;
   userId: number;
   ownerEmail: string | null;
@@ -34,6 +36,16 @@ interface Human {
 }
 
 const SIZE = 15;
+
+/** Scheme · joints mapped, then the joints missing (the owner may map them) and those the rig has none of. */
+const rigText = (h: Human): string =>
+  [
+    `${h.scheme} · ${h.mapped}`,
+    h.missing.length ? ta('tomo.missing', { n: h.missing.length }) : '',
+    h.absent.length ? ta('tomo.absent', { n: h.absent.length }) : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 
 export function ManageTomokagePage() {
   const [keyword, setKeyword] = useState('');
@@ -54,7 +66,28 @@ export function ManageTomokagePage() {
     {
       key: 's',
       title: ta('tomo.rig'),
-      render: (h) => `${h.scheme} · ${h.mapped}${h.missing.length ? ` (−${h.missing.length})` : ''}`,
+      render: (h) => (
+        <span data-testid="tomo-rig">
+          {h.scheme} · {h.mapped}
+          {h.missing.length > 0 && (
+            <span
+              className="admin-rig-note missing"
+              title={ta('tomo.missingTitle', { list: h.missing.join(', ') })}
+            >
+              {ta('tomo.missing', { n: h.missing.length })}
+            </span>
+          )}
+          {h.absent.length > 0 && (
+            <span
+              className="admin-rig-note absent"
+              title={ta('tomo.absentTitle', { list: h.absent.join(', ') })}
+            >
+              {ta('tomo.absent', { n: h.absent.length })}
+            </span>
+          )}
+        </span>
+      ),
+      csv: (h) => rigText(h),
     },
     {
       key: 'h',
