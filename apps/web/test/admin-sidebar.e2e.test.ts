@@ -56,6 +56,7 @@ describe.skipIf(missing !== null && !CI)('administrator sidebar e2e (chromium + 
         await menu.locator('[data-admin-path=auditLog]').waitFor();
         await page.waitForLoadState('networkidle');
         const where = `${lang} ${size.width}×${size.height}`;
+        await shot(page, `admin-sidebar-top-${lang}-${size.width}x${size.height}`);
 
         const sidebar = (await page.locator('.sidebar').boundingBox())!;
         // The sidebar fits the window: nothing of it hangs below the bottom edge.
