@@ -24,9 +24,19 @@ export interface S3TestServer {
   close(): Promise<void>;
 }
 
-export async function startS3Server(bucket = 'test-bucket'): Promise<S3TestServer> {
+/** A bucket CORS rule letting browsers PUT and GET from any origin (the web's direct uploads in e2e tests). */
+const OPEN_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader></CORSRule></CORSConfiguration>`;
+
+export async function startS3Server(
+  bucket = 'test-bucket',
+  opts: { cors?: boolean } = {},
+): Promise<S3TestServer> {
   const directory = mkdtempSync(join(tmpdir(), 'mocap-s3rver-'));
-  const s3 = new S3rver({ directory, silent: true, configureBuckets: [{ name: bucket }] });
+  const s3 = new S3rver({
+    directory,
+    silent: true,
+    configureBuckets: [{ name: bucket, ...(opts.cors ? { configs: [OPEN_CORS] } : {}) }],
+  });
   await s3.configureBuckets();
   const handle = s3.callback();
   const requests: S3TestServer['requests'] = [];
