@@ -5,25 +5,23 @@
  * en and zh into apps/web/test/screenshots/ (git-ignored).
  * Skips locally when chromium/ffmpeg are missing; under CI=true it fails instead.
  */
-import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
+  apiOf,
   codeFromOutbox,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   PHONE,
   type RunningServer,
   setLang,
   shot,
-  startServer,
   TESTDATA,
   trimClip,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -39,35 +37,17 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
   let browser: Browser;
   let clip: string;
 
-  beforeAll(async () => {
-    if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    await buildWeb();
-    // The lite body model keeps the capture of a 3 s clip short on 2 cores (the product default is heavy).
-    server = await startServer({
-      CAPTURE_MODEL: 'lite',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    });
-    browser = await launchChromium();
+  // The lite body model keeps the capture of a 3 s clip short on 2 cores (the product default is heavy).
+  const run = useE2e({ CAPTURE_MODEL: 'lite', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  beforeAll(() => {
+    server = run.server();
+    browser = run.browser();
     clip = trimClip(join(TESTDATA, 'videos', 'romp_sample_video2_studio_dance.mp4'), CLIP_SECONDS);
-  }, 600_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
+  const { call: callAs, encrypt, register } = apiOf(() => server);
 
-  /** Every 404 any page met (issue 15.4: none may appear in a page's network log). */
-  const notFound: string[] = [];
-  afterEach(() => {
-    const seen = notFound.splice(0);
-    expect(seen, 'requests answered 404').toEqual([]);
-  });
   const context = async (lang: 'en' | 'zh', device = DESKTOP): Promise<BrowserContext> => {
     const ctx = await browser.newContext({ ...device, acceptDownloads: true });
-    ctx.on('response', (r) => {
-      if (r.status() === 404) notFound.push(`${r.request().method()} ${r.url().replace(server.url, '')}`);
-    });
     await setLang(ctx, server.url, lang);
     return ctx;
   };
@@ -82,37 +62,12 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     if (token) await to.addCookies([{ name: token.name, value: token.value, url: server.url }]);
   };
   /** The API as a client without a browser (admin settings, quick accounts). */
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const r = await fetch(`${server.url}/product${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-    });
-    const env = (await r.json()) as { code: number; message: string; data: Record<string, unknown> };
-    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-    return env.data;
-  };
-  const encrypt = async (text: string) => {
-    const { publicKey } = (await call('GET', '/auth/publicKey')) as { publicKey: string };
-    const c = publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(text),
-    );
-    return c.toString('base64');
-  };
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    callAs<Record<string, unknown>>(method, path, body, token);
   const apiLogin = async (email: string, password: string) =>
     String((await call('POST', '/auth/login', { username: email, password: await encrypt(password) })).token);
-  const apiRegister = async (email: string, password: string) => {
-    await call('POST', `/code/${email}/1`);
-    const code = await waitFor(
-      () => codeFromOutbox(server.dataDir, email),
-      20_000,
-      'the verification e-mail',
-    );
-    return String(
-      (await call('POST', '/user/register', { email, password: await encrypt(password), code })).token,
-    );
-  };
+  const apiRegister = async (email: string, password: string) =>
+    String((await register(email, password)).token);
 
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
