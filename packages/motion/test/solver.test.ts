@@ -20,7 +20,7 @@ import { distance, qAngle, qConj, qMul, readQuat, readVec3 } from '../src/math.t
 import { standingHeight } from '../src/skeleton.ts';
 import { footPoints } from '../src/solver/ground.ts';
 import { type SolveProgress, solve, solveDetailed } from '../src/solver/index.ts';
-import { fixLegSwaps, readLandmarks } from '../src/solver/input.ts';
+import { fixLegSwaps, LEG_SWAP_PRIOR, readLandmarks } from '../src/solver/input.ts';
 import type { BodyModel } from '../src/solver/model.ts';
 import { syntheticFrom } from './helpers.ts';
 
@@ -302,6 +302,33 @@ describe('left/right leg swaps of the tracker', () => {
     expect(fixLegSwaps(s)).toBe(corrupted.length);
     expect(Array.from(s.image)).toEqual(Array.from(ref.image));
     expect(Array.from(s.world)).toEqual(Array.from(ref.world));
+  });
+
+  it("a swap from one crossing of the legs in the picture to the next is found by the legs' depth", () => {
+    // Frames where the ankles meet in the image (they cross): a swap between two of them leaves no jump in
+    // the picture's leg motion, only in the world landmarks' (the legs are apart in depth there).
+    const sep = (f: number) => {
+      const im = clean.frames[f].image!;
+      const torso = Math.hypot(im[11][0] - im[23][0], im[11][1] - im[23][1]);
+      return Math.hypot(im[27][0] - im[28][0], im[27][1] - im[28][1]) / torso;
+    };
+    const crossings: number[] = [];
+    for (let f = 2; f < 148; f++) {
+      if (!clean.frames[f].image || !clean.frames[f + 1]?.image || !clean.frames[f - 1].image) continue;
+      if (sep(f) < sep(f - 1) && sep(f) <= sep(f + 1) && sep(f) < 0.1) crossings.push(f);
+    }
+    expect(crossings.length).toBeGreaterThanOrEqual(3);
+    const [a, b] = [crossings[1] + 1, crossings[2]];
+    let swapped = clean;
+    for (let f = a; f <= b; f++) swapped = swapFrame(swapped, f);
+    const ref = readLandmarks(clean);
+    const withDepth = readLandmarks(swapped);
+    expect(fixLegSwaps(withDepth)).toBe(b - a + 1);
+    expect(Array.from(withDepth.image)).toEqual(Array.from(ref.image));
+    // From the picture's motion alone the labelling is undecided there: it is left (or undone in part).
+    const imageOnly = readLandmarks(swapped);
+    fixLegSwaps(imageOnly, LEG_SWAP_PRIOR, 0);
+    expect(Array.from(imageOnly.image)).not.toEqual(Array.from(ref.image));
   });
 
   it('the solved clip of the swapped track matches the clean one (and is worse without the fix)', () => {
