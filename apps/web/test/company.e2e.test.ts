@@ -15,21 +15,18 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, TUTORIAL_TS } from '../src/lib/companyTutorial.ts';
 import {
-  buildWeb,
   codeFromOutbox,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
   TESTDATA,
   trimClip,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -79,20 +76,26 @@ describe.skipIf(missing !== null && !CI).each(RUNS)(
     let hookServer: Server;
     let hookUrl = '';
     const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-    let notFound: string[] = [];
-    afterEach(() => {
-      expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-    });
+    const schema = `e2e_company_${process.pid}_${Date.now()}`;
 
+    // registered before useE2e: run after it has stopped the server (after-all hooks run last-in, first-out)
+    afterAll(async () => {
+      if (kind === 'postgres') {
+        const { default: pg } = await import('pg');
+        const c = new pg.Client({ connectionString: PG_URL });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await c.end();
+      }
+      await new Promise((r) => hookServer?.close(r));
+    });
+    const run = useE2e({
+      CAPTURE_MODEL: 'lite',
+      ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
+    });
     beforeAll(async () => {
-      if (missing) throw new Error(`e2e cannot run: ${missing}`);
-      await buildWeb();
-      server = await startServer({
-        CAPTURE_MODEL: 'lite',
-        ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
-      });
-      browser = await launchChromium();
-      notFound = recordNotFound(browser, server.url);
+      server = run.server();
+      browser = run.browser();
       hookServer = createServer((req, res) => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
@@ -103,22 +106,8 @@ describe.skipIf(missing !== null && !CI).each(RUNS)(
       });
       await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', () => r()));
       hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
-    }, 600_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-      if (kind === 'postgres') {
-        const { default: pg } = await import('pg');
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await c.end();
-      }
-      await new Promise((r) => hookServer?.close(r));
     });
 
-    const schema = `e2e_company_${process.pid}_${Date.now()}`;
     // the screenshots come from the SQLite run (en and zh); the PostgreSQL run checks the same flow
     const snap = (page: Page, name: string) => (kind === 'sqlite' ? shot(page, name) : Promise.resolve(''));
     const settle = async (page: Page) => {
