@@ -1,11 +1,16 @@
 /**
  * Issue 15.3 end to end in a real browser against the real server (SQLite, temp DATA_DIR, in-process worker with
- * the lite model): the real two-person gym clip (a second player takes over the tracking) is uploaded through the
- * page; the capture judges its result unusable, the card and the preview say so (quality, weak parts on the
- * timeline strip, the warning), the 10 V come back, and the remake the warning offers costs nothing.
+ * the lite model): a clip whose tracked body jumps from one player to another every 0.4 s (the two-person gym
+ * clip cut with its mirror image: since the tracker follows that clip's player upright the whole way, the real
+ * clip is judged good) is uploaded through the page; the capture judges its result unusable, the card and the
+ * preview say so (quality, weak parts on the timeline strip, the warning), the 10 V come back, and the remake the
+ * warning offers costs nothing.
  * Screenshots `judge-*-{en,zh}.png`. Every page's network log is checked for 404s.
  * Skips locally when chromium/ffmpeg are missing; under CI=true it fails instead.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +30,39 @@ const missing = e2eUnavailable();
 const CI = process.env.CI === 'true';
 const EMAIL = 'two-people@example.com';
 const PASSWORD = 'gym-1234';
-const GYM = join(TESTDATA, 'videos', 'glamr_basketball_gym_two_people.mp4');
+const SOURCE = join(TESTDATA, 'videos', 'glamr_basketball_gym_two_people.mp4');
+/**
+ * The gym clip with every other 0.4 s mirrored (the player jumps between the right and the left of the court
+ * twelve times a second's worth of cuts; sound and length kept: 10 s of video, so 10 V).
+ */
+function jumpingClip(): string {
+  const out = join(mkdtempSync(join(tmpdir(), 'firstuse-')), 'gym-jumping.mp4');
+  const r = spawnSync(
+    'ffmpeg',
+    [
+      ...['-loglevel', 'error', '-y', '-i', SOURCE, '-filter_complex'],
+      "[0:v]split[a][b];[b]hflip[f];[a][f]blend=all_expr='if(lt(mod(T,0.8),0.4),A,B)'[v]",
+      ...[
+        '-map',
+        '[v]',
+        '-map',
+        '0:a?',
+        '-c:a',
+        'copy',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '20',
+      ],
+      out,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
+  return out;
+}
 
 describe.skipIf(missing !== null && !CI)(
   'first use 15.3 e2e: a two-person clip (chromium + real server)',
@@ -33,10 +70,12 @@ describe.skipIf(missing !== null && !CI)(
     let server: RunningServer;
     let browser: Browser;
     const run = useE2e({ CAPTURE_MODEL: 'lite' });
+    let GYM: string;
     beforeAll(() => {
       server = run.server();
       browser = run.browser();
-    });
+      GYM = jumpingClip();
+    }, 300_000);
     const api = apiOf(() => server);
 
     const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
