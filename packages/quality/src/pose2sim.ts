@@ -5,10 +5,11 @@
  * its solved joints are compared with the triangulated ones by PA-MPJPE (per frame, rigid + scale alignment,
  * so the world frames need not agree). Parsers for the calibration TOML (OpenCV convention) and the TRC file.
  */
+import { math } from '@mocap/motion';
 import type { Tracks } from '@mocap/vision';
-import { LANDMARKS_OF, RECORDED_JOINTS, type RecordedJoint } from './correspondence.ts';
+import { jointIndexOf, LANDMARKS_OF, RECORDED_JOINTS, type RecordedJoint } from './correspondence.ts';
 import { rawFromTracks, solvedJoints } from './estimates.ts';
-import { type Frames, type Intrinsics, poseErrors } from './metrics.ts';
+import { type Frames, type Intrinsics, jointAt, poseErrors } from './metrics.ts';
 import type { SolvedInput } from './solved.ts';
 
 export interface Pose2SimCamera {
@@ -146,7 +147,7 @@ export function triangulateTrial(
   for (let f = 0; f < n; f++) {
     const pts: (number[] | null)[] = [];
     for (let lm = 0; lm < 33; lm++) {
-      // Normal equations of the weighted DLT rows (4×4), smallest eigenvector by inverse iteration.
+      // Normal equations of the weighted DLT rows (4×4).
       const A = new Float64Array(16);
       let views = 0;
       tracks.forEach((t, ci) => {
@@ -165,7 +166,8 @@ export function triangulateTrial(
         pts.push(null);
         continue;
       }
-      pts.push(smallestEigenvector4(A));
+      // The DLT solution: the eigenvector of the smallest eigenvalue (symmetricEigen sorts them descending).
+      pts.push(math.symmetricEigen(A, 4).vectors[3]);
     }
     if (pts.some((p) => !p)) {
       frames.push(null);
@@ -196,37 +198,6 @@ export function triangulateTrial(
   return { frames, reprojPx: errs.map(med) };
 }
 
-/** Unit eigenvector of the smallest eigenvalue of a symmetric positive semi-definite 4×4 matrix. */
-function smallestEigenvector4(A: Float64Array): number[] {
-  // Inverse iteration on A + εI (Gaussian elimination with partial pivoting).
-  let trace = 0;
-  for (let i = 0; i < 4; i++) trace += A[i * 5];
-  const eps = 1e-12 * Math.max(1, trace);
-  let v = [0.5, 0.5, 0.5, 0.5];
-  for (let it = 0; it < 30; it++) {
-    const M = Array.from({ length: 4 }, (_, r) => [...Array.from(A.subarray(r * 4, r * 4 + 4)), v[r]]);
-    for (let r = 0; r < 4; r++) M[r][r] += eps;
-    for (let c = 0; c < 4; c++) {
-      let piv = c;
-      for (let r = c + 1; r < 4; r++) if (Math.abs(M[r][c]) > Math.abs(M[piv][c])) piv = r;
-      [M[c], M[piv]] = [M[piv], M[c]];
-      for (let r = c + 1; r < 4; r++) {
-        const k = M[r][c] / M[c][c];
-        for (let q = c; q < 5; q++) M[r][q] -= k * M[c][q];
-      }
-    }
-    const x = [0, 0, 0, 0];
-    for (let r = 3; r >= 0; r--) {
-      let acc = M[r][4];
-      for (let q = r + 1; q < 4; q++) acc -= M[r][q] * x[q];
-      x[r] = acc / M[r][r];
-    }
-    const norm = Math.hypot(...x);
-    v = x.map((e) => e / norm);
-  }
-  return v;
-}
-
 export interface Pose2SimResult {
   camera: string;
   frames: number;
@@ -245,24 +216,17 @@ export interface Pose2SimResult {
 
 /** Mean upper-arm angle from the trunk's downward axis over the frames, degrees. */
 export function armFromTrunkDeg(frames: Frames): number {
-  const at = (fr: ArrayLike<number>, j: RecordedJoint): number[] => {
-    const i = RECORDED_JOINTS.indexOf(j) * 3;
-    return [fr[i], fr[i + 1], fr[i + 2]];
-  };
-  const sub = (a: number[], b: number[]) => a.map((v, i) => v - b[i]);
-  const angle = (a: number[], b: number[]) => {
-    const d = a.reduce((s, v, i) => s + v * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
-    return (Math.acos(Math.max(-1, Math.min(1, d))) * 180) / Math.PI;
-  };
+  const at = (fr: ArrayLike<number>, j: RecordedJoint) => jointAt(fr, jointIndexOf(j));
   const vals: number[] = [];
   for (const fr of frames) {
     if (!fr) continue;
-    const sh = at(fr, 'leftUpperArm').map((v, i) => (v + at(fr, 'rightUpperArm')[i]) / 2);
-    const down = sub(at(fr, 'hips'), sh);
-    vals.push(angle(sub(at(fr, 'leftForearm'), at(fr, 'leftUpperArm')), down));
-    vals.push(angle(sub(at(fr, 'rightForearm'), at(fr, 'rightUpperArm')), down));
+    const down = math.sub(at(fr, 'hips'), math.mid(at(fr, 'leftUpperArm'), at(fr, 'rightUpperArm')));
+    for (const side of ['left', 'right'] as const) {
+      const arm = math.sub(at(fr, `${side}Forearm`), at(fr, `${side}UpperArm`));
+      vals.push((math.angleBetween(arm, down) * 180) / Math.PI);
+    }
   }
-  return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : Number.NaN;
+  return vals.length ? vals.reduce((x, y) => x + y, 0) / vals.length : Number.NaN;
 }
 
 /** One camera's tracks and solve against the triangulated reference. */

@@ -223,6 +223,9 @@ export function fixLegSwaps(
     );
     return Math.max(0.05, d);
   };
+  // Each frame's torso lengths once (the Viterbi pass asks for four transitions per frame).
+  const torsoPx = Float64Array.from({ length: N }, (_, f) => torso(f));
+  const torsoWorld = Float64Array.from({ length: N }, (_, f) => worldTorso(f));
   const trans = (f: number, a: boolean, b: boolean): number => {
     let s = 0;
     let sw = 0;
@@ -243,8 +246,8 @@ export function fixLegSwaps(
       }
     }
     if (!(ws > 0)) return 0;
-    const image = s / ws / torso(f);
-    const depth = sw / ws / worldTorso(f);
+    const image = s / ws / torsoPx[f];
+    const depth = sw / ws / torsoWorld[f];
     return Number.isFinite(depth) ? image + worldSwapWeight * depth : image;
   };
   let swappedFrames = 0;
