@@ -18,7 +18,7 @@
  * and API). The phone layout (/refresherM) repeats the wrist flow with touch events (CDP touch: drag, long-press
  * to hide). Screenshots `refresher-*-{en,zh}.png`.
  */
-import { constants, createHash, publicEncrypt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,20 +35,17 @@ import {
   solvedJoints,
 } from '@mocap/quality';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWeb,
-  codeFromOutbox,
+  apiOf,
   DESKTOP,
   e2eUnavailable,
-  launchChromium,
   PHONE,
   type RunningServer,
-  recordNotFound,
   setLang,
   shot,
-  startServer,
   TESTDATA,
+  useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
@@ -126,10 +123,6 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   /** The leg clip: the X Bot walking towards the camera (legs apart in the picture). */
   let front: Clip;
   let renderer: Renderer | undefined;
-  let notFound: string[] = [];
-  afterEach(() => {
-    expect(notFound.splice(0), 'requests answered 404').toEqual([]);
-  });
 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
@@ -150,60 +143,23 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     side = await render('male-walk-side');
     front = await render('xbot-walk-front');
     await renderer?.close();
-    await buildWeb();
-    server = await startServer({
-      CAPTURE_MODEL: 'heavy',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    });
-    browser = await launchChromium();
-    notFound = recordNotFound(browser, server.url);
   }, 900_000);
-  afterAll(async () => {
-    if (process.env.RF_E2E_LOG) console.log(server?.log().slice(-4000));
-    await browser?.close();
-    await server?.stop();
+  const run = useE2e({ CAPTURE_MODEL: 'heavy', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  beforeAll(() => {
+    server = run.server();
+    browser = run.browser();
   });
+  afterAll(() => {
+    if (process.env.RF_E2E_LOG) console.log(server?.log().slice(-4000));
+  });
+  const api = apiOf(() => server);
 
-  const call = async <T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<{ code: number; message: string; data: T }> => {
-    const r = await fetch(`${server.url}/product${path}`, {
-      method,
-      headers: {
-        ...(body instanceof Buffer ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
-    });
-    return (await r.json()) as { code: number; message: string; data: T };
-  };
-  const ok = async <T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    body?: unknown,
-    token?: string,
-  ) => {
-    const env = await call<T>(method, path, body, token);
-    if (env.code !== 0) throw new Error(`${method} ${path}: ${env.code} ${env.message}`);
-    return env.data;
-  };
-  const encrypt = async (password: string) => {
-    const { publicKey } = await ok<{ publicKey: string }>('GET', '/auth/publicKey');
-    return publicEncrypt(
-      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(password),
-    ).toString('base64');
-  };
-  const register = async (email: string) => {
-    await ok('POST', `/code/${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
-    const password = await encrypt('rf-pass-123');
-    return (await ok<{ token: string }>('POST', '/user/register', { email, password, code })).token;
-  };
+  const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string) =>
+    api.raw<T>(method, path, body, token);
+  const ok = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string) =>
+    api.call<T>(method, path, body, token);
+  const { encrypt } = api;
+  const register = async (email: string) => (await api.register(email, 'rf-pass-123')).token;
   const upgrade = async (token: string) => {
     const admin = (
       await ok<{ token: string }>('POST', '/auth/login', {
