@@ -8,7 +8,8 @@
  * - every zip that promises a character ships one: a mesh with an armature modifier, deformed by the animation,
  *   whose materials' image textures are found next to the FBX (Blender); OnlyFace has the 52 ARKit shape keys;
  * - `assimp info` loads every file of every zip that assimp has a reader for (FBX, BVH, CSM, GLB, and the VRMA of
- *   the digital-human zip under a .glb name: assimp picks readers by extension), and the GLB and VRMA exports;
+ *   the digital-human zip: as is where assimp can, else — assimp 5.2, whose glTF reader tells GLB from JSON glTF
+ *   by the name only — under a .glb name), and the GLB and VRMA exports;
  * - the Unreal `ik_*` bones stay on the hands and feet at and between keys, through the Euler pole (Blender).
  */
 import { execFile } from 'node:child_process';
@@ -605,11 +606,46 @@ describe('characters in every zip that promises one; readers', () => {
           await info(`digital-human/${name}`, join(dh, name));
           continue;
         }
-        // assimp (5.2) picks its reader by the file's extension and has none for .vrma; its glTF reader takes
-        // only .gltf/.glb names. The same bytes under a .glb name: loaded (default post-processing, which used to
-        // fail with "No materials remaining" on a mesh-less VRMA: the writer adds one zero-area mesh).
+        // The .vrma as is first. assimp 5.2 cannot read any .vrma (a GLB by the VRMA spec): no reader lists the
+        // extension, so it falls back to signature detection, where the glTF2 reader's CanRead decides binary or
+        // text by the name alone (5.2's glTF2Importer.cpp: `asset.CanRead(filename, extension == "glb")`), parses
+        // the GLB as JSON text and declines ("Parsing GLTF2 JSON" in its log; the same glTF as JSON text under a
+        // .vrma name loads). assimp 5.3 checks the "glTF" magic instead (upstream pull request #5154): from there
+        // the file must load as it is. Until then, the same bytes under a .glb name.
+        const asIs = join(dh, name);
+        const direct = await run(ASSIMP as string, ['info', asIs], { maxBuffer: 64 << 20 }).then(
+          (r) => ({ ok: true, text: r.stdout }),
+          (e: { stdout?: string; stderr?: string }) => ({
+            ok: false,
+            text: `${e.stdout ?? ''}${e.stderr ?? ''}`,
+          }),
+        );
+        if (direct.ok) {
+          expect(direct.text).toMatch(/Animations:\s+1/);
+          expect(direct.text).toMatch(/Meshes:\s+1/);
+          checked.push(`digital-human/${name}`);
+          continue;
+        }
+        const { stdout: version } = await run(ASSIMP as string, ['version']);
+        expect(version, 'assimp 5.3+ reads a GLB by its magic whatever its name').toMatch(
+          /Version 5\.[0-2]\b/,
+        );
+        expect(direct.text).toContain(`No suitable reader found for the file format of file "${asIs}"`);
+        // The cause, shown: the same glTF as JSON text (buffer inlined) under the .vrma name is found and loaded.
+        const glbBytes = readFileSync(asIs);
+        const jsonLength = glbBytes.readUInt32LE(12);
+        const gltfJson = JSON.parse(glbBytes.subarray(20, 20 + jsonLength).toString('utf8'));
+        const binLength = glbBytes.readUInt32LE(20 + jsonLength);
+        const bin = glbBytes.subarray(28 + jsonLength, 28 + jsonLength + binLength);
+        gltfJson.buffers[0].uri = `data:application/octet-stream;base64,${bin.toString('base64')}`;
+        const asText = join(dh, 'as_text', name);
+        mkdirSync(join(dh, 'as_text'), { recursive: true });
+        writeFileSync(asText, JSON.stringify(gltfJson));
+        expect((await run(ASSIMP as string, ['info', asText], { maxBuffer: 64 << 20 })).stdout).toMatch(
+          /Animations:\s+1/,
+        );
         const asGlb = join(dh, name.replace(/\.vrma$/, '_vrma.glb'));
-        writeFileSync(asGlb, readFileSync(join(dh, name)));
+        writeFileSync(asGlb, glbBytes);
         const out = await info(`digital-human/${name}`, asGlb);
         expect(out).toMatch(/Meshes:\s+1/);
       }
