@@ -248,6 +248,8 @@ interface FrameSpec {
   bones2d: number[][];
   landmarks: number[][];
   floor2d: number[][];
+  /** Height of the surface under the feet (the solve's support level; 0 = the floor). */
+  support: number;
   hips: Vec3;
   facingYaw: number;
   lines: string[];
@@ -381,6 +383,7 @@ function buildSpec(
     const landmarks = tf?.image ? tf.image.map((l) => [l[0], l[1], l[3]]) : [];
     const hips = P(f, 0);
     const floor2d: number[][] = [];
+    const support = clip.support ? clip.support[f] : 0;
     const gx = Math.round(hips[0]);
     const gz = Math.round(hips[2]);
     for (let g = -3; g <= 3; g++) {
@@ -388,8 +391,8 @@ function buildSpec(
         for (let m = 0; m < 12; m++) {
           const u0 = -3 + m * 0.5;
           const u1 = u0 + 0.5;
-          const a: Vec3 = dirX ? [gx + u0, 0, gz + g] : [gx + g, 0, gz + u0];
-          const c: Vec3 = dirX ? [gx + u1, 0, gz + g] : [gx + g, 0, gz + u1];
+          const a: Vec3 = dirX ? [gx + u0, support, gz + g] : [gx + g, support, gz + u0];
+          const c: Vec3 = dirX ? [gx + u1, support, gz + g] : [gx + g, support, gz + u1];
           const pa = project(cam, a);
           const pc = project(cam, c);
           if (pa && pc) floor2d.push([pa[0], pa[1], pc[0], pc[1]]);
@@ -422,6 +425,7 @@ function buildSpec(
       bones2d,
       landmarks,
       floor2d,
+      support,
       hips,
       facingYaw,
       lines: [
@@ -459,7 +463,7 @@ function buildSpec(
       'Row 1: the video frame around the performer (one scale per clip) · solved skeleton through the solve’s camera (white centre, blue left, orange right) · ' +
       'yellow dots: BlazePose image landmarks (visibility ≥ 0.5) · cyan: the solve’s floor, 1 m grid. ' +
       'Rows 2–3: the BoyFBX character animated by the solved clip, level orthographic views from the performer’s ' +
-      'front and right side; thick line: floor (y = 0), thin line: 10 cm above. Knee 180° = straight; head pitch ' +
+      'front and right side; thick line: floor (y = 0, or the raised ground the solve found under the feet), thin line: 10 cm above. Knee 180° = straight; head pitch ' +
       'against the chest, + = forward.',
     colWidth: width,
     video: { width: tracks.video.width, height: tracks.video.height },

@@ -121,10 +121,11 @@ async function render(spec) {
     new THREE.MeshBasicMaterial({ color: 0x5d6883 }),
   );
   scene.add(ground, floorLine, ref);
-  const placeFloor = (x, z) => {
-    ground.position.set(x, -0.52, z);
-    floorLine.position.set(x, -0.009, z);
-    ref.position.set(x, 0.1, z);
+  // At the surface carrying the body (the solve's support level: raised ground such as a box; 0 = the floor).
+  const placeFloor = (x, z, level) => {
+    ground.position.set(x, level - 0.52, z);
+    floorLine.position.set(x, level - 0.009, z);
+    ref.position.set(x, level + 0.1, z);
   };
 
   const gltf = await new GLTFLoader().loadAsync(spec.glbUrl);
@@ -165,12 +166,12 @@ async function render(spec) {
     mixer.setTime(f.time);
     model.updateMatrixWorld(true);
     box.setFromObject(model, true);
-    lowest.push(box.min.y);
+    lowest.push(box.min.y - (f.support ?? 0));
     const yaw = f.facingYaw;
     const fwd = new THREE.Vector3(Math.sin(yaw), 0, Math.cos(yaw));
     const right = new THREE.Vector3(-Math.cos(yaw), 0, Math.sin(yaw));
     const c = new THREE.Vector3(f.hips[0], 0, f.hips[2]);
-    placeFloor(c.x, c.z);
+    placeFloor(c.x, c.z, f.support ?? 0);
     for (const [name, dir] of [
       ['front', fwd],
       ['side', right],
@@ -194,8 +195,9 @@ async function render(spec) {
       rows[name].push(cell);
     }
     const lab = el('div', 'label');
-    const feet = Math.round(box.min.y * 100);
-    const lines = [...f.lines, `lowest point ${feet >= 0 ? '+' : ''}${feet} cm`];
+    const feet = Math.round((box.min.y - (f.support ?? 0)) * 100);
+    const on = f.support ? ` (on ${Math.round(f.support * 100)} cm)` : '';
+    const lines = [...f.lines, `lowest point ${feet >= 0 ? '+' : ''}${feet} cm${on}`];
     lines.forEach((line, i) => {
       const span = el('span', f.bad[i] || (i === lines.length - 1 && Math.abs(feet) > 5) ? 'bad' : '', line);
       lab.append(span, document.createTextNode('\n'));

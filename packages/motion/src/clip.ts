@@ -149,6 +149,12 @@ export interface MotionClip {
   readonly rootPositions: Float32Array;
   /** Foot contacts, when known. */
   readonly contacts?: FootContacts;
+  /**
+   * Per frame, the height (m, world Y) of the surface carrying the body, when the person stands on raised
+   * ground for part of the clip (a box, a stage); absent: the floor at 0 throughout. Between two levels (a
+   * step or jump up or down) the lower one.
+   */
+  readonly support?: Float32Array;
   /** Face blendshape curves, when a face was tracked. */
   readonly blendshapes?: BlendshapeCurves;
   readonly metadata: ClipMetadata;
@@ -320,7 +326,7 @@ export function resampledFrameCount(frameCount: number, fromFps: number, toFps: 
  * The clip on a steady `fps` timeline: frame k is the pose at time k / fps of the source timeline (frame i at
  * i / clip.fps), so the duration is kept (the last frame is clamped to the source's last time when rounding makes
  * it fall a fraction of a frame later). Local rotations are slerped (shortest arc), the root position and the face
- * weights interpolated linearly, foot contacts taken from the nearest source frame. `metadata.sourceFps` records the
+ * weights interpolated linearly, foot contacts and support levels taken from the nearest source frame. `metadata.sourceFps` records the
  * rate the clip had. A clip already at `fps` (within 1e-9) is returned as it is.
  */
 export function resampleClip(clip: MotionClip, fps: number): MotionClip {
@@ -337,6 +343,7 @@ export function resampleClip(clip: MotionClip, fps: number): MotionClip {
   const weights = clip.blendshapes ? new Float32Array(M * K) : null;
   const left = clip.contacts ? new Uint8Array(M) : null;
   const right = clip.contacts ? new Uint8Array(M) : null;
+  const support = clip.support ? new Float32Array(M) : null;
   for (let k = 0; k < M; k++) {
     const s = Math.min(last, (k * clip.fps) / fps);
     const i = Math.min(Math.floor(s + 1e-9), last);
@@ -360,6 +367,7 @@ export function resampleClip(clip: MotionClip, fps: number): MotionClip {
       left[k] = clip.contacts.left[near];
       right[k] = clip.contacts.right[near];
     }
+    if (support && clip.support) support[k] = clip.support[t < 0.5 ? i : i1];
   }
   return {
     skeleton: clip.skeleton,
@@ -368,6 +376,7 @@ export function resampleClip(clip: MotionClip, fps: number): MotionClip {
     rotations,
     rootPositions,
     ...(left && right ? { contacts: { left, right } } : {}),
+    ...(support ? { support } : {}),
     ...(weights && clip.blendshapes
       ? { blendshapes: { names: clip.blendshapes.names, weights, supported: clip.blendshapes.supported } }
       : {}),

@@ -294,7 +294,8 @@ export function bodyImageHeight(tracks: Tracks): number {
 
 /**
  * Feet on the floor (real clips): per frame, the lowest sole point of the solved body (the solver's model:
- * heel and toe points of both feet) against the solved floor (y = 0). Frames where the image shows a jump
+ * heel and toe points of both feet) against the solved floor (y = 0, or the raised ground the solver found
+ * under the feet in that frame, `clip.support`). Frames where the image shows a jump
  * are left out: the lower foot's image point (heel/toe landmarks) at least 8 % of the body's image height
  * above its running median over ±1 s. Returns the share of the remaining frames within 5 cm of the floor.
  */
@@ -334,7 +335,8 @@ export function feetOnFloor(
     ] as [number, number, number];
     poseToWorld(clip.skeleton, clip.rotations, f * n * 4, root, pose);
     frames++;
-    if (Math.abs(lowestFootHeight(model, pose)) <= 0.05) onFloor++;
+    const level = clip.support ? clip.support[f] : 0;
+    if (Math.abs(lowestFootHeight(model, pose) - level) <= 0.05) onFloor++;
   }
   return { pct: frames ? (onFloor / frames) * 100 : Number.NaN, frames, onFloor, jumps };
 }

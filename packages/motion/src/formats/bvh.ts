@@ -293,12 +293,21 @@ export function rigClipToBvhClip(rc: RigClip): MotionClip {
   const bqa = new Float64Array(bq);
   const R = rc.rotations;
   const T = rc.translations;
+  // Only what the BVH reads is computed: world rotations of the kept bones and their rig ancestors, positions
+  // along the hips' chain (the root channel), D of the kept bones. IK bones and other positions are skipped.
+  const needW = new Uint8Array(nb);
+  const needP = new Uint8Array(nb);
+  for (let b = 0; b < nb; b++)
+    if (keep[b]) for (let a = b; a >= 0 && !needW[a]; a = I.parent[a]) needW[a] = 1;
+  for (let a = hips; a >= 0; a = I.parent[a]) needP[a] = 1;
   for (let f = 0; f < F; f++) {
     for (let b = 0; b < nb; b++) {
+      if (!needW[b]) continue;
       const ro = (f * nb + b) * 4;
       const to = (f * nb + b) * 3;
       const p = I.parent[b];
-      if (p < 0) {
+      if (!needP[b]) mulQ64(Wr, 4 * b, Wr, 4 * p, R, ro);
+      else if (p < 0) {
         Wr[4 * b] = R[ro];
         Wr[4 * b + 1] = R[ro + 1];
         Wr[4 * b + 2] = R[ro + 2];
@@ -313,6 +322,7 @@ export function rigClipToBvhClip(rc: RigClip): MotionClip {
         Pr[3 * b + 1] = Pr[3 * p + 1] + tmp[1];
         Pr[3 * b + 2] = Pr[3 * p + 2] + tmp[2];
       }
+      if (!keep[b]) continue;
       mulQ64(tmp, 0, bqc, 0, Wr, 4 * b);
       mulQ64(tmp2, 0, tmp, 0, bqa, 0);
       mulQ64(Dq, 4 * b, tmp2, 0, tInv, 4 * b);

@@ -12,7 +12,8 @@
  *                    "rootPosition": [x,y,z],
  *                    "rotations": [x,y,z,w, x,y,z,w, ...],   // local, joint order, 4 per joint
  *                    "positions": [x,y,z, x,y,z, ...],       // world, joint order, 3 per joint
- *                    "contacts": { "left": true, "right": false } }, ...],
+ *                    "contacts": { "left": true, "right": false },
+ *                    "support": 0.82 }, ...],                  // only when the clip has raised ground
  *       "blendshapes": { "names": [...52 ARKit names], "supported": [...], "frames": [[...52 weights], ...] }
  *     }
  *
@@ -42,6 +43,8 @@ export interface MotionJson {
     rotations: number[];
     positions: number[];
     contacts?: { left: boolean; right: boolean };
+    /** Height of the surface carrying the body (m), when the clip has raised ground (`MotionClip.support`). */
+    support?: number;
   }[];
   blendshapes?: { names: string[]; supported: string[]; frames: number[][] };
 }
@@ -83,6 +86,7 @@ export function toJson(clip: MotionClip): MotionJson {
       ...(clip.contacts
         ? { contacts: { left: !!clip.contacts.left[f], right: !!clip.contacts.right[f] } }
         : {}),
+      ...(clip.support ? { support: round(clip.support[f], 1e-4) } : {}),
     })),
     ...(clip.blendshapes
       ? {
@@ -130,6 +134,7 @@ export function read(text: string): MotionClip {
     rootPositions.set(fr.rootPosition, f * 3);
   });
   const hasContacts = doc.frames.length > 0 && doc.frames.every((fr) => fr.contacts);
+  const hasSupport = doc.frames.length > 0 && doc.frames.every((fr) => fr.support !== undefined);
   return {
     skeleton,
     fps: doc.fps,
@@ -144,6 +149,7 @@ export function read(text: string): MotionClip {
           },
         }
       : {}),
+    ...(hasSupport ? { support: Float32Array.from(doc.frames, (fr) => fr.support!) } : {}),
     ...(doc.blendshapes
       ? {
           blendshapes: {

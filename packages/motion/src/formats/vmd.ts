@@ -428,29 +428,40 @@ function morphKeys(src: FaceSource & { blendshapes: BlendshapeCurves }): MorphKe
 }
 
 function computeMorphKeys(src: FaceSource & { blendshapes: BlendshapeCurves }): MorphKey[] {
-  const { count, i: atI, j: atJ, t: atT } = resampleIndex(src.fps, src.frameCount);
+  const index = resampleIndex(src.fps, src.frameCount);
   const expr = expressionCurves(src);
   const out: MorphKey[] = [];
-  const add = (name: string, value: (f: number) => number) => {
-    const v = new Float32Array(count);
-    for (let k = 0; k < count; k++) {
-      const i = atI[k];
-      const j = atJ[k];
-      const t = atT[k];
-      v[k] = Math.min(1, Math.max(0, value(i) + t * (value(j) - value(i))));
-    }
-    const nameBytes = sjis(name, 15);
-    for (const k of reduce(v, 0.002)) out.push({ name: nameBytes, frame: k, weight: v[k] });
-  };
-  for (const [morph, e] of MMD_MORPHS) add(morph, (f) => expr[e][f]);
+  for (const [morph, e] of MMD_MORPHS) addMorph(out, morph, index, expr[e], 1, 0);
   const bs = src.blendshapes;
   const K = bs.names.length;
   for (const name of bs.supported) {
     if (!fitsSjis(name, 15)) continue;
-    const k = bs.names.indexOf(name);
-    add(name, (f) => bs.weights[f * K + k]);
+    addMorph(out, name, index, bs.weights, K, bs.names.indexOf(name));
   }
   return out;
+}
+
+/**
+ * The reduced keys of one morph whose source curve is `curve[f * stride + at]`, on the 30 fps timeline (a
+ * module-level function over typed arrays: no closure per curve or per value).
+ */
+function addMorph(
+  out: MorphKey[],
+  name: string,
+  index: { count: number; i: Int32Array; j: Int32Array; t: Float64Array },
+  curve: Float32Array,
+  stride: number,
+  at: number,
+): void {
+  const { count, i: atI, j: atJ, t: atT } = index;
+  const v = new Float32Array(count);
+  for (let k = 0; k < count; k++) {
+    const a = curve[atI[k] * stride + at];
+    const b = curve[atJ[k] * stride + at];
+    v[k] = Math.min(1, Math.max(0, a + atT[k] * (b - a)));
+  }
+  const nameBytes = sjis(name, 15);
+  for (const k of reduce(v, 0.002)) out.push({ name: nameBytes, frame: k, weight: v[k] });
 }
 
 function assemble(

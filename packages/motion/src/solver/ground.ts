@@ -342,3 +342,130 @@ export function lowestFootHeight(model: BodyModel, pose: WorldPose): number {
 export function currentLegPole(model: BodyModel, pose: WorldPose, side: Side): Vec3 {
   return qRotate(readQuat(pose.rotations, model.joint[`${side}Thigh`]), [0, 0, 1]);
 }
+
+/** Support levels of a clip (`supportLevels`): per frame, the height of the surface carrying the body. */
+export interface SupportLevels {
+  /** Per frame, metres above the floor (the lowest level); between two levels, the lower one. */
+  height: Float64Array;
+  /** Frames between the last contact on one level and the first on the next (a step or jump up or down). */
+  between: Uint8Array;
+  /** The distinct levels, lowest (0) first. */
+  levels: number[];
+}
+
+/**
+ * Support levels: a person who stands on raised ground for part of a clip (a box, a wall, a stage) and on
+ * the floor for another has two surfaces under the feet; one floor plane across both would tilt the body or
+ * leave it floating. Input per frame: `contact[f]`, the height above the floor of the lowest foot point
+ * standing still (NaN where none), and `hips[f]`, the hips' height above the floor.
+ *
+ * Levels are the peaks of the contact heights' histogram (5 cm bins) holding at least `minHold` frames and
+ * lying at least `minStep` apart; each frame with a contact is labelled with a level by a Viterbi pass (cost:
+ * distance to the level, capped at `minStep`; a change of level costs `minStep · minHold / 2`), so a level
+ * needs a sustained stretch of contacts. A change of level is accepted only if the hips rise or fall with it
+ * (the median hip height over the last and first second of the two stretches differs by 0.5–1.5× the step):
+ * a foot the fit lifted with a bent knee does not lift the hips, and stays a floating foot to be corrected.
+ * Returns null when the clip has one level.
+ */
+export function supportLevels(
+  contact: ArrayLike<number>,
+  hips: ArrayLike<number>,
+  minStep: number,
+  minHold: number,
+): SupportLevels | null {
+  const N = contact.length;
+  const obs: number[] = [];
+  for (let f = 0; f < N; f++) if (Number.isFinite(contact[f])) obs.push(f);
+  if (obs.length < 2 * minHold) return null;
+  // Histogram peaks (5 cm bins, smoothed over ±1 bin).
+  const bin = 0.05;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const f of obs) {
+    lo = Math.min(lo, contact[f]);
+    hi = Math.max(hi, contact[f]);
+  }
+  if (hi - lo < minStep) return null;
+  const B = Math.floor((hi - lo) / bin) + 1;
+  const hist = new Float64Array(B);
+  for (const f of obs) hist[Math.floor((contact[f] - lo) / bin)]++;
+  const sm = hist.map((_, b) => (hist[b - 1] ?? 0) + hist[b] + (hist[b + 1] ?? 0));
+  const order = [...sm.keys()].sort((a, b) => sm[b] - sm[a]);
+  const peaks: number[] = [];
+  for (const b of order) {
+    if (sm[b] < minHold) break;
+    const at = lo + (b + 0.5) * bin;
+    if (peaks.every((p) => Math.abs(p - at) >= minStep)) peaks.push(at);
+  }
+  if (peaks.length < 2) return null;
+  // Refine each peak to the median of the contact heights within ±minStep/2.
+  const levels = peaks
+    .map((p) => median(obs.map((f) => contact[f]).filter((h) => Math.abs(h - p) < minStep / 2)))
+    .sort((a, b) => a - b);
+  // Viterbi over the frames with a contact.
+  const L = levels.length;
+  const change = (minStep * minHold) / 2;
+  const cost = (f: number, l: number) => Math.min(minStep, Math.abs(contact[f] - levels[l]));
+  let acc = levels.map((_, l) => cost(obs[0], l));
+  const back: Int32Array[] = [];
+  for (let i = 1; i < obs.length; i++) {
+    const bi = new Int32Array(L);
+    const next = levels.map((_, l) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let m = 0; m < L; m++) {
+        const c = acc[m] + (m === l ? 0 : change);
+        if (c < best) {
+          best = c;
+          bi[l] = m;
+        }
+      }
+      return best + cost(obs[i], l);
+    });
+    back.push(bi);
+    acc = next;
+  }
+  const label = new Int32Array(obs.length);
+  label[obs.length - 1] = acc.indexOf(Math.min(...acc));
+  for (let i = obs.length - 1; i > 0; i--) label[i - 1] = back[i - 1][label[i]];
+  // Stretches of one level.
+  const runs: { level: number; first: number; last: number }[] = [];
+  for (let i = 0; i < obs.length; i++) {
+    const r = runs[runs.length - 1];
+    if (r && r.level === label[i]) r.last = obs[i];
+    else runs.push({ level: label[i], first: obs[i], last: obs[i] });
+  }
+  if (runs.length < 2) return null;
+  // The hips go up and down with the level.
+  const win = Math.max(1, minHold);
+  const hipAt = (from: number, to: number) => {
+    const hs: number[] = [];
+    for (let f = Math.max(0, from); f <= Math.min(N - 1, to); f++)
+      if (Number.isFinite(hips[f])) hs.push(hips[f]);
+    return hs.length ? median(hs) : Number.NaN;
+  };
+  for (let r = 1; r < runs.length; r++) {
+    const a = runs[r - 1];
+    const b = runs[r];
+    const step = levels[b.level] - levels[a.level];
+    const rise = hipAt(b.first, b.first + win) - hipAt(a.last - win, a.last);
+    if (!(rise / step >= 0.5 && rise / step <= 1.5)) return null;
+  }
+  const base = levels[0];
+  const height = new Float64Array(N);
+  const between = new Uint8Array(N);
+  for (let r = 0; r < runs.length; r++) {
+    const { level, first, last } = runs[r];
+    const from = r === 0 ? 0 : first;
+    const to = r === runs.length - 1 ? N - 1 : last;
+    for (let f = from; f <= to; f++) height[f] = levels[level] - base;
+    if (r > 0) {
+      const prev = runs[r - 1];
+      const low = Math.min(levels[prev.level], levels[level]) - base;
+      for (let f = prev.last + 1; f < first; f++) {
+        height[f] = low;
+        between[f] = 1;
+      }
+    }
+  }
+  return { height, between, levels: levels.map((l) => l - base) };
+}

@@ -68,6 +68,8 @@ import {
   type ImageFootSpeed,
   lowestFootHeight,
   planFootLocks,
+  type SupportLevels,
+  supportLevels,
 } from './ground.ts';
 import { fingerLengthsFromTracks, solveFingers } from './hands.ts';
 import { fixLegSwaps, type LandmarkSeries, LM, NUM_LANDMARKS, readLandmarks } from './input.ts';
@@ -476,7 +478,8 @@ export function solveDetailed(
       );
       const up = qRotate(qConj(probe.tilt), [0, 1, 0]);
       const frames = new Uint8Array(N);
-      for (let f = 0; f < N; f++) frames[f] = series.tracked[f] && !jumpsNow[f] ? 1 : 0;
+      for (let f = 0; f < N; f++)
+        frames[f] = series.tracked[f] && !jumpsNow[f] && !probe.support?.between[f] ? 1 : 0;
       const feet = imageStandingFeet(series, frames, speeds, personPx).map((still, s) => {
         const c = s === 0 ? probe.contacts.left : probe.contacts.right;
         return still.map((v, f) => (frames[f] && (v || c[f]) ? 1 : 0));
@@ -485,7 +488,14 @@ export function solveDetailed(
       const root2 = Float64Array.from(rootFit);
       const fit2 = imageFitPass(model, cam, { ...series, image }, local, root2, personPx, fps, fc, {
         ...(priorWeight > 0 ? { prior: posePrior(), priorWeight } : {}),
-        floor: { up, origin: probe.origin, frames, feet, sigma: 0.02 * k },
+        floor: {
+          up,
+          origin: probe.origin,
+          frames,
+          feet,
+          sigma: 0.02 * k,
+          ...(probe.support ? { levels: probe.support.height } : {}),
+        },
       });
       if (Number.isFinite(fit2.afterPx)) {
         rootCam.raw.set(root2);
@@ -533,6 +543,7 @@ export function solveDetailed(
     rotations,
     rootPositions: Float32Array.from(ground.rootPositions),
     contacts: ground.contacts,
+    ...(ground.support ? { support: Float32Array.from(ground.support.height) } : {}),
     ...(blendshapes ? { blendshapes } : {}),
     metadata: {
       generator: '@mocap/motion solver',
@@ -824,6 +835,13 @@ function smoothPoles(points: Float64Array, N: number, fps: number, fc: number, h
  * and moving the body that far would move it off its image landmarks.
  */
 const MAX_DROP = 0.15;
+/**
+ * Support levels (`supportLevels` in ground.ts): raised ground counts as a level when it lies at least this
+ * far above or below another (m, for a 1.75 m body; a stair step is about 0.18 m and stays one floor) and the
+ * feet stand on it for at least `SUPPORT_HOLD` seconds.
+ */
+const SUPPORT_STEP = 0.3;
+const SUPPORT_HOLD = 0.75;
 
 /**
  * Soft-IK share of the leg's length when feet are pinned or lifted (see `twoBoneIK`). It bends a fully
@@ -1025,6 +1043,8 @@ interface GroundResult {
   /** The final root per frame back in camera space (null with `rootAtOrigin`: not camera-consistent). */
   rootCamera: Float64Array | null;
   contacts: { left: Uint8Array; right: Uint8Array };
+  /** Support levels (raised ground for part of the clip), or null: the floor at 0 throughout. */
+  support: SupportLevels | null;
   warnings: string[];
 }
 
@@ -1143,6 +1163,57 @@ function groundAndLock(
       if (pass === 1) warnings.push('no foot contacts found: floor set at the lowest foot positions');
     }
   }
+  // Support levels: raised ground under the feet for part of the clip (a box, a stage). Per frame, the lowest
+  // foot point standing still (in the fit and in the picture) at any height, and the hips' height.
+  const stillLow = new Float64Array(N).fill(Number.NaN);
+  const hipsUp = new Float64Array(N);
+  for (let f = 0; f < N; f++) {
+    hipsUp[f] = dot(readVec3(rootCam.smoothed, f), up) - floor;
+    if (!(rootCam.weight[f] > 0)) continue;
+    for (let s = 0; s < 2; s++) {
+      const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
+      const which = heelLow ? 'heel' : 'toe';
+      const a = footC(s, Math.max(0, f - 1), which);
+      const b = footC(s, Math.min(N - 1, f + 1), which);
+      const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
+      const speed = dt > 0 ? Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / dt : 0;
+      const vi = imageSpeed ? (heelLow ? imageSpeed[s].heel[f] : imageSpeed[s].toe[f]) : Number.NaN;
+      if (!(speed < 0.3 * k && vi < IMAGE_CONTACT_SPEED)) continue;
+      const h = dot(footC(s, f, which), up) - floor;
+      if (!(h >= stillLow[f])) stillLow[f] = h;
+    }
+  }
+  const support = rootAtOrigin
+    ? null
+    : supportLevels(stillLow, hipsUp, SUPPORT_STEP * k, Math.round(SUPPORT_HOLD * fps));
+  if (support) {
+    // The floor plane again from the contacts of every level, each brought down by its level.
+    const pts: Vec3[] = [];
+    for (let f = 0; f < N; f++) {
+      if (support.between[f] || !Number.isFinite(stillLow[f])) continue;
+      if (Math.abs(stillLow[f] - support.height[f]) > 0.06 * k) continue;
+      for (let s = 0; s < 2; s++) {
+        const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
+        const p = footC(s, f, heelLow ? 'heel' : 'toe');
+        if (dot(p, up) - floor - support.height[f] < 0.06 * k) pts.push(sub(p, scale(up, support.height[f])));
+      }
+    }
+    if (pts.length >= 3) {
+      up = estimateUp(pts, new Array(pts.length).fill(1), prior, 0.12 ** 2, travel);
+      floor = median(pts.map((p) => dot(p, up)));
+    }
+    warnings.push(
+      `${support.levels.length} support levels (${support.levels.map((l) => `${(l * 100).toFixed(0)} cm`).join(', ')}): the person stands on raised ground for part of the clip`,
+    );
+  }
+  const sup = support?.height ?? new Float64Array(N);
+  /** A root series with the support level taken off its height (the floor logic below works on that). */
+  const onSupport = (root: Float64Array): Float64Array => {
+    if (!support) return root;
+    const out = Float64Array.from(root);
+    for (let f = 0; f < N; f++) out[f * 3 + 1] -= sup[f];
+    return out;
+  };
   // World transform: tilt up → +Y; origin on the floor under the first frame's hips.
   const tilt: Quat = qFromUnitVectors(up, [0, 1, 0]);
   const r0 = readVec3(rootCam.smoothed, 0);
@@ -1178,7 +1249,7 @@ function groundAndLock(
         imageSpeed?.[s],
       ),
     );
-  let contacts = detect(calm);
+  let contacts = detect(onSupport(calm));
   // Root trajectory: image positions + planted-foot steps.
   let rootW: Float64Array;
   if (mode === 'never' || mode === 'grounding') {
@@ -1221,7 +1292,15 @@ function groundAndLock(
         order: 2,
       },
     );
-    contacts = detect(rootW);
+    contacts = detect(onSupport(rootW));
+  }
+  // From here on the root's height is taken above the surface carrying the body (the level); it goes back at
+  // the end. Frames between two levels count as flight (no floor pulls them down).
+  rootW = onSupport(rootW);
+  let flight = jumps;
+  if (support && jumps) {
+    flight = Uint8Array.from(jumps);
+    for (let f = 0; f < N; f++) if (support.between[f]) flight[f] = 1;
   }
   if (rootAtOrigin) {
     for (let f = 0; f < N; f++) {
@@ -1234,7 +1313,7 @@ function groundAndLock(
   // point is above the floor, the hips come down by that much, as a smooth lower envelope over ±0.1 s (a
   // moving minimum then a moving average, never above the need), so short flight phases of a run stay;
   // during a jump the hips keep the drop of the frames around it.
-  if (mode !== 'never' && jumps) {
+  if (mode !== 'never' && flight) {
     const lowest = (f: number) => {
       let low = Number.POSITIVE_INFINITY;
       for (let s = 0; s < 2; s++) low = Math.min(low, rel[s][f].heel[1], rel[s][f].toe[1]);
@@ -1243,7 +1322,7 @@ function groundAndLock(
     // A whole clip above its floor means the floor was placed too low: the floor (the world origin) moves up
     // by the median gap, which changes nothing in the picture.
     const gaps: number[] = [];
-    for (let f = 0; f < N; f++) if (!jumps[f] && rootCam.weight[f] > 0) gaps.push(lowest(f));
+    for (let f = 0; f < N; f++) if (!flight[f] && rootCam.weight[f] > 0) gaps.push(lowest(f));
     const lift = gaps.length ? Math.max(0, median(gaps)) : 0;
     if (lift > 0) {
       for (let f = 0; f < N; f++) rootW[f * 3 + 1] -= lift;
@@ -1252,7 +1331,7 @@ function groundAndLock(
     }
     const need = new Float64Array(N).fill(Number.NaN);
     for (let f = 0; f < N; f++) {
-      if (jumps[f]) continue;
+      if (flight[f]) continue;
       need[f] = Math.min(MAX_DROP * k, Math.max(0, lowest(f)));
     }
     const w = Math.max(1, Math.round(0.1 * fps));
@@ -1390,6 +1469,7 @@ function groundAndLock(
     }
   }
   if (lifted > 0) warnings.push(`${lifted} frames: hips raised to keep the feet above the floor`);
+  for (let f = 0; f < N; f++) rootW[f * 3 + 1] += sup[f];
   const flags = (s: number) => (mode === 'grounding' ? new Uint8Array(N).fill(1) : contacts[s].flags);
   let rootCamera: Float64Array | null = null;
   if (!rootAtOrigin) {
@@ -1403,6 +1483,7 @@ function groundAndLock(
     origin,
     rootCamera,
     contacts: { left: flags(0), right: flags(1) },
+    support,
     warnings,
   };
 }

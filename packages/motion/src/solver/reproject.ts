@@ -66,6 +66,8 @@ export interface ImageFitOptions {
    * flags, the lowest sole point (heel and toe landmarks of both feet) lies on it; in the frames `feet[s]`
    * flags, foot s's lower sole point does. With the bone lengths fixed and every joint on its image ray,
    * this decides what the image cannot: a foot lifted towards the camera, a knee bent by a depth error.
+   * `levels[f]` (optional): the height above that plane of the surface carrying the body in frame f (a box or
+   * a stage the person stands on; `supportLevels` in ground.ts).
    */
   floor?: {
     up: Vec3;
@@ -73,6 +75,7 @@ export interface ImageFitOptions {
     frames: ArrayLike<number>;
     feet?: [ArrayLike<number>, ArrayLike<number>];
     sigma: number;
+    levels?: ArrayLike<number>;
   };
 }
 
@@ -224,11 +227,12 @@ export function fitToImage(
     [29, 30, 31, 32],
   ];
   /** Of the sole landmarks `set`, the lowest along the floor's up direction, and its height above the floor. */
-  const lowestSole = (set: number[]): [number, number] => {
+  const lowestSole = (set: number[], f: number): [number, number] => {
     let best = -1;
     let h = Number.POSITIVE_INFINITY;
     if (!floor) return [best, h];
     const { up, origin } = floor;
+    const level = floor.levels ? floor.levels[f] : 0;
     for (const i of set) {
       const v =
         (pts[i * 3] - origin[0]) * up[0] +
@@ -239,7 +243,7 @@ export function fitToImage(
         best = i;
       }
     }
-    return [best, h];
+    return [best, h - level];
   };
   /** The sole sets held on the floor in frame f: each foot in contact, else the lowest of all when flagged. */
   const floorSets = (f: number): number[][] => {
@@ -252,7 +256,7 @@ export function fitToImage(
   };
   const floorCost = (f: number): number => {
     let c = 0;
-    for (const set of floorSets(f)) c += (lowestSole(set)[1] / (floor as { sigma: number }).sigma) ** 2;
+    for (const set of floorSets(f)) c += (lowestSole(set, f)[1] / (floor as { sigma: number }).sigma) ** 2;
     return c;
   };
   const priorCost = (f: number): number => {
@@ -488,7 +492,7 @@ export function fitToImage(
       if (prior) addPrior(f);
       for (const set of floorSets(f)) {
         // A sole point on the floor: d(p·up)/dθ_k = up · (e_k × (p − c_k)); translation: up.
-        const [i, h] = lowestSole(set);
+        const [i, h] = lowestSole(set, f);
         const { up, sigma } = floor as { up: Vec3; sigma: number };
         const r = h / sigma;
         const list = allOf[i];
