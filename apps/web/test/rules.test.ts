@@ -30,7 +30,7 @@ import {
   checkTag,
   checkTitle,
 } from '../src/lib/uploadValidation.ts';
-import { frameAt, parseClip, sampleRoot, sampleRotation } from '../src/three/clip.ts';
+import { frameAt, parseClip, sampleRoot, sampleRotation, supportPlatforms } from '../src/three/clip.ts';
 
 setLangForTests('zh');
 const say = (p: { key: string; vars?: Record<string, string | number> } | null) =>
@@ -457,5 +457,22 @@ describe('clip sampling for the preview', () => {
   });
   it('rejects what is not a clip', () => {
     expect(() => parseClip({ format: 'other' })).toThrow(/not a mocap-motion clip/);
+  });
+  it('draws raised ground under the frames that stand on it, and none for a clip on the floor', () => {
+    expect(supportPlatforms(parseClip(doc))).toEqual([]);
+    const frames = [0, 1, 2, 3].map((f) => ({
+      rootPosition: [f * 0.1, 1, 0.5],
+      rotations: [0, 0, 0, 1, 0, 0, 0, 1],
+      support: f < 2 ? 0.8 : 0,
+    }));
+    const raised = parseClip({ ...doc, frameCount: 4, frames });
+    expect(Array.from(raised.support ?? [])).toEqual([expect.closeTo(0.8, 6), expect.closeTo(0.8, 6), 0, 0]);
+    const [p, ...more] = supportPlatforms(raised, 0.5);
+    expect(more).toEqual([]);
+    expect(p.height).toBeCloseTo(0.8, 6);
+    expect(p.x0).toBeCloseTo(-0.5, 6);
+    expect(p.x1).toBeCloseTo(0.6, 6);
+    expect(p.z0).toBeCloseTo(0, 6);
+    expect(p.z1).toBeCloseTo(1, 6);
   });
 });

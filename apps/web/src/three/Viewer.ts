@@ -6,7 +6,7 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { sampleRoot, sampleRotation, type ViewerClip } from './clip.ts';
+import { sampleRoot, sampleRotation, supportPlatforms, type ViewerClip } from './clip.ts';
 import type { LoadedModel } from './model.ts';
 
 /** `model`: the product's own character from the bone type's FBX; the others are drawn from the clip's skeleton. */
@@ -91,6 +91,8 @@ export class MotionViewer {
   private modelHips: THREE.Object3D | null = null;
   private framed = false;
   private timeSource: (() => number) | null = null;
+  /** Raised ground the solve found under the feet (`supportPlatforms`), drawn as blocks on the floor. */
+  private platforms = new THREE.Group();
 
   constructor(private readonly container: HTMLElement) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true, alpha: false });
@@ -132,6 +134,7 @@ export class MotionViewer {
     (grid.material as THREE.Material).opacity = 0.6;
     grid.position.y = 0.001;
     this.scene.add(grid);
+    this.scene.add(this.platforms);
     this.scene.add(this.root);
 
     this.camera.position.set(1.6, 1.5, 3.6);
@@ -186,6 +189,7 @@ export class MotionViewer {
 
   setClip(clip: ViewerClip): void {
     this.clip = clip;
+    this.buildPlatforms(clip);
     if (this.kind !== 'model') this.build();
     this.setTime(this.time);
     // Frame the subject: the camera looks at the hips' average position.
@@ -200,6 +204,27 @@ export class MotionViewer {
       );
     c.divideScalar(Math.max(1, clip.frameCount));
     this.frame(c);
+  }
+
+  private buildPlatforms(clip: ViewerClip): void {
+    for (const o of [...this.platforms.children]) {
+      const m = o as THREE.Mesh;
+      m.geometry.dispose();
+      (m.material as THREE.Material).dispose();
+      this.platforms.remove(m);
+    }
+    const list = supportPlatforms(clip);
+    this.container.dataset.platforms = String(list.length);
+    for (const p of list) {
+      const block = new THREE.Mesh(
+        new THREE.BoxGeometry(p.x1 - p.x0, p.height, p.z1 - p.z0),
+        new THREE.MeshStandardMaterial({ color: 0x2c3242, roughness: 0.9 }),
+      );
+      block.position.set((p.x0 + p.x1) / 2, p.height / 2, (p.z0 + p.z1) / 2);
+      block.castShadow = true;
+      block.receiveShadow = true;
+      this.platforms.add(block);
+    }
   }
 
   /** The product's character (FBX from the bone type's zip) with its animation. */

@@ -15,6 +15,8 @@ export interface ViewerClip {
   rotations: Float32Array;
   /** frameCount × 3 */
   rootPositions: Float32Array;
+  /** Per frame, the height of the raised ground under the feet (a box, a stage), when the solve found one. */
+  support?: Float32Array;
   duration: number;
 }
 
@@ -24,7 +26,7 @@ export function parseClip(doc: unknown): ViewerClip {
   const d = (typeof doc === 'string' ? JSON.parse(doc) : doc) as Rec;
   if (d?.format !== 'mocap-motion') throw new Error('not a mocap-motion clip');
   const joints = d.joints as { name: string; parent: string | null; offset: number[]; tip?: number[] }[];
-  const frames = d.frames as { rootPosition: number[]; rotations: number[] }[];
+  const frames = d.frames as { rootPosition: number[]; rotations: number[]; support?: number }[];
   const fps = Number(d.fps);
   if (!Array.isArray(joints) || !Array.isArray(frames) || !(fps > 0)) throw new Error('malformed clip');
   const names = joints.map((j) => j.name);
@@ -44,8 +46,51 @@ export function parseClip(doc: unknown): ViewerClip {
     tips: Float32Array.from(joints.flatMap((j) => j.tip ?? [0, 0, 0])),
     rotations,
     rootPositions,
+    ...(frames.length && frames.every((fr) => typeof fr.support === 'number')
+      ? { support: Float32Array.from(frames, (fr) => fr.support as number) }
+      : {}),
     duration: frames.length / fps,
   };
+}
+
+/** A block of raised ground to draw under the character: its top height and its extent on the floor. */
+export interface Platform {
+  height: number;
+  x0: number;
+  x1: number;
+  z0: number;
+  z1: number;
+}
+
+/**
+ * The raised ground of a clip (`support`) as blocks: one per stretch of frames on the same level above the
+ * floor, covering where the hips went during it, with `margin` metres around.
+ */
+export function supportPlatforms(clip: ViewerClip, margin = 0.45): Platform[] {
+  const s = clip.support;
+  if (!s) return [];
+  const out: Platform[] = [];
+  let f = 0;
+  while (f < clip.frameCount) {
+    const h = s[f];
+    let g = f;
+    while (g + 1 < clip.frameCount && Math.abs(s[g + 1] - h) < 1e-3) g++;
+    if (h > 0.02) {
+      let x0 = Number.POSITIVE_INFINITY;
+      let x1 = Number.NEGATIVE_INFINITY;
+      let z0 = Number.POSITIVE_INFINITY;
+      let z1 = Number.NEGATIVE_INFINITY;
+      for (let k = f; k <= g; k++) {
+        x0 = Math.min(x0, clip.rootPositions[k * 3]);
+        x1 = Math.max(x1, clip.rootPositions[k * 3]);
+        z0 = Math.min(z0, clip.rootPositions[k * 3 + 2]);
+        z1 = Math.max(z1, clip.rootPositions[k * 3 + 2]);
+      }
+      out.push({ height: h, x0: x0 - margin, x1: x1 + margin, z0: z0 - margin, z1: z1 + margin });
+    }
+    f = g + 1;
+  }
+  return out;
 }
 
 /** Frame index and blend factor for a time (clamped to the clip). */
