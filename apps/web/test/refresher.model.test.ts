@@ -89,6 +89,78 @@ function walk(n: number): TracksDoc {
 
 const clone = (d: TracksDoc): TracksDoc => JSON.parse(JSON.stringify(d));
 
+/**
+ * A person walking across the picture seen from the side (left side to the camera): the legs swing forward and
+ * back and cross in the picture twice per stride (frames 0, 15, 30, …); in the world the left leg stays on the
+ * near side (z −0.1), the right on the far side.
+ */
+function sideWalk(n: number): TracksDoc {
+  const frames: TrackFrame[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = i / FPS;
+    const ox = 200 + 60 * t;
+    const oy = 260;
+    const sw = Math.sin(2 * Math.PI * t);
+    const w: WorldPoint[] = Array.from({ length: 33 }, () => [0, -0.6, 0] as WorldPoint);
+    const set = (j: number, x: number, y: number, z: number) => {
+      w[j] = [x, y, z];
+    };
+    set(11, 0, -0.45, -0.18);
+    set(12, 0, -0.45, 0.18);
+    set(13, -0.08 * sw, -0.2, -0.2);
+    set(14, 0.08 * sw, -0.2, 0.2);
+    set(15, -0.2 * sw, 0.05, -0.2);
+    set(16, 0.2 * sw, 0.05, 0.2);
+    for (const [j, p] of [
+      [17, 15],
+      [19, 15],
+      [21, 15],
+      [18, 16],
+      [20, 16],
+      [22, 16],
+    ] as const)
+      set(j, w[p][0] + 0.03, w[p][1] + 0.06, w[p][2]);
+    set(23, 0, 0, -0.1);
+    set(24, 0, 0, 0.1);
+    for (const [j, k, y, dx] of [
+      [25, 0.2, 0.42, 0],
+      [27, 0.35, 0.85, 0],
+      [29, 0.35, 0.9, -0.05],
+      [31, 0.35, 0.92, 0.1],
+    ] as const) {
+      set(j, k * sw + dx, y, -0.1);
+      set(j + 1, -k * sw + dx, y, 0.1);
+    }
+    const image = w.map(([x, y, z]) => [ox + x * S, oy + y * S, z * S, 0.99, 0.99] as ImagePoint);
+    frames.push({ index: i, time: t, state: 'tracked', score: 1, image, world: w });
+  }
+  return {
+    format: 'mocap-tracks',
+    version: 1,
+    createdAt: '2026-11-26T00:00:00Z',
+    video: { width: W, height: H, fps: FPS, frameCount: n, duration: n / FPS },
+    frames,
+  };
+}
+
+/**
+ * BlazePose's own leg swap (as on the rendered side-walk clip): the picture's points exchanged, in the world the
+ * points exchanged forward and up but each kept on its side (the near leg near).
+ */
+function trackerSwap(d: TracksDoc, from: number, to: number): void {
+  for (let i = from; i <= to; i++) {
+    const im = d.frames[i].image!;
+    const w = d.frames[i].world!;
+    for (const [l, r] of swapPairs('legs')) {
+      [im[l], im[r]] = [im[r], im[l]];
+      [w[l], w[r]] = [
+        [w[r][0], w[r][1], w[l][2]],
+        [w[l][0], w[l][1], w[r][2]],
+      ];
+    }
+  }
+}
+
 describe('analysis of weak frames', () => {
   it('a clean walk has no problem', () => {
     expect(analyse(walk(90))).toEqual([]);
@@ -123,6 +195,37 @@ describe('analysis of weak frames', () => {
     expect([swaps[0].from, swaps[0].to]).toEqual([60, 79]);
     expect(swaps[0].points).toContain(25);
     expect(analyse(d).some((p) => p.kind === 'jump')).toBe(false);
+  });
+
+  it('seen from the side, the tracker’s own leg swaps are flagged on their frames, not between the crossings around them', () => {
+    const truth = sideWalk(60);
+    expect(analyse(truth).filter((p) => p.kind === 'swap')).toEqual([]);
+    // As on the rendered side walk: one frame after the legs crossed (15), one mid-stride, three up to the next
+    // crossing (30). Exchanging the world points whole in the swapped labelling flagged 17–20 and 22–26 (the
+    // frames the tracker got right).
+    const d = clone(truth);
+    for (const [a, b] of [
+      [16, 16],
+      [21, 21],
+      [27, 29],
+    ])
+      trackerSwap(d, a, b);
+    const swaps = analyse(d).filter((p) => p.kind === 'swap');
+    expect(swaps.map((p) => [p.from, p.to])).toEqual([
+      [16, 16],
+      [21, 21],
+      [27, 29],
+    ]);
+    expect(swapRunAt(analyse(d), 28)).toEqual({ from: 27, to: 29, parts: ['legs'] });
+    // The editor's swap on those frames gives back the tracker's body exactly (the near leg stays near).
+    let fix = emptyDraft();
+    for (const [a, b] of [
+      [16, 16],
+      [21, 21],
+      [27, 29],
+    ])
+      fix = addSwap(fix, { from: a, to: b, part: 'legs' });
+    expect(applyDraft(d, fix).frames).toEqual(clone(truth).frames);
   });
 
   it('low visibility and lost frames are flagged', () => {

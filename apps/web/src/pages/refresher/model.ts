@@ -380,10 +380,39 @@ const clone = (f: TrackFrame): TrackFrame => ({
   ...(f.hands ? { hands: { left: f.hands.left, right: f.hands.right } } : {}),
 });
 
+/**
+ * Exchanges the left and right points of `part` on a frame. The picture's points are exchanged whole. In the world
+ * landmarks a leg (arm) swap exchanges where the points are forward and up but leaves each its offset along the
+ * hip (shoulder) axis, as BlazePose does when it swaps the labels (its world pose keeps the left leg on the left;
+ * measured on the side-walk clip's own swaps), so the repaired frame is the body the tracker would have given;
+ * a frame whose world knees (elbows) are across each other (the labels exchanged in the world too) is exchanged
+ * whole. Both ways the swap repairs exactly the swap it undoes. A whole-body swap exchanges everything.
+ */
 function swapFrame(f: TrackFrame, part: SwapPart): void {
-  for (const [a, b] of swapPairs(part)) {
-    if (f.image) [f.image[a], f.image[b]] = [f.image[b], f.image[a]];
-    if (f.world) [f.world[a], f.world[b]] = [f.world[b], f.world[a]];
+  const pairs = swapPairs(part);
+  if (f.image) for (const [a, b] of pairs) [f.image[a], f.image[b]] = [f.image[b], f.image[a]];
+  const w = f.world;
+  if (w) {
+    const [al, ar, kl, kr] = part === 'legs' ? [23, 24, 25, 26] : [11, 12, 13, 14];
+    const d = [0, 1, 2].map((c) => w[al][c] - w[ar][c]);
+    const n = Math.hypot(d[0], d[1], d[2]);
+    const u = d.map((v) => v / n);
+    const c = [0, 1, 2].map((k) => (w[al][k] + w[ar][k]) / 2);
+    const lat = (p: WorldPoint) => (p[0] - c[0]) * u[0] + (p[1] - c[1]) * u[1] + (p[2] - c[2]) * u[2];
+    const keepSides = part !== 'all' && n > 1e-6 && lat(w[kl]) >= lat(w[kr]);
+    for (const [a, b] of pairs) {
+      const A = w[a];
+      const B = w[b];
+      if (!keepSides) {
+        w[a] = B;
+        w[b] = A;
+        continue;
+      }
+      // B moved across to A's offset along the axis, and A to B's.
+      const s = lat(A) - lat(B);
+      w[a] = [B[0] + s * u[0], B[1] + s * u[1], B[2] + s * u[2]];
+      w[b] = [A[0] - s * u[0], A[1] - s * u[1], A[2] - s * u[2]];
+    }
   }
   if (part !== 'legs' && f.hands) f.hands = { left: f.hands.right, right: f.hands.left };
 }
@@ -822,7 +851,30 @@ export function analyse(doc: TracksDoc): Problem[] {
     };
     // Motion between consecutive frames: in the picture (per torso length in pixels) and in the world landmarks
     // (hip-centred metres per torso length): seen from the front the legs pass each other in depth, which only
-    // the world landmarks tell.
+    // the world landmarks tell. The world motion leaves out each point's offset along the hip (shoulder) axis:
+    // when BlazePose swaps the labels it keeps the near leg near (its world pose stays a body with the left leg
+    // on the left, only stride and height go with the label; measured on the side-walk clip's own swaps), so a
+    // swapped labelling is told apart by where the points go forward and up, and a lateral offset exchanged with
+    // them would make every swap seen from the side cost a jump in depth: the flag then covered the frames
+    // between the tracker's swaps, on the wrong side of the leg crossings.
+    const [al, ar] = part === 'legs' ? [23, 24] : [11, 12];
+    const axes: (WorldPoint | null)[] = fr.map((f) => {
+      const w = f.world;
+      if (!w) return null;
+      const d = [0, 1, 2].map((c) => w[al][c] - w[ar][c]);
+      const n = Math.hypot(d[0], d[1], d[2]);
+      return n > 1e-6 ? [d[0] / n, d[1] / n, d[2] / n] : null;
+    });
+    /** World point j of frame i (as labelled or exchanged), without its offset along the frame's hip axis. */
+    const wp = (i: number, j: number, swapped: boolean): WorldPoint => {
+      const w = fr[i].world!;
+      const p = w[swapped ? mirrorOf(j) : j];
+      const u = axes[i];
+      if (!u) return p;
+      const c = [0, 1, 2].map((k) => (w[al][k] + w[ar][k]) / 2);
+      const l = (p[0] - c[0]) * u[0] + (p[1] - c[1]) * u[1] + (p[2] - c[2]) * u[2];
+      return [p[0] - l * u[0], p[1] - l * u[1], p[2] - l * u[2]];
+    };
     const wt = (i: number): number => {
       const w = fr[i].world;
       if (!w) return 0;
@@ -837,17 +889,16 @@ export function analyse(doc: TracksDoc): Problem[] {
       let s = 0;
       let sw = 0;
       let n = 0;
-      const W0 = fr[i - 1].world;
-      const W1 = fr[i].world;
+      const hasW = !!fr[i - 1].world && !!fr[i].world;
       const tw = wt(i);
       for (const [l, r] of pairs) {
         for (const j of [l, r]) {
           const p = px(i - 1, j, a);
           const q = px(i, j, b);
           s += Math.hypot(q[0] - p[0], q[1] - p[1]);
-          if (W0 && W1 && tw > 1e-6) {
-            const P = W0[a ? mirrorOf(j) : j];
-            const Q = W1[b ? mirrorOf(j) : j];
+          if (hasW && tw > 1e-6) {
+            const P = wp(i - 1, j, a);
+            const Q = wp(i, j, b);
             sw += Math.hypot(Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]) / tw;
           }
           n++;
@@ -858,7 +909,6 @@ export function analyse(doc: TracksDoc): Problem[] {
     // Which side the points are on: a left point lies nearer the left hip (shoulder) than the right one across
     // the picture. Only where the two anchors stand apart (a body seen from the front or back; from the side
     // they overlap and only the motion counts).
-    const [al, ar] = part === 'legs' ? [23, 24] : [11, 12];
     const side = (i: number, swapped: boolean): number => {
       const im = fr[i].image!;
       const t = torsoPx(fr[i]);
