@@ -16,6 +16,25 @@ describe('TextSink', () => {
       }
   });
 
+  it('fixedJoined writes the values exactly as fixed() each, space-separated, through fallbacks and growth', () => {
+    const rand = mulberry32(11);
+    const xs = [0, -0, 1e-9, -1e-9, 0.5, -0.5, 5e-5, -5e-5, 0.99995, -4.9999e-5, 9999.99994, 9999.99995];
+    xs.push(-9999.99996, 10000, 123456789.12345, -999999999.9, 1e9, -1e12, 1e21, Number.NaN, -Infinity);
+    for (let i = 0; i < 20000; i++) xs.push((rand() - 0.5) * 10 ** (rand() * 12 - 4));
+    const a = Float64Array.from(xs);
+    for (const d of [0, 1, 2, 3, 4, 8]) {
+      // Rows of 1 to 40 values, into a sink that starts tiny (grows under rows, also right after a fallback).
+      const s = new TextSink(1);
+      let want = '';
+      for (let from = 0, len = 1; from < a.length; from += len, len = (len % 40) + 1) {
+        const to = Math.min(a.length, from + len);
+        s.str('|').fixedJoined(a, from, to, d);
+        want += `|${Array.from(a.subarray(from, to), (x) => formatFixed(x, d)).join(' ')}`;
+      }
+      expect(s.text() === want, `d = ${d}`).toBe(true);
+    }
+  });
+
   it('grows, keeps UTF-8 text, and ByteWriter.finish returns the written bytes', () => {
     const s = new TextSink(64);
     for (let i = 0; i < 1000; i++)
