@@ -12,8 +12,15 @@ export class ByteWriter {
   /** Bytes written so far (the current offset). */
   length = 0;
 
-  constructor(initialCapacity = 1 << 16) {
-    this.buf = new Uint8Array(Math.max(16, initialCapacity));
+  /**
+   * `exact`: the caller writes exactly `initialCapacity` bytes (and checks it): the buffer is then not zeroed
+   * first, since every byte is overwritten (the zip writer's archive, whose size is known up front).
+   */
+  constructor(initialCapacity = 1 << 16, exact = false) {
+    this.buf =
+      exact && initialCapacity >= 16
+        ? new Uint8Array(Buffer.allocUnsafeSlow(initialCapacity).buffer, 0, initialCapacity)
+        : new Uint8Array(Math.max(16, initialCapacity));
     this.view = new DataView(this.buf.buffer);
   }
 

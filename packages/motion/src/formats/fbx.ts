@@ -67,8 +67,24 @@ const Ad = (v: ArrayLike<number>): Prop => prop('d', v);
 const Af = (v: ArrayLike<number>): Prop => prop('f', v);
 const Ai = (v: ArrayLike<number>): Prop => prop('i', v);
 
-/** Object name as stored in binary FBX: `Name\0\x01Class`. */
+const OBJ_NAMES = new Map<string, Uint8Array>();
+
+/**
+ * Object name as stored in binary FBX: `Name\0\x01Class`. Memoised (every animation curve and curve node has one
+ * of a few names); the result is shared and must not be modified (properties copy it into the file).
+ */
 const objName = (name: string, cls: string): Uint8Array => {
+  const key = `${cls}\u0000${name}`;
+  let b = OBJ_NAMES.get(key);
+  if (!b) {
+    b = makeObjName(name, cls);
+    if (OBJ_NAMES.size >= 4096) OBJ_NAMES.clear();
+    OBJ_NAMES.set(key, b);
+  }
+  return b;
+};
+
+const makeObjName = (name: string, cls: string): Uint8Array => {
   const a = encodeUtf8(name);
   const b = encodeUtf8(cls);
   const out = new Uint8Array(a.length + 2 + b.length);

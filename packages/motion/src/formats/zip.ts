@@ -111,7 +111,8 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
   });
   const total = parts.reduce((s, p) => s + 30 + p.name.length + p.body.length + 46 + p.name.length, 22);
   if (total >= 0xffffffff) throw new Error('zip: archive is 4 GiB or more (ZIP64 not supported)');
-  const w = new ByteWriter(total);
+  // Sized exactly and written whole (checked below), so not zeroed first.
+  const w = new ByteWriter(total, true);
   const offsets: number[] = [];
   for (const p of parts) {
     offsets.push(w.length);
@@ -159,5 +160,6 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
   w.u32(cdSize);
   w.u32(cdStart);
   w.u16(0);
+  if (w.length !== total) throw new Error(`zip: wrote ${w.length} bytes, sized ${total}`);
   return w.finish();
 }
