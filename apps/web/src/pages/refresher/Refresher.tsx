@@ -331,11 +331,16 @@ function Editor({
   // Autosave of the draft on the server (per video; one save at a time, only when it changed). A save over a
   // newer revision (saved meanwhile in another window or device) is refused: the newer draft is shown instead.
   const saving = useRef<Promise<void>>(Promise.resolve());
+  // Set from a repair's save until the editor shows the saved tracks: the edits are saved as the repair then, so
+  // an autosave of them still pending (its 600 ms wait not yet over when Save was pressed) must not put them
+  // back on the server as a draft after the save discarded it (they reappeared as unsaved on the next open).
+  const repairing = useRef(false);
   const autosave = useCallback(
     (next: Draft, doc: TracksDoc, initial: boolean) => {
       saving.current = saving.current.then(async () => {
         const json = JSON.stringify(next);
         if (json === stored.current.json) return;
+        if (repairing.current && !isEmptyDraft(next)) return;
         try {
           if (isEmptyDraft(next)) {
             if (stored.current.rev > 0) await deleteDraft(id);
@@ -652,9 +657,11 @@ function Editor({
       return;
     }
     setSolve({ state: 'running', progress: 0 });
+    repairing.current = true;
     try {
       await saveRepair(id, edited);
     } catch (e) {
+      repairing.current = false;
       setSolve({ state: 'failed', progress: 0, error: e instanceof ApiError ? e.message : String(e) });
       return;
     }
@@ -670,6 +677,7 @@ function Editor({
       }
       if (v.status === 'made') break;
       if (v.status === 'failed') {
+        repairing.current = false;
         setSolve({ state: 'failed', progress: 0, error: v.error });
         toast.error(t('rf.saveFailed', { e: v.error }));
         return;
@@ -680,6 +688,7 @@ function Editor({
     setDraft(emptyDraft());
     setHist({ past: [], future: [] });
     setDraftNote(null);
+    repairing.current = false;
     await loadClip().catch(() => undefined);
     setSolve({ state: 'idle', progress: 100 });
     toast.success(t('rf.saved'));
