@@ -12,7 +12,7 @@ import {
   type OnnxTensor,
 } from '../packages/vision/src/convert/onnx.ts';
 import { FrameTracker } from '../packages/vision/src/frame-tracker.ts';
-import { modelJsonPath } from '../packages/vision/src/models.ts';
+import { modelJsonPath, type PoseModel } from '../packages/vision/src/models.ts';
 import { POSE_OUTPUTS } from '../packages/vision/src/pose/landmarks.ts';
 import { trackRange } from '../packages/vision/src/range.ts';
 import type { TrackFrame } from '../packages/vision/src/tracks.ts';
@@ -20,7 +20,7 @@ import { ffmpegPath, probeVideo } from '../packages/vision/src/video/index.ts';
 import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixtures.ts';
 
 /**
- * `npm run bench -- vision-routes [--frames 300] [--only breakdown,session,int8,decode,skip]`: where a frame's
+ * `npm run bench -- vision-routes [--frames 300] [--only breakdown,skip,full,session,int8,decode]`: where a frame's
  * CPU goes with the heavy model, and what the speed routes of issue 16 buy on this CPU. Figures are CPU time
  * (per frame, per model run), not wall time: the machine is shared and CPU time is far less sensitive to the
  * load; every comparison alternates its variants in one process and keeps the best of several rounds.
@@ -28,6 +28,7 @@ import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixt
  * - breakdown: one tracking thread over the first `--frames` frames of the 60 s 1080p30 clip: CPU in the
  *   landmark/detector model runs, in ffmpeg (decode + scale + rgb24), and the rest (warp, decoding, GC); and
  *   what that makes for 1800 frames on two cores — the floor of the current (float) path.
+ * - full: the breakdown again with the full model in place of the heavy one, and how far its landmarks are.
  * - session: the heavy model with graph optimisation 'all' (NCHWc layouts, what we use) vs 'extended', and
  *   with the CPU memory arena off.
  * - int8: stacks of the heavy model's 1×1 convolution blocks (they hold 92 % of its 1.94 GMAC) at its four
@@ -45,14 +46,15 @@ export default async function visionRoutesBench(args: string[]): Promise<void> {
     return k >= 0 && args[k + 1] ? args[k + 1] : dflt;
   };
   const frames = Number(arg('--frames', '300'));
-  const only = arg('--only', 'breakdown,session,int8,decode,skip').split(',');
+  const only = arg('--only', 'breakdown,skip,full,session,int8,decode').split(',');
   const dir = join(process.cwd(), 'bench/out');
   await mkdir(dir, { recursive: true });
   const clip = await makeLongClip(CLIPS.studioDance, dir, 60, { width: 1920, height: 1080, fps: 30 });
   console.log(`clip ${clip}; load ${load()}\n`);
   let tracks: TrackFrame[] = [];
-  if (only.includes('breakdown') || only.includes('skip')) tracks = await breakdown(clip, frames);
+  if (['breakdown', 'skip', 'full'].some((o) => only.includes(o))) tracks = await breakdown(clip, frames);
   if (tracks.length) skip(tracks);
+  if (only.includes('full') && tracks.length) lighterModel(tracks, await breakdown(clip, frames, 'full'));
   if (only.includes('session')) await sessionOptions();
   if (only.includes('int8')) await int8();
   if (only.includes('decode')) await decodeTracks(decode(clip), 2);
@@ -76,10 +78,10 @@ const threadCpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-async function breakdown(clip: string, n: number): Promise<TrackFrame[]> {
+async function breakdown(clip: string, n: number, pose: PoseModel = 'heavy'): Promise<TrackFrame[]> {
   const info = await probeVideo(clip);
   const tracker = await FrameTracker.create({
-    model: 'heavy',
+    model: pose,
     hands: false,
     face: false,
     backend: 'ort',
@@ -118,7 +120,7 @@ async function breakdown(clip: string, n: number): Promise<TrackFrame[]> {
   const rest = c1.self - c0.self - modelMs;
   const per = (ms: number) => (ms / count).toFixed(1).padStart(6);
   console.log(
-    `breakdown: ${count} frames, one tracking thread, 960 px inference width (load ${load()}; wall ${(wall / count).toFixed(1)} ms/frame)`,
+    `breakdown (${pose}): ${count} frames, one tracking thread, 960 px inference width (load ${load()}; wall ${(wall / count).toFixed(1)} ms/frame)`,
   );
   for (const [name, m] of Object.entries(model))
     console.log(
@@ -421,6 +423,21 @@ async function decodeTracks([a, b]: Buffer[], scale: number): Promise<void> {
   });
   console.log(
     `  landmarks (heavy, ${ta.length} frames, 1080p px, max abs of x and y): yuv-then-rgb vs ours mean ${(sum / n).toFixed(2)}, max ${max.toFixed(2)}\n`,
+  );
+}
+
+/** The full model in place of the heavy one on every frame: how far its landmarks are from the heavy's. */
+function lighterModel(heavy: TrackFrame[], full: TrackFrame[]): void {
+  const d: number[] = [];
+  heavy.forEach((f, i) => {
+    const g = full[i];
+    if (!f.image || !g?.image) return;
+    for (let k = 0; k < 33; k++)
+      d.push(Math.hypot(f.image[k][0] - g.image[k][0], f.image[k][1] - g.image[k][1]));
+  });
+  d.sort((a, b) => a - b);
+  console.log(
+    `full vs heavy landmarks (1080p px, ${d.length / 33} frames × 33 points): mean ${(d.reduce((a, b) => a + b, 0) / d.length).toFixed(1)}, median ${d[Math.floor(d.length / 2)].toFixed(1)}, p95 ${d[Math.floor(d.length * 0.95)].toFixed(1)}, max ${d[d.length - 1].toFixed(1)}\n`,
   );
 }
 
