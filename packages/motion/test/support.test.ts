@@ -58,6 +58,29 @@ describe('support levels', () => {
     expect(supportLevels(contact, hips, 0.3, Math.round(0.75 * fps))).toBeNull();
   });
 
+  it('lower ground where no foot was seen standing still: from the lowest feet', () => {
+    // On a 1.8 m box for 150 frames: a still contact every 6th frame, the lowest foot at the box's height
+    // otherwise (hopping); then a landing on the ground below where the picture never shows a still foot.
+    const N = 220;
+    const contact = new Float64Array(N).fill(Number.NaN);
+    const lowest = new Float64Array(N);
+    const hips = new Float64Array(N);
+    for (let f = 0; f < N; f++) {
+      const onBox = f < 150;
+      if (onBox && f % 6 === 0) contact[f] = 1.8 + ((f * 7) % 5) * 0.01;
+      lowest[f] = onBox ? 1.8 + ((f * 3) % 7) * 0.01 : f < 170 ? 1.8 - (f - 150) * 0.09 : 0.02;
+      hips[f] = lowest[f] + 0.9;
+    }
+    const s = supportLevels(contact, hips, 0.3, Math.round(0.75 * fps), lowest);
+    expect(s).not.toBeNull();
+    expect(s!.levels[1]).toBeGreaterThan(1.7);
+    expect(s!.levels[1]).toBeLessThan(1.9);
+    expect(s!.height[60]).toBeCloseTo(s!.levels[1], 6);
+    expect(s!.height[200]).toBe(0);
+    // Without the lowest feet the box's few still contacts are no level.
+    expect(supportLevels(contact, hips, 0.3, Math.round(0.75 * fps))).toBeNull();
+  });
+
   it('raised ground shorter than the hold time is no level', () => {
     const { contact, hips } = series(0.9, 15, 220);
     expect(supportLevels(contact, hips, 0.3, Math.round(0.75 * fps))).toBeNull();

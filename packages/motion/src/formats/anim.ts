@@ -33,6 +33,7 @@
 
 import { ARKIT_BLENDSHAPES } from '../clip.ts';
 import type { RigClip } from '../rigs/types.ts';
+import { DIGITS4 } from './bytes.ts';
 import { crc32 } from './png.ts';
 
 export interface AnimOptions {
@@ -159,25 +160,43 @@ class Sink {
       i = -i;
     }
     let ip = Math.floor(i / 1e7);
-    let fp = i - ip * 1e7;
-    let n = 0;
-    do {
-      this.digits[n++] = 48 + (ip % 10);
-      ip = Math.floor(ip / 10);
-    } while (ip > 0);
-    while (n > 0) this.buf[this.len++] = this.digits[--n];
+    const fp = i - ip * 1e7;
+    const buf = this.buf;
+    if (ip < 10000) {
+      // Integer digits from the 4-digit table (no leading zeros).
+      const o = 4 * ip;
+      if (ip >= 1000) buf[this.len++] = DIGITS4[o];
+      if (ip >= 100) buf[this.len++] = DIGITS4[o + 1];
+      if (ip >= 10) buf[this.len++] = DIGITS4[o + 2];
+      buf[this.len++] = DIGITS4[o + 3];
+    } else {
+      let n = 0;
+      do {
+        this.digits[n++] = 48 + (ip % 10);
+        ip = Math.floor(ip / 10);
+      } while (ip > 0);
+      while (n > 0) buf[this.len++] = this.digits[--n];
+    }
     if (fp > 0) {
+      // fp < 10^7, a whole number: its 7 digits zero-padded (3 + 4 from the table), without the trailing zeros.
+      let f = fp | 0;
       let d = 7;
-      while (fp % 10 === 0) {
-        fp /= 10;
+      while (f - ((f / 10) | 0) * 10 === 0) {
+        f = (f / 10) | 0;
         d--;
       }
-      this.buf[this.len++] = 46;
-      for (let k = d - 1; k >= 0; k--) {
-        this.digits[k] = 48 + (fp % 10);
-        fp = Math.floor(fp / 10);
-      }
-      for (let k = 0; k < d; k++) this.buf[this.len++] = this.digits[k];
+      const hi = (fp / 10000) | 0;
+      const lo = (fp | 0) - hi * 10000;
+      const digits = this.digits;
+      digits[0] = DIGITS4[4 * hi + 1];
+      digits[1] = DIGITS4[4 * hi + 2];
+      digits[2] = DIGITS4[4 * hi + 3];
+      digits[3] = DIGITS4[4 * lo];
+      digits[4] = DIGITS4[4 * lo + 1];
+      digits[5] = DIGITS4[4 * lo + 2];
+      digits[6] = DIGITS4[4 * lo + 3];
+      buf[this.len++] = 46;
+      for (let k = 0; k < d; k++) buf[this.len++] = digits[k];
     }
     return this;
   }

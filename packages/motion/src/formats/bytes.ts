@@ -144,8 +144,8 @@ export class ByteWriter {
   }
 }
 
-/** ASCII digits of 0000–9999, four bytes each (zero-padded). */
-const DIGITS4 = (() => {
+/** ASCII digits of 0000–9999, four bytes each (zero-padded). Shared, never modified. */
+export const DIGITS4 = (() => {
   const t = new Uint8Array(40000);
   for (let i = 0; i < 10000; i++) {
     t[4 * i] = 48 + Math.floor(i / 1000);
@@ -313,14 +313,15 @@ export class TextSink {
   }
 
   /**
-   * Appends `formatFixed(a[i], d)` for i in [from, to), separated by single spaces (a row of a number table: BVH
-   * frames, CSM markers). The same bytes as `fixed` per value; 4 and 2 decimals with magnitudes under 10 000
-   * (nearly every value of those tables) are written here in one loop, without a call per value.
+   * Appends `formatFixed(a[i], d)` for i in [from, to), separated by the byte `sep` (default a space): a row of a
+   * number table (BVH frames, CSM markers). The same bytes as `fixed` per value; with 4 or 2 decimals, values
+   * under 10^8 (every value of those tables in practice) are written here in one loop from the digit table,
+   * without a call per value; others (large, huge, not finite) through `fixedAt`.
    */
-  fixedJoined(a: Float64Array, from: number, to: number, d: number): this {
+  fixedJoined(a: Float64Array, from: number, to: number, d: number, sep = 32): this {
     if (d !== 4 && d !== 2) {
       for (let i = from; i < to; i++) {
-        if (i > from) this.byte(32);
+        if (i > from) this.byte(sep);
         this.fixedAt(a, i, d);
       }
       return this;
@@ -331,25 +332,41 @@ export class TextSink {
     const buf = this.buf;
     let len = this.len;
     for (let i = from; i < to; i++) {
-      if (i > from) buf[len++] = 32;
+      if (i > from) buf[len++] = sep;
       const x = a[i];
       const v = Math.round(Math.abs(x) * p);
-      const int = Math.floor(v / p);
-      if (!(int < 10000) || !(Math.abs(x) < 1e9)) {
-        // Large, huge or not finite: the general path (it may need more room than reserved).
-        // The room reserved for the rest is re-checked after it.
+      let int = Math.floor(v / p);
+      if (!(int < 1e8) || !(Math.abs(x) < 1e9)) {
+        // The general path; the room reserved for the rest is re-checked after it.
         this.len = len;
         this.fixedAt(a, i, d);
-        return this.fixedJoinedRest(a, i + 1, to, d);
+        return this.fixedJoinedRest(a, i + 1, to, d, sep);
       }
       if (v !== 0 && x < 0) buf[len++] = 45;
-      let o = 4 * int;
-      if (int >= 1000) buf[len++] = DIGITS4[o];
-      if (int >= 100) buf[len++] = DIGITS4[o + 1];
-      if (int >= 10) buf[len++] = DIGITS4[o + 2];
-      buf[len++] = DIGITS4[o + 3];
+      let o: number;
+      if (int >= 10000) {
+        // Eight digits at most: the high group without leading zeros, the low group with them.
+        const hi = Math.floor(int / 10000);
+        int -= hi * 10000;
+        o = 4 * hi;
+        if (hi >= 1000) buf[len++] = DIGITS4[o];
+        if (hi >= 100) buf[len++] = DIGITS4[o + 1];
+        if (hi >= 10) buf[len++] = DIGITS4[o + 2];
+        buf[len++] = DIGITS4[o + 3];
+        o = 4 * int;
+        buf[len++] = DIGITS4[o];
+        buf[len++] = DIGITS4[o + 1];
+        buf[len++] = DIGITS4[o + 2];
+        buf[len++] = DIGITS4[o + 3];
+      } else {
+        o = 4 * int;
+        if (int >= 1000) buf[len++] = DIGITS4[o];
+        if (int >= 100) buf[len++] = DIGITS4[o + 1];
+        if (int >= 10) buf[len++] = DIGITS4[o + 2];
+        buf[len++] = DIGITS4[o + 3];
+      }
       buf[len++] = 46;
-      o = 4 * (v - int * p) + skip;
+      o = 4 * (v - Math.floor(v / p) * p) + skip;
       buf[len++] = DIGITS4[o];
       buf[len++] = DIGITS4[o + 1];
       if (d === 4) {
@@ -362,10 +379,10 @@ export class TextSink {
   }
 
   /** The rest of a `fixedJoined` row after a value written by the general path (values from `from` on). */
-  private fixedJoinedRest(a: Float64Array, from: number, to: number, d: number): this {
+  private fixedJoinedRest(a: Float64Array, from: number, to: number, d: number, sep: number): this {
     if (from >= to) return this;
-    this.byte(32);
-    return this.fixedJoined(a, from, to, d);
+    this.byte(sep);
+    return this.fixedJoined(a, from, to, d, sep);
   }
 
   /** The bytes written (a view: shares memory with the sink until the next write). */

@@ -193,15 +193,18 @@ function build(clip: MotionClip, options: CsmWriteOptions): TextSink {
   const M = MARKERS.length;
   const out = new TextSink(clip.frameCount * (8 + M * 3 * 9) + 4096);
   out.str(lines.join('\n'));
+  // One frame's marker coordinates, written as one tab-separated row.
+  const row = new Float64Array(3 * M);
   for (let f = 0; f < clip.frameCount; f++) {
     out.str(String(f + 1));
     for (let m = 0; m < M; m++) {
       const o = (f * M + m) * 3;
       // Canonical (Y up, facing +Z, left +X) → 3ds Max (Z up, facing −Y, left +X), metres → millimetres.
-      out.byte(9).fixed(pos[o] * 1000, 2);
-      out.byte(9).fixed(-pos[o + 2] * 1000, 2);
-      out.byte(9).fixed(pos[o + 1] * 1000, 2);
+      row[3 * m] = pos[o] * 1000;
+      row[3 * m + 1] = -pos[o + 2] * 1000;
+      row[3 * m + 2] = pos[o + 1] * 1000;
     }
+    if (M > 0) out.byte(9).fixedJoined(row, 0, 3 * M, 2, 9);
     out.byte(10);
   }
   return out;

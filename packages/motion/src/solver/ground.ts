@@ -357,7 +357,9 @@ export interface SupportLevels {
  * Support levels: a person who stands on raised ground for part of a clip (a box, a wall, a stage) and on
  * the floor for another has two surfaces under the feet; one floor plane across both would tilt the body or
  * leave it floating. Input per frame: `contact[f]`, the height above the floor of the lowest foot point
- * standing still (NaN where none), and `hips[f]`, the hips' height above the floor.
+ * standing still (NaN where none), and `hips[f]`, the hips' height above the floor; optionally `lowest[f]`, the
+ * lowest foot point's height in every frame: frames where it lies at the height of many still contacts count
+ * as on that surface, and a long stretch of it far under every still contact as lower ground of its own.
  *
  * Levels are the peaks of the contact heights' histogram (5 cm bins) holding at least `minHold` frames and
  * lying at least `minStep` apart; each frame with a contact is labelled with a level by a Viterbi pass (cost:
@@ -368,12 +370,61 @@ export interface SupportLevels {
  * Returns null when the clip has one level.
  */
 export function supportLevels(
-  contact: ArrayLike<number>,
+  contactIn: ArrayLike<number>,
   hips: ArrayLike<number>,
   minStep: number,
   minHold: number,
+  lowest?: ArrayLike<number>,
 ): SupportLevels | null {
-  const N = contact.length;
+  const N = contactIn.length;
+  const contact = Float64Array.from(contactIn);
+  if (lowest) {
+    // Frames without a still foot whose lowest foot point is at the height of still contacts (at least
+    // minHold / 2 of them within 6 cm): the feet are on that surface (hopping, shifting weight).
+    const still = [...contactIn].filter((h) => Number.isFinite(h)).sort((a, b) => a - b);
+    const countNear = (h: number) => {
+      let a = 0;
+      let b = still.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (still[m] < h - 0.06) a = m + 1;
+        else b = m;
+      }
+      let c = 0;
+      for (let i = a; i < still.length && still[i] <= h + 0.06; i++) c++;
+      return c;
+    };
+    for (let f = 0; f < N; f++)
+      if (!Number.isFinite(contact[f]) && Number.isFinite(lowest[f]) && countNear(lowest[f]) >= minHold / 2)
+        contact[f] = lowest[f];
+    // Lower ground without (many) still feet (a landing, a crouch, feet the picture lost): a stretch of at
+    // least `minHold` frames (short gaps bridged) whose lowest foot point lies more than `minStep` under every
+    // surface the still contacts show (heights with minHold / 2 of them within 6 cm) is on ground of its own,
+    // at its feet's height.
+    let lo = Number.POSITIVE_INFINITY;
+    for (const h of still) if (countNear(h) >= minHold / 2) lo = Math.min(lo, h);
+    const under = (f: number) => lowest[f] < lo - minStep;
+    const bridge = Math.max(1, Math.round(minHold / 3));
+    let f = 0;
+    while (Number.isFinite(lo) && f < N) {
+      if (!under(f)) {
+        f++;
+        continue;
+      }
+      let g = f;
+      let gap = 0;
+      for (let k = f + 1; k < N && gap <= bridge; k++) {
+        if (under(k)) {
+          g = k;
+          gap = 0;
+        } else gap++;
+      }
+      const run: number[] = [];
+      for (let k = f; k <= g; k++) if (under(k)) run.push(k);
+      if (run.length >= minHold) for (const k of run) contact[k] = lowest[k];
+      f = g + 1;
+    }
+  }
   const obs: number[] = [];
   for (let f = 0; f < N; f++) if (Number.isFinite(contact[f])) obs.push(f);
   if (obs.length < 2 * minHold) return null;

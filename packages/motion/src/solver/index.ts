@@ -428,6 +428,7 @@ export function solveDetailed(
   // The picture's evidence of jumps and of still feet, read by the floor fit and the floor stage.
   const jumpsNow = imageJumps(series);
   const speeds = imageFootSpeeds(series, fps);
+  let probeUp: Vec3 | undefined;
   if (options.imageFit !== false) {
     // The image targets: each landmark's pixel track smoothed as the 3D tracks were (step 4).
     const image = Float64Array.from(series.image);
@@ -463,6 +464,8 @@ export function solveDetailed(
     // 7c. The same fit again, now with the floor: the floor stage (on copies) places the ground plane under
     // this fit's feet; then, in every frame the picture shows no jump, the lowest sole point is held on it.
     if (options.floorFit !== false && Number.isFinite(fit.afterPx)) {
+      // (its up, when it came from standing legs, guides the last floor stage where the legs no longer
+      // stand straight enough: see `groundAndLock`)
       const probe = groundAndLock(
         model,
         Float64Array.from(local),
@@ -477,6 +480,7 @@ export function solveDetailed(
         speeds,
       );
       const up = qRotate(qConj(probe.tilt), [0, 1, 0]);
+      if (probe.upFromLegs) probeUp = up;
       const frames = new Uint8Array(N);
       for (let f = 0; f < N; f++)
         frames[f] = series.tracked[f] && !jumpsNow[f] && !probe.support?.between[f] ? 1 : 0;
@@ -518,6 +522,7 @@ export function solveDetailed(
     (rel) => imageFeet(cam, series, rootCam.smoothed, rel, fps, fc),
     jumpsNow,
     speeds,
+    probeUp,
   );
   progress('ground', 0.85);
 
@@ -841,6 +846,8 @@ const MAX_DROP = 0.15;
  * feet stand on it for at least `SUPPORT_HOLD` seconds.
  */
 const SUPPORT_STEP = 0.3;
+/** Hip travel steeper than this against the standing legs' up is not taken as level walking (rad). */
+const TRAVEL_STEEP = 20 * (Math.PI / 180);
 const SUPPORT_HOLD = 0.75;
 
 /**
@@ -1045,6 +1052,8 @@ interface GroundResult {
   contacts: { left: Uint8Array; right: Uint8Array };
   /** Support levels (raised ground for part of the clip), or null: the floor at 0 throughout. */
   support: SupportLevels | null;
+  /** The up direction came from standing legs (or an earlier pass's that did). */
+  upFromLegs: boolean;
   warnings: string[];
 }
 
@@ -1069,6 +1078,7 @@ function groundAndLock(
   footMotion?: (rel: { heel: Vec3; toe: Vec3 }[][]) => { heel: (Vec3 | null)[]; toe: (Vec3 | null)[] }[],
   jumps?: Uint8Array,
   imageSpeed?: ImageFootSpeed[],
+  upHint?: Vec3,
 ): GroundResult {
   const warnings: string[] = [];
   const sk = model.skeleton;
@@ -1106,8 +1116,12 @@ function groundAndLock(
   // clips: mean up-direction error 6.5° → 7.6°, so it stays strict.)
   let prior: Vec3 = [0, 1, 0];
   const standing = legUp.filter((_, f) => kneeFlex[f] < 12 * (Math.PI / 180));
-  if (standing.length >= Math.max(5, 0.05 * N)) {
-    prior = normalize(standing.reduce((acc, v) => add(acc, v), [0, 0, 0] as Vec3));
+  let legsPrior = standing.length >= Math.max(5, 0.05 * N);
+  if (legsPrior) prior = normalize(standing.reduce((acc, v) => add(acc, v), [0, 0, 0] as Vec3));
+  else if (upHint) {
+    // The up of an earlier pass that had standing legs (the floor stage of the image fit can bend them).
+    prior = upHint;
+    legsPrior = true;
   }
   // Camera-space foot points on the smoothed root, for the up/floor estimate.
   const footC = (s: number, f: number, which: 'heel' | 'toe'): Vec3 =>
@@ -1125,7 +1139,14 @@ function groundAndLock(
     const { values, vectors } = symmetricEigen(cov, 3);
     for (let e = 0; e < 2; e++) {
       if (!(values[e] > (0.5 * k) ** 2)) continue;
-      const v = vectors[e];
+      // A path that climbs or drops steeply against the standing legs (a jump down from a box, a stage) is
+      // no walk on a level floor: only its part across the legs' up counts. (Without standing legs the
+      // camera's up is only a guess, and a steep path is what corrects a camera looking down.)
+      const along = dot(vectors[e] as Vec3, prior);
+      const v =
+        legsPrior && Math.abs(along) > Math.sin(TRAVEL_STEEP)
+          ? normalize(sub(vectors[e] as Vec3, scale(prior, along)))
+          : vectors[e];
       for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) travel[a * 3 + b] += values[e] * v[a] * v[b];
     }
   }
@@ -1140,6 +1161,7 @@ function groundAndLock(
     }
     const low5 = lows.slice().sort((a, b) => a - b)[Math.floor(lows.length * 0.05)];
     const ref = pass === 0 ? low5 : floor;
+    const stillPts: Vec3[] = [];
     for (let s = 0; s < 2; s++) {
       for (let f = 0; f < N; f++) {
         const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
@@ -1152,9 +1174,10 @@ function groundAndLock(
         const vi = imageSpeed ? (heelLow ? imageSpeed[s].heel[f] : imageSpeed[s].toe[f]) : Number.NaN;
         // Still in the fit, and not moving in the picture.
         const still = speed < 0.3 * k && !(vi >= IMAGE_CONTACT_SPEED);
-        if (still && dot(p, up) - ref < 0.06 * k) pts.push(p);
+        if (still) stillPts.push(p);
       }
     }
+    for (const p of stillPts) if (dot(p, up) - ref < 0.06 * k) pts.push(p);
     if (pts.length >= 3) {
       up = estimateUp(pts, new Array(pts.length).fill(1), prior, 0.12 ** 2, travel);
       floor = median(pts.map((p) => dot(p, up)));
@@ -1167,8 +1190,15 @@ function groundAndLock(
   // foot point standing still (in the fit and in the picture) at any height, and the hips' height.
   const stillLow = new Float64Array(N).fill(Number.NaN);
   const hipsUp = new Float64Array(N);
+  const lowUp = new Float64Array(N).fill(Number.NaN);
   for (let f = 0; f < N; f++) {
     hipsUp[f] = dot(readVec3(rootCam.smoothed, f), up) - floor;
+    for (let s = 0; s < 2; s++)
+      for (const which of ['heel', 'toe'] as const)
+        lowUp[f] = Math.min(
+          Number.isNaN(lowUp[f]) ? Number.POSITIVE_INFINITY : lowUp[f],
+          dot(footC(s, f, which), up) - floor,
+        );
     if (!(rootCam.weight[f] > 0)) continue;
     for (let s = 0; s < 2; s++) {
       const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
@@ -1185,7 +1215,7 @@ function groundAndLock(
   }
   const support = rootAtOrigin
     ? null
-    : supportLevels(stillLow, hipsUp, SUPPORT_STEP * k, Math.round(SUPPORT_HOLD * fps));
+    : supportLevels(stillLow, hipsUp, SUPPORT_STEP * k, Math.round(SUPPORT_HOLD * fps), lowUp);
   if (support) {
     // The floor plane again from the contacts of every level, each brought down by its level.
     const pts: Vec3[] = [];
@@ -1201,6 +1231,8 @@ function groundAndLock(
     if (pts.length >= 3) {
       up = estimateUp(pts, new Array(pts.length).fill(1), prior, 0.12 ** 2, travel);
       floor = median(pts.map((p) => dot(p, up)));
+      const none = warnings.findIndex((w) => w.startsWith('no foot contacts found'));
+      if (none >= 0) warnings.splice(none, 1);
     }
     warnings.push(
       `${support.levels.length} support levels (${support.levels.map((l) => `${(l * 100).toFixed(0)} cm`).join(', ')}): the person stands on raised ground for part of the clip`,
@@ -1484,6 +1516,7 @@ function groundAndLock(
     rootCamera,
     contacts: { left: flags(0), right: flags(1) },
     support,
+    upFromLegs: legsPrior,
     warnings,
   };
 }
