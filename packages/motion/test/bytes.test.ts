@@ -16,20 +16,43 @@ describe('TextSink', () => {
       }
   });
 
-  it('fixedJoined writes the values exactly as fixed() each, space-separated, through fallbacks and growth', () => {
+  it('fixedJoined writes the values exactly as fixed() each, separated, through fallbacks and growth', () => {
     const rand = mulberry32(11);
     const xs = [0, -0, 1e-9, -1e-9, 0.5, -0.5, 5e-5, -5e-5, 0.99995, -4.9999e-5, 9999.99994, 9999.99995];
-    xs.push(-9999.99996, 10000, 123456789.12345, -999999999.9, 1e9, -1e12, 1e21, Number.NaN, -Infinity);
+    xs.push(
+      -9999.99996,
+      10000,
+      10000.005,
+      -48123.456789,
+      99999999.99994,
+      99999999.99995,
+      123456789.12345,
+      -999999999.9,
+      1e9,
+      -1e12,
+      1e21,
+      Number.NaN,
+      -Infinity,
+    );
     for (let i = 0; i < 20000; i++) xs.push((rand() - 0.5) * 10 ** (rand() * 12 - 4));
+    for (let i = 0; i < 5000; i++) xs.push((rand() - 0.5) * 2e8);
     const a = Float64Array.from(xs);
-    for (const d of [0, 1, 2, 3, 4, 8]) {
+    for (const [d, sep] of [
+      [0, 32],
+      [1, 32],
+      [2, 9],
+      [2, 32],
+      [3, 9],
+      [4, 32],
+      [8, 9],
+    ]) {
       // Rows of 1 to 40 values, into a sink that starts tiny (grows under rows, also right after a fallback).
       const s = new TextSink(1);
       let want = '';
       for (let from = 0, len = 1; from < a.length; from += len, len = (len % 40) + 1) {
         const to = Math.min(a.length, from + len);
-        s.str('|').fixedJoined(a, from, to, d);
-        want += `|${Array.from(a.subarray(from, to), (x) => formatFixed(x, d)).join(' ')}`;
+        s.str('|').fixedJoined(a, from, to, d, sep);
+        want += `|${Array.from(a.subarray(from, to), (x) => formatFixed(x, d)).join(String.fromCharCode(sep))}`;
       }
       expect(s.text() === want, `d = ${d}`).toBe(true);
     }
