@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,12 +11,14 @@ import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixt
  * a 60 s 1080p30 clip → tracks → solved clip → every bone type's zip (+ thumbnail) through the worker's
  * capture path (`capture()` of `@mocap/worker`, what a job runs between downloading the source and storing the
  * outputs), in a fresh process per variant: the first job (cold: fresh process, and unless `--cached-models`
- * an empty model cache, the job submitted as the process starts) and the following ones (warm), with each
- * stage's time, the process's peak RSS and the machine load, old and new side by side in one run.
+ * an empty model cache at install, the job submitted as the process starts) and the following ones (warm), with
+ * each stage's time, the process's peak RSS and the machine load, old and new side by side in one run.
  *
  * - `old`: the path as it was — no warm-up at start; each job starts its tracking threads and loads the models.
- * - `new`: the worker's start-up warm-up (`warmUpTracking`, as `startWorker` does: models converted, threads
- *   started, sessions loaded and run once) begins with the process; tracking threads are kept warm between jobs.
+ * - `new`: the models are converted at install (`npm run models -w @mocap/vision`, as scripts/start.sh does; run
+ *   and timed before the process, apart from the jobs); the worker's start-up warm-up (`warmUpTracking`, as
+ *   `startWorker` does: threads started, sessions loaded and run once) begins with the process; tracking threads
+ *   are kept warm between jobs.
  *
  * Body only by default (the default capture type: 14 zips; OnlyFace needs the face tracked); `--full` tracks
  * hands and face as well (15 zips).
@@ -57,13 +59,30 @@ export default async function pipelineBench(args: string[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const clip = await makeLongClip(CLIPS.studioDance, dir, seconds, { width: 1920, height: 1080, fps: 30 });
   console.log(
-    `clip: ${clip} (${seconds} s, 1920x1080, 30 fps); ${jobs} jobs per fresh process; ${full ? 'hands + face' : 'body only'}; model cache ${cachedModels ? 'kept' : 'empty at start'}; load ${loadavg()[0].toFixed(2)}\n`,
+    `clip: ${clip} (${seconds} s, 1920x1080, 30 fps); ${jobs} jobs per fresh process; ${full ? 'hands + face' : 'body only'}; model cache ${cachedModels ? 'kept' : 'empty at install (new converts then, old in its first job)'}; load ${loadavg()[0].toFixed(2)}\n`,
   );
   const results: ChildResult[] = [];
   for (const variant of variants) {
     const cache = await mkdtemp(join(tmpdir(), 'mocap-bench-cache-'));
     try {
       const env = { ...process.env, ...(cachedModels ? {} : { MOCAP_CACHE_DIR: cache }) };
+      if (variant === 'new' && !cachedModels) {
+        // The new path converts the models at install (scripts/start.sh: `npm run models -w @mocap/vision`),
+        // before the worker ever starts: done here in a process of its own, timed apart from the jobs.
+        const t = performance.now();
+        const r = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', join(here, '../packages/vision/src/convert-models.ts')],
+          {
+            env,
+            encoding: 'utf8',
+          },
+        );
+        if (r.status !== 0) throw new Error(`model conversion failed: ${r.stderr}`);
+        console.log(
+          `new  install-time model conversion (all tracking models, not part of any job): ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        );
+      }
       const r = await runChild(
         ['--child', variant, '--clip', clip, '--jobs', String(jobs), ...(full ? ['--full'] : [])],
         env,

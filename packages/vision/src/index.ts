@@ -16,6 +16,7 @@ export { cropToImage, letterbox, type Rect, type RgbImage, warpToTensor } from '
 export { MODEL_NAMES, type ModelName, modelJsonPath, modelSource, type PoseModel } from './models.ts';
 export {
   closeTrackingPool,
+  convertTrackingModels,
   DEFAULT_INFERENCE_WIDTH,
   type TrackVideoOptions,
   trackingPoolCounts,

@@ -242,7 +242,7 @@ export async function closeTrackingPool(): Promise<void> {
   await idle?.pool.close();
 }
 
-async function prepareModels(opts: FrameTrackerOptions): Promise<void> {
+async function prepareModels(opts: FrameTrackerOptions): Promise<{ name: ModelName; converted: boolean }[]> {
   const names = modelNames(opts);
   const jobs: [ModelName, string[] | undefined][] = [
     [names.detector, undefined],
@@ -251,7 +251,28 @@ async function prepareModels(opts: FrameTrackerOptions): Promise<void> {
   if (names.hands) jobs.push([names.hands, Object.values(HAND_OUTPUTS)]);
   if (names.face) jobs.push([names.face, ['output_mesh', 'output_faceflag']]);
   if (names.iris) jobs.push([names.iris, undefined]);
-  for (const [name, outputs] of jobs) await convertCached(modelJsonPath(name), name, { outputs });
+  const done: { name: ModelName; converted: boolean }[] = [];
+  for (const [name, outputs] of jobs)
+    done.push({ name, converted: (await convertCached(modelJsonPath(name), name, { outputs })).converted });
+  return done;
+}
+
+/**
+ * Converts, into the model cache, every model tracking with `models` (default all three pose models) uses —
+ * detector, pose, hands and face, with the outputs the tracking threads ask for, so their cache entries are the
+ * ones a job reads. Run at install (`npm run models -w @mocap/vision`, which scripts/start.sh calls after
+ * `npm install`) so no start and no first job converts anything. Returns each model and whether it was
+ * converted now (false: already cached).
+ */
+export async function convertTrackingModels(
+  models: readonly PoseModel[] = ['heavy', 'full', 'lite'],
+): Promise<{ name: ModelName; converted: boolean }[]> {
+  const done = new Map<ModelName, boolean>();
+  for (const model of models) {
+    const opts: FrameTrackerOptions = { model, hands: true, face: true, backend: 'ort', threads: 1 };
+    for (const r of await prepareModels(opts)) done.set(r.name, (done.get(r.name) ?? false) || r.converted);
+  }
+  return [...done].map(([name, converted]) => ({ name, converted }));
 }
 
 /**
