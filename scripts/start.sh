@@ -11,6 +11,8 @@ export ONNXRUNTIME_NODE_INSTALL=skip
 # npm 11 writes no lock entries for other platforms' optional packages and `npm ci` then refuses the
 # lock; `npm install` installs exactly the locked versions without that check.
 npm install --no-audit --no-fund
+# The tracking models converted to ONNX into the model cache now, not by the worker's start or first job.
+npm run -s models -w @mocap/vision || echo "warning: the tracking models were not converted; the worker converts them at start" >&2
 if [ -f apps/web/package.json ] && grep -q '"build"' apps/web/package.json; then
   echo "Building the web app (apps/web)..."
   npm run build -w @mocap/web || echo "warning: the web app did not build; the API still runs (see /product/docs)" >&2
