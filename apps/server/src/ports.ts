@@ -5,6 +5,7 @@
  * implement them, `src/wiring.ts` plugs them in. The dependency rule (`.dependency-cruiser.cjs`) enforces it.
  */
 import type { Readable } from 'node:stream';
+import type { BucketCredentials, UploadCredentials } from '@mocap/contracts';
 
 export type Level = 'free' | 'monthly' | 'yearly';
 export const LEVELS: readonly Level[] = ['free', 'monthly', 'yearly'];
@@ -479,47 +480,11 @@ export interface SignedUrlOptions {
 }
 
 /**
- * Temporary upload credentials, shaped as spec §3 "Cloud credentials" (credentials {tmpSecretId,
- * tmpSecretKey, sessionToken}, startTime, expiredTime — unix seconds) plus what a client needs to upload
- * one object directly: the object key and a URL to PUT the bytes to (with the headers to send).
- *
- * `sessionToken` is a server-signed upload grant (key, owner, limits, expiry); the client hands it back to
- * the confirm call, which is how the server knows the key was granted to that user. `tmpSecretId` is the
- * grant's id; `tmpSecretKey` is unused by both implementations (the URL is pre-signed) and is a random value,
- * never a real storage secret.
+ * Temporary upload credentials (spec §3 "Cloud credentials" plus the object key and the URL to PUT to) and the
+ * temporary S3 credentials (STS) they may carry: the contract's shapes (`@mocap/contracts` storage.ts), which
+ * the web app's credential caches keep too.
  */
-export interface UploadCredentials {
-  credentials: { tmpSecretId: string; tmpSecretKey: string; sessionToken: string };
-  startTime: number;
-  expiredTime: number;
-  key: string;
-  bucket: string;
-  region: string;
-  uploadUrl: string;
-  method: 'PUT';
-  headers: Record<string, string>;
-  maxBytes: number;
-  /**
-   * Real temporary storage credentials from STS AssumeRole, limited by a session policy to PutObject on exactly
-   * `key` (S3 with `S3_STS_ENDPOINT` configured); null where the store offers no STS (local disk, plain S3).
-   */
-  sts: BucketCredentials | null;
-}
-
-/** Temporary S3 credentials (STS) and where they apply. */
-export interface BucketCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken: string;
-  /** unix seconds */
-  expiredTime: number;
-  bucket: string;
-  region: string;
-  /** The S3 endpoint (empty for AWS). */
-  endpoint: string;
-  /** The bucket key (prefix) the session policy allows; ends with `*` for a prefix. */
-  resource: string;
-}
+export type { BucketCredentials, UploadCredentials } from '@mocap/contracts';
 
 export interface UploadGrantOptions {
   key: string;

@@ -21,6 +21,7 @@ export {
   type FormatFamily,
   isBoneType,
 } from './bone-types.ts';
+export { type Deleted, DeletedSchema, IdsBody, type Page, pageOf } from './common.ts';
 export {
   type Access,
   AccessSchema,
@@ -61,6 +62,39 @@ export {
 } from './console.ts';
 export { type Code, Codes, DefaultMessages, envelopeOf, Messages } from './errors.ts';
 export {
+  type Music,
+  MusicCenterBody,
+  type MusicDownload,
+  MusicDownloadSchema,
+  MusicSchema,
+  type MusicUrls,
+  MusicUrlsSchema,
+} from './music.ts';
+export {
+  type Cashback,
+  CashbackSchema,
+  type CashbackSummary,
+  CashbackSummarySchema,
+  type Goods,
+  type GoodsList,
+  GoodsListSchema,
+  GoodsSchema,
+  type Invitee,
+  InviteeSchema,
+  InvoiceBody,
+  type InvoiceInput,
+  type Order,
+  OrderSchema,
+  type PayMethods,
+  PayMethodsSchema,
+  type Prepay,
+  PrepaySchema,
+  type ReferralRecords,
+  ReferralRecordsSchema,
+  type SkuRole,
+  SkuRoleSchema,
+} from './pay.ts';
+export {
   formatAllowed,
   type PersonalPlan,
   PLAN_LIMITS,
@@ -83,7 +117,38 @@ export {
   HEIGHT_RANGE,
   type SolveOptions,
 } from './solve-options.ts';
+export {
+  type BucketCredentials,
+  BucketCredentialsSchema,
+  CredentialsSchema,
+  type DownloadCredentials,
+  DownloadCredentialsSchema,
+  type UploadCredentials,
+  UploadCredentialsSchema,
+} from './storage.ts';
 export { type BoneTypeInfo, BoneTypeInfoSchema, type MaintainInfo, MaintainInfoSchema } from './system.ts';
+export {
+  type AdminTomokage,
+  AdminTomokageSchema,
+  AdminTomokageSearchBody,
+  ApplyBody,
+  ApplySchema,
+  RedoneBody,
+  type Tomokage,
+  type TomokageApply,
+  TomokageCenterBody,
+  type TomokageDetail,
+  TomokageDetailSchema,
+  type TomokageDownload,
+  TomokageDownloadSchema,
+  type TomokageMotion,
+  TomokageMotionSchema,
+  type TomokagePictures,
+  TomokagePicturesSchema,
+  TomokageSchema,
+  type TomokageUrls,
+  TomokageUrlsSchema,
+} from './tomokage.ts';
 export {
   type FaceTrack,
   HAND_LANDMARKS,

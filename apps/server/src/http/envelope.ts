@@ -27,6 +27,5 @@ export const PageQuery = z.object({
   size: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/** Spec-shaped page of rows. */
-export const pageOf = <T extends z.ZodType>(row: T) =>
-  z.object({ list: z.array(row), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+/** Spec-shaped page of rows: the contract's. */
+export { pageOf } from '@mocap/contracts';

@@ -13,11 +13,18 @@
  * With `data` the handler returns the data and the helper wraps it in `{ code: 0, message, data }`; with
  * `response` the handler answers for itself (files, redirects, streams).
  */
+
+import { DeletedSchema, IdsBody } from '@mocap/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
-import { bearerSecurity, type Guard } from './context.ts';
-import { envelope, ok } from './envelope.ts';
+import { z } from 'zod';
+import type { UserRecord } from '../ports.ts';
+import { bearerSecurity, type Guard, requireUser, userOf } from './context.ts';
+import { envelope, IdParam, ok } from './envelope.ts';
+
+/** `{ id }`: the path parameter of a route on one row. */
+export const IdParams = z.object({ id: IdParam });
+type IdParams = typeof IdParams;
 
 type Schema = z.ZodType | undefined;
 type Out<T extends Schema> = T extends z.ZodType ? z.output<T> : unknown;
@@ -88,6 +95,30 @@ export interface Routes {
     def: RouteDef<P, Q, B, D>,
     handler: Handler<P, Q, B, D>,
   ) => void;
+  /**
+   * A call on one row by id, `/<thing>/:id`: guarded by requireUser unless `auth` says otherwise, params `{ id }`;
+   * the handler gets the caller, the id and the request.
+   */
+  byId: <Q extends Schema = undefined, B extends Schema = undefined, D extends Schema = undefined>(
+    method: Method,
+    url: string,
+    def: Omit<RouteDef<IdParams, Q, B, D>, 'params'>,
+    handler: (
+      user: UserRecord,
+      id: number,
+      req: RouteRequest<IdParams, Q, B>,
+    ) => Promise<D extends z.ZodType ? z.input<D> : unknown>,
+  ) => void;
+  /**
+   * Deletes rows by id: body `{ ids }` (1 to 100), answer `{ deleted }`; guarded by requireUser unless `auth` says
+   * otherwise; the handler gets the caller and the ids.
+   */
+  deleteIds: (
+    method: Method,
+    url: string,
+    def: Omit<RouteDef<undefined, undefined, typeof IdsBody, typeof DeletedSchema>, 'body' | 'data'>,
+    handler: (user: UserRecord, ids: number[]) => Promise<{ deleted: number[] }>,
+  ) => void;
 }
 
 /** The schema object Fastify gets, keys in the order the hand-written routes used (the OpenAPI output is the same). */
@@ -124,6 +155,14 @@ export function routesOf(base: FastifyInstance, defaults: { tags: string[] }): R
   };
   return {
     route,
+    byId: (method, url, def, handler) =>
+      route(method, url, { auth: requireUser, ...def, params: IdParams }, (req) =>
+        handler(userOf(req), req.params.id, req),
+      ),
+    deleteIds: (method, url, def, handler) =>
+      route(method, url, { auth: requireUser, ...def, body: IdsBody, data: DeletedSchema }, (req) =>
+        handler(userOf(req), req.body.ids),
+      ),
     get: (url, def, handler) => route('GET', url, def, handler),
     post: (url, def, handler) => route('POST', url, def, handler),
     put: (url, def, handler) => route('PUT', url, def, handler),

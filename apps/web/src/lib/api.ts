@@ -157,6 +157,52 @@ export interface UploadHandle<T> {
 }
 
 /**
+ * Sends `body` with an opened `xhr` and settles by `on`: `load` gives the result (or throws to reject), `error` and
+ * `timeout` the error to reject with; a user's abort rejects as 'aborted'. The 60 s timeout is an idle timeout: it
+ * restarts on every progress event (reported as a fraction), so a large file on a slow line is not cut off while
+ * bytes still move.
+ */
+export function sendWithProgress<T>(
+  xhr: XMLHttpRequest,
+  body: XMLHttpRequestBodyInit,
+  onProgress: (fraction: number) => void,
+  on: { load: () => T; error: () => Error; timeout: () => Error },
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      xhr.abort();
+    }, API_TIMEOUT_MS);
+  };
+  return new Promise<T>((resolve, reject) => {
+    const settled = (f: () => void) => () => {
+      clearTimeout(timer);
+      f();
+    };
+    xhr.upload.onprogress = (e) => {
+      arm();
+      if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
+    };
+    xhr.onload = settled(() => {
+      try {
+        resolve(on.load());
+      } catch (e) {
+        reject(e);
+      }
+    });
+    xhr.onerror = settled(() => reject(on.error()));
+    xhr.onabort = settled(() =>
+      reject(timedOut ? on.timeout() : new ApiError(null, 'aborted', false, 'aborted')),
+    );
+    arm();
+    xhr.send(body);
+  });
+}
+
+/**
  * Multipart upload with progress. The 60 s timeout is an idle timeout here: it restarts on every progress
  * event, so a large file on a slow line is not cut off while bytes still move.
  */
@@ -167,48 +213,24 @@ export function upload<T>(
   quiet?: QuietKind,
 ): UploadHandle<T> {
   const xhr = new XMLHttpRequest();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timedOut = false;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      xhr.abort();
-    }, API_TIMEOUT_MS);
-  };
-  const promise = new Promise<T>((resolve, reject) => {
-    xhr.open('POST', buildUrl(path));
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => {
-      arm();
-      if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
-    };
-    xhr.onload = () => {
-      clearTimeout(timer);
+  xhr.open('POST', buildUrl(path));
+  for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+  const promise = sendWithProgress<T>(xhr, form, onProgress, {
+    load: () => {
       let body: Envelope<T> | null = null;
       try {
         body = JSON.parse(xhr.responseText) as Envelope<T>;
       } catch {
         body = null;
       }
-      try {
-        resolve(settle(interpretEnvelope<T>(body, t, hasKey, quiet)));
-      } catch (e) {
-        reject(e);
-      }
-    };
-    xhr.onerror = () => {
-      clearTimeout(timer);
+      return settle(interpretEnvelope<T>(body, t, hasKey, quiet));
+    },
+    error: () => {
       const msg = t('net.network');
       showMessage(msg, { type: 'error' });
-      reject(new ApiError(null, msg, true, 'network'));
-    };
-    xhr.onabort = () => {
-      clearTimeout(timer);
-      reject(timedOut ? timeoutError() : new ApiError(null, 'aborted', false, 'aborted'));
-    };
-    arm();
-    xhr.send(form);
+      return new ApiError(null, msg, true, 'network');
+    },
+    timeout: () => timeoutError(),
   });
   return { promise, abort: () => xhr.abort() };
 }

@@ -5,7 +5,8 @@
  * STS service — is reused for 1800000 ms. The clock and the calls are injected so tests can move time without
  * waiting. Logout clears the caches (onCachesCleared).
  */
-import { API_TIMEOUT_MS, api, buildUrl, onCachesCleared, type UploadHandle } from './api.ts';
+import type { BucketCredentials, DownloadCredentials, UploadCredentials } from '@mocap/contracts';
+import { api, buildUrl, onCachesCleared, sendWithProgress, type UploadHandle } from './api.ts';
 import { ApiError } from './envelope.ts';
 import { t } from './i18n.ts';
 import { showMessage } from './messages.ts';
@@ -13,39 +14,8 @@ import { showMessage } from './messages.ts';
 export const DOWNLOAD_REFRESH_MS = 290_000;
 export const CLOUD_AUTH_REUSE_MS = 1_800_000;
 
-export interface BucketCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken: string;
-  expiredTime: number;
-  bucket: string;
-  region: string;
-  endpoint: string;
-  resource: string;
-}
-
-export interface DownloadCredentials {
-  credentials: { tmpSecretId: string; tmpSecretKey: string; sessionToken: string };
-  startTime: number;
-  expiredTime: number;
-  prefix: string;
-  storage: 'local' | 's3';
-  sts: BucketCredentials | null;
-}
-
-export interface UploadCredentials {
-  credentials: { tmpSecretId: string; tmpSecretKey: string; sessionToken: string };
-  startTime: number;
-  expiredTime: number;
-  key: string;
-  bucket: string;
-  region: string;
-  uploadUrl: string;
-  method: 'PUT';
-  headers: Record<string, string>;
-  maxBytes: number;
-  sts: BucketCredentials | null;
-}
+/** What `GET /cos/sts/download` and `GET /cos/sts/upload` answer: the contract's (`@mocap/contracts` storage.ts). */
+export type { BucketCredentials, DownloadCredentials, UploadCredentials };
 
 export interface CloudAuth {
   storage: 'local' | 's3';
@@ -131,43 +101,21 @@ export function putToStorage(
   onProgress: (fraction: number) => void,
 ): UploadHandle<void> {
   const xhr = new XMLHttpRequest();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timedOut = false;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      xhr.abort();
-    }, API_TIMEOUT_MS);
-  };
   const fail = (detail?: string) => {
     const msg = detail || t('net.cosUpload');
     showMessage(msg, { type: 'error', duration: 3000 });
     return new ApiError(null, msg, true, 'network');
   };
-  const promise = new Promise<void>((resolve, reject) => {
-    xhr.open('PUT', c.uploadUrl);
-    for (const [k, v] of Object.entries(c.headers)) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => {
-      arm();
-      if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
-    };
-    xhr.onload = () => {
-      clearTimeout(timer);
-      if (xhr.status >= 200 && xhr.status < 300) return resolve();
+  xhr.open('PUT', c.uploadUrl);
+  for (const [k, v] of Object.entries(c.headers)) xhr.setRequestHeader(k, v);
+  const promise = sendWithProgress<void>(xhr, file, onProgress, {
+    load: () => {
+      if (xhr.status >= 200 && xhr.status < 300) return;
       const code = /<Message>([^<]*)<\/Message>/.exec(xhr.responseText ?? '')?.[1];
-      reject(fail(code ? `${t('net.cosUpload')}: ${code}` : undefined));
-    };
-    xhr.onerror = () => {
-      clearTimeout(timer);
-      reject(fail());
-    };
-    xhr.onabort = () => {
-      clearTimeout(timer);
-      reject(timedOut ? fail(t('net.timeout')) : new ApiError(null, 'aborted', false, 'aborted'));
-    };
-    arm();
-    xhr.send(file);
+      throw fail(code ? `${t('net.cosUpload')}: ${code}` : undefined);
+    },
+    error: () => fail(),
+    timeout: () => fail(t('net.timeout')),
   });
   return { promise, abort: () => xhr.abort() };
 }

@@ -2,68 +2,29 @@
  * Payment calls (spec §7 Payment, Records, Referral and cash-back) and the rules of the payment modal (spec §4,
  * §9): the 300 s countdown, the 2 s poll of the WeChat order, money in fen shown as yuan.
  */
+import type {
+  Cashback,
+  CashbackSummary,
+  Goods,
+  GoodsList,
+  Invitee,
+  Invoice,
+  InvoiceInput,
+  Order,
+  Page,
+  PayMethods,
+  Prepay,
+  ReferralRecords,
+  SkuRole,
+} from '@mocap/contracts';
 import { API_BASE, api, authHeaders } from './api.ts';
 import { hasKey, t } from './i18n.ts';
 
 export const PAY_COUNTDOWN_S = 300;
 export const PAY_POLL_MS = 2000;
 
-export interface Goods {
-  id: number;
-  kind: 'plan' | 'coins' | 'company';
-  name: string;
-  title: string;
-  price: number;
-  listPrice: number | null;
-  offPercent: number | null;
-  level: 'monthly' | 'yearly' | null;
-  days: number | null;
-  coins: number;
-}
-
-export interface GoodsList {
-  list: Goods[];
-  packBonusPercent: { free: number; monthly: number; yearly: number };
-}
-
-export interface Prepay {
-  url: string;
-  orderNo: string;
-  amount: number;
-  expiresAt: number;
-  /** ms the code stays valid by the server's clock (a reused order has less than 300 s left). */
-  remainingMs?: number;
-}
-
-export interface Order {
-  orderNo: string;
-  account: string;
-  goodsId: number;
-  type: string;
-  title: string;
-  amount: number;
-  method: 'wechat' | 'alipay';
-  status: 'pending' | 'paid' | 'closed';
-  createAt: number;
-  updateAt: number;
-  expiresAt: number;
-  paidAt: number | null;
-  tradeNo: string | null;
-  coins: number;
-  bonus: number;
-  currency: 'V' | 'CV';
-  levelAfter: string | null;
-  expiryAfter: number | null;
-  carriedDays: number | null;
-  invoice: string | null;
-}
-
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  size: number;
-}
+/** The payment endpoints' shapes are the contract's (`@mocap/contracts` pay.ts). */
+export type { Cashback, Goods, GoodsList, Invitee, InvoiceInput, Order, Page, Prepay };
 
 /** 9900 → "99.00" (integer arithmetic). */
 export const yuan = (fen: number): string => `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
@@ -92,8 +53,7 @@ export const orderGoodsName = (o: Pick<Order, 'goodsId' | 'title'>): string =>
 
 export const getGoods = () => api.get<GoodsList>('/goods');
 export const companyProducts = () => api.post<Goods[]>('/sysProduct/queryAll');
-export const payMethods = () =>
-  api.get<{ wechat: boolean; alipay: boolean; mode: 'sandbox' | 'live' }>('/pay/methods', { silent: true });
+export const payMethods = () => api.get<PayMethods>('/pay/methods', { silent: true });
 /** `renew`: a fresh order even if one of these goods is still open (the price was chosen again after expiry). */
 export const wxPrepay = (goodsId: number, company = false, renew = false) =>
   api.post<Prepay>(
@@ -108,43 +68,19 @@ export const orderRecords = (page = 1, size = 10) =>
   api.post<Page<Order>>('/user/order/record', { page, size });
 export const orderDetail = (orderNo: string) => api.get<Order>(`/user/order/${encodeURIComponent(orderNo)}`);
 export const isPursh = () => api.get<0 | 1>('/auth/enhanced/purchasing', { silent: true });
-export const skuRole = () =>
-  api.get<{ isMonthly: boolean; isYear: boolean }>('/user/sku/role', { silent: true });
+export const skuRole = () => api.get<SkuRole>('/user/sku/role', { silent: true });
 
-export interface InvoiceInput {
-  orderNo: string;
-  title: string;
-  taxNo?: string;
-  email: string;
-}
 export const requestInvoice = (i: InvoiceInput) =>
-  api.post<unknown>(i.taxNo ? '/code/personInvoice/business' : '/code/personInvoice', i);
+  api.post<Invoice>(i.taxNo ? '/code/personInvoice/business' : '/code/personInvoice', i);
 
-export interface Cashback {
-  id: number;
-  invitee: string;
-  orderNo: string;
-  orderAmount: number;
-  rateBp: number;
-  amount: number;
-  status: 'pending' | 'paid';
-  createdAt: number;
-  paidAt: number | null;
-}
 export const cashbackCode = () => api.get<string>('/user/getRandomBackCashCode');
 export const setCashbackCode = (code: string) => api.post<string>('/user/setBackCashCode', { code });
-export const cashbackSummary = () =>
-  api.post<{ code: string | null; rateBp: number; pending: number; paid: number }>('/user/referral/cash');
+export const cashbackSummary = () => api.post<CashbackSummary>('/user/referral/cash');
 export const cashbackRecords = (page = 1, size = 10) =>
   api.post<Page<Cashback>>('/user/referral/cashBack', { page, size });
 
-export interface Invitee {
-  email?: string;
-  createdAt?: number | string;
-  reward?: number;
-}
-export const referralRecords = () => api.post<unknown>('/user/referral/record', {}, { silent: true });
-export const referralEmail = (email: string) => api.post<unknown>('/user/referral/email', { email });
+export const referralRecords = () => api.post<ReferralRecords>('/user/referral/record', {}, { silent: true });
+export const referralEmail = (email: string) => api.post<null>('/user/referral/email', { email });
 
 /** Downloads the order's A4 PDF (the server renders it with a CJK font). */
 export async function downloadOrderPdf(orderNo: string): Promise<Blob> {

@@ -4,6 +4,7 @@
  * character with the song as the clock (in sync, pause/seek together), downloads per bone type
  * (DownLoadMusicMotion), a new dance for the same song (redone: new seed), delete. Price and plan limit shown.
  */
+import type { Deleted, Music, MusicDownload, MusicUrls, Page } from '@mocap/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
@@ -25,24 +26,8 @@ export function tm(key: keyof typeof musicEn, vars?: Record<string, string | num
   return s;
 }
 
-export interface MusicCard {
-  id: number;
-  name: string;
-  fileName: string;
-  duration: number;
-  status: number;
-  statusName: string;
-  progress: number;
-  error: string | null;
-  seed: number;
-  redoneCount: number;
-  tempo: number | null;
-  beats: number | null;
-  boneTypes: string[];
-  charged: number;
-  currency: string;
-  createAt: number;
-}
+/** A music card as `/music/*` answers it (the contract's). */
+export type MusicCard = Music;
 
 const STATUS_KEY = ['status.notMade', 'status.inProgress', 'status.made', 'status.failed'];
 const DOWNLOAD_ORDER = [
@@ -79,7 +64,7 @@ function MusicPreview({ card, onClose }: { card: MusicCard; onClose: () => void 
     v.setCharacter('girl');
     let live = true;
     api
-      .get<{ audio: string; clip: string | null }>(`/music/cos_url/${card.id}`)
+      .get<MusicUrls>(`/music/cos_url/${card.id}`)
       .then(async (u) => {
         if (!u.clip) throw new Error('no clip');
         const res = await fetch(u.clip);
@@ -128,9 +113,7 @@ function DownloadRow({ card }: { card: MusicCard }) {
   const [bone, setBone] = useState(ready[0] ?? 'Mixamo');
   const go = async () => {
     try {
-      const d = await api.get<{ paths: string[] }>(
-        `/music/download/0/${card.id}/${encodeURIComponent(bone)}`,
-      );
+      const d = await api.get<MusicDownload>(`/music/download/0/${card.id}/${encodeURIComponent(bone)}`);
       const a = document.createElement('a');
       a.href = d.paths[0]!;
       a.rel = 'noopener';
@@ -176,11 +159,7 @@ export function MusicStrip() {
   const [list, setList] = useState<MusicCard[]>([]);
   const load = useCallback(async () => {
     try {
-      const p = await api.post<{ list: MusicCard[] }>(
-        '/music/center',
-        { page: 1, size: 6 },
-        { silent: true },
-      );
+      const p = await api.post<Page<MusicCard>>('/music/center', { page: 1, size: 6 }, { silent: true });
       setList(p.list);
     } catch {
       /* not shown: the strip is optional */
@@ -243,11 +222,7 @@ export function MusicPage() {
 
   const load = useCallback(async () => {
     try {
-      const p = await api.post<{ list: MusicCard[] }>(
-        '/music/center',
-        { page: 1, size: 50 },
-        { silent: true },
-      );
+      const p = await api.post<Page<MusicCard>>('/music/center', { page: 1, size: 50 }, { silent: true });
       setList(p.list);
     } catch {
       /* shown */
@@ -294,8 +269,8 @@ export function MusicPage() {
     const { kind, card } = confirm;
     setConfirm(null);
     try {
-      if (kind === 'redone') await api.post(`/music/redone/${card.id}`);
-      else await api.del('/music', { ids: [card.id] });
+      if (kind === 'redone') await api.post<MusicCard>(`/music/redone/${card.id}`);
+      else await api.del<Deleted>('/music', { ids: [card.id] });
       await Promise.all([load(), refresh()]);
     } catch {
       /* shown */

@@ -6,6 +6,17 @@
  * (captures and dances), the 3D preview (rest pose, then the applied motion on the character's own mesh and
  * materials), downloads (FBX, GLB, VRMA for VRM characters, all as a zip). Star, search, delete.
  */
+import type {
+  Deleted,
+  Page,
+  Tomokage,
+  TomokageApply,
+  TomokageDetail,
+  TomokageDownload,
+  TomokageMotion,
+  TomokagePictures,
+  TomokageUrls,
+} from '@mocap/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Icon } from '../components/Icon.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
@@ -31,52 +42,10 @@ const LIMITS: Record<string, { mb: number; n: number }> = {
   yearly: { mb: 200, n: 100 },
 };
 
-export interface TomoCard {
-  id: number;
-  name: string;
-  fileName: string;
-  format: string;
-  sizeBytes: number;
-  scheme: string;
-  restPose: { kind: string; armDownDeg: number } | null;
-  height: number | null;
-  stats: { vertices: number; triangles: number; materials: number; bones: number } | null;
-  mapped: number;
-  missing: string[];
-  /** Joints the rig has no bone for by design (no toes, mitten hands): not missing. */
-  absent: string[];
-  mappingEdited: boolean;
-  collected: boolean;
-  vrm: boolean;
-  createAt: number;
-}
-
-interface Apply {
-  id: number;
-  sourceKind: string;
-  sourceId: number;
-  name: string;
-  duration: number;
-  formats: string[];
-  charged: number;
-}
-
-interface Detail extends TomoCard {
-  joints: string[];
-  required: string[];
-  bones: { name: string; parent: string | null }[];
-  mapping: Record<string, string>;
-  method: Record<string, string>;
-  warnings: string[];
-  applies: Apply[];
-}
-
-interface MotionItem {
-  kind: 'video' | 'music' | 'animation';
-  id: number;
-  name: string;
-  duration: number;
-}
+/** The digital human's card, its detail, an applied motion and a motion to apply, as `/tomokage/*` answers them. */
+export type TomoCard = Tomokage;
+type Apply = TomokageApply;
+type Detail = TomokageDetail;
 
 const FORMAT_LABEL: Record<string, string> = {
   fbx: 'FBX',
@@ -119,11 +88,11 @@ function saveUrl(url: string) {
 
 /** The card's two pictures (signed URLs fetched per card). */
 function Pictures({ id }: { id: number }) {
-  const [urls, setUrls] = useState<{ front: string | null; threeQuarter: string | null } | null>(null);
+  const [urls, setUrls] = useState<TomokagePictures | null>(null);
   useEffect(() => {
     let live = true;
     api
-      .get<{ front: string | null; threeQuarter: string | null }>(`/tomokage/pictures/${id}`, {
+      .get<TomokagePictures>(`/tomokage/pictures/${id}`, {
         silent: true,
       })
       .then((u) => live && setUrls(u))
@@ -270,12 +239,12 @@ function ApplyPanel({
   onApplied: () => void;
   onPreview: (a: Apply) => void;
 }) {
-  const [motions, setMotions] = useState<MotionItem[] | null>(null);
+  const [motions, setMotions] = useState<TomokageMotion[] | null>(null);
   const [pick, setPick] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     api
-      .get<MotionItem[]>('/tomokage/motions')
+      .get<TomokageMotion[]>('/tomokage/motions')
       .then((list) => {
         setMotions(list);
         if (list[0]) setPick(`${list[0].kind}:${list[0].id}`);
@@ -298,7 +267,7 @@ function ApplyPanel({
   };
   const download = async (a: Apply, format: string) => {
     try {
-      const r = await api.get<{ paths: string[] }>(
+      const r = await api.get<TomokageDownload>(
         format === 'zip' ? `/tomokage/zip/${a.id}` : `/tomokage/download/${a.id}/${format}`,
       );
       if (r.paths[0]) saveUrl(r.paths[0]);
@@ -401,7 +370,7 @@ function Stage({ id, apply }: { id: number; apply: Apply | null }) {
     let live = true;
     setState('loading');
     api
-      .get<{ preview: string | null; animated: string | null }>(`/tomokage/cos_url/${id}`, {
+      .get<TomokageUrls>(`/tomokage/cos_url/${id}`, {
         query: apply ? { applyId: apply.id } : undefined,
       })
       .then(async (u) => {
@@ -543,7 +512,7 @@ export function TomokagePage() {
 
   const load = useCallback(async () => {
     try {
-      const p = await api.post<{ list: TomoCard[] }>(
+      const p = await api.post<Page<TomoCard>>(
         keyword.trim() ? '/tomokage/search' : '/tomokage/center',
         {
           page: 1,
@@ -586,7 +555,7 @@ export function TomokagePage() {
   };
   const star = async (c: TomoCard) => {
     try {
-      await api.post(`/tomokage/collect/${c.id}`, { collect: !c.collected });
+      await api.post<TomoCard>(`/tomokage/collect/${c.id}`, { collect: !c.collected });
       await load();
     } catch {
       /* shown */
@@ -597,7 +566,7 @@ export function TomokagePage() {
     const c = confirm;
     setConfirm(null);
     try {
-      await api.del('/tomokage', { ids: [c.id] });
+      await api.del<Deleted>('/tomokage', { ids: [c.id] });
       await load();
     } catch {
       /* shown */

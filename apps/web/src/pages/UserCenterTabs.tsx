@@ -11,6 +11,7 @@ import {
   cashbackCode,
   cashbackRecords,
   cashbackSummary,
+  type Invitee,
   type Order,
   orderGoodsName,
   orderRecords,
@@ -204,14 +205,6 @@ function InvoiceDialog({
   );
 }
 
-interface Invitee {
-  id: number;
-  email: string;
-  createdAt: number;
-  rank: number;
-  reward: number;
-}
-
 export function InviteTab() {
   const { user } = useSession();
   const [list, setList] = useState<Invitee[] | null>(null);
@@ -219,7 +212,7 @@ export function InviteTab() {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     referralRecords()
-      .then((r) => setList(((r as { list?: Invitee[] })?.list ?? []) as Invitee[]))
+      .then((r) => setList(r?.list ?? []))
       .catch(() => setList([]));
   }, []);
   if (!user) return null;

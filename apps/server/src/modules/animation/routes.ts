@@ -9,6 +9,7 @@
  * administrators (manageAnimation): POST /admin/animation/search, /admin/animation/publish,
  * /admin/animation/redone, /admin/animation/delete.
  */
+import { DeletedSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -50,27 +51,25 @@ const routes: FastifyPluginAsync = async (base) => {
     );
   }
 
-  r.get(
+  r.byId(
+    'GET',
     '/animation/:id',
     {
-      auth: requireUser,
       summary: 'One animation and the signed URL of its clip (3D preview, free)',
-      params: z.object({ id: IdParam }),
       data: AnimationDetailSchema,
     },
-    async (req) => svc.detail(userOf(req), req.params.id),
+    (u, id) => svc.detail(u, id),
   );
 
-  r.put(
+  r.byId(
+    'PUT',
     '/animation/collect/:id',
     {
-      auth: requireUser,
       summary: 'Collect (or un-collect) an animation',
-      params: z.object({ id: IdParam }),
       body: z.object({ collected: z.boolean() }),
       data: AnimationSchema,
     },
-    async (req) => svc.collect(userOf(req), req.params.id, req.body.collected),
+    (u, id, req) => svc.collect(u, id, req.body.collected),
   );
 
   r.get(
@@ -93,39 +92,36 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.get(
+  r.byId(
+    'GET',
     '/animation/cos_url/:id',
     {
-      auth: requireUser,
       summary:
         'Signed URLs of an animation: its clip (3D preview) and picture, and once bought the bone type zips already made',
-      params: z.object({ id: IdParam }),
       data: AnimationUrlsSchema,
     },
-    async (req) => svc.urls(userOf(req), req.params.id),
+    (u, id) => svc.urls(u, id),
   );
 
-  r.get(
+  r.byId(
+    'GET',
     '/animation/pictures/:id',
     {
-      auth: requireUser,
       summary: 'The signed URL of an animation’s picture (SVG: four poses drawn from its clip)',
-      params: z.object({ id: IdParam }),
       data: z.object({ picture: z.string() }),
     },
-    async (req) => svc.pictures(userOf(req), req.params.id),
+    (u, id) => svc.pictures(u, id),
   );
 
-  r.post(
+  r.byId(
+    'POST',
     '/animation/redone/:id',
     {
-      auth: requireUser,
       summary:
         'Make a capture I shared again from the video’s current motion (after a remake or a 2D repair): new picture, zips made anew, hidden until an administrator publishes it again',
-      params: z.object({ id: IdParam }),
       data: AnimationSchema,
     },
-    async (req) => svc.redone(userOf(req), req.params.id),
+    (u, id) => svc.redone(u, id),
   );
 
   r.post(
@@ -194,7 +190,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireAdmin,
       summary: 'Delete animations and their files',
       body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(100) }),
-      data: z.object({ deleted: z.array(z.number().int()) }),
+      data: DeletedSchema,
     },
     async (req) => svc.adminDelete(req.body.ids),
   );

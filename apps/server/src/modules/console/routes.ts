@@ -2,7 +2,7 @@
  * Console routes for videos (manageVideo) and the download history (videoDownHistory), issue 21. Paths are ours
  * (spec §7 does not show them); every route is an administrator route checked from role data.
  */
-import { DownloadSchema, VideoAdminSchema } from '@mocap/contracts';
+import { DeletedSchema, DownloadSchema, VideoAdminSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -98,7 +98,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireAdmin,
       summary: 'Delete videos of any owner (not while being made)',
       body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(100) }),
-      data: z.object({ deleted: z.array(z.number().int()) }),
+      data: DeletedSchema,
     },
     async (req) => svc.deleteVideos(userOf(req).id, req.body.ids),
   );

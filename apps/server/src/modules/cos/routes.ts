@@ -5,6 +5,7 @@
  * expiring download). With S3 the clients talk to the bucket through pre-signed URLs instead.
  */
 import type { Readable } from 'node:stream';
+import { DownloadCredentialsSchema, UploadCredentialsSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,26 +14,6 @@ import { requireUser, userOf } from '../../http/context.ts';
 import { routesOf } from '../../http/route.ts';
 
 const tags = ['storage'];
-const Credentials = z.object({
-  credentials: z.object({ tmpSecretId: z.string(), tmpSecretKey: z.string(), sessionToken: z.string() }),
-  startTime: z.number().int().describe('unix seconds'),
-  expiredTime: z.number().int().describe('unix seconds'),
-});
-const Sts = z
-  .object({
-    accessKeyId: z.string(),
-    secretAccessKey: z.string(),
-    sessionToken: z.string(),
-    expiredTime: z.number().int().describe('unix seconds'),
-    bucket: z.string(),
-    region: z.string(),
-    endpoint: z.string().describe('the S3 endpoint; empty for AWS'),
-    resource: z.string().describe('the bucket key (or key prefix ending in *) the session policy allows'),
-  })
-  .nullable()
-  .describe(
-    'Real temporary S3 credentials from STS AssumeRole, limited by a session policy; null where the store offers no STS (local disk; S3 without S3_STS_ENDPOINT), where the pre-signed URLs are the way in',
-  );
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -50,16 +31,7 @@ const routes: FastifyPluginAsync = async (base) => {
         fileName: z.string().max(255).optional(),
         size: z.coerce.number().int().min(0).optional(),
       }),
-      data: Credentials.extend({
-        key: z.string(),
-        bucket: z.string(),
-        region: z.string(),
-        uploadUrl: z.string(),
-        method: z.literal('PUT'),
-        headers: z.record(z.string(), z.string()),
-        maxBytes: z.number().int(),
-        sts: Sts,
-      }),
+      data: UploadCredentialsSchema,
     },
     async (req) => videos.uploadGrant(userOf(req), req.query),
   );
@@ -71,7 +43,7 @@ const routes: FastifyPluginAsync = async (base) => {
       summary: 'Temporary read credentials for my own files (300 s; the client refreshes after 290 s)',
       description:
         'The sessionToken reads objects under my prefix for 300 s: GET /product/cos/object?key=<key>&token=<sessionToken> (local storage serves the bytes; S3 answers 302 to a pre-signed URL of the bucket). With S3 and an STS service (S3_STS_ENDPOINT: MinIO, AWS STS), `sts` holds real temporary S3 credentials whose session policy allows GetObject and listing under my prefix only, for 3600 s; without one (plain S3 endpoints offer no AssumeRole) `sts` is null. Downloads of results use the signed URLs of /motion/*.',
-      data: Credentials.extend({ prefix: z.string(), storage: z.enum(['local', 's3']), sts: Sts }),
+      data: DownloadCredentialsSchema,
     },
     async (req) => files.readCredentials(userOf(req).id),
   );

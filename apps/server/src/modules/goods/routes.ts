@@ -1,22 +1,9 @@
 /** Goods: `GET /goods` (the catalogue with prices in fen) and the company products `/sysProduct/queryAll`. */
+import { GoodsListSchema, GoodsSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { routesOf } from '../../http/route.ts';
 import { GOODS, PACK_BONUS_PERCENT } from './catalogue.ts';
-
-export const GoodsSchema = z.object({
-  id: z.number().int(),
-  kind: z.enum(['plan', 'coins', 'company']),
-  name: z.string(),
-  title: z.string(),
-  price: z.number().int().describe('fen'),
-  listPrice: z.number().int().nullable().describe('fen, when shown as a discount'),
-  offPercent: z.number().int().nullable(),
-  level: z.enum(['monthly', 'yearly']).nullable(),
-  days: z.number().int().nullable(),
-  coins: z.number().int().describe('V coins (CV for company goods) granted'),
-});
 
 const view = (g: (typeof GOODS)[number]) => ({
   id: g.id,
@@ -41,10 +28,7 @@ const goodsRoutes: FastifyPluginAsync = async (root) => {
     {
       summary:
         'The goods: plans (monthly 9900 fen / 30 days, yearly 77900 fen / 360 days), V-coin packs, CV packs',
-      data: z.object({
-        list: z.array(GoodsSchema),
-        packBonusPercent: z.object({ free: z.number(), monthly: z.number(), yearly: z.number() }),
-      }),
+      data: GoodsListSchema,
     },
     async () => ({
       list: GOODS.filter((g) => g.kind !== 'company').map(view),
@@ -54,7 +38,7 @@ const goodsRoutes: FastifyPluginAsync = async (root) => {
 
   r.post(
     '/sysProduct/queryAll',
-    { summary: 'Company products (CV-coin packs)', data: z.array(GoodsSchema) },
+    { summary: 'Company products (CV-coin packs)', data: GoodsSchema.array() },
     async () => GOODS.filter((g) => g.kind === 'company').map(view),
   );
 };

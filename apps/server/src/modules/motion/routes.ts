@@ -8,7 +8,7 @@ import { requireUser, userOf } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
 import { routesOf } from '../../http/route.ts';
 import { formatAllowed } from '../video/limits.ts';
-import { IdsBody, MotionResultSchema, VideoSchema } from '../video/schemas.ts';
+import { MotionResultSchema, VideoSchema } from '../video/schemas.ts';
 
 const tags = ['motion'];
 const Id = z.object({ id: IdParam });
@@ -238,15 +238,13 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => motion.price(userOf(req), req.params.id),
   );
 
-  r.post(
+  r.deleteIds(
+    'POST',
     '/motion/DeleteBatch',
     {
-      auth: requireUser,
       summary: 'Delete several of my videos',
-      body: IdsBody,
-      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => videos.delete(userOf(req), req.body.ids),
+    (u, ids) => videos.delete(u, ids),
   );
 };
 

@@ -5,10 +5,7 @@
  * DELETE /music (ids), POST /music/redone/{id}, GET /music/cos_url/{id},
  * GET /music/download/{bodyType}/{id}/{boneType} (DownLoadMusicMotion: bodyType 0 = whole body).
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,15 +13,10 @@ import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
+import { readUpload, toTempFile } from '../../http/multipart.ts';
 import { routesOf } from '../../http/route.ts';
 import { PLAN_LIMITS, planOf } from '../video/limits.ts';
-import {
-  MusicCenterBody,
-  MusicDownloadSchema,
-  MusicIdsBody,
-  MusicSchema,
-  MusicUrlsSchema,
-} from './schemas.ts';
+import { MusicCenterBody, MusicDownloadSchema, MusicSchema, MusicUrlsSchema } from './schemas.ts';
 import { MusicMessages } from './service.ts';
 
 const tags = ['music'];
@@ -49,48 +41,14 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => {
       const u = userOf(req);
-      if (!req.isMultipart())
-        throw new AppError(Codes.PARAMETER_ERROR, 'send multipart/form-data with a file');
-      const maxBytes = music.maxUploadBytes(u);
-      await mkdir(tmpDir, { recursive: true });
-      let file: { path: string; fileName: string } | undefined;
-      let name: string | undefined;
-      let tooLarge = false;
-      let extra = false;
-      try {
-        for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
-          if (part.type === 'file') {
-            if (file) {
-              extra = true;
-              part.file.resume();
-              continue;
-            }
-            const path = join(tmpDir, `music-${Date.now()}-${Math.random().toString(36).slice(2)}.bin`);
-            file = { path, fileName: part.filename || 'music.wav' };
-            await pipeline(part.file, createWriteStream(path));
-            if (part.file.truncated) tooLarge = true;
-          } else if (part.fieldname === 'name') {
-            name = typeof part.value === 'string' ? part.value : String(part.value ?? '');
-          }
-        }
-      } catch (err) {
-        if (file) await rm(file.path, { force: true });
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_FILES_LIMIT') throw new AppError(Codes.REFUSED, MusicMessages.ONE_FILE);
-        if (code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(
-            Codes.REFUSED,
-            MusicMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB),
-          );
-        }
-        throw err;
-      }
-      if (extra || tooLarge) {
-        if (file) await rm(file.path, { force: true });
-        if (extra) throw new AppError(Codes.REFUSED, MusicMessages.ONE_FILE);
-        throw new AppError(Codes.REFUSED, MusicMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB));
-      }
-      if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a music file is required (form field "file")');
+      const { file, fields } = await readUpload(req, {
+        maxBytes: music.maxUploadBytes(u),
+        sink: toTempFile(tmpDir, 'music', 'music.wav'),
+        oneFile: MusicMessages.ONE_FILE,
+        tooLarge: () => MusicMessages.tooLarge(PLAN_LIMITS[planOf(u, Date.now())].sizeMB),
+        missing: 'a music file is required (form field "file")',
+      });
+      const name = fields.name?.at(-1);
       return await music.createFromFile(u, { name }, file);
     },
   );
@@ -115,48 +73,43 @@ const routes: FastifyPluginAsync = async (base) => {
     );
   }
 
-  r.get(
+  r.byId(
+    'GET',
     '/music/:id',
     {
-      auth: requireUser,
       summary: 'One music card: status and progress (poll it while the dance is made)',
-      params: z.object({ id: IdParam }),
       data: MusicSchema,
     },
-    async (req) => music.get(userOf(req), req.params.id),
+    (u, id) => music.get(u, id),
   );
 
-  r.delete(
+  r.deleteIds(
+    'DELETE',
     '/music',
     {
-      auth: requireUser,
       summary: 'Delete music cards and their files (refunded when the dance was not made yet)',
-      body: MusicIdsBody,
-      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => music.delete(userOf(req), req.body.ids),
+    (u, ids) => music.delete(u, ids),
   );
 
-  r.post(
+  r.byId(
+    'POST',
     '/music/redone/:id',
     {
-      auth: requireUser,
       summary: 'A new dance for the same music (new seed); the first is free, then 1 V per 2 s',
-      params: z.object({ id: IdParam }),
       data: MusicSchema,
     },
-    async (req) => music.redone(userOf(req), req.params.id),
+    (u, id) => music.redone(u, id),
   );
 
-  r.get(
+  r.byId(
+    'GET',
     '/music/cos_url/:id',
     {
-      auth: requireUser,
       summary: 'Signed URLs of the music and of its dance (for the preview)',
-      params: z.object({ id: IdParam }),
       data: MusicUrlsSchema,
     },
-    async (req) => music.urls(userOf(req), req.params.id),
+    (u, id) => music.urls(u, id),
   );
 
   r.get(

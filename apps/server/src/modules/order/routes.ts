@@ -4,7 +4,13 @@
  * status), cash-back codes, commissions and payouts.
  */
 import { randomBytes } from 'node:crypto';
-import { InvoiceSchema } from '@mocap/contracts';
+import {
+  CashbackSchema,
+  CashbackSummarySchema,
+  InvoiceBody,
+  InvoiceSchema,
+  OrderSchema,
+} from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,54 +22,7 @@ import type { UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
 import type { OrderRecord } from './ports.ts';
 
-export const OrderSchema = z.object({
-  orderNo: z.string(),
-  account: z.string().describe('e-mail of the buyer'),
-  goodsId: z.number().int(),
-  type: z.string().describe('plan | coins | company'),
-  title: z.string(),
-  amount: z.number().int().describe('fen'),
-  method: z.enum(['wechat', 'alipay']),
-  status: z.enum(['pending', 'paid', 'closed']),
-  createAt: z.number(),
-  updateAt: z.number(),
-  expiresAt: z.number(),
-  paidAt: z.number().nullable(),
-  tradeNo: z.string().nullable(),
-  coins: z.number().int().describe('coins credited (plan or pack + bonus)'),
-  bonus: z.number().int(),
-  currency: z.enum(['V', 'CV']),
-  levelAfter: z.string().nullable(),
-  expiryAfter: z.number().nullable(),
-  carriedDays: z.number().nullable(),
-  invoice: z.string().nullable().describe('invoice status when one was requested'),
-});
-
 const OrderNoParams = z.object({ orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/) });
-
-const InvoiceBody = z.object({
-  orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/),
-  title: z.string().trim().min(1).max(128).describe('invoice title: a person name or the company name'),
-  taxNo: z
-    .string()
-    .trim()
-    .regex(/^[0-9A-Z]{15,20}$/, 'tax number: 15–20 digits or capital letters')
-    .optional(),
-  email: z.email().max(191),
-});
-
-const CashbackSchema = z.object({
-  id: z.number().int(),
-  inviteeId: z.number().int(),
-  invitee: z.string().describe('masked e-mail of the invitee'),
-  orderNo: z.string(),
-  orderAmount: z.number().int(),
-  rateBp: z.number().int().describe('basis points (1000 = 10 %)'),
-  amount: z.number().int().describe('commission in fen'),
-  status: z.enum(['pending', 'paid']),
-  createdAt: z.number(),
-  paidAt: z.number().nullable(),
-});
 
 const mask = (email: string) => {
   const [name, host] = email.split('@');
@@ -345,12 +304,7 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       auth: requireUser,
       tags: ['referral'],
       summary: 'Cash-back totals: rate, code, pending and paid-out commission (fen)',
-      data: z.object({
-        code: z.string().nullable(),
-        rateBp: z.number().int(),
-        pending: z.number().int(),
-        paid: z.number().int(),
-      }),
+      data: CashbackSummarySchema,
     },
     async (req) => {
       const u = userOf(req);

@@ -4,6 +4,7 @@
  * each provider's own format; a notice that fails verification (forged signature, stale or replayed, wrong
  * amount, unknown order, undecryptable) is refused and pays nothing.
  */
+import { PayMethodsSchema, PrepaySchema } from '@mocap/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,17 +23,6 @@ const RenewQuery = z.object({
 });
 const OrderNoParams = z.object({ orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/) });
 
-const Prepay = z.object({
-  url: z.string().describe('code_url to show as a QR code'),
-  orderNo: z.string(),
-  amount: z.number().int().describe('fen'),
-  expiresAt: z.number().describe('epoch ms: the QR code is valid until then (300 s)'),
-  remainingMs: z
-    .number()
-    .int()
-    .describe('ms the code stays valid by the server clock (300 000 for a new order; less for a reused one)'),
-});
-
 const payRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { pay } = app.ctx.services;
@@ -43,7 +33,7 @@ const payRoutes: FastifyPluginAsync = async (root) => {
     '/pay/methods',
     {
       summary: 'Which payment methods are available, and whether the payment sandbox plays the providers',
-      data: z.object({ wechat: z.boolean(), alipay: z.boolean(), mode: z.enum(['sandbox', 'live']) }),
+      data: PayMethodsSchema,
     },
     async () => pay.methods(),
   );
@@ -62,7 +52,7 @@ const payRoutes: FastifyPluginAsync = async (root) => {
       description: 'Company accounts are refused 307 企业用户无法购买该类型商品.',
       params: GoodsParams,
       query: RenewQuery,
-      response: { 200: envelope(Prepay) },
+      response: { 200: envelope(PrepaySchema) },
     },
     wxPrepay(false),
   );
@@ -73,7 +63,7 @@ const payRoutes: FastifyPluginAsync = async (root) => {
       summary: 'WeChat Pay Native order for a company product (CV coins)',
       params: CompanyParams,
       query: RenewQuery,
-      response: { 200: envelope(Prepay) },
+      response: { 200: envelope(PrepaySchema) },
     },
     wxPrepay(true),
   );

@@ -13,20 +13,25 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, Codes } from '../../errors.ts';
 import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
+import { readUpload, toMemory } from '../../http/multipart.ts';
 import { routesOf } from '../../http/route.ts';
 import {
-  AdminSearchBody,
+  AdminTomokageSchema,
+  AdminTomokageSearchBody,
   ApplyBody,
   ApplySchema,
-  CenterBody,
-  DownloadSchema,
+  DeletedSchema,
   IdsBody,
   RedoneBody,
+  TomokageCenterBody,
   TomokageDetailSchema,
+  TomokageDownloadSchema,
+  TomokageMotionSchema,
+  TomokagePicturesSchema,
   TomokageSchema,
+  TomokageUrlsSchema,
 } from './schemas.ts';
 import { TomokageMessages } from './service.ts';
 
@@ -52,37 +57,14 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => {
       const u = userOf(req);
       await svc.assertOpen(u);
-      if (!req.isMultipart())
-        throw new AppError(Codes.PARAMETER_ERROR, 'send multipart/form-data with a file');
-      const maxBytes = svc.maxUploadBytes(u);
-      let file: { bytes: Uint8Array; fileName: string } | undefined;
-      let name: string | undefined;
-      let extra = false;
-      try {
-        for await (const part of req.parts({ limits: { fileSize: Math.max(1, maxBytes), files: 1 } })) {
-          if (part.type === 'file') {
-            if (file) {
-              extra = true;
-              part.file.resume();
-              continue;
-            }
-            const bytes = await part.toBuffer();
-            file = {
-              bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-              fileName: part.filename || 'character',
-            };
-          } else if (part.fieldname === 'name') name = String(part.value ?? '');
-        }
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_FILES_LIMIT') throw new AppError(Codes.REFUSED, 'one character file at a time');
-        if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(Codes.REFUSED, TomokageMessages.tooLarge(svc.limits(u).sizeMB));
-        throw err;
-      }
-      if (extra) throw new AppError(Codes.REFUSED, 'one character file at a time');
-      if (!file)
-        throw new AppError(Codes.PARAMETER_ERROR, 'a character file is required (form field "file")');
+      const { file, fields } = await readUpload(req, {
+        maxBytes: svc.maxUploadBytes(u),
+        sink: toMemory('character'),
+        oneFile: 'one character file at a time',
+        tooLarge: () => TomokageMessages.tooLarge(svc.limits(u).sizeMB),
+        missing: 'a character file is required (form field "file")',
+      });
+      const name = fields.name?.at(-1);
       return await svc.upload(u, { name }, file);
     },
   );
@@ -95,7 +77,7 @@ const routes: FastifyPluginAsync = async (base) => {
         summary: path.endsWith('center')
           ? 'My digital humans (collected first, then newest)'
           : 'Search my digital humans by name',
-        body: CenterBody,
+        body: TomokageCenterBody,
         data: pageOf(TomokageSchema),
       },
       async (req) => svc.center(userOf(req), req.body),
@@ -107,94 +89,84 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireUser,
       summary: 'My made motions that can be applied (video captures and music dances)',
-      data: z.array(
-        z.object({ kind: z.string(), id: z.number().int(), name: z.string(), duration: z.number() }),
-      ),
+      data: z.array(TomokageMotionSchema),
     },
     async (req) => svc.motions(userOf(req)),
   );
 
-  r.get(
+  r.byId(
+    'GET',
     '/tomokage/:id',
     {
-      auth: requireUser,
       summary: 'One digital human: skeleton, mapping (for the editor), applied motions',
-      params: z.object({ id: IdParam }),
       data: TomokageDetailSchema,
     },
-    async (req) => svc.detail(userOf(req), req.params.id),
+    (u, id) => svc.detail(u, id),
   );
 
-  r.delete(
+  r.deleteIds(
+    'DELETE',
     '/tomokage',
     {
-      auth: requireUser,
       summary: 'Delete digital humans, their pictures and applied motions',
-      body: IdsBody,
-      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => svc.delete(userOf(req), req.body.ids),
+    (u, ids) => svc.delete(u, ids),
   );
 
-  r.post(
+  r.byId(
+    'POST',
     '/tomokage/collect/:id',
     {
-      auth: requireUser,
       summary: 'Collect (star) or un-collect a digital human',
-      params: z.object({ id: IdParam }),
       body: z.object({ collect: z.boolean() }).default({ collect: true }),
       data: TomokageSchema,
     },
-    async (req) => svc.collect(userOf(req), req.params.id, req.body.collect),
+    (u, id, req) => svc.collect(u, id, req.body.collect),
   );
 
-  r.post(
+  r.byId(
+    'POST',
     '/tomokage/redone/:id',
     {
-      auth: requireUser,
       summary: 'Re-map the skeleton: automatically (no body), or save the mapping editor’s joints → bones',
-      params: z.object({ id: IdParam }),
       body: RedoneBody,
       data: TomokageDetailSchema,
     },
-    async (req) => svc.redone(userOf(req), req.params.id, req.body?.mapping),
+    (u, id, req) => svc.redone(u, id, req.body?.mapping),
   );
 
-  r.get(
+  r.byId(
+    'GET',
     '/tomokage/cos_url/:id',
     {
-      auth: requireUser,
       summary: 'Signed URLs: the uploaded file, the rest-pose preview GLB, an applied motion’s GLB (applyId)',
-      params: z.object({ id: IdParam }),
       query: z.object({ applyId: z.coerce.number().int().positive().optional() }),
-      data: z.object({ source: z.string(), preview: z.string().nullable(), animated: z.string().nullable() }),
+      data: TomokageUrlsSchema,
     },
-    async (req) => svc.urls(userOf(req), req.params.id, req.query.applyId),
+    (u, id, req) => svc.urls(u, id, req.query.applyId),
   );
 
-  r.get(
+  r.byId(
+    'GET',
     '/tomokage/pictures/:id',
     {
-      auth: requireUser,
       summary: 'Signed URLs of the pictures rendered on the server (front, three-quarter)',
-      params: z.object({ id: IdParam }),
-      data: z.object({ front: z.string().nullable(), threeQuarter: z.string().nullable() }),
+      data: TomokagePicturesSchema,
     },
-    async (req) => svc.pictures(userOf(req), req.params.id),
+    (u, id) => svc.pictures(u, id),
   );
 
-  r.post(
+  r.byId(
+    'POST',
     '/tomokage/apply/:id',
     {
-      auth: requireUser,
       summary: 'Apply a motion to the character: FBX (own mesh and materials), GLB, VRMA for VRM, zip',
       description:
         'An own capture or dance is free; a square video costs what downloading it costs (1 V per second, once per user and video).',
-      params: z.object({ id: IdParam }),
       body: ApplyBody,
       data: ApplySchema,
     },
-    async (req) => svc.apply(userOf(req), req.params.id, req.body),
+    (u, id, req) => svc.apply(u, id, req.body),
   );
 
   r.get(
@@ -203,7 +175,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireUser,
       summary: 'A signed URL of an applied motion’s file (fbx, glb, vrma)',
       params: z.object({ applyId: IdParam, format: z.enum(['fbx', 'glb', 'vrma']) }),
-      data: DownloadSchema,
+      data: TomokageDownloadSchema,
     },
     async (req) => svc.download(userOf(req), req.params.applyId, req.params.format),
   );
@@ -214,7 +186,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireUser,
       summary: 'A signed URL of the zip of an applied motion (all its files)',
       params: z.object({ applyId: IdParam }),
-      data: DownloadSchema,
+      data: TomokageDownloadSchema,
     },
     async (req) => svc.zip(userOf(req), req.params.applyId),
   );
@@ -226,14 +198,8 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireAdmin,
       summary: 'Every digital human with its owner and front picture (hidden ones included)',
-      body: AdminSearchBody,
-      data: pageOf(
-        TomokageSchema.extend({
-          userId: z.number().int(),
-          ownerEmail: z.string().nullable(),
-          front: z.string().nullable(),
-        }),
-      ),
+      body: AdminTomokageSearchBody,
+      data: pageOf(AdminTomokageSchema),
     },
     async (req) => svc.adminList(req.body),
   );
@@ -255,7 +221,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireAdmin,
       summary: 'Delete digital humans and their files',
       body: IdsBody,
-      data: z.object({ deleted: z.array(z.number().int()) }),
+      data: DeletedSchema,
     },
     async (req) => svc.adminDelete(req.body.ids),
   );

@@ -2,6 +2,7 @@
  * Account routes: verification codes, registration (individual and company), password reset, user centre,
  * last login, plan flags, coin records, referrals.
  */
+import { ReferralRecordsSchema, SkuRoleSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -232,7 +233,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireUser,
       summary: 'USER_SKU_ROLE: which paid plan is in force',
-      data: z.object({ isMonthly: z.boolean(), isYear: z.boolean() }),
+      data: SkuRoleSchema,
     },
     async (req) => accounts.skuRole(userOf(req)),
   );
@@ -291,13 +292,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  const InviteeSchema = z.object({
-    id: z.number().int(),
-    email: z.string().describe('masked'),
-    createdAt: z.number(),
-    rank: z.number().int(),
-    reward: z.number().int(),
-  });
   const mask = (email: string) => email.replace(/^(.{1,2})[^@]*(@.*)$/, '$1***$2');
 
   r.post(
@@ -311,7 +305,7 @@ const routes: FastifyPluginAsync = async (base) => {
           size: z.coerce.number().int().min(1).max(100).default(20),
         })
         .default({ page: 1, size: 20 }),
-      data: pageOf(InviteeSchema).extend({ inviteCode: z.string(), referralCount: z.number().int() }),
+      data: ReferralRecordsSchema,
     },
     async (req) => {
       const me = userOf(req);

@@ -2,18 +2,16 @@
  * Video routes (spec §7 Video): upload (streamed multipart), direct-upload confirm (`/video/uploads`), lists,
  * edit, delete, square, collect, remake, 2D repair, feedback, queue, and live progress over SSE.
  */
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import { BoneTypeSchema } from '@mocap/contracts';
+import { BoneTypeSchema, DeletedSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireUser, requireUserOrQueryToken, userOf } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
+import { readUpload, toTempFile } from '../../http/multipart.ts';
 import { routesOf } from '../../http/route.ts';
 import type { QueueEvent } from '../../ports.ts';
 import { idempotentUploadReplay } from '../company/routes.ts';
@@ -23,7 +21,6 @@ import { PLAN_LIMITS, UploadMessages } from './limits.ts';
 import { CAPTURE_TYPES, type CaptureType, STATUS_NAMES, VideoStatus } from './ports.ts';
 import { uploadPreflight } from './preflight.ts';
 import {
-  IdsBody,
   ListQuerySchema,
   SolveOptionsFields,
   SolveOptionsInput,
@@ -124,55 +121,13 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => {
       const u = userOf(req);
-      if (!req.isMultipart())
-        throw new AppError(Codes.PARAMETER_ERROR, 'send multipart/form-data with a file');
-      const maxBytes = videos.maxUploadBytes(u);
-      const raw: Record<string, string[]> = {};
-      let file: { path: string; fileName: string } | undefined;
-      let tooLarge = false;
-      let extra = false;
-      try {
-        for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
-          if (part.type === 'file') {
-            if (file) {
-              extra = true;
-              part.file.resume();
-              continue;
-            }
-            const path = join(tmpDir, `up-${Date.now()}-${Math.random().toString(36).slice(2)}.bin`);
-            file = { path, fileName: part.filename || 'video.mp4' };
-            await pipeline(part.file, createWriteStream(path));
-            if (part.file.truncated) tooLarge = true;
-          } else {
-            const v = typeof part.value === 'string' ? part.value : String(part.value ?? '');
-            if (!raw[part.fieldname]) raw[part.fieldname] = [];
-            raw[part.fieldname]!.push(v);
-          }
-        }
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (file) await rm(file.path, { force: true });
-        if (code === 'FST_FILES_LIMIT') throw new AppError(Codes.REFUSED, UploadMessages.ONE_VIDEO);
-        if (code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(Codes.REFUSED, UploadMessages.tooLarge(PLAN_LIMITS[videos.planOf(u)].sizeMB));
-        }
-        if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-          throw new AppError(Codes.PARAMETER_ERROR, 'too many form fields');
-        }
-        // Anything else the parser throws is bad input (issue 13.8); file-system errors stay server errors.
-        if (err instanceof AppError || (err as NodeJS.ErrnoException).syscall) throw err;
-        throw new AppError(
-          Codes.PARAMETER_ERROR,
-          `malformed multipart/form-data: ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
-      if (extra || tooLarge) {
-        if (file) await rm(file.path, { force: true });
-        if (extra) throw new AppError(Codes.REFUSED, UploadMessages.ONE_VIDEO);
-        throw new AppError(Codes.REFUSED, UploadMessages.tooLarge(PLAN_LIMITS[videos.planOf(u)].sizeMB));
-      }
-      if (!file) throw new AppError(Codes.PARAMETER_ERROR, 'a video file is required (form field "file")');
-      const upload = file;
+      const { file: upload, fields: raw } = await readUpload(req, {
+        maxBytes: videos.maxUploadBytes(u),
+        sink: toTempFile(tmpDir, 'up', 'video.mp4'),
+        oneFile: UploadMessages.ONE_VIDEO,
+        tooLarge: () => UploadMessages.tooLarge(PLAN_LIMITS[videos.planOf(u)].sizeMB),
+        missing: 'a video file is required (form field "file")',
+      });
       const idem = CompanyService.idempotencyKey(req.headers['idempotency-key']);
       return await app.ctx.services.company.once(u.id, 'video.upload', idem, () =>
         videos.createFromFile(u, toFields(raw), upload),
@@ -297,12 +252,11 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => videos.byId(userOf(req), req.body.id),
   );
 
-  r.post(
+  r.byId(
+    'POST',
     '/video/checkWaiting/:id',
     {
-      auth: requireUser,
       summary: 'Status, progress and queue position of my video',
-      params: z.object({ id: IdParam }),
       data: z.object({
         id: z.number().int(),
         status: z.number().int(),
@@ -311,7 +265,7 @@ const routes: FastifyPluginAsync = async (base) => {
         position: z.number().int().nullable(),
       }),
     },
-    async (req) => videos.waiting(userOf(req), req.params.id),
+    (u, id) => videos.waiting(u, id),
   );
 
   r.get(
@@ -359,26 +313,20 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.delete(
+  r.deleteIds(
+    'DELETE',
     '/video',
     {
-      auth: requireUser,
       summary: 'Delete videos (files and queued jobs); a video not yet made is refunded',
-      body: IdsBody,
-      data: z.object({ deleted: z.array(z.number().int()) }),
     },
-    async (req) => videos.delete(userOf(req), req.body.ids),
+    (u, ids) => videos.delete(u, ids),
   );
 
-  r.delete(
+  r.byId(
+    'DELETE',
     '/video/center/:id',
-    {
-      auth: requireUser,
-      summary: 'Delete one of my videos',
-      params: z.object({ id: IdParam }),
-      data: z.object({ deleted: z.array(z.number().int()) }),
-    },
-    async (req) => videos.delete(userOf(req), [req.params.id]),
+    { summary: 'Delete one of my videos', data: DeletedSchema },
+    (u, id) => videos.delete(u, [id]),
   );
 
   r.put(
@@ -394,15 +342,14 @@ const routes: FastifyPluginAsync = async (base) => {
       videos.setSquare(userOf(req), req.params.id, req.params.flag, req.body?.titleInSquare ?? null),
   );
 
-  r.put(
+  r.byId(
+    'PUT',
     '/video/collect/:id',
     {
-      auth: requireUser,
       summary: 'Collect or un-collect a video (toggle)',
-      params: z.object({ id: IdParam }),
       data: z.object({ collected: z.boolean() }),
     },
-    async (req) => videos.collect(userOf(req), req.params.id),
+    (u, id) => videos.collect(u, id),
   );
 
   r.post(

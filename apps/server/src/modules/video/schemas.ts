@@ -169,5 +169,3 @@ export const MotionResultSchema = z.object({
   charged: z.number().int().describe('V coins charged by this call'),
   expiresIn: z.number().int().describe('seconds the URLs stay valid'),
 });
-
-export const IdsBody = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(100) });

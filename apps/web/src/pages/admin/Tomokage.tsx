@@ -1,4 +1,5 @@
 /** manageTomokage: every digital human with its owner; hide from / show to its owner, delete (issue 21, 24). */
+import type { AdminTomokage, Deleted, Tomokage } from '@mocap/contracts';
 import { useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
@@ -17,23 +18,8 @@ import {
   usePaged,
 } from './kit.tsx';
 
-interface Human {
-  id: number;
-  name: string;
-  fileName: string;
-  format: string;
-  sizeBytes: number;
-  scheme: string;
-  mapped: number;
-  missing: string[];
-  /** Joints the rig has no bone for by design (no toes, two-link thumbs). */
-  absent: string[];
-  hidden: boolean;
-  userId: number;
-  ownerEmail: string | null;
-  front: string | null;
-  createAt: number;
-}
+/** A row of `/admin/tomokage/search` (the contract's). */
+type Human = AdminTomokage;
 
 const SIZE = 15;
 
@@ -107,7 +93,7 @@ export function ManageTomokagePage() {
         label={ta(h.hidden ? 'tomo.show' : 'tomo.hide')}
         action={h.hidden ? 'show' : 'hide'}
         onClick={() =>
-          act(() => api.post('/admin/tomokage/hide', { id: h.id, hidden: !h.hidden }), paged.reload)
+          act(() => api.post<Tomokage>('/admin/tomokage/hide', { id: h.id, hidden: !h.hidden }), paged.reload)
         }
       />
       <Btn label={ta('admin.delete')} danger onClick={() => setDel(h)} />
@@ -134,7 +120,7 @@ export function ManageTomokagePage() {
             item={del}
             text={(h) => ta('tomo.deleteConfirm', { name: h.name, email: h.ownerEmail ?? '' })}
             close={() => setDel(null)}
-            run={(h) => api.post('/admin/tomokage/delete', { ids: [h.id] })}
+            run={(h) => api.post<Deleted>('/admin/tomokage/delete', { ids: [h.id] })}
             after={paged.reload}
           />
         </>
