@@ -8,10 +8,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, e2eUnavailable, type RunningServer, setLang, shot, useE2e } from './e2e-harness.ts';
+import { apiOf, contextOf, e2eSkipped, type RunningServer, shot, useE2e } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 const ADMIN = { email: 'root@sidebar.test', password: 'sidebar-root-pass-1' };
 const SIZES = [
   { width: 1366, height: 768 },
@@ -25,30 +23,28 @@ interface Box {
   right: number;
 }
 
-describe.skipIf(missing !== null && !CI)('administrator sidebar e2e (chromium + real server)', () => {
+describe.skipIf(e2eSkipped())('administrator sidebar e2e (chromium + real server)', () => {
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
   let server: RunningServer;
   let browser: Browser;
   let admin: string;
-  const { call, encrypt } = apiOf(() => server);
+  const { login } = apiOf(() => server);
   beforeAll(async () => {
     server = run.server();
     browser = run.browser();
-    admin = (
-      await call<{ token: string }>('POST', '/auth/login', {
-        username: ADMIN.email,
-        password: await encrypt(ADMIN.password),
-      })
-    ).token;
+    admin = await login(ADMIN.email, ADMIN.password);
   });
 
   it('every menu entry is reachable and wholly visible at 1366×768 and 1280×720, en and zh', async () => {
     for (const lang of ['en', 'zh'] as const) {
       for (const size of SIZES) {
-        const ctx = await browser.newContext({ viewport: size, deviceScaleFactor: 1 });
-        await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
-        await setLang(ctx, server.url, lang);
-        await ctx.addCookies([{ name: 'mocap_v1_token', value: admin, url: server.url }]);
+        const ctx = await contextOf(browser, server.url, {
+          viewport: size,
+          deviceScaleFactor: 1,
+          noticesSeen: true,
+          lang,
+          token: admin,
+        });
         const page = await ctx.newPage();
         await page.goto(`${server.url}/capture/index/manageUser`);
         await page.locator('[data-admin-page=manageUser]').waitFor();

@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiOf,
   codeFromOutbox,
+  contextOf,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   ROOT,
   type RunningServer,
-  setLang,
   shot,
   TESTDATA,
   trimClip,
@@ -26,8 +26,6 @@ import {
   waitFor,
 } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 const ADMIN = { email: 'root@console.test', password: 'console-root-pass-1' };
 const PAGES = [
   'manageUser',
@@ -48,7 +46,7 @@ const PAGES = [
   'auditLog',
 ] as const;
 
-describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + real server)', () => {
+describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server)', () => {
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPTURE_MODEL: 'lite' });
   let server: RunningServer;
   let browser: Browser;
@@ -56,12 +54,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
   beforeAll(async () => {
     server = run.server();
     browser = run.browser();
-    admin = (
-      await call<{ token: string }>('POST', '/auth/login', {
-        username: ADMIN.email,
-        password: await encrypt(ADMIN.password),
-      })
-    ).token;
+    admin = await login(ADMIN.email, ADMIN.password);
   });
 
   let second: ChildProcess | undefined;
@@ -76,7 +69,7 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
     }
   });
 
-  const { raw, call, encrypt, register: registerAs } = apiOf(() => server);
+  const { raw, call, encrypt, register: registerAs, login } = apiOf(() => server);
   const register = async (email: string) => {
     const r = await registerAs(email, 'console-user-pass');
     return { token: r.token, id: r.user.id };
@@ -121,13 +114,8 @@ describe.skipIf(missing !== null && !CI)('administrator console e2e (chromium + 
   let uploads = 0;
 
   /** A browser context logged in as `token`; the start carousel only where a test looks at it. */
-  const context = async (lang: 'en' | 'zh', token: string, carousel = false): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ ...DESKTOP });
-    if (!carousel) await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
-    await setLang(ctx, server.url, lang);
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
-    return ctx;
-  };
+  const context = (lang: 'en' | 'zh', token: string, carousel = false): Promise<BrowserContext> =>
+    contextOf(browser, server.url, { ...DESKTOP, noticesSeen: !carousel, lang, token });
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(200);

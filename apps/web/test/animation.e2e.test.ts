@@ -13,37 +13,30 @@ import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiOf,
+  contextOf,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   type RunningServer,
-  setLang,
   shot,
   TESTDATA,
   useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 const ADMIN = { email: 'root@anim.test', password: 'anim-root-pass-1' };
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 
-describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real server)', () => {
+describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', () => {
   let server: RunningServer;
   let browser: Browser;
   let admin: string;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-anim-e2e-'));
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  const { call, encrypt, register: registerAs } = apiOf(() => server);
+  const { call, register: registerAs, login } = apiOf(() => server);
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'anim-pass-123')).token;
-  const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
-    await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
-    await setLang(ctx, server.url, lang);
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
-    return ctx;
-  };
+  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
+    contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, noticesSeen: true, lang, token });
   const suggested = (d: { suggestedFilename(): string }) => d.suggestedFilename();
   const canvasShot = (page: Page) =>
     page.evaluate(
@@ -56,12 +49,7 @@ describe.skipIf(missing !== null && !CI)('animation library e2e (chromium + real
   beforeAll(async () => {
     server = run.server();
     browser = run.browser();
-    admin = (
-      await call<{ token: string }>('POST', '/auth/login', {
-        username: ADMIN.email,
-        password: await encrypt(ADMIN.password),
-      })
-    ).token;
+    admin = await login(ADMIN.email, ADMIN.password);
   });
 
   it('browses, previews, collects, sells once; the administrator hides', async () => {

@@ -20,7 +20,7 @@ import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, TUTORIAL_TS } from '../src/li
 import {
   codeFromOutbox,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   type RunningServer,
   setLang,
   shot,
@@ -29,9 +29,6 @@ import {
   useE2e,
   waitFor,
 } from './e2e-harness.ts';
-
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 
 const MENU = {
   en: ['Company info', 'Recharge', 'Recharge detail', 'API tutorial', 'Price list'],
@@ -65,10 +62,10 @@ const pgUp = await new Promise<boolean>((resolve) => {
 /** The whole flow on SQLite in en and zh (screenshots), and again on PostgreSQL in en. */
 const RUNS: ['sqlite' | 'postgres', readonly ('en' | 'zh')[]][] = [
   ['sqlite', ['en', 'zh']],
-  ...(pgUp || CI ? [['postgres', ['en']] as ['postgres', readonly 'en'[]]] : []),
+  ...(pgUp || process.env.CI === 'true' ? [['postgres', ['en']] as ['postgres', readonly 'en'[]]] : []),
 ];
 
-describe.skipIf(missing !== null && !CI).each(RUNS)(
+describe.skipIf(e2eSkipped()).each(RUNS)(
   'company e2e on %s (chromium + real server + payment sandbox)',
   (kind, langs) => {
     let server: RunningServer;

@@ -18,7 +18,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -34,6 +34,13 @@ export function e2eUnavailable(): string | null {
   if (spawnSync('ffmpeg', ['-version']).status !== 0) return 'ffmpeg missing';
   return null;
 }
+
+/**
+ * Whether an e2e file skips: where chromium, ffmpeg or the server are missing (or `also`, a further need of the
+ * file such as a testdata file, is false), except under CI=true, where it runs and fails instead.
+ */
+export const e2eSkipped = (also = true): boolean =>
+  (e2eUnavailable() !== null || !also) && process.env.CI !== 'true';
 
 function newest(dir: string): number {
   let t = 0;
@@ -203,6 +210,24 @@ export async function setLang(ctx: BrowserContext, url: string, lang: 'en' | 'zh
   await ctx.addCookies([{ name: 'mocap_v1_lang', value: lang, url }]);
 }
 
+/**
+ * A new browser context of `browser` for the server at `url`: its language cookie set to `lang`, logged in as
+ * `token` when given, the start notices marked seen when `noticesSeen` (the carousel stays shut); the other
+ * options (device, acceptDownloads) go to newContext.
+ */
+export async function contextOf(
+  browser: Browser,
+  url: string,
+  o: BrowserContextOptions & { lang: 'en' | 'zh'; token?: string; noticesSeen?: boolean },
+): Promise<BrowserContext> {
+  const { lang, token, noticesSeen = false, ...options } = o;
+  const ctx = await browser.newContext(options);
+  if (noticesSeen) await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
+  await setLang(ctx, url, lang);
+  if (token) await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url }]);
+  return ctx;
+}
+
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = join(SCREENSHOTS, `${name}.png`);
@@ -269,7 +294,7 @@ export interface Envelope<T> {
 /**
  * The JSON API of a running test server as a test calls it: `raw` answers the envelope, `call` its data (throws
  * on a non-zero code), `encrypt` a password with the server's public key, `register` an account through the
- * e-mailed code (a company account with `company`).
+ * e-mailed code (a company account with `company`), `login` an account's token.
  */
 export function apiOf(server: () => RunningServer) {
   const raw = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
@@ -305,7 +330,11 @@ export function apiOf(server: () => RunningServer) {
       code,
     });
   };
-  return { raw, call, encrypt, register };
+  /** The token of an account logged in with its password (the administrator of ADMIN_EMAIL/ADMIN_PASSWORD too). */
+  const login = async (username: string, password: string) =>
+    (await call<{ token: string }>('POST', '/auth/login', { username, password: await encrypt(password) }))
+      .token;
+  return { raw, call, encrypt, register, login };
 }
 
 /**

@@ -19,11 +19,11 @@ import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiOf,
+  contextOf,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   PHONE,
   type RunningServer,
-  setLang,
   shot,
   TESTDATA,
   trimClip,
@@ -31,8 +31,6 @@ import {
   waitFor,
 } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 const ADMIN = { email: 'root@lab.test', password: 'lab-root-pass-1' };
 const GENE_DIR = join(TESTDATA, 'formats', 'mmd', 'Gene_light');
 const VIDEO = join(TESTDATA, 'videos', 'sports2d_demo4_indoor_side_walk.mp4');
@@ -41,22 +39,17 @@ interface Vmd {
   motions: { boneName: string; frameNum: number; position: number[] }[];
 }
 
-describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)', () => {
+describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
   let server: RunningServer;
   let browser: Browser;
   let admin: string;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-lab-e2e-'));
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPTURE_MODEL: 'lite' });
-  const { call, encrypt, register: registerAs } = apiOf(() => server);
+  const { call, register: registerAs, login } = apiOf(() => server);
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'lab-pass-123')).token;
-  const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
-    await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
-    await setLang(ctx, server.url, lang);
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
-    return ctx;
-  };
+  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
+    contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, noticesSeen: true, lang, token });
   const canvasShot = (page: Page, testId: string) =>
     page.evaluate(
       (id) =>
@@ -89,12 +82,7 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
   beforeAll(async () => {
     server = run.server();
     browser = run.browser();
-    admin = (
-      await call<{ token: string }>('POST', '/auth/login', {
-        username: ADMIN.email,
-        password: await encrypt(ADMIN.password),
-      })
-    ).token;
+    admin = await login(ADMIN.email, ADMIN.password);
   });
 
   /** A monthly-plan user who bought library takes 05_02 (281 frames) and 05_03. */
@@ -224,10 +212,7 @@ describe.skipIf(missing !== null && !CI)('lab pages e2e (chromium + real server)
     }
     // Phones: experiment is the third tab (spec §2: home, upload, experiment); the two sides stack.
     const { token } = await member('lab-exp-phone@example.com');
-    const ctx = await browser.newContext({ ...PHONE });
-    await ctx.addInitScript(() => sessionStorage.setItem('mocap_notices_seen', '1'));
-    await setLang(ctx, server.url, 'zh');
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+    const ctx = await contextOf(browser, server.url, { ...PHONE, noticesSeen: true, lang: 'zh', token });
     const page = await ctx.newPage();
     await page.goto(`${server.url}/capture/index/experiment`);
     for (const side of ['exp-left', 'exp-right'])

@@ -18,20 +18,18 @@ import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiOf,
+  contextOf,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   type RunningServer,
-  setLang,
   shot,
   useE2e,
   waitFor,
 } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
 const ADMIN = { email: 'root@music.test', password: 'music-root-pass-1' };
-const CI = process.env.CI === 'true';
 
-describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', () => {
+describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
   let server: RunningServer;
   let browser: Browser;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-music-e2e-'));
@@ -41,16 +39,10 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
     server = run.server();
     browser = run.browser();
   });
-  const { call, encrypt, register: registerAs } = apiOf(() => server);
+  const { call, register: registerAs, login } = apiOf(() => server);
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'music-pass-123')).token;
-  const adminToken = async () =>
-    (
-      await call<{ token: string }>('POST', '/auth/login', {
-        username: ADMIN.email,
-        password: await encrypt(ADMIN.password),
-      })
-    ).token;
+  const adminToken = () => login(ADMIN.email, ADMIN.password);
   const fileOf = (zip: Buffer, ext: string) => {
     const files = unzipSync(new Uint8Array(zip));
     const name = Object.keys(files).find((n) => n.toLowerCase().endsWith(ext));
@@ -74,9 +66,7 @@ describe.skipIf(missing !== null && !CI)('music e2e (chromium + real server)', (
       const wav = join(dir, `song-${lang}.wav`);
       writeFileSync(wav, wavBytes({ samples: t.samples, sampleRate: t.sampleRate }));
       const token = await register(`music-${lang}@example.com`);
-      const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
-      await setLang(ctx, server.url, lang);
-      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      const ctx = await contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, lang, token });
       const page = await ctx.newPage();
       await page.goto(`${server.url}/capture/index/music`);
       await page.getByTestId('music-price').waitFor();

@@ -9,20 +9,18 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiOf,
+  contextOf,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   PHONE,
   type RunningServer,
-  setLang,
   shot,
   useE2e,
 } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 const DAY = 86_400_000;
 
-describe.skipIf(missing !== null && !CI)('payments e2e (chromium + real server + payment sandbox)', () => {
+describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sandbox)', () => {
   const run = useE2e();
   let server: RunningServer;
   let browser: Browser;
@@ -33,12 +31,8 @@ describe.skipIf(missing !== null && !CI)('payments e2e (chromium + real server +
   const { call, register: registerAs } = apiOf(() => server);
   const register = async (email: string, company = false) =>
     (await registerAs<{ token: string }>(email, 'pay-pass-123', company)).token;
-  const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ ...DESKTOP, acceptDownloads: true });
-    await setLang(ctx, server.url, lang);
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
-    return ctx;
-  };
+  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
+    contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, lang, token });
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
@@ -213,9 +207,7 @@ describe.skipIf(missing !== null && !CI)('payments e2e (chromium + real server +
   it('phone: the pricing page and the payment modal fit a phone screen', async () => {
     const token = await register('phone@example.com');
     for (const lang of ['en', 'zh'] as const) {
-      const ctx = await browser.newContext({ ...PHONE });
-      await setLang(ctx, server.url, lang);
-      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      const ctx = await contextOf(browser, server.url, { ...PHONE, lang, token });
       const page = await ctx.newPage();
       await page.goto(`${server.url}/capture/asPay/index`);
       await page.getByTestId('buy-monthly').waitFor();
