@@ -6,8 +6,14 @@
  * noise (2 cm RMS 3D, 3 px RMS 2D, dropouts with low visibility, lost frames) → `solve` → metrics against the
  * truth, for the noisy landmarks and for the solved clip, per file, per convention and in total.
  * Targets (issue 3): MPJPE ≤ 15 mm, angle error ≤ 4°, bone-length std 0, foot sliding ≤ 2 mm, jerk ≤ 1.2×.
+ *
+ * `--speed [--runs n]`: the solve of a 60 s, 30 fps clip (issue 14: ≤ 10 s) — the real gym clip's tracks
+ * cached by `bench quality`/`gallery` (bench/out/quality/tracks), played forward and back to 1800 frames — wall
+ * and CPU seconds per run, with the load (CPU time is what a quiet machine's wall time comes to: the solve is
+ * single-threaded).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bvh, type SolveOptions, solveDetailed } from '@mocap/motion';
@@ -35,7 +41,42 @@ function arg(args: string[], name: string): string | undefined {
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 
+/** Solve time of a 60 s, 30 fps clip of real tracks (see the header). */
+function speed(runs: number): void {
+  const dir = join(here, 'out', 'quality', 'tracks');
+  const file = existsSync(dir)
+    ? readdirSync(dir).find((f) => f.startsWith('glamr_basketball_gym_two_people-heavy-'))
+    : undefined;
+  if (!file) {
+    console.log('no cached tracks of the gym clip: run `npm run bench -- gallery` (or quality) first');
+    return;
+  }
+  const t = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const n = t.frames.length;
+  const frames = [];
+  for (let k = 0; frames.length < 1800; k++) {
+    for (let i = 0; i < n && frames.length < 1800; i++) {
+      const src = t.frames[k % 2 ? n - 1 - i : i];
+      frames.push({ ...src, index: frames.length, time: frames.length / 30 });
+    }
+  }
+  const tracks = { ...t, frames };
+  for (let r = 0; r < runs; r++) {
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    const { clip } = solveDetailed(tracks, {});
+    const c = process.cpuUsage(c0);
+    console.log(
+      `solve of 1800 frames (60 s at 30 fps): wall ${((performance.now() - w0) / 1000).toFixed(1)} s, CPU ${((c.user + c.system) / 1e6).toFixed(1)} s (${clip.frameCount} frames; load ${loadavg()[0].toFixed(1)})`,
+    );
+  }
+}
+
 export default async function bench(args: string[]): Promise<void> {
+  if (args.includes('--speed')) {
+    speed(Number(arg(args, '--runs') ?? 3));
+    return;
+  }
   const filter = arg(args, '--filter');
   const maxFrames = arg(args, '--max-frames') ? Number(arg(args, '--max-frames')) : undefined;
   const smoothing = arg(args, '--smoothing') ? Number(arg(args, '--smoothing')) : undefined;
