@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
-import { markMade, uploadForm, useTestClips } from './video-helpers.ts';
+import { markMade, uploadForm, uploadVideo, useTestClips } from './video-helpers.ts';
 
 const clip = useTestClips('mocap-console-', (i) => i * 47);
 
@@ -41,14 +41,8 @@ describe.each(databases)('console videos and downloads on %s', (kind) => {
       ).toBe(0);
 
     const form = uploadForm(clip(1), { name: 'jump', tags: 'x', boneType: 'Mixamo' });
-    const up = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${owner.token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(up.json().code, up.json().message).toBe(0);
-    const vid = up.json().data.id as number;
+    const up = await uploadVideo(t.app, owner.token, form);
+    const vid = up.id as number;
     await markMade(t.infra, t.services, vid, ['Mixamo']);
     expect((await t.call('PUT', `/product/video/square/${vid}/1`, { token: owner.token })).code).toBe(0);
     expect(

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVideoStore } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { uploadForm, useTestClips } from './video-helpers.ts';
+import { uploadForm, uploadVideo, useTestClips } from './video-helpers.ts';
 
 const clip = useTestClips('mocap-models-', (i) => i * 61);
 
@@ -47,14 +47,8 @@ describe.each(databases)('capture models on %s', (kind) => {
 
     const upload = async (i: number) => {
       const form = uploadForm(clip(i), { name: `m${i}`, tags: 'x', boneType: 'Mixamo' });
-      const r = await t.app.inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${u.token}`, ...form.headers },
-        payload: form.payload,
-      });
-      expect(r.json().code, r.json().message).toBe(0);
-      return (await createVideoStore(t.infra.database).repos.videos.findById(r.json().data.id as number))!;
+      const r = await uploadVideo(t.app, u.token, form);
+      return (await createVideoStore(t.infra.database).repos.videos.findById(r.id as number))!;
     };
     expect((await upload(1)).modelType).toBe('full');
 

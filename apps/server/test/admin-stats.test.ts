@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVideoStore } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { markMade, uploadForm, useTestClips } from './video-helpers.ts';
+import { markMade, uploadForm, uploadVideo, useTestClips } from './video-helpers.ts';
 
 const clip = useTestClips('mocap-stats-', (i) => i * 53);
 
@@ -58,14 +58,8 @@ describe.each(databases)('reports on %s', (kind) => {
 
     const upload = async (token: string, i: number, seconds: number) => {
       const form = uploadForm(clip(i, seconds), { name: `v${i}`, tags: 'x', boneType: 'Mixamo' });
-      const r = await t.app.inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${token}`, ...form.headers },
-        payload: form.payload,
-      });
-      expect(r.json().code, r.json().message).toBe(0);
-      return r.json().data.id as number;
+      const r = await uploadVideo(t.app, token, form);
+      return r.id as number;
     };
     const v1 = await upload(other.token, 1, 3);
     const v2 = await upload(other.token, 2, 2);

@@ -19,6 +19,7 @@ import {
   makeFixtures,
   markMade,
   multipart,
+  postUpload,
   TESTDATA,
   unzip,
   uploadForm,
@@ -417,14 +418,7 @@ describe.each(databases)('animation library on %s', (kind) => {
   it('an owner shares a made square capture as an animation; an administrator publishes it; others buy it', async () => {
     const owner = await t.register(`anim-share-${kind}@example.com`);
     const form = uploadForm(fx.synthetic(31, 2), { name: 'shared clip', tags: 'x' });
-    const up = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${owner.token}`, ...form.headers },
-        payload: form.payload,
-      })
-    ).json() as { code: number; message: string; data: { id: number } };
+    const up = await postUpload(t.app, owner.token, form);
     expect(up.code, up.message).toBe(0);
     const share = () =>
       t.call<Anim & { picture: string }>('POST', '/product/animation/upload', {

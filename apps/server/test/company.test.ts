@@ -17,7 +17,7 @@ import {
   WEBHOOK_RETRY_WINDOW_MS,
 } from '../src/modules/company/service.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, postUpload, uploadForm } from './video-helpers.ts';
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -67,13 +67,7 @@ describe.each(databases)('company side on %s', (kind) => {
 
   const upload = async (token: string, file: string, headers: Record<string, string> = {}) => {
     const form = uploadForm(file, { name: 'api clip' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${token}`, ...form.headers, ...headers },
-      payload: form.payload,
-    });
-    return r.json() as { code: number; message: string; data: { id: number; duration: number } };
+    return postUpload<{ id: number; duration: number }>(t.app, token, form, headers);
   };
   const cv = (id: number) => t.services.coins.balance(id, 'CV');
   const mails = () => readOutbox(join(t.dataDir, 'outbox'), emailA);

@@ -9,7 +9,7 @@ import { startWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, unzip, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, postUpload, unzip, uploadForm } from './video-helpers.ts';
 
 let fx: Fixtures;
 beforeAll(() => {
@@ -54,14 +54,9 @@ describe.each(databases)('end to end on %s', (kind) => {
 
     // Upload the clip.
     const form = uploadForm(fx.person, { name: 'dribble', tags: ['basketball'], boneType: 'Mixamo' });
-    const up = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${token}`, ...form.headers },
-      payload: form.payload,
-    });
-    const video = (up.json() as { code: number; message: string; data: VideoView }).data;
-    expect(up.json().code, up.json().message).toBe(0);
+    const up = await postUpload<VideoView>(t.app, token, form);
+    const video = up.data;
+    expect(up.code, up.message).toBe(0);
     expect(video.duration).toBeCloseTo(3.33, 1);
 
     // Live progress (SSE): the stream ends with `done` once the video is made.

@@ -14,7 +14,7 @@ import { type CaptureJobData, runChargeRef } from '../src/modules/jobs/service.t
 import type { CaptureJudgement } from '../src/modules/video/ports.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
 import { databases, freePort, spawnMain, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, unzip, uploadForm, uploadVideo } from './video-helpers.ts';
 
 describe('15.1 parseRange', () => {
   it('reads the three forms of one range and refuses what lies past the end', () => {
@@ -132,15 +132,9 @@ describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kin
   };
   const madeVideo = async (token: string, i: number) => {
     const form = uploadForm(fx.synthetic(i, 2), { name: `v${i}`, tags: 'x' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(r.json().code, r.json().message).toBe(0);
-    await markMade(t.infra, t.services, r.json().data.id, ['Mixamo', 'UnityAnim', 'bvh']);
-    return r.json().data.id as number;
+    const r = await uploadVideo(t.app, token, form);
+    await markMade(t.infra, t.services, r.id, ['Mixamo', 'UnityAnim', 'bvh']);
+    return r.id as number;
   };
 
   it('a free plan’s Mixamo zip has no BVH; monthly keeps .anim, drops BVH; yearly gets everything', async () => {
@@ -314,14 +308,8 @@ describe.each(databases)(
       const me = await t.register(`judge-${kind}@example.com`);
       const start = await t.services.coins.balance(me.id);
       const form = uploadForm(fx.synthetic(81, 2), { name: 'gym', tags: 'x' });
-      const up = await t.app.inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${me.token}`, ...form.headers },
-        payload: form.payload,
-      });
-      expect(up.json().code, up.json().message).toBe(0);
-      const id = up.json().data.id as number;
+      const up = await uploadVideo(t.app, me.token, form);
+      const id = up.id as number;
       expect(await t.services.coins.balance(me.id)).toBe(start - 2);
       expect((await view(me.token, id)).judgement).toBeNull();
 

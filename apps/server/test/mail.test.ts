@@ -3,11 +3,11 @@
  * server on loopback (plain SMTP with AUTH PLAIN, enough of RFC 5321 for one message).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, createOutboxMailer, readOutbox } from '../src/infra/mail/index.ts';
+import { type Received, smtpStub } from './smtp-stub.ts';
 
 describe('outbox mailer', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mocap-outbox-'));
@@ -26,64 +26,9 @@ describe('outbox mailer', () => {
   });
 });
 
-interface Received {
-  auth?: string;
-  from?: string;
-  to: string[];
-  data: string;
-}
-
-/** A minimal SMTP server: EHLO, AUTH PLAIN, MAIL, RCPT, DATA, QUIT. */
-function smtpServer(received: Received[]): Server {
-  return createServer((sock: Socket) => {
-    let buf = '';
-    let inData = false;
-    let cur: Received = { to: [], data: '' };
-    const say = (s: string) => sock.write(`${s}\r\n`);
-    say('220 test ESMTP');
-    sock.on('data', (chunk) => {
-      buf += chunk.toString('utf8');
-      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            received.push(cur);
-            cur = { to: [], data: '' };
-            say('250 queued');
-          } else cur.data += `${line.startsWith('..') ? line.slice(1) : line}\n`;
-          continue;
-        }
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === 'EHLO') {
-          sock.write('250-test\r\n250-AUTH PLAIN\r\n250 8BITMIME\r\n');
-        } else if (cmd === 'HELO') say('250 test');
-        else if (cmd === 'AUTH') {
-          cur.auth = Buffer.from(line.split(' ')[2] ?? '', 'base64').toString('utf8');
-          say('235 ok');
-        } else if (cmd === 'MAIL') {
-          cur.from = line.slice(10).trim();
-          say('250 ok');
-        } else if (cmd === 'RCPT') {
-          cur.to.push(line.slice(8).trim());
-          say('250 ok');
-        } else if (cmd === 'DATA') {
-          inData = true;
-          say('354 go ahead');
-        } else if (cmd === 'QUIT') {
-          say('221 bye');
-          sock.end();
-        } else if (cmd === 'RSET' || cmd === 'NOOP') say('250 ok');
-        else say('502 not implemented');
-      }
-    });
-  });
-}
-
 describe('SMTP mailer', () => {
   const received: Received[] = [];
-  const server = smtpServer(received);
+  const server = smtpStub(received);
   let port = 0;
   beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import { waitFor } from './queue-helpers.ts';
-import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, unzip, uploadForm, uploadVideo } from './video-helpers.ts';
 
 let fx: Fixtures;
 beforeAll(() => {
@@ -48,15 +48,9 @@ describe.each(databases)('motion on %s', (kind) => {
     b = await t.register(`mb-${kind}@example.com`);
     for (const i of [21, 22]) {
       const form = uploadForm(fx.synthetic(i, 2), { name: `clip ${i}`, tags: 'x' });
-      const r = await t.app.inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${a.token}`, ...form.headers },
-        payload: form.payload,
-      });
-      expect(r.json().code, r.json().message).toBe(0);
-      vids.push(r.json().data);
-      await markMade(t.infra, t.services, r.json().data.id, ['Mixamo', 'Unreal4', 'bvh', 'VMD-TDA']);
+      const r = await uploadVideo<VideoView>(t.app, a.token, form);
+      vids.push(r);
+      await markMade(t.infra, t.services, r.id, ['Mixamo', 'Unreal4', 'bvh', 'VMD-TDA']);
     }
   });
 

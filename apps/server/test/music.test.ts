@@ -14,7 +14,7 @@ import { runMusicWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MusicView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { multipart, unzip } from './video-helpers.ts';
+import { multipart, postForm, unzip } from './video-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mocap-music-test-'));
 const wav12 = Buffer.from(
@@ -83,14 +83,7 @@ describe.each(databases)('music on %s', (kind) => {
   };
   const upload = (token: string, file: { filename: string; data: Buffer; type?: string }, name?: string) => {
     const form = multipart([...(name ? [{ name: 'name', value: name }] : []), { name: 'file', file }]);
-    return t.app
-      .inject({
-        method: 'POST',
-        url: '/product/music/upload',
-        headers: { authorization: `Bearer ${token}`, ...form.headers },
-        payload: form.payload,
-      })
-      .then((r) => r.json() as { code: number; message: string; data: MusicView });
+    return postForm<MusicView>(t.app, '/product/music/upload', token, form);
   };
   const fetchUrl = async (url: string) => {
     const u = new URL(url, 'http://x');

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import { waitFor } from './queue-helpers.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, uploadForm, uploadVideo } from './video-helpers.ts';
 
 let fx: Fixtures;
 beforeAll(() => {
@@ -41,14 +41,7 @@ describe.each(databases)('2D repair re-track on %s', (kind) => {
     a = await t.register(`ra-${kind}@example.com`);
     b = await t.register(`rb-${kind}@example.com`);
     const form = uploadForm(fx.personSmall, { name: 'person', tags: 'x' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${a.token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(r.json().code, r.json().message).toBe(0);
-    video = r.json().data;
+    video = await uploadVideo<VideoView>(t.app, a.token, form);
     await markMade(t.infra, t.services, video.id as number, ['Mixamo']);
     normal = await trackVideo(fx.personSmall, { model: 'lite', workers: 1, keepWarm: false });
   }, 120_000);

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Codes, DefaultMessages } from '../src/errors.ts';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { markMade, multipart, unzip, uploadForm, useTestClips } from './video-helpers.ts';
+import { markMade, multipart, unzip, uploadForm, uploadVideo, useTestClips } from './video-helpers.ts';
 
 const clip = useTestClips('mocap-routes-', (i) => (i * 41) % 360);
 
@@ -31,14 +31,7 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
 
   const upload = async (token: string, name: string): Promise<VideoView> => {
     const form = uploadForm(clip(++seq), { name, tags: 'x', boneType: 'Mixamo' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(r.json().code, r.json().message).toBe(0);
-    return r.json().data as VideoView;
+    return await uploadVideo<VideoView>(t.app, token, form);
   };
   const stored = async (id: number) => createVideoStore(t.infra.database).repos.videos.findById(id);
 

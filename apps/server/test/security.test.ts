@@ -26,7 +26,7 @@ import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
 import { PreflightMessages, uploadsInFlight } from '../src/modules/video/preflight.ts';
 import { databases, freePort, spawnMain, useServer } from './harness.ts';
 import { type OidcStub, startOidcStub } from './oidc-stub.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, uploadForm, uploadVideo } from './video-helpers.ts';
 
 /** Runs `npm start` (main.ts) with `env` over the parent's environment minus NODE_ENV; resolves once it listens or exits. */
 async function startMain(env: Record<string, string>) {
@@ -195,14 +195,8 @@ describe.each(databases)('13.2 previews never hand out what a download sells, on
     owner = await t.register(`own-${kind}@example.com`);
     other = await t.register(`other-${kind}@example.com`);
     const form = uploadForm(fx.synthetic(31, 2), { name: 'square clip', tags: 'x' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${owner.token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(r.json().code, r.json().message).toBe(0);
-    id = r.json().data.id;
+    const r = await uploadVideo(t.app, owner.token, form);
+    id = r.id;
     await markMade(t.infra, t.services, id, ['Mixamo', 'Unreal4', 'bvh', 'VMD-TDA']);
     expect((await t.call('PUT', `/product/video/square/${id}/1`, { token: owner.token })).code).toBe(0);
   });
@@ -290,13 +284,7 @@ describe.each(databases)(
       expect(await videos.countByStatus(u.id, [0, 1, 2, 3])).toBe(0);
       // 120 fps is accepted (tracked at 60 fps by the worker).
       const ok = uploadForm(make(120, 1), { name: 'ok', tags: 'x' });
-      const r2 = await t.app.inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${u.token}`, ...ok.headers },
-        payload: ok.payload,
-      });
-      expect(r2.json().code, r2.json().message).toBe(0);
+      await uploadVideo(t.app, u.token, ok);
     });
   },
 );
@@ -384,13 +372,7 @@ describe.each(databases)('13.4 uploads: cheap checks before the body is read, on
     first.socket.destroy();
     await waitUntil(() => uploadsInFlight(rich.id) === 0);
     const form = uploadForm(fx.synthetic(41, 1), { name: 'after', tags: 'x' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${rich.token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(r.json().code, r.json().message).toBe(0);
+    await uploadVideo(t.app, rich.token, form);
     // Nothing of the refused bodies reached DATA_DIR/tmp.
     await waitUntil(() => tmpFiles() <= files0);
     expect(tmpFiles()).toBe(files0);

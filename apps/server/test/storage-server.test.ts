@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage, type VideoView } from '../src/index.ts';
 import { useServer } from './harness.ts';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server } from './s3-server.ts';
-import { type Fixtures, makeFixtures, markMade, unzip, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, unzip, uploadForm, uploadVideo } from './video-helpers.ts';
 
 const stub = await startS3Server('mocap-test');
 let fx: Fixtures;
@@ -35,14 +35,7 @@ describe('the app on S3 storage', () => {
     expect(t.infra.storage).toBeInstanceOf(S3Storage);
     const a = await t.register('s3@example.com');
     const form = uploadForm(fx.synthetic(31, 2), { name: 's3 clip', tags: 'x' });
-    const up = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${a.token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(up.json().code, up.json().message).toBe(0);
-    const video = up.json().data as VideoView;
+    const video = await uploadVideo<VideoView>(t.app, a.token, form);
     const keys = () => stub.keys();
     expect((await keys()).filter((k) => k.endsWith('/source.mp4')).length).toBe(1);
     expect(video.path).toContain(stub.url);

@@ -5,76 +5,27 @@
  * encrypted), sends the verification mails through it from then on, and back through the configured mailer
  * (the outbox) once it is removed.
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Codes } from '../src/errors.ts';
 import { tencentSmtpHost } from '../src/modules/mailbox/service.ts';
 import { createServices } from '../src/wiring.ts';
 import { databases, useServer } from './harness.ts';
+import { type Received, smtpStub } from './smtp-stub.ts';
 
 const MAILBOX = 'notice@studio-example.com';
 const CODE = 'abcdefghijklmnop';
 
-interface Received {
-  auth: string;
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/** EHLO, AUTH PLAIN (one account), MAIL, RCPT, DATA, QUIT. */
-function smtpServer(received: Received[]): Server {
-  return createServer((sock: Socket) => {
-    let buf = '';
-    let inData = false;
-    let cur: Received = { auth: '', from: '', to: [], data: '' };
-    const say = (s: string) => sock.write(`${s}\r\n`);
-    say('220 smtp.test ESMTP');
-    sock.on('data', (chunk) => {
-      buf += chunk.toString('utf8');
-      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            received.push(cur);
-            cur = { auth: cur.auth, from: '', to: [], data: '' };
-            say('250 queued');
-          } else cur.data += `${line}\n`;
-          continue;
-        }
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === 'EHLO') sock.write('250-smtp.test\r\n250-AUTH PLAIN\r\n250 8BITMIME\r\n');
-        else if (cmd === 'AUTH') {
-          const [, user, pass] = Buffer.from(line.split(' ')[2] ?? '', 'base64')
-            .toString('utf8')
-            .split('\u0000');
-          if (user === MAILBOX && pass === CODE) {
-            cur.auth = user;
-            say('235 Authentication successful');
-          } else say('535 Login fail. Please enter your authorization code to login');
-        } else if (cmd === 'MAIL') {
-          cur.from = line.slice(10).trim();
-          say('250 ok');
-        } else if (cmd === 'RCPT') {
-          cur.to.push(line.slice(8).trim());
-          say('250 ok');
-        } else if (cmd === 'DATA') {
-          inData = true;
-          say('354 go ahead');
-        } else if (cmd === 'QUIT') {
-          say('221 bye');
-          sock.end();
-        } else if (cmd === 'RSET' || cmd === 'NOOP') say('250 ok');
-        else say('502 not implemented');
-      }
-    });
-  });
-}
-
 const received: Received[] = [];
-const smtp = smtpServer(received);
+const smtp = smtpStub(received, {
+  host: 'smtp.test',
+  // One account: the mailbox with its authorisation code.
+  login: (plain) => {
+    const [, user, pass] = plain.split('\u0000');
+    return user === MAILBOX && pass === CODE ? user : null;
+  },
+  loginOk: '235 Authentication successful',
+  loginRefused: '535 Login fail. Please enter your authorization code to login',
+});
 await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
 const port = (smtp.address() as { port: number }).port;
 afterAll(() => new Promise<void>((r) => smtp.close(() => r())));

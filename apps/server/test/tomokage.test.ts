@@ -21,9 +21,11 @@ import {
   makeFixtures,
   markMade,
   multipart,
+  postForm,
   TESTDATA,
   unzip,
   uploadForm,
+  uploadVideo,
 } from './video-helpers.ts';
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
@@ -87,14 +89,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
   const balance = (id: number) => t.services.coins.balance(id);
   const upload = (token: string, file: { filename: string; data: Buffer }, name?: string) => {
     const form = multipart([...(name ? [{ name: 'name', value: name }] : []), { name: 'file', file }]);
-    return t.app
-      .inject({
-        method: 'POST',
-        url: '/product/tomokage/upload',
-        headers: { authorization: `Bearer ${token}`, ...form.headers },
-        payload: form.payload,
-      })
-      .then((r) => r.json() as { code: number; message: string; data: Card });
+    return postForm<Card>(t.app, '/product/tomokage/upload', token, form);
   };
   const fetchUrl = async (url: string) => {
     const u = new URL(url, 'http://x');
@@ -102,14 +97,8 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
   };
   const video = async (token: string, i: number) => {
     const form = uploadForm(fx.synthetic(i, 2), { name: `walk ${i}`, tags: 'x' });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/product/video/upload',
-      headers: { authorization: `Bearer ${token}`, ...form.headers },
-      payload: form.payload,
-    });
-    expect(r.json().code, r.json().message).toBe(0);
-    const id = r.json().data.id as number;
+    const r = await uploadVideo(t.app, token, form);
+    const id = r.id as number;
     await markMade(t.infra, t.services, id, ['Mixamo']);
     // The made video's clip: a real moving motion.
     const { createVideoStore } = await import('../src/modules/video/store.ts');

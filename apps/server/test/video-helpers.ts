@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { createSkeleton, exportBoneType, motionJson, restClip } from '@mocap/motion';
-import { afterAll, beforeAll } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   type CaptureJobData,
   createVideoStore,
@@ -234,6 +235,42 @@ export function uploadForm(
   }
   parts.push({ name: 'file', file: f });
   return multipart(parts);
+}
+
+/** POSTs a multipart form to `url` as `token` through `app.inject`; answers the envelope. */
+export async function postForm<T = { id: number } & Record<string, unknown>>(
+  app: { inject: FastifyInstance['inject'] },
+  url: string,
+  token: string,
+  form: { payload: Buffer; headers: Record<string, string> },
+  headers: Record<string, string> = {},
+): Promise<{ code: number; message: string; data: T }> {
+  const r = await app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${token}`, ...form.headers, ...headers },
+    payload: form.payload,
+  });
+  return r.json();
+}
+
+/** POSTs a video upload form to `/product/video/upload` as `token`; answers the envelope. */
+export const postUpload = <T = { id: number } & Record<string, unknown>>(
+  app: { inject: FastifyInstance['inject'] },
+  token: string,
+  form: { payload: Buffer; headers: Record<string, string> },
+  headers: Record<string, string> = {},
+) => postForm<T>(app, '/product/video/upload', token, form, headers);
+
+/** Uploads a form that must be accepted (code 0, else the test fails with the message); answers the video. */
+export async function uploadVideo<T = { id: number } & Record<string, unknown>>(
+  app: { inject: FastifyInstance['inject'] },
+  token: string,
+  form: { payload: Buffer; headers: Record<string, string> },
+): Promise<T> {
+  const body = await postUpload<T>(app, token, form);
+  expect(body.code, body.message).toBe(0);
+  return body.data;
 }
 
 /** Reads the entries of a zip (stored or deflated, no zip64). */

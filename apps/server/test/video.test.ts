@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, type TestServer, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
+import { type Fixtures, makeFixtures, markMade, postUpload, uploadForm } from './video-helpers.ts';
 
 let fx: Fixtures;
 beforeAll(() => {
@@ -48,15 +48,7 @@ describe.each(databases)('videos on %s', (kind) => {
     file: Parameters<typeof uploadForm>[0],
     fields?: Record<string, string | string[]>,
   ) => {
-    const form = uploadForm(file, fields);
-    return t.app
-      .inject({
-        method: 'POST',
-        url: '/product/video/upload',
-        headers: { authorization: `Bearer ${token}`, ...form.headers },
-        payload: form.payload,
-      })
-      .then((r) => r.json() as { code: number; message: string; data: VideoView });
+    return postUpload<VideoView>(t.app, token, uploadForm(file, fields));
   };
   const setBalance = async (id: number, target: number) => {
     const now = await balance(id);
