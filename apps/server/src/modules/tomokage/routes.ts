@@ -10,13 +10,6 @@
  * POST /admin/tomokage/hide, POST /admin/tomokage/delete.
  */
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { IdParam, pageOf } from '../../http/envelope.ts';
-import { readUpload, toMemory } from '../../http/multipart.ts';
-import { routesOf } from '../../http/route.ts';
 import {
   AdminTomokageSchema,
   AdminTomokageSearchBody,
@@ -32,7 +25,14 @@ import {
   TomokagePicturesSchema,
   TomokageSchema,
   TomokageUrlsSchema,
-} from './schemas.ts';
+} from '@mocap/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { readUpload, toMemory } from '../../http/multipart.ts';
+import { routesOf } from '../../http/route.ts';
 import { TomokageMessages } from './service.ts';
 
 const tags = ['tomokage'];
