@@ -3,15 +3,12 @@
  * digital-human page's list, `GET /tomokage/motions`), their clips (signed URLs of the mocap-motion JSON) and their
  * bone-type zips (DownLoadMotion, DownLoadMusicMotion, the library download — free for what is mine or bought).
  */
+import type { MusicUrls, TomokageMotion } from '@mocap/contracts';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { api } from '../../lib/api.ts';
 
-export interface LabMotion {
-  kind: 'video' | 'music' | 'animation';
-  id: number;
-  name: string;
-  duration: number;
-}
+/** A motion of `GET /tomokage/motions` (the contract's). */
+export type LabMotion = TomokageMotion;
 
 export const labMotions = (): Promise<LabMotion[]> => api.get<LabMotion[]>('/tomokage/motions');
 
@@ -21,7 +18,7 @@ export const motionKey = (m: LabMotion): string => `${m.kind}:${m.id}`;
 export async function clipUrlOf(m: LabMotion): Promise<string> {
   if (m.kind === 'video') return (await api.get<{ url: string }>(`/motion/video/${m.id}/clip_url`)).url;
   if (m.kind === 'music') {
-    const u = await api.get<{ clip: string | null }>(`/music/cos_url/${m.id}`);
+    const u = await api.get<MusicUrls>(`/music/cos_url/${m.id}`);
     if (!u.clip) throw new Error('no clip');
     return u.clip;
   }
