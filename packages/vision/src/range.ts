@@ -1,4 +1,5 @@
 import type { FrameInput, FrameTracker } from './frame-tracker.ts';
+import { normalizeRadians } from './pose/regions.ts';
 import type { Roi, TrackFrame } from './tracks.ts';
 import { decodeFrames, type VideoInfo } from './video/index.ts';
 
@@ -7,7 +8,12 @@ import { decodeFrames, type VideoInfo } from './video/index.ts';
  * one thread. Frames where the person is lost, and the first frames after they are found (until the region
  * has been steady for `SETTLE_FRAMES` frames), are held back (up to `maxPending`); then the gap is tracked
  * backwards from the settled frame (the video is processed offline, so a person who is
- * recognised later was usually there a few frames earlier too: after a blur, a jump, an occlusion). Regions crossing the API (seed, last seen) are in full-resolution pixels.
+ * recognised later was usually there a few frames earlier too: after a blur, a jump, an occlusion). A
+ * stretch followed upside down (region turned > 120°: a detection whose upright try found nobody) is held
+ * back the same way until an upright track settles, and re-tracked backwards from it: a frame takes the
+ * upright result, and keeps its own where the upright re-track finds nobody (a handstand, a flip); the
+ * upright frames in between keep their own result. Regions crossing the API (seed, last seen) are in
+ * full-resolution pixels.
  */
 
 export interface RangeRequest {
@@ -51,6 +57,30 @@ export function steady(a: Roi, b: Roi): boolean {
 /** Lost frames kept for a backward fill: up to 2 s at 30 fps and about 200 MB of pixels. */
 const maxPending = (f: { data: Uint8Array }) => Math.max(1, Math.min(60, Math.floor(200e6 / f.data.length)));
 
+/**
+ * A region turned by more than 120°: the person upside down in the image (see `uprightFirst` in
+ * pose/tracker.ts). The margin past 90° leaves a body bent or lying about level (a deep crouch, rotation
+ * ±1.5–1.7) alone.
+ */
+export const inverted = (roi: Roi): boolean => Math.abs(normalizeRadians(roi.rotation)) > (2 * Math.PI) / 3;
+/** A region turned by at most 90°. */
+export const upright = (roi: Roi): boolean => Math.abs(normalizeRadians(roi.rotation)) <= Math.PI / 2;
+
+/**
+ * Why a frame is held back: `retrack` (lost, or before the track settled) takes any backward result;
+ * `inverted` (found upside down while settled) only an upright one, so a real handstand or flip keeps its
+ * forward result; `keep` (upright, waiting for an upright track to settle behind an inverted stretch) keeps
+ * its forward result.
+ */
+type Held = 'retrack' | 'inverted' | 'keep';
+interface Pending {
+  frame: FrameInput;
+  tf: TrackFrame;
+  held: Held;
+}
+const replaces = (held: Held, back: TrackFrame): boolean =>
+  held === 'retrack' || (held === 'inverted' && !!back.roi && upright(back.roi));
+
 export function hipCentre(f: TrackFrame): [number, number] | undefined {
   if (!f.image) return undefined;
   const l = f.image[23];
@@ -80,13 +110,43 @@ export async function trackRange(
   let seeded = !req.seed;
   let agree = 0;
   let rejoined = false;
-  let pending: { frame: FrameInput; tf: TrackFrame }[] = [];
+  let pending: Pending[] = [];
   let run = 0;
+  let uprightRun = 0;
   let settled = false;
   let prevRoi: Roi | undefined;
+  let prevNotInverted = false;
+  let lastNotInverted = false;
   const emit = (tf: TrackFrame) => {
     frames.push(tf);
     onFrame?.(tf);
+  };
+  // Backwards from where the tracker last saw the person; where that pass loses the person, again from the
+  // latest frame found forwards before that point, until no found frame is left to start from. A frame keeps
+  // its forward result unless a backward pass followed it and `replaces` allows it.
+  const flush = async () => {
+    let seed = tracker.lastSeen();
+    let end = pending.length;
+    while (seed && end > 0) {
+      const back = await tracker.trackBackwards(
+        pending.slice(0, end).map((p) => p.frame),
+        seed.roi,
+        seed.index,
+        scale,
+      );
+      back.forEach((b, k) => {
+        const p = pending[end - 1 - k];
+        if (replaces(p.held, b)) p.tf = b;
+      });
+      end -= back.length;
+      let j = end - 1;
+      while (j >= 0 && !pending[j].tf.roi) j--;
+      const from = j >= 0 ? pending[j] : undefined;
+      seed = from?.tf.roi && { roi: scaleRoi(from.tf.roi, 1 / scale), index: from.frame.index };
+      end = j;
+    }
+    for (const p of pending) emit(p.tf);
+    pending = [];
   };
   for await (const frame of decodeFrames(info, {
     width,
@@ -102,43 +162,38 @@ export async function trackRange(
       seeded = true;
     }
     const tf = await tracker.track(frame, scale);
+    const notInverted = !!tf.roi && !inverted(tf.roi);
     run = !tf.roi ? 0 : prevRoi && steady(prevRoi, tf.roi) ? run + 1 : 1;
+    uprightRun = !notInverted
+      ? 0
+      : prevNotInverted && prevRoi && steady(prevRoi, tf.roi!)
+        ? uprightRun + 1
+        : 1;
     prevRoi = tf.roi;
+    prevNotInverted = notInverted;
+    if (tf.roi) lastNotInverted = notInverted;
     if (tf.state === 'lost') settled = false;
     else if (run >= SETTLE_FRAMES) settled = true;
-    if (!settled) {
-      // Lost, or found but not yet followed steadily (a fresh detection's region is often off for a few
-      // frames): held back until the track settles, then tracked backwards from there.
-      pending.push({ frame, tf });
+    // Lost, or found but not yet followed steadily (a fresh detection's region is often off for a few
+    // frames): held back until the track settles, then tracked backwards from there. A region turned upside
+    // down is held too (until an upright track has settled, which then re-tracks it upright), and so are the
+    // upright frames after it until then (they keep their own result).
+    const held: Held | undefined = !settled
+      ? 'retrack'
+      : !notInverted
+        ? 'inverted'
+        : uprightRun < SETTLE_FRAMES && pending.some((p) => p.held === 'inverted')
+          ? 'keep'
+          : undefined;
+    if (held) {
+      // Memory bound: a settled track that stays upside down (a handstand) fills the gap before it from
+      // where it is now, as it would have without the wait for an upright track.
+      if (settled && pending.length >= maxPending(frame) && pending[0].held === 'retrack') await flush();
+      pending.push({ frame, tf, held });
       if (pending.length > maxPending(frame)) emit(pending.shift()!.tf);
       continue;
     }
-    if (pending.length > 0) {
-      // Backwards from the settled frame; where that pass loses the person, again from the latest frame
-      // found forwards before that point, until no found frame is left to start from. A frame keeps its
-      // forward result unless a backward pass followed it.
-      let seed = tracker.lastSeen();
-      let end = pending.length;
-      while (seed && end > 0) {
-        const back = await tracker.trackBackwards(
-          pending.slice(0, end).map((p) => p.frame),
-          seed.roi,
-          seed.index,
-          scale,
-        );
-        back.forEach((b, k) => {
-          pending[end - 1 - k].tf = b;
-        });
-        end -= back.length;
-        let j = end - 1;
-        while (j >= 0 && !pending[j].tf.roi) j--;
-        const from = j >= 0 ? pending[j] : undefined;
-        seed = from?.tf.roi && { roi: scaleRoi(from.tf.roi, 1 / scale), index: from.frame.index };
-        end = j;
-      }
-      for (const p of pending) emit(p.tf);
-      pending = [];
-    }
+    if (pending.length > 0) await flush();
     emit(tf);
     if (req.compareTo) {
       const k = frame.index - req.start;
@@ -153,6 +208,7 @@ export async function trackRange(
       }
     }
   }
+  if (settled && (lastNotInverted || pending.some((p) => p.held === 'retrack'))) await flush();
   for (const p of pending) emit(p.tf);
   const last = tracker.lastSeen();
   return { frames, last: last && { roi: scaleRoi(last.roi, scale), index: last.index }, rejoined, warnings };
