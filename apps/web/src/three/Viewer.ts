@@ -182,7 +182,8 @@ export class MotionViewer {
     if (this.framed) return;
     this.framed = true;
     this.controls.target.set(c.x, Math.max(0.8, c.y), c.z);
-    this.camera.position.set(c.x + 1.6, 1.5, c.z + 3.6);
+    // Hips above standing height on average (a clip on raised ground): the camera goes up with them.
+    this.camera.position.set(c.x + 1.6, 1.5 + Math.max(0, c.y - 0.95), c.z + 3.6);
     this.lastTarget.copy(this.controls.target);
     this.controls.update();
   }
@@ -216,13 +217,22 @@ export class MotionViewer {
     const list = supportPlatforms(clip);
     this.container.dataset.platforms = String(list.length);
     for (const p of list) {
+      // See-through: the orbit camera follows the hips, and a person who stepped down behind the block must
+      // still show through it.
       const block = new THREE.Mesh(
         new THREE.BoxGeometry(p.x1 - p.x0, p.height, p.z1 - p.z0),
-        new THREE.MeshStandardMaterial({ color: 0x2c3242, roughness: 0.9 }),
+        new THREE.MeshStandardMaterial({
+          color: 0x3a4258,
+          roughness: 0.9,
+          transparent: true,
+          opacity: 0.7,
+          depthWrite: false,
+        }),
       );
       block.position.set((p.x0 + p.x1) / 2, p.height / 2, (p.z0 + p.z1) / 2);
       block.castShadow = true;
       block.receiveShadow = true;
+      block.renderOrder = 1;
       this.platforms.add(block);
     }
   }
@@ -322,7 +332,7 @@ export class MotionViewer {
         if (this.modelHips) {
           const p = new THREE.Vector3();
           this.modelHips.getWorldPosition(p);
-          this.follow(p.x, p.z);
+          this.follow(p.x, p.z, p.y);
         }
       }
       return;
@@ -339,11 +349,11 @@ export class MotionViewer {
       }
     }
     const hips = this.bones[0].position;
-    this.follow(hips.x, hips.z);
+    this.follow(hips.x, hips.z, hips.y);
   }
 
   /** The camera target follows the hips (walking subjects stay in view). */
-  private follow(x: number, z: number): void {
+  private follow(x: number, z: number, y: number): void {
     const dx = x - this.lastTarget.x;
     const dz = z - this.lastTarget.z;
     if (Math.hypot(dx, dz) > 0.6) {
@@ -353,6 +363,17 @@ export class MotionViewer {
       this.camera.position.x += dx * k;
       this.camera.position.z += dz * k;
       this.lastTarget.copy(this.controls.target);
+    }
+    // On a clip with raised ground the hips change level by a metre or more: the view follows them up and
+    // down too (outside a 0.3 m band; jumps on flat ground keep the camera still).
+    if (this.platforms.children.length > 0) {
+      const dy = Math.max(0.8, y) - this.lastTarget.y;
+      if (Math.abs(dy) > 0.3) {
+        const m = dy - Math.sign(dy) * 0.3;
+        this.controls.target.y += m;
+        this.camera.position.y += m;
+        this.lastTarget.copy(this.controls.target);
+      }
     }
   }
 

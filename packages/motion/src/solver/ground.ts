@@ -381,7 +381,9 @@ export function supportLevels(
   if (lowest) {
     // Frames without a still foot whose lowest foot point is at the height of still contacts (at least
     // minHold / 2 of them within 6 cm): the feet are on that surface (hopping, shifting weight).
-    const still = Array.from(contactIn).filter((h) => Number.isFinite(h)).sort((a, b) => a - b);
+    const still = Array.from(contactIn)
+      .filter((h) => Number.isFinite(h))
+      .sort((a, b) => a - b);
     const countNear = (h: number) => {
       let a = 0;
       let b = still.length;
