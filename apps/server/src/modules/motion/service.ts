@@ -38,11 +38,20 @@ export const PreviewMessages = {
   BUY_FIRST: 'Download this video to get its files; the preview shows its motion on the viewer’s figure',
 } as const;
 
-/** A preview-grade copy of a `mocap-motion` document: ≤ PREVIEW_FPS, rounded, no face, no contacts. */
+/**
+ * A preview-grade copy of a `mocap-motion` document: ≤ PREVIEW_FPS, rounded, no face, no contacts; the raised
+ * ground under the feet (`support`, when the solve found some) kept, the viewer draws it.
+ */
 export function previewClipDoc(doc: {
   fps: number;
   frameCount: number;
-  frames: { time: number; rootPosition: number[]; rotations: number[]; positions: number[] }[];
+  frames: {
+    time: number;
+    rootPosition: number[];
+    rotations: number[];
+    positions: number[];
+    support?: number;
+  }[];
   metadata?: object;
   blendshapes?: unknown;
 }) {
@@ -55,6 +64,7 @@ export function previewClipDoc(doc: {
       rootPosition: f.rootPosition.map(r),
       rotations: f.rotations.map(r),
       positions: f.positions.map(r),
+      ...(f.support !== undefined ? { support: r(f.support) } : {}),
     }));
   const { blendshapes: _face, ...rest } = doc;
   return {
