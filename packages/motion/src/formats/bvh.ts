@@ -116,37 +116,6 @@ function eulerInto(
 }
 const M = new Float64Array(9);
 
-/**
- * `eulerInto` for the BVH's default order ZXY (i = 2, j = 0, k = 1): the same formulas on the five matrix
- * entries that order reads (seven at the pole), without the matrix array. Same results bit for bit.
- */
-function eulerZxyInto(rot: Float32Array | Float64Array, q: number, out: Float64Array, o: number): void {
-  const qx = rot[q];
-  const qy = rot[q + 1];
-  const qz = rot[q + 2];
-  const qw = rot[q + 3];
-  const xx = qx * qx;
-  const yy = qy * qy;
-  const zz = qz * qz;
-  const xy = qx * qy;
-  const xz = qx * qz;
-  const yz = qy * qz;
-  const wx = qw * qx;
-  const wy = qw * qy;
-  const wz = qw * qz;
-  // sign = +1 for (2, 0, 1): M[7] = 2(yz + wx) is sin(b).
-  const sb = Math.max(-1, Math.min(1, 2 * (yz + wx)));
-  const b = Math.asin(sb);
-  if (Math.abs(sb) < 0.9999999) {
-    out[o] = Math.atan2(-(2 * (xy - wz)), 1 - 2 * (xx + zz));
-    out[o + 2] = Math.atan2(-(2 * (xz - wy)), 1 - 2 * (xx + yy));
-  } else {
-    out[o] = Math.atan2(2 * (xy + wz), 1 - 2 * (yy + zz));
-    out[o + 2] = 0;
-  }
-  out[o + 1] = b;
-}
-
 /** Serialises a clip as BVH text (see the file header for the conventions). */
 export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
   return build(clip, options).text();
@@ -206,7 +175,6 @@ function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
   out.str(lines.join('\n'));
   // One frame's values (root position, then the angles in degrees), written as one space-separated row.
   const row = new Float64Array(3 + 3 * n);
-  const zxy = ai === 2 && aj === 0 && ak === 1;
   for (let f = 0; f < clip.frameCount; f++) {
     row[0] = clip.rootPositions[3 * f] * unitScale;
     row[1] = clip.rootPositions[3 * f + 1] * unitScale;
@@ -214,8 +182,7 @@ function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
     for (let j = 0; j < n; j++) {
       const q = (f * n + j) * 4;
       const o = 6 * j + 3;
-      if (zxy) eulerZxyInto(rot, q, cur, o);
-      else eulerInto(rot, q, ai, aj, ak, cur, o);
+      eulerInto(rot, q, ai, aj, ak, cur, o);
       if (f > 0) unwrapEulerInto(cur, o, 6 * j, Math.PI);
       cur[6 * j] = cur[o];
       cur[6 * j + 1] = cur[o + 1];

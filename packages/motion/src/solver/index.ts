@@ -1152,6 +1152,17 @@ function groundAndLock(
   }
   let up = estimateUp([], [], prior, 0.12 ** 2, travel);
   let floor = 0;
+  /** Foot s's lower sole point at frame f (along the current up), its speed in the fit (m/s) and in the picture. */
+  const lowerSole = (s: number, f: number): { p: Vec3; speed: number; vi: number } => {
+    const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
+    const which = heelLow ? 'heel' : 'toe';
+    const a = footC(s, Math.max(0, f - 1), which);
+    const b = footC(s, Math.min(N - 1, f + 1), which);
+    const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
+    const speed = dt > 0 ? Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / dt : 0;
+    const vi = imageSpeed ? (heelLow ? imageSpeed[s].heel[f] : imageSpeed[s].toe[f]) : Number.NaN;
+    return { p: footC(s, f, which), speed, vi };
+  };
   for (let pass = 0; pass < 2; pass++) {
     const pts: Vec3[] = [];
     const lows: number[] = [];
@@ -1161,23 +1172,13 @@ function groundAndLock(
     }
     const low5 = lows.slice().sort((a, b) => a - b)[Math.floor(lows.length * 0.05)];
     const ref = pass === 0 ? low5 : floor;
-    const stillPts: Vec3[] = [];
     for (let s = 0; s < 2; s++) {
       for (let f = 0; f < N; f++) {
-        const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
-        const which = heelLow ? 'heel' : 'toe';
-        const p = footC(s, f, which);
-        const a = footC(s, Math.max(0, f - 1), which);
-        const b = footC(s, Math.min(N - 1, f + 1), which);
-        const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
-        const speed = dt > 0 ? Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / dt : 0;
-        const vi = imageSpeed ? (heelLow ? imageSpeed[s].heel[f] : imageSpeed[s].toe[f]) : Number.NaN;
-        // Still in the fit, and not moving in the picture.
-        const still = speed < 0.3 * k && !(vi >= IMAGE_CONTACT_SPEED);
-        if (still) stillPts.push(p);
+        const { p, speed, vi } = lowerSole(s, f);
+        // Still in the fit, not moving in the picture, and near the floor.
+        if (speed < 0.3 * k && !(vi >= IMAGE_CONTACT_SPEED) && dot(p, up) - ref < 0.06 * k) pts.push(p);
       }
     }
-    for (const p of stillPts) if (dot(p, up) - ref < 0.06 * k) pts.push(p);
     if (pts.length >= 3) {
       up = estimateUp(pts, new Array(pts.length).fill(1), prior, 0.12 ** 2, travel);
       floor = median(pts.map((p) => dot(p, up)));
@@ -1190,26 +1191,18 @@ function groundAndLock(
   // foot point standing still (in the fit and in the picture) at any height, and the hips' height.
   const stillLow = new Float64Array(N).fill(Number.NaN);
   const hipsUp = new Float64Array(N);
-  const lowUp = new Float64Array(N).fill(Number.NaN);
+  const lowUp = new Float64Array(N).fill(Number.POSITIVE_INFINITY);
   for (let f = 0; f < N; f++) {
     hipsUp[f] = dot(readVec3(rootCam.smoothed, f), up) - floor;
     for (let s = 0; s < 2; s++)
       for (const which of ['heel', 'toe'] as const)
-        lowUp[f] = Math.min(
-          Number.isNaN(lowUp[f]) ? Number.POSITIVE_INFINITY : lowUp[f],
-          dot(footC(s, f, which), up) - floor,
-        );
+        lowUp[f] = Math.min(lowUp[f], dot(footC(s, f, which), up) - floor);
     if (!(rootCam.weight[f] > 0)) continue;
     for (let s = 0; s < 2; s++) {
-      const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
-      const which = heelLow ? 'heel' : 'toe';
-      const a = footC(s, Math.max(0, f - 1), which);
-      const b = footC(s, Math.min(N - 1, f + 1), which);
-      const dt = (Math.min(N - 1, f + 1) - Math.max(0, f - 1)) / fps;
-      const speed = dt > 0 ? Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) / dt : 0;
-      const vi = imageSpeed ? (heelLow ? imageSpeed[s].heel[f] : imageSpeed[s].toe[f]) : Number.NaN;
+      // Here the picture must have seen the foot stand still.
+      const { p, speed, vi } = lowerSole(s, f);
       if (!(speed < 0.3 * k && vi < IMAGE_CONTACT_SPEED)) continue;
-      const h = dot(footC(s, f, which), up) - floor;
+      const h = dot(p, up) - floor;
       if (!(h >= stillLow[f])) stillLow[f] = h;
     }
   }
@@ -1223,8 +1216,7 @@ function groundAndLock(
       if (support.between[f] || !Number.isFinite(stillLow[f])) continue;
       if (Math.abs(stillLow[f] - support.height[f]) > 0.06 * k) continue;
       for (let s = 0; s < 2; s++) {
-        const heelLow = dot(footC(s, f, 'heel'), up) <= dot(footC(s, f, 'toe'), up);
-        const p = footC(s, f, heelLow ? 'heel' : 'toe');
+        const { p } = lowerSole(s, f);
         if (dot(p, up) - floor - support.height[f] < 0.06 * k) pts.push(sub(p, scale(up, support.height[f])));
       }
     }
