@@ -4,12 +4,13 @@
  * keys dropped at every depth, undefined optionals left out. Schemas it cannot compile keep zod's serializer,
  * and outside production a response that does not match its schema is still refused.
  */
+
+import { VideoDetailSchema, VideoPage } from '@mocap/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { envelope } from '../src/http/envelope.ts';
 import { UserViewSchema } from '../src/http/schemas.ts';
 import { compileProjector, createSerializerCompiler } from '../src/http/serializer.ts';
-import { VideoDetailSchema, VideoPage } from '../src/modules/video/schemas.ts';
 
 const zodJson = (schema: z.ZodType, data: unknown) => JSON.stringify(z.encode(schema, data));
 

@@ -3,6 +3,7 @@
  * console's user detail (`GET /admin/user/:id`, `/admin/company/:id`).
  */
 import { z } from 'zod';
+import { SkuRoleSchema } from './pay.ts';
 
 export const LevelSchema = z.enum(['free', 'monthly', 'yearly']);
 
@@ -94,3 +95,13 @@ export const UserDetailSchema = z.object({
 export type UserView = z.infer<typeof UserViewSchema>;
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 export type UserDetail = z.infer<typeof UserDetailSchema>;
+
+/** `GET /auth/info`: the logged-in account, its roles, uploads and plan flags. */
+export const AuthInfoSchema = z.object({
+  user: UserViewSchema,
+  roles: z.array(z.string()),
+  uploadCount: z.number().int(),
+  isPursh: z.union([z.literal(0), z.literal(1)]),
+  skuRole: SkuRoleSchema,
+});
+export type AuthInfo = z.infer<typeof AuthInfoSchema>;

@@ -17,3 +17,9 @@ export const IdsBody = z.object({ ids: z.array(z.coerce.number().int().positive(
 /** What a delete answers: the ids it removed. */
 export const DeletedSchema = z.object({ deleted: z.array(z.number().int()) });
 export type Deleted = z.infer<typeof DeletedSchema>;
+
+/** `?page&size` of a paged list. */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});

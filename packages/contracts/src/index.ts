@@ -5,6 +5,8 @@
  */
 
 export {
+  type AuthInfo,
+  AuthInfoSchema,
   type LedgerEntry,
   LedgerEntrySchema,
   LevelSchema,
@@ -14,6 +16,22 @@ export {
   UserViewSchema,
 } from './account.ts';
 export {
+  type Animation,
+  AnimationAdminSearchBody,
+  type AnimationBundle,
+  AnimationBundleBody,
+  AnimationBundleSchema,
+  AnimationCategories,
+  type AnimationDetail,
+  AnimationDetailSchema,
+  type AnimationDownload,
+  AnimationDownloadSchema,
+  AnimationSchema,
+  AnimationSearchBody,
+  type AnimationUrls,
+  AnimationUrlsSchema,
+} from './animation.ts';
+export {
   BONE_TYPE_FORMAT,
   BONE_TYPES,
   type BoneType,
@@ -21,7 +39,25 @@ export {
   type FormatFamily,
   isBoneType,
 } from './bone-types.ts';
-export { type Deleted, DeletedSchema, IdsBody, type Page, pageOf } from './common.ts';
+export { type Deleted, DeletedSchema, IdsBody, type Page, PageQuery, pageOf } from './common.ts';
+export {
+  type ApiKey,
+  ApiKeySchema,
+  type CompanyNotice,
+  CompanyNoticeBody,
+  CompanyNoticeSchema,
+  type CreatedKey,
+  CreatedKeySchema,
+  CreateKeyBody,
+  CreateWebhookBody,
+  type Delivery,
+  DeliverySchema,
+  WEBHOOK_EVENTS,
+  type Webhook,
+  type WebhookEvent,
+  WebhookEventSchema,
+  WebhookSchema,
+} from './company.ts';
 export {
   type Access,
   AccessSchema,
@@ -166,3 +202,32 @@ export {
   type Vec3,
   type VideoMeta,
 } from './tracks.ts';
+export {
+  CAPTURE_TYPES,
+  type CaptureType,
+  JUDGE_REASONS,
+  type JudgeReason,
+  type MotionOffer,
+  MotionOfferSchema,
+  type MotionPrice,
+  MotionPriceSchema,
+  type MotionResult,
+  MotionResultSchema,
+  SolveOptionsFields,
+  SolveOptionsInput,
+  SolveOptionsSchema,
+  type SolveOptionsView,
+  SquarePage,
+  type SquareVideo,
+  type UrlResult,
+  UrlResultSchema,
+  type VideoDetail,
+  VideoDetailSchema,
+  VideoJudgementSchema,
+  type VideoJudgementView,
+  VideoListQuery,
+  VideoPage,
+  type VideoRecord,
+  VideoSchema,
+  VideoUploadFields,
+} from './video.ts';

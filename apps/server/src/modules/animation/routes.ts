@@ -9,14 +9,6 @@
  * administrators (manageAnimation): POST /admin/animation/search, /admin/animation/publish,
  * /admin/animation/redone, /admin/animation/delete.
  */
-import { DeletedSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { AppError, Codes } from '../../errors.ts';
-import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { IdParam, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
 import {
   AnimationAdminSearchBody,
   AnimationBundleBody,
@@ -27,7 +19,15 @@ import {
   AnimationSchema,
   AnimationSearchBody,
   AnimationUrlsSchema,
-} from './schemas.ts';
+  DeletedSchema,
+} from '@mocap/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, Codes } from '../../errors.ts';
+import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
+import { IdParam, pageOf } from '../../http/envelope.ts';
+import { routesOf } from '../../http/route.ts';
 
 const tags = ['animation'];
 

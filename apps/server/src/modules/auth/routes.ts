@@ -1,4 +1,5 @@
 /** Sessions: public key, login (individual and company), info, logout, third-party login. */
+import { AuthInfoSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +7,7 @@ import { Messages } from '../../errors.ts';
 import { meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
 import { routesOf } from '../../http/route.ts';
-import { SessionSchema, UserViewSchema } from '../../http/schemas.ts';
+import { SessionSchema } from '../../http/schemas.ts';
 import { PENDING_COOKIE } from './pending.ts';
 import { rolesOf } from './service.ts';
 
@@ -26,14 +27,6 @@ const pendingCookie = (value: string, maxAge: number, secure: boolean) =>
 const LoginBody = z.object({
   username: z.string().max(254).optional().describe('e-mail'),
   password: z.string().max(2048).optional().describe('RSA-OAEP (SHA-256) ciphertext, base64'),
-});
-
-const InfoSchema = z.object({
-  user: UserViewSchema,
-  roles: z.array(z.string()),
-  uploadCount: z.number().int(),
-  isPursh: z.union([z.literal(0), z.literal(1)]),
-  skuRole: z.object({ isMonthly: z.boolean(), isYear: z.boolean() }),
 });
 
 const routes: FastifyPluginAsync = async (base) => {
@@ -92,7 +85,7 @@ const routes: FastifyPluginAsync = async (base) => {
 
   r.get(
     '/auth/info',
-    { auth: requireUser, summary: 'The logged-in account and its roles', data: InfoSchema },
+    { auth: requireUser, summary: 'The logged-in account and its roles', data: AuthInfoSchema },
     async (req) => info(req),
   );
 
@@ -101,7 +94,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireCompany,
       summary: 'The logged-in company account',
-      data: InfoSchema.extend({
+      data: AuthInfoSchema.extend({
         company: z.object({
           cvCoin: z.number().int(),
           vexpiredAt: z.number().nullable(),

@@ -1,6 +1,7 @@
-/** The events a company's webhooks can subscribe to. */
-export const WEBHOOK_EVENTS = ['video.made', 'video.failed', 'balance.low'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The events a company's webhooks can subscribe to: the contract's. */
+export { WEBHOOK_EVENTS, type WebhookEvent } from '@mocap/contracts';
+
+import type { WebhookEvent } from '@mocap/contracts';
 
 export interface NoticePrefs {
   made: boolean;

@@ -2,6 +2,17 @@
  * Company routes (issue 20): e-mail notice choices, API keys, webhooks and their delivery log. Keys and webhooks
  * are managed from a logged-in session only (an API key cannot mint keys); the rest accepts a key too.
  */
+import {
+  ApiKeySchema,
+  CompanyNoticeBody,
+  CompanyNoticeSchema,
+  CreatedKeySchema,
+  CreateKeyBody,
+  CreateWebhookBody,
+  DeliverySchema,
+  PageQuery,
+  WebhookSchema,
+} from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,17 +22,6 @@ import { IdParam, ok, pageOf } from '../../http/envelope.ts';
 import { routesOf } from '../../http/route.ts';
 import { ACCOUNT_COMPANY } from '../../ports.ts';
 import { publicApiDocument } from './public-api.ts';
-import {
-  ApiKeySchema,
-  CreatedKeySchema,
-  CreateKeyBody,
-  CreateWebhookBody,
-  DeliverySchema,
-  NoticeBody,
-  NoticeSchema,
-  PageQuery,
-  WebhookSchema,
-} from './schemas.ts';
 import { type ApiKeyRecord, CompanyService, type DeliveryRecord } from './service.ts';
 
 /** A company account logged in with a session (not an API key). */
@@ -90,7 +90,7 @@ const routes: FastifyPluginAsync = async (base) => {
 
   r.get(
     '/company/emailNotice',
-    { auth: requireCompany, summary: 'Which e-mails the company gets', data: NoticeSchema },
+    { auth: requireCompany, summary: 'Which e-mails the company gets', data: CompanyNoticeSchema },
     async (req) => {
       const me = userOf(req);
       return await noticeOf(me.id, me.emailNotice);
@@ -102,8 +102,8 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireCompany,
       summary: 'Choose the e-mails: job made, job failed, low CV balance (and its threshold), or all off',
-      body: NoticeBody,
-      data: NoticeSchema,
+      body: CompanyNoticeBody,
+      data: CompanyNoticeSchema,
     },
     async (req) => {
       const me = userOf(req);

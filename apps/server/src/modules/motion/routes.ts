@@ -1,6 +1,16 @@
 /** Motion routes (spec §7 Motion): downloads through signed, expiring URLs, price check, regen, history. */
 
-import { BONE_TYPE_FORMAT, BONE_TYPES, BoneTypeInfoSchema, BoneTypeSchema } from '@mocap/contracts';
+import {
+  BONE_TYPE_FORMAT,
+  BONE_TYPES,
+  BoneTypeInfoSchema,
+  BoneTypeSchema,
+  MotionOfferSchema,
+  MotionPriceSchema,
+  MotionResultSchema,
+  UrlResultSchema,
+  VideoSchema,
+} from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,11 +18,10 @@ import { requireUser, userOf } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
 import { routesOf } from '../../http/route.ts';
 import { formatAllowed } from '../video/limits.ts';
-import { MotionResultSchema, VideoSchema } from '../video/schemas.ts';
 
 const tags = ['motion'];
 const Id = z.object({ id: IdParam });
-const UrlResult = z.object({ url: z.string(), expiresIn: z.number().int() });
+const UrlResult = UrlResultSchema;
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -106,23 +115,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireUser,
       summary: 'What a video offers: the bone types made, sizes, whether my plan allows each',
       params: Id,
-      data: z.object({
-        id: z.number().int(),
-        status: z.number().int(),
-        boneType: z.string(),
-        frameCount: z.number().int().nullable(),
-        fps: z.number().nullable(),
-        zips: z.array(
-          z.object({
-            boneType: z.string(),
-            format: z.string(),
-            fileName: z.string(),
-            size: z.number().int(),
-            allowed: z.boolean(),
-          }),
-        ),
-        warnings: z.array(z.string()),
-      }),
+      data: MotionOfferSchema,
     },
     async (req) => motion.info(userOf(req), req.params.id),
   );
@@ -224,16 +217,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireUser,
       summary: 'Price check before a download: price, what is due now, balance',
       params: Id,
-      data: z.object({
-        id: z.number().int(),
-        duration: z.number(),
-        price: z.number().int(),
-        due: z.number().int(),
-        owned: z.boolean(),
-        purchased: z.boolean(),
-        balance: z.number().int(),
-        enough: z.boolean(),
-      }),
+      data: MotionPriceSchema,
     },
     async (req) => motion.price(userOf(req), req.params.id),
   );

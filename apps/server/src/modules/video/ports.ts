@@ -13,11 +13,10 @@ export const STATUS_NAMES: Record<number, string> = {
   3: 'failed',
 };
 
-export type CaptureType = 'body' | 'hands' | 'face' | 'full';
-export const CAPTURE_TYPES: readonly CaptureType[] = ['body', 'hands', 'face', 'full'];
+export { CAPTURE_TYPES, type CaptureType } from '@mocap/contracts';
 
 /** How the motion is solved (smoothing, foot lock, root at origin, height): the contract's (`@mocap/contracts`). */
-import type { SolveOptions } from '@mocap/contracts';
+import type { CaptureType, JudgeReason, SolveOptions } from '@mocap/contracts';
 
 export {
   DEFAULT_SOLVE_OPTIONS,
@@ -33,9 +32,8 @@ export interface StoredZip {
   size: number;
 }
 
-/** Why a stretch of a result is weak (issue 15.3; the worker's `judgeTracks`). */
-export const JUDGE_REASONS = ['lost', 'gap', 'weak', 'jump', 'pose', 'flip'] as const;
-export type JudgeReason = (typeof JUDGE_REASONS)[number];
+/** Why a stretch of a result is weak (issue 15.3; the worker's `judgeTracks`): the contract's. */
+export { JUDGE_REASONS, type JudgeReason } from '@mocap/contracts';
 
 /** The capture's judgement of its own result: confidence 0..1 per clip and the weak time ranges. */
 export interface CaptureJudgement {

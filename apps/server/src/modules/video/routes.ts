@@ -4,7 +4,18 @@
  */
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
-import { BoneTypeSchema, DeletedSchema } from '@mocap/contracts';
+import {
+  BoneTypeSchema,
+  DeletedSchema,
+  SolveOptionsFields,
+  SolveOptionsInput,
+  SquarePage,
+  VideoDetailSchema,
+  VideoListQuery,
+  VideoPage,
+  VideoSchema,
+  VideoUploadFields,
+} from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,16 +31,6 @@ import { captureJobId } from '../jobs/service.ts';
 import { PLAN_LIMITS, UploadMessages } from './limits.ts';
 import { CAPTURE_TYPES, type CaptureType, STATUS_NAMES, VideoStatus } from './ports.ts';
 import { uploadPreflight } from './preflight.ts';
-import {
-  ListQuerySchema,
-  SolveOptionsFields,
-  SolveOptionsInput,
-  SquarePage,
-  UploadFieldsSchema,
-  VideoDetailSchema,
-  VideoPage,
-  VideoSchema,
-} from './schemas.ts';
 import type { UploadFields } from './service.ts';
 
 const tags = ['video'];
@@ -161,7 +162,7 @@ const routes: FastifyPluginAsync = async (base) => {
       summary: 'Confirm a direct-to-storage upload (after GET /cos/sts/upload and the PUT to uploadUrl)',
       description:
         'Same checks, charge and capture as /video/upload; the uploaded object is removed from the upload area afterwards. With an `Idempotency-Key` header a retry answers the first result (charged once).',
-      body: UploadFieldsSchema.extend({
+      body: VideoUploadFields.extend({
         sessionToken: z.string().min(10).describe('credentials.sessionToken from /cos/sts/upload'),
         fileName: z.string().max(255).optional(),
       }),
@@ -191,7 +192,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireUser,
       summary: 'My projects, newest first (paginated, filterable)',
-      body: ListQuerySchema.default({ page: 1, size: 20 }),
+      body: VideoListQuery.default({ page: 1, size: 20 }),
       data: VideoPage,
     },
     async (req) => videos.center(userOf(req), req.body),
@@ -202,7 +203,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireUser,
       summary: 'The square: made videos shared by everyone (browse and search)',
-      body: ListQuerySchema.omit({ status: true })
+      body: VideoListQuery.omit({ status: true })
         .extend({
           mine: z.boolean().optional().describe('only my shared videos'),
           collected: z.boolean().optional().describe('only videos I collected'),
@@ -218,7 +219,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireUser,
       summary: 'Search my videos (administrators: everyone’s, optionally by userId)',
-      body: ListQuerySchema.extend({ userId: z.number().int().positive().optional() }).default({
+      body: VideoListQuery.extend({ userId: z.number().int().positive().optional() }).default({
         page: 1,
         size: 20,
       }),

@@ -1,7 +1,6 @@
-/** Zod schemas of the animation library routes (they also make the OpenAPI document). */
-import { BoneTypeSchema } from '@mocap/contracts';
+/** Animation library endpoints' shapes (`/animation/*`, `/admin/animation/*`). */
 import { z } from 'zod';
-
+import { BoneTypeSchema } from './bone-types.ts';
 export const AnimationSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -67,3 +66,9 @@ export const AnimationBundleBody = z.object({
 export const AnimationBundleSchema = AnimationDownloadSchema.extend({
   count: z.number().int().describe('animations in the zip'),
 });
+
+export type Animation = z.infer<typeof AnimationSchema>;
+export type AnimationDetail = z.infer<typeof AnimationDetailSchema>;
+export type AnimationDownload = z.infer<typeof AnimationDownloadSchema>;
+export type AnimationUrls = z.infer<typeof AnimationUrlsSchema>;
+export type AnimationBundle = z.infer<typeof AnimationBundleSchema>;

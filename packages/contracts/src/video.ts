@@ -1,7 +1,20 @@
-/** Zod schemas of the video and motion routes (they also document the API). */
-import { BoneTypeSchema } from '@mocap/contracts';
+/**
+ * Video and motion endpoints' shapes (`/video/*`, `/motion/*`): the video card and its detail, the capture's
+ * judgement, solve options (as returned, as a JSON body, as multipart fields), the upload fields, the list query,
+ * and what a motion download, a video's offer and the price check answer. The server validates with them; the web
+ * app types its calls from them.
+ */
 import { z } from 'zod';
-import { CAPTURE_TYPES, FOOT_LOCK_MODES, HEIGHT_RANGE, JUDGE_REASONS } from './ports.ts';
+import { BoneTypeSchema } from './bone-types.ts';
+import { FOOT_LOCK_MODES, HEIGHT_RANGE } from './solve-options.ts';
+
+/** What a video captures. */
+export type CaptureType = 'body' | 'hands' | 'face' | 'full';
+export const CAPTURE_TYPES: readonly CaptureType[] = ['body', 'hands', 'face', 'full'];
+
+/** Why a stretch of a result is weak (issue 15.3; the worker's `judgeTracks`). */
+export const JUDGE_REASONS = ['lost', 'gap', 'weak', 'jump', 'pose', 'flip'] as const;
+export type JudgeReason = (typeof JUDGE_REASONS)[number];
 
 /** The solve options of a video as the API returns them (names as `mocap convert` and `@mocap/motion`). */
 export const SolveOptionsSchema = z.object({
@@ -138,7 +151,7 @@ const Tags = z
   .nullable()
   .describe('tags (no comma inside a tag); category or tag is required');
 
-export const UploadFieldsSchema = z.object({
+export const VideoUploadFields = z.object({
   name: z.string().describe('title, at most 15 characters'),
   description: z.string().max(2000).optional(),
   categoryId: z.coerce.number().int().positive().optional().nullable(),
@@ -149,7 +162,7 @@ export const UploadFieldsSchema = z.object({
   ...SolveOptionsInput.shape,
 });
 
-export const ListQuerySchema = z.object({
+export const VideoListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(20),
   keyword: z.string().max(64).optional(),
@@ -169,3 +182,47 @@ export const MotionResultSchema = z.object({
   charged: z.number().int().describe('V coins charged by this call'),
   expiresIn: z.number().int().describe('seconds the URLs stay valid'),
 });
+
+/** `GET /motion/video/{id}`: what a video offers, the bone types made, whether my plan allows each. */
+export const MotionOfferSchema = z.object({
+  id: z.number().int(),
+  status: z.number().int(),
+  boneType: z.string(),
+  frameCount: z.number().int().nullable(),
+  fps: z.number().nullable(),
+  zips: z.array(
+    z.object({
+      boneType: z.string(),
+      format: z.string(),
+      fileName: z.string(),
+      size: z.number().int(),
+      allowed: z.boolean(),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
+
+/** A signed URL and how long it stays valid (clip, tracks, preview zips). */
+export const UrlResultSchema = z.object({ url: z.string(), expiresIn: z.number().int() });
+
+/** `GET /motion/preMotionDownload/{id}`: the price check before a download. */
+export const MotionPriceSchema = z.object({
+  id: z.number().int(),
+  duration: z.number(),
+  price: z.number().int(),
+  due: z.number().int(),
+  owned: z.boolean(),
+  purchased: z.boolean(),
+  balance: z.number().int(),
+  enough: z.boolean(),
+});
+
+export type SolveOptionsView = z.infer<typeof SolveOptionsSchema>;
+export type VideoJudgementView = z.infer<typeof VideoJudgementSchema>;
+export type VideoRecord = z.infer<typeof VideoSchema>;
+export type VideoDetail = z.infer<typeof VideoDetailSchema>;
+export type SquareVideo = z.infer<typeof SquarePage>['list'][number];
+export type MotionResult = z.infer<typeof MotionResultSchema>;
+export type MotionOffer = z.infer<typeof MotionOfferSchema>;
+export type UrlResult = z.infer<typeof UrlResultSchema>;
+export type MotionPrice = z.infer<typeof MotionPriceSchema>;

@@ -1,8 +1,11 @@
-/** Request and response shapes of the company routes (issue 20). */
+/** Company endpoints' shapes (issue 20): e-mail notices, API keys, webhooks and their deliveries. */
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from './ports.ts';
 
-export const NoticeBody = z
+/** The events a company's webhooks can subscribe to. */
+export const WEBHOOK_EVENTS = ['video.made', 'video.failed', 'balance.low'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export const CompanyNoticeBody = z
   .object({
     enabled: z
       .boolean()
@@ -15,7 +18,7 @@ export const NoticeBody = z
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'nothing to change');
 
-export const NoticeSchema = z.object({
+export const CompanyNoticeSchema = z.object({
   emailNotice: z.boolean().describe('e-mails on at all'),
   made: z.boolean(),
   failed: z.boolean(),
@@ -77,7 +80,9 @@ export const DeliverySchema = z.object({
   createdAt: z.number(),
   deliveredAt: z.number().nullable(),
 });
-export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(20),
-});
+
+export type CompanyNotice = z.infer<typeof CompanyNoticeSchema>;
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+export type CreatedKey = z.infer<typeof CreatedKeySchema>;
+export type Webhook = z.infer<typeof WebhookSchema>;
+export type Delivery = z.infer<typeof DeliverySchema>;
