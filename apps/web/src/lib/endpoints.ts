@@ -3,7 +3,21 @@
  * `scratch/notes-web-to-server.md` and the server's zod schemas.
  */
 
-import { BoneTypeInfoSchema, type MaintainInfo, MaintainInfoSchema } from '@mocap/contracts';
+import {
+  type AuthInfo,
+  BoneTypeInfoSchema,
+  type MaintainInfo,
+  MaintainInfoSchema,
+  type MotionOffer,
+  type MotionPrice,
+  type MotionResult,
+  type Notice as NoticeRecord,
+  type Page as PageOf,
+  type SquareVideo,
+  type UrlResult,
+  type VideoDetail,
+  type VideoRecord,
+} from '@mocap/contracts';
 import { z } from 'zod';
 import { API_BASE, api, type UploadHandle, upload } from './api.ts';
 import { type BoneTypeInfo, DEFAULT_BONE_TYPES, needsOf } from './bonetypes.ts';
@@ -97,7 +111,7 @@ export async function resetPassword(email: string, code: string, password: strin
   });
 }
 
-export const fetchInfo = async (): Promise<User> => normaliseUser(await api.get<unknown>('/auth/info'));
+export const fetchInfo = async (): Promise<User> => normaliseUser(await api.get<AuthInfo>('/auth/info'));
 
 export const logout = () => api.del<unknown>('/auth/logout');
 
@@ -118,7 +132,7 @@ export async function changePassword(oldPassword: string, password: string): Pro
 // ---------- shell ----------
 
 export const getNotices = async (): Promise<Notice[]> =>
-  normaliseNotices(await api.get<unknown>('/notice/getNotice', { silent: true }));
+  normaliseNotices(await api.get<NoticeRecord[]>('/notice/getNotice', { silent: true }));
 export const noLongerDisplayed = () => api.post<unknown>('/notice/noLongerDisplayed');
 export const maintainInfo = async (): Promise<MaintainInfo> =>
   MaintainInfoSchema.parse(await api.get<unknown>('/sysConfig/maintainInfo', { silent: true }));
@@ -163,7 +177,7 @@ export function uploadVideo(f: UploadFields, onProgress: (fraction: number) => v
     if (aborted) throw new ApiError(null, 'aborted', false, 'aborted');
     await start(putToStorage(c, f.file, onProgress));
     const o = f.solveOptions;
-    const v = await api.post<unknown>(
+    const v = await api.post<VideoRecord>(
       '/video/uploads',
       {
         sessionToken: c.credentials.sessionToken,
@@ -190,7 +204,7 @@ export function uploadVideo(f: UploadFields, onProgress: (fraction: number) => v
   };
 }
 
-function uploadMultipart(f: UploadFields, onProgress: (fraction: number) => void): UploadHandle<unknown> {
+function uploadMultipart(f: UploadFields, onProgress: (fraction: number) => void): UploadHandle<VideoRecord> {
   const form = new FormData();
   form.append('name', f.name.trim());
   form.append('categoryId', f.category);
@@ -204,7 +218,7 @@ function uploadMultipart(f: UploadFields, onProgress: (fraction: number) => void
     form.append('height', f.solveOptions.height === null ? '' : String(f.solveOptions.height));
   }
   form.append('file', f.file, f.file.name);
-  return upload<unknown>('/video/upload', form, onProgress, 'videoUpload');
+  return upload<VideoRecord>('/video/upload', form, onProgress, 'videoUpload');
 }
 
 export interface ListQuery {
@@ -233,18 +247,20 @@ export function listBody(q: ListQuery): Record<string, unknown> {
 }
 
 export const myVideos = async (q: ListQuery, me?: User | null): Promise<Page<Video>> =>
-  normalisePage(await api.post<unknown>('/video/center', listBody(q)), (v) => normaliseVideo(v, me));
+  normalisePage(await api.post<PageOf<VideoRecord>>('/video/center', listBody(q)), (v) =>
+    normaliseVideo(v, me),
+  );
 
 export const squareVideos = async (q: ListQuery, me?: User | null): Promise<Page<Video>> =>
-  normalisePage(await api.post<unknown>('/video/square', listBody(q)), (v) => ({
+  normalisePage(await api.post<PageOf<SquareVideo>>('/video/square', listBody(q)), (v) => ({
     ...normaliseVideo(v, me),
-    isOwner: me ? String((v as Rec)?.creatorId ?? (v as Rec)?.userId ?? '') === String(me.id) : false,
+    isOwner: me ? String(v?.creatorId ?? (v as unknown as Rec)?.userId ?? '') === String(me.id) : false,
     // Items carry my collected flag; the collection view lists only collected videos.
     ...(q.collected ? { collected: true } : {}),
   }));
 
 export const videoById = async (id: Video['id'], me?: User | null): Promise<Video> =>
-  normaliseVideo(await api.post<unknown>('/video/queryVideoById', { id }), me);
+  normaliseVideo(await api.post<VideoDetail>('/video/queryVideoById', { id }), me);
 
 export const editVideo = (v: {
   id: Video['id'];
@@ -325,8 +341,8 @@ export async function boneTypes(): Promise<BoneTypeInfo[]> {
 
 /** The solved clip (mocap-motion JSON) of a video, through a signed URL. */
 export async function motionClip(id: Video['id']): Promise<unknown> {
-  const d = (await api.get<unknown>(`/motion/video/${id}/clip_url`, { silent: true })) as Rec;
-  const url = String(d?.url ?? d?.clipUrl ?? '');
+  const d = await api.get<UrlResult>(`/motion/video/${id}/clip_url`, { silent: true });
+  const url = String(d?.url ?? '');
   if (!url) throw new Error('no clip');
   const res = await fetch(url);
   if (!res.ok) throw new Error(`clip: HTTP ${res.status}`);
@@ -341,8 +357,8 @@ export interface PreDownload {
 }
 
 export async function preMotionDownload(id: Video['id']): Promise<PreDownload> {
-  const d = (await api.get<unknown>(`/motion/preMotionDownload/${id}`)) as Rec;
-  const due = d?.due ?? d?.cost ?? d?.price ?? 0;
+  const d = await api.get<MotionPrice>(`/motion/preMotionDownload/${id}`);
+  const due = d?.due ?? d?.price ?? 0;
   return {
     cost: Number(due) || 0,
     owned: d?.owned === true || d?.purchased === true || Number(due) === 0,
@@ -350,12 +366,8 @@ export async function preMotionDownload(id: Video['id']): Promise<PreDownload> {
   };
 }
 
-export interface MotionDownload {
-  paths: string[];
-  name: string;
-  bonetype: string;
-  motionsName: string;
-}
+/** A download's signed URLs and names (the contract's `MotionResult` without the charge). */
+export type MotionDownload = Pick<MotionResult, 'paths' | 'name' | 'bonetype' | 'motionsName'>;
 
 /**
  * DownLoadMotion(bodyType, id, boneType) for the whole body (bodyType `video`); the lower-body variant goes
@@ -368,16 +380,16 @@ export async function downloadMotion(
 ): Promise<MotionDownload> {
   const d = (
     lowerBody
-      ? await api.post<unknown>(
+      ? await api.post<MotionResult>(
           '/motion/lowerBodyDownload',
           { id: Number(id), boneType },
           { quiet: 'motionDownload' },
         )
-      : await api.get<unknown>(`/motion/download/video/${id}/${encodeURIComponent(boneType)}`, {
+      : await api.get<MotionResult>(`/motion/download/video/${id}/${encodeURIComponent(boneType)}`, {
           quiet: 'motionDownload',
         })
-  ) as Rec;
-  const paths = Array.isArray(d?.paths) ? d.paths.map(String) : d?.path ? [String(d.path)] : [];
+  ) as Partial<MotionResult> | null;
+  const paths = Array.isArray(d?.paths) ? d.paths.map(String) : [];
   return {
     paths,
     name: String(d?.motionsName ?? d?.name ?? ''),
@@ -392,7 +404,7 @@ export async function previewModel(
   boneType?: string,
 ): Promise<{ url: string; boneType: string }> {
   const q = boneType ? `?boneType=${encodeURIComponent(boneType)}` : '';
-  const d = (await api.get<unknown>(`/motion/fbx/${id}/anm${q}`, { silent: true })) as Rec;
+  const d = await api.get<UrlResult & { boneType: string }>(`/motion/fbx/${id}/anm${q}`, { silent: true });
   const url = String(d?.url ?? '');
   if (!url) throw new Error('no preview model');
   return { url, boneType: String(d?.boneType ?? '') };
@@ -401,13 +413,13 @@ export async function previewModel(
 /** The bone types a made video offers (`/motion/video/{id}`), with whether the user's plan allows each. */
 /** The capture's own warnings about its result (owner only; issue 15.3: lost tracking, flips, another person...). */
 export async function videoWarnings(id: Video['id']): Promise<string[]> {
-  const d = (await api.get<unknown>(`/motion/video/${id}`, { silent: true })) as Rec;
-  return Array.isArray(d?.warnings) ? (d.warnings as unknown[]).map(String) : [];
+  const d = await api.get<Partial<MotionOffer>>(`/motion/video/${id}`, { silent: true });
+  return Array.isArray(d?.warnings) ? d.warnings.map(String) : [];
 }
 
 export async function videoZips(id: Video['id']): Promise<BoneTypeInfo[]> {
-  const d = (await api.get<unknown>(`/motion/video/${id}`, { silent: true })) as Rec;
-  const zips = Array.isArray(d?.zips) ? (d.zips as Rec[]) : [];
+  const d = await api.get<Partial<MotionOffer>>(`/motion/video/${id}`, { silent: true });
+  const zips = Array.isArray(d?.zips) ? d.zips : [];
   return zips.map((zp) => ({
     name: String(zp.boneType),
     format: String(zp.format ?? '').toUpperCase(),

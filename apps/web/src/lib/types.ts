@@ -2,6 +2,16 @@
  * The data the pages show, normalised from the server's records (field names of spec §3; a few tolerated
  * spellings so the UI keeps working while the server's shapes settle).
  */
+import type {
+  AuthInfo,
+  JudgeReason,
+  Notice as NoticeRecord,
+  SquareVideo,
+  VideoDetail,
+  VideoJudgementView,
+  VideoRecord,
+} from '@mocap/contracts';
+import { JUDGE_REASONS } from '@mocap/contracts';
 import { type Plan, planOf } from './plans.ts';
 import { normaliseSolveOptions, type SolveOptions } from './solveOptions.ts';
 
@@ -37,7 +47,11 @@ export function toIso(v: unknown): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
-export function normaliseUser(info: unknown): User {
+/**
+ * The session's user from `GET /auth/info` (the contract's `AuthInfo`); partial records (tests, older
+ * spellings) read with defaults.
+ */
+export function normaliseUser(info: AuthInfo | Rec | null | undefined): User {
   const root = (info ?? {}) as Rec;
   const u = ((root.user as Rec) ?? root) as Rec;
   const roles = (Array.isArray(root.roles) ? root.roles : Array.isArray(u.roles) ? u.roles : []).map(String);
@@ -119,27 +133,10 @@ export interface Video {
   judgement: VideoJudgement | null;
 }
 
-/** Why a stretch of the result is weak (server: lost, gap, weak, jump, pose, flip). */
-export type JudgeReason = 'lost' | 'gap' | 'weak' | 'jump' | 'pose' | 'flip';
-export const JUDGE_REASONS: readonly JudgeReason[] = ['lost', 'gap', 'weak', 'jump', 'pose', 'flip'];
-
-export interface JudgedRange {
-  from: number;
-  to: number;
-  confidence: number;
-  reasons: JudgeReason[];
-}
-
-export interface VideoJudgement {
-  /** 0..1 over the whole clip. */
-  confidence: number;
-  ranges: JudgedRange[];
-  unusable: boolean;
-  /** Coins given back for this result (owner). */
-  refundedCoins: number;
-  /** Free remakes granted by flagged results so far (owner). */
-  judgeRemakes: number;
-}
+/** Why a stretch of the result is weak, and the capture's judgement of a result: the contract's (`/video/*`). */
+export { JUDGE_REASONS, type JudgeReason };
+export type VideoJudgement = VideoJudgementView;
+export type JudgedRange = VideoJudgement['ranges'][number];
 
 export function normaliseJudgement(raw: unknown): VideoJudgement | null {
   if (!raw || typeof raw !== 'object') return null;
@@ -164,7 +161,11 @@ export function normaliseJudgement(raw: unknown): VideoJudgement | null {
   };
 }
 
-export function normaliseVideo(raw: unknown, me?: User | null): Video {
+/** A video card from the server (the contract's `VideoRecord`/`VideoDetail`); partial records read with defaults. */
+export function normaliseVideo(
+  raw: VideoRecord | VideoDetail | SquareVideo | Rec | null | undefined,
+  me?: User | null,
+): Video {
   const v = (raw ?? {}) as Rec;
   const tags = Array.isArray(v.tags)
     ? v.tags.map((t) => (typeof t === 'object' && t ? str((t as Rec).name) : str(t)))
@@ -245,7 +246,7 @@ export interface Notice {
 }
 
 /** Notices sorted by page; `jumpTo` is a comma list whose last item is the link (spec §3). */
-export function normaliseNotices(raw: unknown): Notice[] {
+export function normaliseNotices(raw: NoticeRecord[] | Rec | Rec[] | null | undefined): Notice[] {
   const list = Array.isArray(raw)
     ? raw
     : Array.isArray((raw as Rec)?.list)
@@ -289,8 +290,12 @@ export interface Page<T> {
   total: number;
 }
 
-export function normalisePage<T>(raw: unknown, map: (x: unknown) => T): Page<T> {
+/** A page of rows typed `R` (the contract's row), each mapped to the view `T`. */
+export function normalisePage<T, R = unknown>(
+  raw: { list: R[] } | R[] | Rec | null | undefined,
+  map: (x: R) => T,
+): Page<T> {
   const r = (raw ?? {}) as Rec;
-  const list = Array.isArray(raw) ? raw : ((r.list ?? r.records ?? r.items ?? r.rows ?? []) as unknown[]);
+  const list = (Array.isArray(raw) ? raw : (r.list ?? r.records ?? r.items ?? r.rows ?? [])) as R[];
   return { list: list.map(map), total: num(r.total ?? r.count ?? list.length) };
 }

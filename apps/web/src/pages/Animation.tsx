@@ -3,6 +3,8 @@
  * preview on the character (looping, play/pause, girl/boy/robot); collect; buy once (price shown, confirmed)
  * and download any bone type the plan allows. The CMU acknowledgement is shown with the library.
  */
+
+import type { Animation, AnimationBundle, AnimationDetail, AnimationDownload } from '@mocap/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
@@ -26,27 +28,8 @@ export function tl(key: keyof typeof animationEn, vars?: Record<string, string |
   return s;
 }
 
-export interface LibraryAnimation {
-  id: number;
-  name: string;
-  category: string;
-  tags: string[];
-  duration: number;
-  frameCount: number;
-  fps: number;
-  price: number;
-  currency: string;
-  status: number;
-  downloads: number;
-  credit: string;
-  collected: boolean;
-  /** Signed URL of the card's picture (SVG rendered from the clip). */
-  picture: string;
-  purchased: boolean;
-  /** A capture I shared: I may update it from the video (`redone`). */
-  mine: boolean;
-  createAt: number;
-}
+/** An animation card as `/animation/*` answers it (the contract's). */
+export type LibraryAnimation = Animation;
 
 const SIZE = 12;
 const CHARACTERS: CharacterKind[] = ['girl', 'boy', 'robot'];
@@ -78,7 +61,7 @@ function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: 
     v.setCharacter('girl');
     let live = true;
     api
-      .get<{ clip: string }>(`/animation/${anim.id}`)
+      .get<AnimationDetail>(`/animation/${anim.id}`)
       .then(async (d) => {
         const res = await fetch(d.clip);
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -194,9 +177,7 @@ export function AnimationPage() {
   };
   const download = async (a: LibraryAnimation, bone: string) => {
     try {
-      const d = await api.get<{ paths: string[] }>(
-        `/animation/download/0/${a.id}/${encodeURIComponent(bone)}`,
-      );
+      const d = await api.get<AnimationDownload>(`/animation/download/0/${a.id}/${encodeURIComponent(bone)}`);
       const link = document.createElement('a');
       link.href = d.paths[0]!;
       link.rel = 'noopener';
@@ -212,7 +193,7 @@ export function AnimationPage() {
   const bundle = async (list: LibraryAnimation[]) => {
     setBundleBusy(true);
     try {
-      const d = await api.post<{ paths: string[] }>('/animation/zip', {
+      const d = await api.post<AnimationBundle>('/animation/zip', {
         ids: list.map((a) => a.id),
         boneType: bundleBone,
       });

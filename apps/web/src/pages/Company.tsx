@@ -3,6 +3,16 @@
  * log), recharge (CV packs through the company payment variants), consume (the CV ledger), tutorial (the API
  * guide whose curl steps the server suite runs).
  */
+
+import type {
+  ApiKey,
+  CompanyNotice,
+  CreatedKey,
+  Delivery,
+  LedgerEntry,
+  Page,
+  Webhook,
+} from '@mocap/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { PayModal } from '../components/PayModal.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
@@ -22,47 +32,10 @@ import { useSession } from '../lib/session.tsx';
 const when = (ms: number | null): string =>
   ms ? new Date(ms).toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-GB') : tc('co.keys.never');
 
-interface Notice {
-  emailNotice: boolean;
-  made: boolean;
-  failed: boolean;
-  lowBalance: boolean;
-  lowBalanceThreshold: number;
-}
-interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  ratePerMinute: number;
-  routes: string[] | null;
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
-interface Webhook {
-  id: number;
-  url: string;
-  secret: string;
-  events: string[];
-  createdAt: number;
-}
-interface Delivery {
-  id: number;
-  event: string;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  responseCode: number | null;
-  error: string | null;
-  createdAt: number;
-}
-interface LedgerRow {
-  id: number;
-  amount: number;
-  balanceAfter: number;
-  reason: string;
-  note: string | null;
-  createdAt: number;
-}
+/** The company endpoints' shapes are the contract's. */
+type Notice = CompanyNotice;
+/** `/company/surplus/record`: a page of the CV ledger with the balance. */
+type LedgerPage = Page<LedgerEntry> & { balance: number };
 
 function NoticeCard() {
   const [n, setN] = useState<Notice | null>(null);
@@ -150,7 +123,7 @@ function KeysCard() {
     load().catch(() => undefined);
   }, [load]);
   const create = async () => {
-    const k = await api.post<ApiKey & { key: string }>('/company/apiKeys', {
+    const k = await api.post<CreatedKey>('/company/apiKeys', {
       name: name.trim(),
       ratePerMinute: rate,
       routes: access === 'read' ? READ_ONLY_ROUTES : null,
@@ -282,9 +255,7 @@ function HooksCard() {
   const [events, setEvents] = useState<string[]>([...EVENTS]);
   const load = useCallback(async () => {
     setHooks(await api.get<Webhook[]>('/company/webhooks'));
-    setLog(
-      (await api.get<{ list: Delivery[] }>('/company/webhooks/deliveries', { query: { size: 10 } })).list,
-    );
+    setLog((await api.get<Page<Delivery>>('/company/webhooks/deliveries', { query: { size: 10 } })).list);
   }, []);
   useEffect(() => {
     load().catch(() => undefined);
@@ -452,10 +423,10 @@ const reasonLabel = (r: string): string =>
 /** `/index/consume`: the CV ledger. */
 export function ConsumePage() {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ list: LedgerRow[]; total: number; balance: number } | null>(null);
+  const [data, setData] = useState<LedgerPage | null>(null);
   useEffect(() => {
     api
-      .post<{ list: LedgerRow[]; total: number; balance: number }>('/company/surplus/record', {
+      .post<LedgerPage>('/company/surplus/record', {
         page,
         size: 20,
       })
