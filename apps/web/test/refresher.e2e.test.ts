@@ -13,15 +13,17 @@
  * relabels leg swaps itself, from the picture's leg motion and the world landmarks' (since the depth term, the
  * whole swapped 44-63 is undone before any repair, so the corrupted solve is already the uncorrupted one; with
  * the picture's motion alone it undid 53-63 only); the log gives the figures. The halving is asserted on a leg
- * swap the solver cannot see: the man walking past the camera, his legs swapped as the tracker swaps them seen
- * from the side — from the frame where they cross in the picture to the clip's end, picture exchanged, world
- * exchanged forward and up with each leg kept on its side — so nothing jumps and no boundary is left to find;
- * the swap on that range (desktop: keyboard marks and clicks; phone: taps) must at least halve both legs'
- * knee+ankle error there and give back the tracker's own tracks. The draft is autosaved on the
- * server: a second browser (another device) opens the same unsaved edits. Hand points are editable: on tracks
- * given a hand, a fingertip dragged in the editor (zh, then en) is saved where it was dropped. A free account is refused (page
- * and API). The phone layout (/refresherM) repeats the wrist flow with touch events (CDP touch: drag, long-press
- * to hide) and the side-view leg swap by taps. Screenshots `refresher-*-{en,zh}.png`.
+ * swap the solver cannot see: the man walking past the camera, his legs swapped seen from the side — from the
+ * frame where they cross in the picture to the clip's end, the picture's points exchanged whole (their depth and
+ * visibility too, as the editor's own swap does; the tracker's own swaps leave those with the labels), the world
+ * exchanged forward and up with each leg kept on its side — so nothing jumps and no boundary is left to find; the
+ * timeline must flag at least 90 % of that stretch (it does from the picture's depth order against the world's)
+ * and nothing elsewhere that the uncorrupted tracks do not flag; the swap on that range (desktop: keyboard marks
+ * and clicks; phone: taps) must at least halve both legs' knee+ankle error there and give back the tracker's own
+ * tracks. The draft is autosaved on the server: a second browser (another device) opens the same unsaved edits.
+ * Hand points are editable: on tracks given a hand, a fingertip dragged in the editor (zh, then en) is saved where
+ * it was dropped. A free account is refused (page and API). The phone layout (/refresherM) repeats the wrist flow
+ * with touch events (CDP touch: drag, long-press to hide) and the side-view leg swap by taps. Screenshots `refresher-*-{en,zh}.png`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -41,6 +43,7 @@ import {
 } from '@mocap/quality';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyse, type TracksDoc } from '../src/pages/refresher/model.ts';
 import {
   apiOf,
   DESKTOP,
@@ -294,8 +297,9 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   /**
    * The leg swap the solver cannot see, as the tracker makes it seen from the side: where the legs cross in the
    * picture (they overlap there, so nothing jumps) it takes one for the other and keeps them swapped to the
-   * clip's end. The picture's points are exchanged; in the world landmarks the legs are exchanged forward and up
-   * but each stays on its side (BlazePose's world pose keeps the near leg near when it swaps the labels, as on
+   * clip's end. The picture's points are exchanged whole (depth and visibility with them, as the editor's own
+   * swap does; the tracker's own swaps leave those with the labels); in the world landmarks the legs are exchanged
+   * forward and up but each stays on its side (BlazePose's world pose keeps the near leg near when it swaps the labels, as on
    * this clip's own swaps): neither the picture nor the world motion jumps anywhere, and the stretch runs to the
    * end, so there is no boundary to find. Returns the frames [crossing, last] (at least 20 of them).
    */
@@ -446,6 +450,11 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         points: (e.getAttribute('data-points') ?? '').split(',').filter(Boolean).map(Number),
       })),
     );
+  /** Frames of the timeline's swap runs that concern the legs. */
+  const legSwapFlagged = async (page: Page) =>
+    (await runs(page, 'swap'))
+      .filter((r) => r.points.includes(25))
+      .flatMap((r) => Array.from({ length: r.to - r.from + 1 }, (_, k) => r.from + k));
   const wristFlagged = async (page: Page) =>
     (await runs(page, 'jump')).filter(
       (r) => r.points.includes(WRIST) && r.to >= WRIST_FRAMES[0] && r.from <= WRIST_FRAMES[1],
@@ -506,6 +515,12 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   const sideSwapRepair = async (id: number, token: string, phone: boolean) => {
     const original = await tracksOf(id, token);
     const [a, b] = sideSwapFrames(original);
+    // The frames the editor flags as legs swapped on the tracker's own tracks (its own swaps).
+    const own = new Set(
+      analyse(original as unknown as TracksDoc)
+        .filter((p) => p.kind === 'swap' && p.points.includes(25))
+        .flatMap((p) => Array.from({ length: p.to - p.from + 1 }, (_, k) => p.from + k)),
+    );
     const l0 = legsOf(await clipOf(id, token), side, a, b);
     await corruptAndSolve(id, token, trackerLegSwap([a, b]));
     const corrupted = await clipOf(id, token);
@@ -523,9 +538,16 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       if (phone) await page.waitForURL(/\/refresherM\?id=/);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, id, token, /^0 keyframes, 1 /);
+      // The timeline flags the swapped stretch as a whole (at least 90 % of its frames) and nothing the tracker's
+      // own tracks do not flag elsewhere.
+      const flagged = await legSwapFlagged(page);
+      const inside = flagged.filter((f) => f >= a && f <= b);
+      const elsewhere = flagged.filter((f) => f < a || f > b);
       console.log(
-        `${lang}: swap runs flagged on ${a}-${b} before the repair: ${JSON.stringify((await runs(page, 'swap')).filter((r) => r.to >= a && r.from <= b))}`,
+        `${lang}: legs flagged swapped on ${inside.length}/${b - a + 1} frames of ${a}-${b} (runs ${JSON.stringify((await runs(page, 'swap')).filter((r) => r.to >= a && r.from <= b).map((r) => [r.from, r.to]))}); elsewhere ${JSON.stringify(elsewhere)}, the tracker's own tracks flag ${JSON.stringify([...own])}`,
       );
+      expect(inside.length).toBeGreaterThanOrEqual(0.9 * (b - a + 1));
+      expect(elsewhere.filter((f) => !own.has(f))).toEqual([]);
       await goTo(page, a);
       await tap('rf-range-start');
       await goTo(page, b);
@@ -536,6 +558,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(
         /^0 keyframes, 1 swap$|^0 个关键帧，1 次互换$/,
       );
+      // The swap on the range leaves only the tracker's own flags there.
+      await expect
+        .poll(async () => (await legSwapFlagged(page)).filter((f) => f >= a && f <= b && !own.has(f)))
+        .toEqual([]);
       await goTo(page, Math.round((a + b) / 2));
       if (phone) {
         // Looked at magnified 2× around the body (the picture is small on a phone), the picture in view.

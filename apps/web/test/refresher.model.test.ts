@@ -89,13 +89,24 @@ function walk(n: number): TracksDoc {
 
 const clone = (d: TracksDoc): TracksDoc => JSON.parse(JSON.stringify(d));
 
+/** A repeatable jitter in [-1, 1] (a linear congruential sequence). */
+function jitter(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return (x / 2 ** 32) * 2 - 1;
+  };
+}
+
 /**
  * A person walking across the picture seen from the side (left side to the camera): the legs swing forward and
  * back and cross in the picture twice per stride (frames 0, 15, 30, …); in the world the left leg stays on the
- * near side (z −0.1), the right on the far side.
+ * near side (z −0.1), the right on the far side, which the picture's depth (z) and visibility say too (the far
+ * leg less visible). `noise` px of jitter on the leg points in the picture (and as much in the world).
  */
-function sideWalk(n: number): TracksDoc {
+function sideWalk(n: number, noise = 0): TracksDoc {
   const frames: TrackFrame[] = [];
+  const rnd = jitter(7);
   for (let i = 0; i < n; i++) {
     const t = i / FPS;
     const ox = 200 + 60 * t;
@@ -128,10 +139,13 @@ function sideWalk(n: number): TracksDoc {
       [29, 0.35, 0.9, -0.05],
       [31, 0.35, 0.92, 0.1],
     ] as const) {
-      set(j, k * sw + dx, y, -0.1);
-      set(j + 1, -k * sw + dx, y, 0.1);
+      set(j, k * sw + dx + (noise * rnd()) / S, y + (noise * rnd()) / S, -0.1);
+      set(j + 1, -k * sw + dx + (noise * rnd()) / S, y + (noise * rnd()) / S, 0.1);
     }
-    const image = w.map(([x, y, z]) => [ox + x * S, oy + y * S, z * S, 0.99, 0.99] as ImagePoint);
+    const image = w.map(
+      ([x, y, z], j) =>
+        [ox + x * S, oy + y * S, z * S, j >= 25 && j % 2 === 0 ? 0.7 : 0.99, 0.99] as ImagePoint,
+    );
     frames.push({ index: i, time: t, state: 'tracked', score: 1, image, world: w });
   }
   return {
@@ -144,10 +158,33 @@ function sideWalk(n: number): TracksDoc {
 }
 
 /**
- * BlazePose's own leg swap (as on the rendered side-walk clip): the picture's points exchanged, in the world the
- * points exchanged forward and up but each kept on its side (the near leg near).
+ * BlazePose's own leg swap (as on the rendered side-walk clip, measured: its picture depth and visibility kept the
+ * near leg nearer and more visible on all 90 frames, its swapped frames too): the picture's places exchanged,
+ * depth and visibility left with the labels; in the world the points exchanged forward and up but each kept on
+ * its side (the near leg near).
  */
 function trackerSwap(d: TracksDoc, from: number, to: number): void {
+  for (let i = from; i <= to; i++) {
+    const im = d.frames[i].image!;
+    const w = d.frames[i].world!;
+    for (const [l, r] of swapPairs('legs')) {
+      [im[l], im[r]] = [
+        [im[r][0], im[r][1], im[l][2], im[l][3], im[l][4]],
+        [im[l][0], im[l][1], im[r][2], im[r][3], im[r][4]],
+      ];
+      [w[l], w[r]] = [
+        [w[r][0], w[r][1], w[l][2]],
+        [w[l][0], w[l][1], w[r][2]],
+      ];
+    }
+  }
+}
+
+/**
+ * The legs exchanged as the e2e's side-view swap and the editor's own swap exchange them: the picture's points
+ * whole (depth and visibility with them), the world forward and up with each leg kept on its side.
+ */
+function wholePictureSwap(d: TracksDoc, from: number, to: number): void {
   for (let i = from; i <= to; i++) {
     const im = d.frames[i].image!;
     const w = d.frames[i].world!;
@@ -160,6 +197,12 @@ function trackerSwap(d: TracksDoc, from: number, to: number): void {
     }
   }
 }
+
+/** The frames flagged as legs swapped. */
+const legSwapFrames = (d: TracksDoc, tuning = {}): number[] =>
+  analyse(d, tuning)
+    .filter((p) => p.kind === 'swap' && p.points.includes(25))
+    .flatMap((p) => Array.from({ length: p.to - p.from + 1 }, (_, k) => p.from + k));
 
 describe('analysis of weak frames', () => {
   it('a clean walk has no problem', () => {
@@ -217,7 +260,8 @@ describe('analysis of weak frames', () => {
       [27, 29],
     ]);
     expect(swapRunAt(analyse(d), 28)).toEqual({ from: 27, to: 29, parts: ['legs'] });
-    // The editor's swap on those frames gives back the tracker's body exactly (the near leg stays near).
+    // The editor's swap on those frames gives back the tracker's body exactly: the near leg stays near, its
+    // depth and visibility stay with it.
     let fix = emptyDraft();
     for (const [a, b] of [
       [16, 16],
@@ -225,7 +269,50 @@ describe('analysis of weak frames', () => {
       [27, 29],
     ])
       fix = addSwap(fix, { from: a, to: b, part: 'legs' });
-    expect(applyDraft(d, fix).frames).toEqual(clone(truth).frames);
+    const fixed = applyDraft(d, fix);
+    expect(fixed.frames).toEqual(clone(truth).frames);
+    expect(legSwapFrames(fixed)).toEqual([]);
+  });
+
+  it('seen from the side, legs exchanged where they cross up to the clip’s end are flagged as a whole; a clean walk’s crossings are not', () => {
+    // Six crossings (0, 15, …, 75), 2 px of jitter on the legs: nothing flagged.
+    const truth = sideWalk(90, 2);
+    expect(legSwapFrames(truth)).toEqual([]);
+    // Exchanged from the crossing at 45 to the end (as the e2e does to the rendered side walk): no point moves
+    // more than its jitter anywhere, so the motion alone cannot see it …
+    const d = clone(truth);
+    wholePictureSwap(d, 45, 89);
+    expect(legSwapFrames(d, { depthWeight: 0 }).length).toBeLessThan(5);
+    // … but the picture says the near leg is the far one on every frame of it: flagged whole, nothing else.
+    const flagged = legSwapFrames(d);
+    expect(flagged.filter((i) => i >= 45).length).toBeGreaterThanOrEqual(0.9 * 45);
+    expect(flagged.filter((i) => i < 45)).toEqual([]);
+    const run = swapRunAt(analyse(d), 70)!;
+    expect(run.to).toBe(89);
+    // One fix over the run found gives back the walk, and no flag is left.
+    const fixed = applyDraft(d, addSwap(emptyDraft(), { from: run.from, to: run.to, part: 'legs' }));
+    for (let i = 45; i < 90; i++) expect(fixed.frames[i]).toEqual(truth.frames[i]);
+    expect(legSwapFrames(fixed)).toEqual([]);
+  });
+
+  it('seen from the side, a 30-frame stretch exchanged from one crossing to the next but one is flagged as a whole', () => {
+    const truth = sideWalk(90, 2);
+    const d = clone(truth);
+    wholePictureSwap(d, 15, 44);
+    const flagged = legSwapFrames(d);
+    expect(flagged.filter((i) => i >= 15 && i <= 44).length).toBeGreaterThanOrEqual(27);
+    expect(flagged.filter((i) => i < 15 || i > 44)).toEqual([]);
+  });
+
+  it('seen from the front, a single swapped frame is flagged on that frame only', () => {
+    const d = clone(walk(90));
+    const im = d.frames[50].image!;
+    const w = d.frames[50].world!;
+    for (const [l, r] of swapPairs('legs')) {
+      [im[l], im[r]] = [im[r], im[l]];
+      [w[l], w[r]] = [w[r], w[l]];
+    }
+    expect(legSwapFrames(d)).toEqual([50]);
   });
 
   it('low visibility and lost frames are flagged', () => {

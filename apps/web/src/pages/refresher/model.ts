@@ -381,17 +381,21 @@ const clone = (f: TrackFrame): TrackFrame => ({
 });
 
 /**
- * Exchanges the left and right points of `part` on a frame. The picture's points are exchanged whole. In the world
- * landmarks a leg (arm) swap exchanges where the points are forward and up but leaves each its offset along the
- * hip (shoulder) axis, as BlazePose does when it swaps the labels (its world pose keeps the left leg on the left;
- * measured on the side-walk clip's own swaps), so the repaired frame is the body the tracker would have given;
- * a frame whose world knees (elbows) are across each other (the labels exchanged in the world too) is exchanged
- * whole. Both ways the swap repairs exactly the swap it undoes. A whole-body swap exchanges everything.
+ * Exchanges the left and right points of `part` on a frame. In the world landmarks a leg (arm) swap exchanges
+ * where the points are forward and up but leaves each its offset along the hip (shoulder) axis, as BlazePose does
+ * when it swaps the labels (its world pose keeps the left leg on the left; measured on the side-walk clip's own
+ * swaps), so the repaired frame is the body the tracker would have given; a frame whose world knees (elbows) are
+ * across each other (the labels exchanged in the world too) is exchanged whole, picture and world. Where the world
+ * keeps its sides the picture's places are exchanged, and its depth and visibility go with the world's depth:
+ * exchanged too when the picture's depth order of the two sides disagrees with the world's (points exchanged
+ * whole, as the editor's own swap did), kept with their labels when it agrees (the tracker's own swaps, which
+ * exchange the places only). Both ways the swap repairs exactly the swap it undoes. A whole-body swap exchanges
+ * everything.
  */
 function swapFrame(f: TrackFrame, part: SwapPart): void {
   const pairs = swapPairs(part);
-  if (f.image) for (const [a, b] of pairs) [f.image[a], f.image[b]] = [f.image[b], f.image[a]];
   const w = f.world;
+  let keepSides = false;
   if (w) {
     const [al, ar, kl, kr] = part === 'legs' ? [23, 24, 25, 26] : [11, 12, 13, 14];
     const d = [0, 1, 2].map((c) => w[al][c] - w[ar][c]);
@@ -399,7 +403,7 @@ function swapFrame(f: TrackFrame, part: SwapPart): void {
     const u = d.map((v) => v / n);
     const c = [0, 1, 2].map((k) => (w[al][k] + w[ar][k]) / 2);
     const lat = (p: WorldPoint) => (p[0] - c[0]) * u[0] + (p[1] - c[1]) * u[1] + (p[2] - c[2]) * u[2];
-    const keepSides = part !== 'all' && n > 1e-6 && lat(w[kl]) >= lat(w[kr]);
+    keepSides = part !== 'all' && n > 1e-6 && lat(w[kl]) >= lat(w[kr]);
     for (const [a, b] of pairs) {
       const A = w[a];
       const B = w[b];
@@ -414,6 +418,17 @@ function swapFrame(f: TrackFrame, part: SwapPart): void {
       w[b] = [A[0] - s * u[0], A[1] - s * u[1], A[2] - s * u[2]];
     }
   }
+  const im = f.image;
+  if (im && w && keepSides) {
+    let agree = 0;
+    for (const [a, b] of pairs) agree += (im[a][2] - im[b][2]) * (w[a][2] - w[b][2]);
+    for (const [a, b] of pairs) {
+      const A = im[a];
+      const B = im[b];
+      im[a] = agree < 0 ? B : [B[0], B[1], A[2], A[3], A[4]];
+      im[b] = agree < 0 ? A : [A[0], A[1], B[2], B[3], B[4]];
+    }
+  } else if (im) for (const [a, b] of pairs) [im[a], im[b]] = [im[b], im[a]];
   if (part !== 'legs' && f.hands) f.hands = { left: f.hands.right, right: f.hands.left };
 }
 
@@ -778,8 +793,17 @@ export const MAIN_POINTS = [11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28, 29, 
 export const WEAK_VISIBILITY = 0.5;
 /** A jump: a point moves more than this share of the torso length in one frame, against its neighbours. */
 export const JUMP_TORSO = 0.35;
-/** Cost of one frame labelled as exchanged, in mean point motion per torso length (the solver's leg prior). */
-export const SWAP_PRIOR = 0.03;
+/**
+ * The left/right labelling's costs, in mean point motion per torso length: `prior` per frame labelled as
+ * exchanged (the solver's leg prior), `depthWeight` on a picture whose depth order of the two legs (arms)
+ * disagrees with the world's by more than `depthMargin` torso lengths in both.
+ */
+export interface SwapTuning {
+  prior: number;
+  depthWeight: number;
+  depthMargin: number;
+}
+export const SWAP_TUNING: SwapTuning = { prior: 0.03, depthWeight: 2, depthMargin: 0.1 };
 /** Weight of the side cue (a point across the body from its hip or shoulder) against the motion cue. */
 export const SIDE_WEIGHT = 0;
 /** Runs of displaced frames bracketed by two jumps, at most this long, are flagged whole. */
@@ -811,7 +835,8 @@ function runs(flags: boolean[]): [number, number][] {
  * jumps back within `MAX_RUN` frames the whole run between is flagged) and left/right swaps (the arms or legs
  * match the previous frame better exchanged; frames until the swap is undone are flagged).
  */
-export function analyse(doc: TracksDoc): Problem[] {
+export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Problem[] {
+  const tune = { ...SWAP_TUNING, ...tuning };
   const N = doc.frames.length;
   const out: Problem[] = [];
   const fr = doc.frames;
@@ -839,8 +864,10 @@ export function analyse(doc: TracksDoc): Problem[] {
   }
 
   // Left/right swaps: per run of tracked frames, a two-state Viterbi pass (as labelled / exchanged) over the
-  // image motion of the arm or leg points between consecutive frames plus `SWAP_PRIOR` per exchanged frame,
-  // as the solver relabels leg swaps: a stretch whose points jump to the other side and back is flagged.
+  // motion of the arm or leg points between consecutive frames, `prior` per exchanged frame (as the solver
+  // relabels leg swaps: a stretch whose points jump to the other side and back is flagged) and, seen from the
+  // side, the picture's depth order against the world's (a stretch exchanged where the legs cross, which no
+  // motion shows, is flagged whole).
   const swapFlags: boolean[] = new Array(N).fill(false);
   const swapPts = new Map<number, Set<number>>();
   for (const part of ['legs', 'arms'] as const) {
@@ -925,11 +952,40 @@ export function analyse(doc: TracksDoc): Problem[] {
       }
       return (SIDE_WEIGHT * c) / (pairs.length * 2 * t);
     };
+    // Which leg (arm) is nearer the camera: the picture's depth (BlazePose's z per landmark, pixels) and the
+    // world landmarks' (metres) tell it alike on the tracker's frames, its own swaps included (they exchange the
+    // picture's places only; measured on the side-walk clip: the left leg nearer in both on all 90 frames). A
+    // frame whose picture points were exchanged whole while the world kept each leg on its side (the editor's own
+    // swap, tracks edited elsewhere) has the two depth orders crossed: the labelling that uncrosses them is right.
+    // Weighted by how far the hip (shoulder) axis points into the picture (u_z²: a side view); seen from the
+    // front the legs' depth order changes every step and the two depths disagree on the tracker's own frames.
+    const depth = (i: number): number => {
+      const w = fr[i].world;
+      const im = fr[i].image!;
+      const tw = wt(i);
+      const u = axes[i];
+      if (!w || !u || !(tw > 1e-6)) return 0;
+      const t = torsoPx(fr[i]);
+      let c = 0;
+      for (const [l, r] of pairs) {
+        const a = (im[l][2] - im[r][2]) / t;
+        const b = (w[l][2] - w[r][2]) / tw;
+        if (a * b < 0) c += Math.max(0, Math.min(Math.abs(a), Math.abs(b)) - tune.depthMargin);
+      }
+      return (c * u[2] * u[2]) / pairs.length;
+    };
+    // Unary costs: `prior` per exchanged frame (the tracker's labels are right more often than not) and, as
+    // labelled, a picture whose depth order disagrees with the world's (the exchanged labelling is the editor's
+    // swap, which puts the picture's depth back in the world's order, so it pays nothing for it).
+    const unary = (i: number, st: number) =>
+      st ? tune.prior + side(i, true) : side(i, false) + tune.depthWeight * depth(i);
+    // A two-state pass (as labelled / exchanged) per run of tracked frames: each frame's motion from the frame
+    // before under both labellings plus the unary costs; the cheapest labelling over the run is kept.
     for (const [f, e] of runs(fr.map((x) => !!x.image))) {
       const len = e - f + 1;
       const back = new Uint8Array(len * 2);
-      let c0 = side(f, false);
-      let c1 = SWAP_PRIOR + side(f, true);
+      let c0 = unary(f, 0);
+      let c1 = unary(f, 1);
       for (let k = 1; k < len; k++) {
         const g = f + k;
         const n0a = c0 + trans(g, false, false);
@@ -938,8 +994,8 @@ export function analyse(doc: TracksDoc): Problem[] {
         const n1b = c1 + trans(g, true, true);
         back[k * 2] = n0a <= n0b ? 0 : 1;
         back[k * 2 + 1] = n1a <= n1b ? 0 : 1;
-        c0 = Math.min(n0a, n0b) + side(g, false);
-        c1 = Math.min(n1a, n1b) + SWAP_PRIOR + side(g, true);
+        c0 = Math.min(n0a, n0b) + unary(g, 0);
+        c1 = Math.min(n1a, n1b) + unary(g, 1);
       }
       let state = c0 <= c1 ? 0 : 1;
       for (let k = len - 1; k >= 0; k--) {
