@@ -955,8 +955,9 @@ export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Probl
     // Which leg (arm) is nearer the camera: the picture's depth (BlazePose's z per landmark, pixels) and the
     // world landmarks' (metres) tell it alike on the tracker's frames, its own swaps included (they exchange the
     // picture's places only; measured on the side-walk clip: the left leg nearer in both on all 90 frames). A
-    // frame whose picture points were exchanged whole while the world kept each leg on its side (the editor's own
-    // swap, tracks edited elsewhere) has the two depth orders crossed: the labelling that uncrosses them is right.
+    // frame whose picture points were exchanged whole while the world kept each leg on its side (tracks edited
+    // elsewhere, the e2e's side-view swap) has the two depth orders crossed: the labelling that uncrosses them is
+    // right.
     // Weighted by how far the hip (shoulder) axis points into the picture (u_z²: a side view); seen from the
     // front the legs' depth order changes every step and the two depths disagree on the tracker's own frames.
     const depth = (i: number): number => {
