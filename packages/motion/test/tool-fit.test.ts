@@ -9,11 +9,13 @@
  *   whose materials' image textures are found next to the FBX (Blender); OnlyFace has the 52 ARKit shape keys;
  * - `assimp info` loads every file of every zip that assimp has a reader for (FBX, BVH, CSM, GLB, and the VRMA of
  *   the digital-human zip: as is where assimp can, else — assimp 5.2, whose glTF reader tells GLB from JSON glTF
- *   by the name only — under a .glb name), and the GLB and VRMA exports;
+ *   by the name only — under a .glb name), and the GLB and VRMA exports; the .vrma files as they are, under their
+ *   own names, in assimp built after upstream pull request #5154 (assimpjs 0.0.10: assimp commit cf7d363);
  * - the Unreal `ik_*` bones stay on the hands and feet at and between keys, through the Euler pole (Blender).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -46,6 +48,52 @@ const dir = mkdtempSync(join(tmpdir(), 'mocap-toolfit-'));
 const FBX2JSON_DIR = '/usr/share/blender/scripts/addons/io_scene_fbx';
 const BLENDER = blender();
 const ASSIMP = assimp();
+
+/** The part of assimpjs' API used here (the package ships no types). */
+interface AssimpJs {
+  FileList: new () => { AddFile(name: string, content: Uint8Array): void };
+  ConvertFileList(
+    files: unknown,
+    format: string,
+  ): {
+    IsSuccess(): boolean;
+    GetErrorCode(): string;
+    FileCount(): number;
+    GetFile(i: number): { GetPath(): string; GetContent(): Uint8Array };
+  };
+}
+
+/**
+ * assimp itself at a commit that reads a binary glTF by its "glTF" magic whatever the file's name (upstream pull
+ * request #5154, July 2023): assimpjs 0.0.10 (npm, devDependency pinned), assimp's C++ compiled to WebAssembly at
+ * assimp commit cf7d363 (it calls itself "assimp v5.2.cf7d3637": the development tree after 5.2.5, before 5.3.0).
+ * Loads one file under its own name and returns the scene as assimp's JSON export (`assjson`) and the version
+ * string its glTF2 exporter writes.
+ */
+async function assimpJsRead(
+  name: string,
+  bytes: Uint8Array,
+): Promise<{
+  scene: {
+    meshes?: unknown[];
+    materials?: unknown[];
+    animations?: { duration: number; tickspersecond: number; channels: { name: string }[] }[];
+  };
+  generator: string;
+}> {
+  const ajs = (await (createRequire(import.meta.url)('assimpjs') as () => Promise<AssimpJs>)()) as AssimpJs;
+  const convert = (format: string) => {
+    const files = new ajs.FileList();
+    files.AddFile(name, bytes);
+    const r = ajs.ConvertFileList(files, format);
+    if (!r.IsSuccess() || r.FileCount() === 0) throw new Error(`assimpjs: ${name}: ${r.GetErrorCode()}`);
+    return new TextDecoder().decode(r.GetFile(0).GetContent());
+  };
+  return {
+    scene: JSON.parse(convert('assjson')),
+    generator: JSON.parse(convert('gltf2')).asset.generator,
+  };
+}
 
 /**
  * Smooth whole-body motion sampled at `fps` for `seconds`: sinusoids on every joint and a hips yaw that keeps
@@ -606,7 +654,8 @@ describe('characters in every zip that promises one; readers', () => {
           await info(`digital-human/${name}`, join(dh, name));
           continue;
         }
-        // The .vrma as is first. assimp 5.2 cannot read any .vrma (a GLB by the VRMA spec): no reader lists the
+        // The .vrma as is first (assimp with pull request #5154 reads it so: the assimpjs test below). assimp 5.2
+        // cannot read any .vrma (a GLB by the VRMA spec): no reader lists the
         // extension, so it falls back to signature detection, where the glTF2 reader's CanRead decides binary or
         // text by the name alone (5.2's glTF2Importer.cpp: `asset.CanRead(filename, extension == "glb")`), parses
         // the GLB as JSON text and declines ("Parsing GLTF2 JSON" in its log; the same glTF as JSON text under a
@@ -672,4 +721,43 @@ describe('characters in every zip that promises one; readers', () => {
     },
     300_000,
   );
+
+  it('assimp built with the glTF magic check (assimpjs) reads every .vrma as it is, under its own name', async () => {
+    const short = motion(29.827, 2);
+    // The digital-human zip's .vrma (a VRM 1.0 avatar, as in the test above) and the CLI's `--format vrma`.
+    const avatar = importCharacter(
+      vrmFromGlb(
+        new Uint8Array(
+          readFileSync(join(SHARED, 'testdata/characters/quaternius_modular_glb/modular_men_Casual.glb')),
+        ),
+        '1',
+        quaterniusVrmBones('1'),
+      ),
+    );
+    const files: [string, Uint8Array][] = [
+      ['avatar_walk.vrma', exportCharacter(avatar, 'vrma', short, { name: 'walk' })],
+      ['phone_clip.vrma', exportFormat(short, 'vrma').bytes],
+    ];
+    for (const [name, bytes] of files) {
+      // Loads, one animation as long as the file's (its keys' last time), one channel per node the glTF animates,
+      // by the same names.
+      const { scene, generator } = await assimpJsRead(name, bytes);
+      expect(generator, name).toMatch(/^Open Asset Import Library \(assimp v5\./);
+      const b = Buffer.from(bytes);
+      expect(b.toString('latin1', 0, 4), name).toBe('glTF');
+      const gltf = JSON.parse(b.toString('utf8', 20, 20 + b.readUInt32LE(12)));
+      const anim = gltf.animations[0];
+      const targets = new Set<string>(
+        anim.channels.map((c: { target: { node: number } }) => gltf.nodes[c.target.node].name),
+      );
+      const lastTime = Math.max(
+        ...anim.samplers.map((s: { input: number }) => gltf.accessors[s.input].max[0] as number),
+      );
+      expect(targets.size, name).toBeGreaterThan(10);
+      expect(scene.animations, name).toHaveLength(1);
+      const a = scene.animations?.[0] as NonNullable<typeof scene.animations>[number];
+      expect(a.duration / a.tickspersecond, name).toBeCloseTo(lastTime, 4);
+      expect(new Set(a.channels.map((c) => c.name)), name).toEqual(targets);
+    }
+  }, 120_000);
 });
