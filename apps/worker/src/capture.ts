@@ -246,12 +246,31 @@ function takeThread(): Worker {
 }
 
 /**
- * Starts the solve/export thread ahead of a first job (its modules load while the worker waits for work) and
- * keeps it idle for the first task. Nothing happens when a thread is already idle.
+ * Starts the solve/export thread ahead of a first job (its modules load while the worker waits for work), warms
+ * its exporters up (solve-thread.ts: every bone type of a rest clip, so the first job's export runs compiled
+ * code) and keeps it idle for the first task. Nothing happens when a thread is already idle. Resolves when the
+ * warm-up is over (how many bone types it exported, its time), undefined when nothing was started.
  */
-export function prestartSolveThread(): void {
-  if (idleThreads.length > 0) return;
-  releaseThread(takeThread());
+export function prestartSolveThread(): Promise<{ boneTypes: number; ms: number } | undefined> {
+  if (idleThreads.length > 0) return Promise.resolve(undefined);
+  const w = takeThread();
+  const warmed = new Promise<{ boneTypes: number; ms: number } | undefined>((resolve) => {
+    const onMessage = (m: { type: string; boneTypes?: number; ms?: number }) => {
+      if (m.type !== 'warmed') return;
+      w.off('message', onMessage);
+      w.off('exit', onExit);
+      resolve({ boneTypes: m.boneTypes!, ms: m.ms! });
+    };
+    const onExit = () => {
+      w.off('message', onMessage);
+      resolve(undefined);
+    };
+    w.on('message', onMessage);
+    w.once('exit', onExit);
+  });
+  w.postMessage({ kind: 'warm' });
+  releaseThread(w);
+  return warmed;
 }
 
 function releaseThread(w: Worker): void {

@@ -164,7 +164,13 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
   let lastJobAt: number | null = null;
   const inHand = new Set<number>();
   if (options.warmUp) {
-    prestartSolveThread();
+    void prestartSolveThread().then(
+      (w) =>
+        w &&
+        log(
+          `solve/export thread ready and warm (${w.boneTypes} bone types exported, ${Math.round(w.ms)} ms)`,
+        ),
+    );
     const t0 = Date.now();
     warmUpTracking({ model: options.model ?? 'heavy', workers: options.trackingWorkers }).then(
       () => log(`tracking models ready and warm (${Date.now() - t0} ms)`),
