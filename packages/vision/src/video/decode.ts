@@ -197,17 +197,28 @@ export async function* decodeFrames(
   };
   let data = alloc();
   const chunks = child.stdout![Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // One watchdog for the whole decode instead of a timer per chunk (a 960 px frame comes in ~25 chunks: the
+  // timers were ~0.6 ms of CPU per frame). `waitingSince` is when the current wait for ffmpeg's output began
+  // (undefined while the consumer holds a frame, which never counts as a stall); the watchdog fires when a
+  // wait may have reached `stallMs` and re-arms itself for the rest when it has not.
+  let waitingSince: number | undefined;
+  let watchdog: NodeJS.Timeout | undefined;
+  const check = () => {
+    const waited = waitingSince === undefined ? 0 : performance.now() - waitingSince;
+    if (waited >= stallMs) {
+      stalled = true;
+      kill();
+    } else watchdog = setTimeout(check, stallMs - waited).unref();
+  };
   try {
     reading: while (true) {
-      const timer = setTimeout(() => {
-        stalled = true;
-        kill();
-      }, stallMs);
+      waitingSince = performance.now();
+      watchdog ??= setTimeout(check, stallMs).unref();
       let next: IteratorResult<Buffer>;
       try {
         next = await chunks.next();
       } finally {
-        clearTimeout(timer);
+        waitingSince = undefined;
       }
       if (next.done) break;
       const chunk = next.value;
@@ -276,6 +287,7 @@ export async function* decodeFrames(
     if (filled > 0)
       warn(`${info.file}: ffmpeg's output ended inside a frame (${filled} of ${frameBytes} bytes).`);
   } finally {
+    clearTimeout(watchdog);
     signal?.removeEventListener('abort', onAbort);
     kill();
     child.stdout!.destroy();
