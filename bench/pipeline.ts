@@ -31,6 +31,8 @@ interface JobFigures {
   solveExport: number;
   /** CPU seconds of the process's threads and its finished child processes (ffmpeg) during the job. */
   cpu: number;
+  /** CPU seconds until the tracks were written (probe + tracking), and after (solve, export, thumbnail). */
+  cpuTracking: number;
   zips: number;
   load: number;
 }
@@ -40,6 +42,8 @@ interface ChildResult {
   jobs: JobFigures[];
   peakRssMb: number;
   warmUpMs?: number;
+  /** Process CPU seconds when the start-up warm-up ended (new). */
+  warmUpCpu?: number;
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -90,7 +94,11 @@ export default async function pipelineBench(args: string[]): Promise<void> {
       results.push(r);
       for (const j of r.jobs)
         console.log(
-          `${variant.padEnd(4)} job ${j.job} (${j.job === 1 ? 'cold' : 'warm'}): ${j.wall.toFixed(1)} s  (to tracks ${j.tracking.toFixed(1)}, solve+export+thumbnail ${j.solveExport.toFixed(1)}; CPU ${j.cpu.toFixed(1)} s; ${j.zips} zips; load ${j.load.toFixed(1)})`,
+          `${variant.padEnd(4)} job ${j.job} (${j.job === 1 ? 'cold' : 'warm'}): ${j.wall.toFixed(1)} s  (to tracks ${j.tracking.toFixed(1)}, solve+export+thumbnail ${j.solveExport.toFixed(1)}; CPU ${j.cpu.toFixed(1)} s = to tracks ${j.cpuTracking.toFixed(1)} + after ${(j.cpu - j.cpuTracking).toFixed(1)}; ${j.zips} zips; load ${j.load.toFixed(1)})`,
+        );
+      if (r.warmUpMs !== undefined)
+        console.log(
+          `${variant.padEnd(4)} start-up warm-up done ${(r.warmUpMs / 1000).toFixed(1)} s after the process started (process CPU then ${r.warmUpCpu?.toFixed(1)} s)`,
         );
       console.log(`${variant.padEnd(4)} peak RSS ${r.peakRssMb.toFixed(0)} MB\n`);
     } finally {
@@ -180,9 +188,10 @@ async function child(args: string[]): Promise<void> {
   if (variant === 'old') process.env.MOCAP_TRACK_KEEP_WARM = '0';
   if (variant === 'new') {
     // What startWorker does at start (runner.ts), in the background.
-    prestartSolveThread();
+    void prestartSolveThread();
     void warmUpTracking({ model: 'heavy' }).then(() => {
       result.warmUpMs = performance.now() - t0;
+      result.warmUpCpu = cpuSeconds() / 1000;
     });
   }
   for (let job = 1; job <= jobs; job++) {
@@ -190,6 +199,7 @@ async function child(args: string[]): Promise<void> {
     const start = job === 1 ? t0 : performance.now();
     const cpu0 = job === 1 ? 0 : cpuSeconds();
     const marks: Record<string, number> = {};
+    let cpuAtSolve: number | undefined;
     try {
       const r = await capture(clip, out, {
         model: 'heavy',
@@ -197,6 +207,7 @@ async function child(args: string[]): Promise<void> {
         face: full,
         onProgress: (_p, stage) => {
           marks[stage] ??= performance.now();
+          if (stage === 'solving') cpuAtSolve ??= cpuSeconds();
         },
       });
       const end = performance.now();
@@ -207,6 +218,7 @@ async function child(args: string[]): Promise<void> {
         tracking: (at('solving', end) - start) / 1000,
         solveExport: (end - at('solving', end)) / 1000,
         cpu: (cpuSeconds() - cpu0) / 1000,
+        cpuTracking: ((cpuAtSolve ?? cpuSeconds()) - cpu0) / 1000,
         zips: r.zips.length,
         load: loadavg()[0],
       });
