@@ -154,28 +154,30 @@ export {
 } from './modules/motion/ports.ts';
 export { MotionService } from './modules/motion/service.ts';
 export {
-  createMusicStore,
-  type MusicStore,
-} from './modules/music/repo.ts';
-export {
   type AudioFilePort,
-  FREE_REDONES,
   MUSIC_QUEUE,
   MUSIC_STATUS_NAMES,
   type MusicJobData,
-  MusicMessages,
   type MusicOutputs,
   type MusicPatch,
   type MusicRecord,
   type MusicRepo,
-  MusicService,
   MusicStatus,
   type MusicStatusCode,
-  type MusicView,
   musicJobId,
-  musicView,
   type NewMusic,
   type ProbedAudio,
+} from './modules/music/ports.ts';
+export {
+  createMusicStore,
+  type MusicStore,
+} from './modules/music/repo.ts';
+export {
+  FREE_REDONES,
+  MusicMessages,
+  MusicService,
+  type MusicView,
+  musicView,
 } from './modules/music/service.ts';
 export { RETRACK_QUEUE, type RetrackJobData, RetrackService } from './modules/retrack/service.ts';
 export {

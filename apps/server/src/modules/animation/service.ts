@@ -19,31 +19,17 @@ import { zip as zipOfEntries } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
 import { type CoinService, squareDownloadCost } from '../coins/service.ts';
-import { BONE_TYPE_FORMAT, formatAllowed, planOf, UploadMessages } from '../video/limits.ts';
+import { assertBoneTypeFor, formatAllowed, planOf } from '../video/limits.ts';
 import type {
   AnimationAssetsPort,
   AnimationExportPort,
   AnimationExportSource,
-  AnimationQuery,
   AnimationRecord,
   AnimationRepo,
   AnimationStore,
   AnimationVideosPort,
-  NewAnimation,
-  ShippedAnimation,
 } from './ports.ts';
 import { pictureKeyOf } from './ports.ts';
-
-export type {
-  AnimationAssetsPort,
-  AnimationExportPort,
-  AnimationExportSource,
-  AnimationQuery,
-  AnimationRecord,
-  AnimationRepo,
-  NewAnimation,
-  ShippedAnimation,
-};
 
 /** Refusals of sharing a capture to the library (ours; the spec is silent). */
 export const ShareMessages = {
@@ -265,15 +251,7 @@ export class AnimationService {
 
   /** A known bone type the user's plan may download (free plan: FBX bone types only, as for videos). */
   private checkBoneType(u: UserRecord, boneType: string): void {
-    if (!BONE_TYPE_FORMAT[boneType])
-      throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
-    const plan = planOf(u, this.deps.clock.now());
-    if (!formatAllowed(plan, boneType)) {
-      throw new AppError(
-        Codes.REFUSED,
-        plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
-      );
-    }
+    assertBoneTypeFor(u, boneType, this.deps.clock.now());
   }
 
   private currencyOf(u: UserRecord) {

@@ -10,7 +10,13 @@ import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
 import { type CoinService, Reasons, squareDownloadCost } from '../coins/service.ts';
-import { BONE_TYPE_FORMAT, formatAllowed, PLAN_LIMITS, planOf, UploadMessages } from '../video/limits.ts';
+import {
+  assertFormatAllowed,
+  BONE_TYPE_FORMAT,
+  formatAllowed,
+  PLAN_LIMITS,
+  planOf,
+} from '../video/limits.ts';
 import type { VideoStore } from '../video/ports.ts';
 import { type StoredZip, type VideoRecord, VideoStatus } from '../video/ports.ts';
 import { FREE_REGENS, type VideoService } from '../video/service.ts';
@@ -119,12 +125,7 @@ export class MotionService {
     if (!isBoneType(boneType)) throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
     if (isAdmin(u)) return;
     const plan = planOf(u, this.deps.clock.now());
-    if (!formatAllowed(plan, boneType)) {
-      throw new AppError(
-        Codes.REFUSED,
-        plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
-      );
-    }
+    assertFormatAllowed(plan, boneType);
   }
 
   /** Charges a non-owner for a square video once; returns what was charged now. */

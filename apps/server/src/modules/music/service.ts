@@ -17,39 +17,17 @@ import { randomUUID } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, JobQueue, ObjectStorage, Page, UserRecord } from '../../ports.ts';
 import { type CoinService, companyUploadCost, Reasons, remakeCost, uploadCost } from '../coins/service.ts';
-import { BONE_TYPE_FORMAT, formatAllowed, MB, PLAN_LIMITS, planOf, UploadMessages } from '../video/limits.ts';
+import { assertBoneTypeFor, MB, PLAN_LIMITS, planOf } from '../video/limits.ts';
 import type { MusicStore } from './ports.ts';
 import {
   type AudioFilePort,
-  MUSIC_QUEUE,
   MUSIC_STATUS_NAMES,
   type MusicJobData,
   type MusicOutputs,
-  type MusicPatch,
   type MusicRecord,
-  type MusicRepo,
   MusicStatus,
-  type MusicStatusCode,
   musicJobId,
-  type NewMusic,
-  type ProbedAudio,
 } from './ports.ts';
-
-export {
-  type AudioFilePort,
-  MUSIC_QUEUE,
-  MUSIC_STATUS_NAMES,
-  type MusicJobData,
-  type MusicOutputs,
-  type MusicPatch,
-  type MusicRecord,
-  type MusicRepo,
-  MusicStatus,
-  type MusicStatusCode,
-  musicJobId,
-  type NewMusic,
-  type ProbedAudio,
-};
 
 export const MusicMessages = {
   WRONG_FORMAT: '文件格式错误,请重新选择!',
@@ -341,15 +319,7 @@ export class MusicService {
     boneType: string,
   ): Promise<{ paths: string[]; name: string; bonetype: string; motionsName: string[] }> {
     const m = await this.owned(u, id);
-    if (!BONE_TYPE_FORMAT[boneType])
-      throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
-    const plan = planOf(u, this.deps.clock.now());
-    if (!formatAllowed(plan, boneType)) {
-      throw new AppError(
-        Codes.REFUSED,
-        plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
-      );
-    }
+    assertBoneTypeFor(u, boneType, this.deps.clock.now());
     const z = m.outputs.zips?.[boneType];
     if (m.status !== MusicStatus.MADE || !z)
       throw new AppError(Codes.REFUSED, Messages.NO_FILE, { paths: [] });

@@ -6,7 +6,7 @@
 import type { AnimationStore } from '../animation/ports.ts';
 import { AnimationStatus } from '../animation/service.ts';
 import type { MusicStore } from '../music/ports.ts';
-import { MusicStatus } from '../music/service.ts';
+import { MusicStatus } from '../music/ports.ts';
 import type { VideoStore } from '../video/ports.ts';
 import { VideoStatus } from '../video/ports.ts';
 import type { MotionSource, MotionSources } from './service.ts';

@@ -16,6 +16,7 @@ import {
   type Plan,
   type PlanLimits,
 } from '@mocap/contracts';
+import { AppError, Codes, Messages } from '../../errors.ts';
 import type { UserRecord } from '../../ports.ts';
 import type { CaptureType } from './ports.ts';
 
@@ -38,6 +39,23 @@ export function planOf(user: Pick<UserRecord, 'type' | 'level' | 'vexpiredAt'>, 
   if (user.level === 'free') return 'free';
   if (user.vexpiredAt !== null && user.vexpiredAt < now) return 'free';
   return user.level;
+}
+
+/** Refuses a bone type the plan may not have (free: the FBX ones only, spec §5's message; else a paid feature). */
+export function assertFormatAllowed(plan: Plan, boneType: string): void {
+  if (!formatAllowed(plan, boneType))
+    throw new AppError(Codes.REFUSED, plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE);
+}
+
+/** A known bone type the user's plan may download now (animations, music: as for videos). */
+export function assertBoneTypeFor(
+  u: Pick<UserRecord, 'type' | 'level' | 'vexpiredAt'>,
+  boneType: string,
+  now: number,
+): void {
+  if (!BONE_TYPE_FORMAT[boneType])
+    throw new AppError(Codes.PARAMETER_ERROR, `unknown bone type "${boneType}"`);
+  assertFormatAllowed(planOf(u, now), boneType);
 }
 
 export function captureAllowed(plan: Plan, type: CaptureType): boolean {

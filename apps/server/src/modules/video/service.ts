@@ -21,9 +21,9 @@ import {
   sourceKeyOf,
 } from '../jobs/service.ts';
 import {
+  assertFormatAllowed,
   BONE_TYPE_FORMAT,
   captureAllowed,
-  formatAllowed,
   MAX_DIMENSION,
   MAX_SOURCE_FPS,
   MB,
@@ -238,12 +238,7 @@ export class VideoService {
         `unknown bone type "${f.boneType}"; one of ${Object.keys(BONE_TYPE_FORMAT).join(', ')}`,
       );
     }
-    if (!formatAllowed(plan, f.boneType)) {
-      throw new AppError(
-        Codes.REFUSED,
-        plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
-      );
-    }
+    assertFormatAllowed(plan, f.boneType);
     const captureType = f.captureType ?? (f.boneType === 'OnlyFace' ? 'face' : 'body');
     if (!CAPTURE_TYPES.includes(captureType))
       throw new AppError(Codes.PARAMETER_ERROR, 'unknown capture type');
@@ -662,12 +657,7 @@ export class VideoService {
   /** Chooses the bone type downloads default to (`PUT /video/fbxs`, `PUT /motion/model/{id}`). */
   async setBoneType(u: UserRecord, id: number, boneType: BoneType): Promise<void> {
     const v = await this.owned(u, id);
-    if (!formatAllowed(this.planOf(u), boneType)) {
-      throw new AppError(
-        Codes.REFUSED,
-        this.planOf(u) === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
-      );
-    }
+    assertFormatAllowed(this.planOf(u), boneType);
     await this.deps.store.repos.videos.update(v.id, { boneType }, this.deps.clock.now());
   }
 
@@ -767,12 +757,7 @@ export class VideoService {
     if (!captureAllowed(plan, captureType)) {
       throw new AppError(Codes.REFUSED, plan === 'free' ? Messages.FREE_CLOSED : Messages.PAID_FEATURE);
     }
-    if (opts.boneType && !formatAllowed(plan, opts.boneType)) {
-      throw new AppError(
-        Codes.REFUSED,
-        plan === 'free' ? UploadMessages.FREE_FBX_ONLY : Messages.PAID_FEATURE,
-      );
-    }
+    if (opts.boneType) assertFormatAllowed(plan, opts.boneType);
     if (!opts.paid && v.freeRemakes <= 0) throw new AppError(Codes.REFUSED, Messages.FREE_REMAKES_USED);
     const seq = v.jobSeq + 1;
     const now = this.deps.clock.now();
