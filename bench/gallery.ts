@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- gallery [--clips name,name] [--model heavy|full|lite] [--frames 8] [--width 240]
- *  [--out dir]`
+ *  [--out dir] [--options json]`
  *
  * A contact sheet (PNG) per real clip — every `.mp4` of ../shared/testdata/videos and each camera of the
  * Pose2Sim static trial (../shared/testdata/gt/pose2sim_static_trial_4view/videos/cam0N.mp4) — to LOOK at the
@@ -33,6 +33,7 @@ import {
   makeCharacterGlb,
   math,
   type SolveDetails,
+  type SolveOptions,
   solveDetailed,
   type Vec3,
 } from '@mocap/motion';
@@ -494,6 +495,8 @@ export default async function bench(args: string[]): Promise<void> {
   const width = Number(arg(args, '--width') ?? 240);
   const out = arg(args, '--out') ?? join(here, 'out', 'gallery');
   const only = arg(args, '--clips')?.split(',');
+  /** Solve options other than the product's defaults (experiments; the gallery of record uses none). */
+  const solveOptions = JSON.parse(arg(args, '--options') ?? '{}') as SolveOptions;
   let sources = gallerySources();
   if (only) sources = sources.filter((s) => only.includes(s.name));
   mkdirSync(out, { recursive: true });
@@ -548,7 +551,7 @@ export default async function bench(args: string[]): Promise<void> {
     for (const src of sources) {
       const { tracks, s: trackS } = await tracked(src.video, src.name, model);
       const t1 = performance.now();
-      const details = solveDetailed(tracks);
+      const details = solveDetailed(tracks, solveOptions);
       const solveS = (performance.now() - t1) / 1000;
       const { spec, images, figures: fig } = buildSpec(src, tracks, details, frames, width, solveS);
       data.clear();

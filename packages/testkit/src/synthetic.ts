@@ -8,7 +8,7 @@
  *   index, pinky and thumb knuckles on the hand (thumb side = the body's forward at the first frame);
  *   nose, eyes, ears and mouth on the head (placed in the first frame's head orientation). Marker sizes
  *   scale with the subject.
- * - a static virtual pinhole camera (1920×1080, 60° horizontal FOV by default, 1.2 m high with a 1.5° roll,
+ * - a static virtual pinhole camera (1920×1080, 60° horizontal FOV by default, 1.2 m high (`cameraHeight`) with a 1.5° roll,
  *   looking at the middle of the motion from an azimuth chosen by the seed, far enough to keep the subject
  *   in view): image landmarks in pixels (z as BlazePose: relative depth in pixel scale), world landmarks in
  *   metres relative to the hip midpoint, camera axes (x right, y down, z away).
@@ -161,6 +161,8 @@ export interface SyntheticOptions {
   maxFps?: number;
   /** Camera azimuth in radians (default: from the seed). */
   azimuth?: number;
+  /** Camera height above the floor, metres for a 1.75 m subject (scaled with it; default 1.2). */
+  cameraHeight?: number;
   file?: string;
 }
 
@@ -369,7 +371,11 @@ export function synthesize(doc: BvhDocument, opts: SyntheticOptions = {}): Synth
   const tanH = Math.tan(((fov / 2) * Math.PI) / 180);
   const tanV = (tanH * height) / width;
   const dist = Math.max(4, (R + 0.6 * s) / (0.8 * tanH) + R, (1.1 * bodyHeight) / (2 * 0.8 * tanV) + R);
-  const camPos: Vec3 = [cx + dist * Math.sin(az), floorY + 1.2 * s, cz + dist * Math.cos(az)];
+  const camPos: Vec3 = [
+    cx + dist * Math.sin(az),
+    floorY + (opts.cameraHeight ?? 1.2) * s,
+    cz + dist * Math.cos(az),
+  ];
   const target: Vec3 = [cx, hy - 0.05, cz];
   const zc = normalize(sub(target, camPos));
   let xc = normalize(cross(zc, up));

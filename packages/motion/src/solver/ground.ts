@@ -5,7 +5,9 @@
  * direction in which those points do not spread. With few contacts (standing still: two spots; walking in a
  * line: one line) the plane is not determined, so the estimate is regularised towards a prior: the
  * direction from the ankles to the hips in frames where both legs stand straight (legs are vertical when
- * standing), or else the camera's up (a level camera). Concretely, with C the covariance of the contact
+ * standing), else the pitch of that direction in frames where both feet stand still in the picture and both
+ * legs are extended (≥ 80 % of their length: a bent-knee stance, not sitting or squatting; people stand with
+ * their hips over their feet), or else the camera's up (a level camera). Concretely, with C the covariance of the contact
  * points and u₀ the prior, up ∝ (C + αI)⁻¹ α u₀ (α = (12 cm)²): directions along which the contacts
  * spread much more than 12 cm are removed from the prior. The hips' travel counts as spread too: a
  * subject who walks or runs more than half a metre in some direction moves horizontally (hip height bobs

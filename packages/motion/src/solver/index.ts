@@ -32,6 +32,7 @@ import { type MotionClip, poseToWorld, type WorldPose } from '../clip.ts';
 import {
   add,
   dot,
+  length,
   median,
   mid,
   normalize,
@@ -1090,8 +1091,10 @@ function groundAndLock(
   // Body-relative foot points (camera axes) and the standing cue.
   const relC: { heel: Vec3; toe: Vec3 }[][] = [[], []];
   // Per frame: the larger knee flexion (angle between thigh and shin; the shin's local rotation also holds
-  // its twist) and the hips → ankles direction.
+  // its twist), the hips → ankles direction and how extended the legs are (hip–ankle distance over the
+  // leg's length, the smaller of the two legs).
   const kneeFlex = new Float64Array(N);
+  const legReach = new Float64Array(N);
   const legUp: Vec3[] = [];
   for (let f = 0; f < N; f++) {
     poseToWorld(sk, local, f * n * 4, [0, 0, 0], pose);
@@ -1099,6 +1102,7 @@ function groundAndLock(
       relC[s].push(footPoints(model, pose, side));
     });
     let flex = 0;
+    let reach = 1;
     for (const side of SIDES) {
       const hip = readVec3(pose.positions, j[`${side}Thigh`]);
       const knee = readVec3(pose.positions, j[`${side}Shin`]);
@@ -1106,8 +1110,10 @@ function groundAndLock(
       const a = normalize(sub(knee, hip));
       const b = normalize(sub(ankle, knee));
       flex = Math.max(flex, Math.acos(Math.max(-1, Math.min(1, dot(a, b)))));
+      reach = Math.min(reach, length(sub(ankle, hip)) / (length(sub(knee, hip)) + length(sub(ankle, knee))));
     }
     kneeFlex[f] = flex;
+    legReach[f] = reach;
     const ankles = mid(readVec3(pose.positions, j.leftFoot), readVec3(pose.positions, j.rightFoot));
     legUp.push(normalize(sub(readVec3(pose.positions, j.hips), ankles)));
   }
@@ -1122,6 +1128,23 @@ function groundAndLock(
     // The up of an earlier pass that had standing legs (the floor stage of the image fit can bend them).
     prior = upHint;
     legsPrior = true;
+  } else {
+    // No straight legs (a bent-knee stance, a dance): people stand upright on two feet, so in frames where
+    // both feet stand still in the picture and both legs are extended (hip–ankle distance ≥ 80 % of the
+    // leg: not sitting, not squatting) the hips are above the ankles' midpoint.
+    const still = (s: number, f: number) => {
+      const sp = imageSpeed?.[s];
+      if (!sp) return false;
+      const v = Math.min(sp.heel[f], sp.toe[f]);
+      return v < IMAGE_CONTACT_SPEED;
+    };
+    const upright = legUp.filter((_, f) => legReach[f] >= 0.8 && still(0, f) && still(1, f));
+    if (upright.length >= Math.max(5, 0.05 * N)) {
+      const v = normalize(upright.reduce((acc, v) => add(acc, v), [0, 0, 0] as Vec3));
+      // Only its pitch: a sideways lean over a clip is the dance's (hips swaying), a rolled camera is rare.
+      prior = normalize([0, v[1], v[2]]);
+      legsPrior = true;
+    }
   }
   // Camera-space foot points on the smoothed root, for the up/floor estimate.
   const footC = (s: number, f: number, which: 'heel' | 'toe'): Vec3 =>
