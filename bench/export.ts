@@ -20,12 +20,16 @@
  *   V8's background GC threads, so it can exceed wall). Report the load average with any figure (printed at the
  *   end): on the shared 2-core machine other processes inflate both figures.
  *
+ * `--hash`: the sha256 of every zip of the first and the last pass (outside the timing); with `--against`, both
+ * exporters' zips of those passes are compared byte for byte and the bone types whose zips differ are printed.
+ *
  * `--against <dir>`: also times the exporter of another checkout (`<dir>/packages/motion/src/index.ts`, e.g. an
  * older commit unpacked with `git archive <commit> packages/motion | tar -x -C <dir>` and a `node_modules` link),
  * side by side in this process: every pass exports the same clip with both, alternating which goes first, and the
  * summary gives both best and median passes and their ratio. A `--fps` that is not a standard rate (29.97) makes
  * the current exporter resample the clip (files at 30 fps), which the pass includes.
  */
+import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,6 +87,7 @@ export default async function run(args: string[]): Promise<void> {
       runs: { type: 'string', default: '5' },
       'lower-body': { type: 'boolean', default: false },
       against: { type: 'string' },
+      hash: { type: 'boolean', default: false },
     },
   });
   type Exporter = typeof exportBoneType;
@@ -94,13 +99,27 @@ export default async function run(args: string[]): Promise<void> {
       ).exportBoneType
     : null;
   const otherPasses: { wall: number; cpu: number }[] = [];
-  /** One whole pass of the other exporter over the clip: wall and CPU ms. */
-  const otherPass = (clip: MotionClip): { wall: number; cpu: number } => {
+  // --hash: sha256 per pass (first and last) and bone type, of this exporter's zips and of the other's.
+  const hashes = new Map<string, string>();
+  const otherHashes = new Map<string, string>();
+  const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+  /** One whole pass of the other exporter over the clip: wall and CPU ms (zips hashed after the timing). */
+  const otherPass = (clip: MotionClip, r: number): { wall: number; cpu: number } => {
     const s = performance.now();
     const c0 = process.cpuUsage();
-    for (const bt of BONE_TYPES) (other as Exporter)(clip, bt, { lowerBodyOnly });
+    const keep = values.hash && (r === 0 || r === runs);
+    const outs: Uint8Array[] = [];
+    for (const bt of BONE_TYPES) {
+      const out = (other as Exporter)(clip, bt, { lowerBodyOnly }).bytes;
+      if (keep) outs.push(out);
+    }
     const du = process.cpuUsage(c0);
-    return { wall: performance.now() - s, cpu: (du.user + du.system) / 1000 };
+    const p = { wall: performance.now() - s, cpu: (du.user + du.system) / 1000 };
+    if (keep)
+      BONE_TYPES.forEach((bt, i) => {
+        otherHashes.set(`${r}|${bt}`, sha(outs[i]));
+      });
+    return p;
   };
   const seconds = Number(values.seconds);
   const fps = Number(values.fps);
@@ -123,7 +142,7 @@ export default async function run(args: string[]): Promise<void> {
     first = null;
     // Side by side: the other exporter first on odd passes, after on even ones.
     if (other && r % 2 === 1) {
-      const p = otherPass(clip);
+      const p = otherPass(clip, r);
       if (r > 0) otherPasses.push(p);
     }
     let total = 0;
@@ -137,6 +156,7 @@ export default async function run(args: string[]): Promise<void> {
       const cpu = (du.user + du.system) / 1000;
       total += ms;
       totalCpu += cpu;
+      if (values.hash && (r === 0 || r === runs)) hashes.set(`${r}|${bt}`, sha(out.bytes));
       if (r === 0) continue;
       walls.set(bt, [...(walls.get(bt) ?? []), ms]);
       const prev = bestRow.get(bt);
@@ -147,7 +167,7 @@ export default async function run(args: string[]): Promise<void> {
       coldCpu = totalCpu;
     } else passes.push({ wall: total, cpu: totalCpu });
     if (other && r % 2 === 0) {
-      const p = otherPass(clip);
+      const p = otherPass(clip, r);
       if (r > 0) otherPasses.push(p);
     }
   }
@@ -175,12 +195,44 @@ export default async function run(args: string[]): Promise<void> {
   console.log(
     `all ${BONE_TYPES.length} bone types, ${seconds} s at ${fps} fps: best pass ${best.wall.toFixed(0)} ms wall, ${best.cpu.toFixed(0)} ms CPU; median pass ${median.wall.toFixed(0)} ms wall, ${median.cpu.toFixed(0)} ms CPU (${runs} passes; target ≤ 1000 ms; 1-min load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
   );
+  // CPU alone (what a busy machine inflates least): the lowest and the median pass CPU.
+  const cpuOf = (ps: { cpu: number }[]) => {
+    const c = ps.map((p) => p.cpu).sort((a, b) => a - b);
+    return { min: c[0], median: c[Math.floor((c.length - 1) / 2)] };
+  };
+  const mine = cpuOf(passes);
+  const theirs = other ? cpuOf(otherPasses) : null;
+  console.log(
+    `CPU per pass: lowest ${mine.min.toFixed(0)} ms, median ${mine.median.toFixed(0)} ms${
+      theirs
+        ? `; --against: lowest ${theirs.min.toFixed(0)} ms, median ${theirs.median.toFixed(0)} ms (this / that: ${(mine.min / theirs.min).toFixed(2)}×, ${(mine.median / theirs.median).toFixed(2)}×)`
+        : ''
+    }`,
+  );
+  if (values.hash) {
+    for (const r of [0, runs]) {
+      const all = createHash('sha256');
+      for (const bt of BONE_TYPES) all.update(hashes.get(`${r}|${bt}`) ?? '');
+      const differ = other
+        ? BONE_TYPES.filter((bt) => hashes.get(`${r}|${bt}`) !== otherHashes.get(`${r}|${bt}`))
+        : [];
+      console.log(
+        `pass ${r} (${r === 0 ? 'the first clip' : 'the last clip'}): sha256 of the ${BONE_TYPES.length} zips' hashes ${all.digest('hex').slice(0, 16)}${
+          other
+            ? differ.length === 0
+              ? `; all ${BONE_TYPES.length} zips byte-identical to --against's`
+              : `; zips that differ from --against's: ${differ.join(', ')}`
+            : ''
+        }`,
+      );
+    }
+  }
   if (other) {
     const o = [...otherPasses].sort((a, b) => a.wall - b.wall);
     const ob = o[0];
     const om = o[Math.floor((o.length - 1) / 2)];
     console.log(
-      `side by side, --against ${values.against}: best pass ${ob.wall.toFixed(0)} ms wall, ${ob.cpu.toFixed(0)} ms CPU; median pass ${om.wall.toFixed(0)} ms wall, ${om.cpu.toFixed(0)} ms CPU; this checkout / that one: best ${(best.wall / ob.wall).toFixed(2)}×, median ${(median.wall / om.wall).toFixed(2)}× (wall)`,
+      `side by side, --against ${values.against}: best pass ${ob.wall.toFixed(0)} ms wall, ${ob.cpu.toFixed(0)} ms CPU; median pass ${om.wall.toFixed(0)} ms wall, ${om.cpu.toFixed(0)} ms CPU; this checkout / that one: best ${(best.wall / ob.wall).toFixed(2)}×, median ${(median.wall / om.wall).toFixed(2)}× (wall); CPU of the best pass ${(best.cpu / ob.cpu).toFixed(2)}×, of the median pass ${(median.cpu / om.cpu).toFixed(2)}×`,
     );
   }
 }

@@ -74,3 +74,44 @@ describe('TextSink', () => {
     expect(new DataView(b.buffer, b.byteOffset).getUint32(396, true)).toBe(99);
   });
 });
+
+describe('ByteWriter arrays', () => {
+  it('f32s/f64s/i32s write a typed array of their type (copied as bytes) exactly as the same values one by one', () => {
+    const rand = mulberry32(5);
+    const vals = [
+      0,
+      -0,
+      1,
+      -1,
+      1e-40,
+      -3.4e38,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      0.1,
+      2 ** 31 - 1,
+    ];
+    for (let i = 0; i < 1000; i++) vals.push((rand() - 0.5) * 10 ** (rand() * 20 - 10));
+    const ints = vals.map((v) => Math.trunc(v) | 0);
+    // Typed arrays at an odd offset into the writer (FBX arrays follow a 13-byte header), and views with a byteOffset.
+    const f32 = new Float32Array(vals.length + 3).subarray(3);
+    f32.set(vals);
+    const f64 = new Float64Array(vals.length + 1).subarray(1);
+    f64.set(vals);
+    const i32 = Int32Array.from(ints);
+    const typed = new ByteWriter(8);
+    const plain = new ByteWriter(8);
+    typed.u8(7);
+    plain.u8(7);
+    typed.f32s(f32);
+    plain.f32s(Array.from(f32));
+    typed.f64s(f64);
+    plain.f64s(Array.from(f64));
+    typed.i32s(i32);
+    plain.i32s(ints);
+    // A Float64Array into f32s is converted value by value (no byte copy).
+    typed.f32s(f64);
+    plain.f32s(vals);
+    expect(typed.length).toBe(1 + vals.length * (4 + 8 + 4 + 4));
+    expect(Buffer.from(typed.finish()).equals(Buffer.from(plain.finish()))).toBe(true);
+  });
+});

@@ -745,7 +745,12 @@ function faceMorphs(m: MeshBuilder, head: HeadGeom, names: readonly string[]): M
       const v = verts[i];
       const x = xs[i];
       const y = ys[i];
-      const [dx, dy, dr = 0] = f(x, y);
+      // Indexed, not destructured: array destructuring runs the iterator protocol (an iterator and a result object
+      // per element: ~20 MB of garbage per face mesh).
+      const shift = f(x, y);
+      const dx = shift[0];
+      const dy = shift[1];
+      const dr = shift[2] === undefined ? 0 : shift[2];
       if (dx === 0 && dy === 0 && dr === 0) continue;
       const th2 = x + dx + Math.PI;
       const ph2 = Math.PI / 2 - (y + dy);

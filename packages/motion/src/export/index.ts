@@ -57,10 +57,40 @@ export function exportFps(clip: MotionClip, options: Pick<ExportOptions, 'fps'> 
 
 const RATE_CACHE = new WeakMap<MotionClip, Map<number, MotionClip>>();
 
-/** The clip resampled to the export rate (cached per clip and rate: the bone types of one clip resample once). */
+/** MotionClip's fields, in the order `steadyClip` adds them. */
+const CLIP_KEYS = [
+  'skeleton',
+  'fps',
+  'frameCount',
+  'rotations',
+  'rootPositions',
+  'contacts',
+  'support',
+  'blendshapes',
+  'metadata',
+] as const;
+
+/**
+ * The clip's fields (the same values) on an object built the same way for every clip, so every clip the exporter
+ * sees has one of a few hidden classes. A clip made by object spread (`{ ...clip, blendshapes }`, as the solver's
+ * callers and the bench do) can get a hidden class of its own; every exporter loop that reads it was then
+ * deoptimised ("wrong map") and recompiled on each new clip: a second or so of CPU over the first exports of a
+ * process, and again whenever such loops saw a new class.
+ */
+function steadyClip(c: MotionClip): MotionClip {
+  const out: Record<string, unknown> = {};
+  const src = c as unknown as Record<string, unknown>;
+  for (const k of CLIP_KEYS) if (k in c) out[k] = src[k];
+  for (const k of Object.keys(c)) if (!(k in out)) out[k] = src[k];
+  return out as unknown as MotionClip;
+}
+
+/**
+ * The clip resampled to the export rate, on a steady shape (`steadyClip`); cached per clip and rate: the bone
+ * types of one clip resample once and share the per-clip caches below.
+ */
 function atExportRate(clip: MotionClip, options: ExportOptions): MotionClip {
   const fps = exportFps(clip, options);
-  if (Math.abs(clip.fps - fps) < 1e-9) return clip;
   let m = RATE_CACHE.get(clip);
   if (!m) {
     m = new Map();
@@ -68,7 +98,7 @@ function atExportRate(clip: MotionClip, options: ExportOptions): MotionClip {
   }
   let c = m.get(fps);
   if (!c) {
-    c = resampleClip(clip, fps);
+    c = steadyClip(Math.abs(clip.fps - fps) < 1e-9 ? clip : resampleClip(clip, fps));
     m.set(fps, c);
   }
   return c;
@@ -109,10 +139,20 @@ function rigClipFor(clip: MotionClip, id: RigId, options: ExportOptions, name: s
   let rc = m.get(key);
   if (!rc) {
     const rig: Rig = buildRig(id, clip.skeleton);
-    rc = {
-      ...retarget(clip, rig, { lowerBodyOnly: options.lowerBodyOnly, rootMotion: options.rootMotion }),
+    const r = retarget(clip, rig, { lowerBodyOnly: options.lowerBodyOnly, rootMotion: options.rootMotion });
+    // Field by field, not by spread: one hidden class for every RigClip the writers see (see `steadyClip`).
+    const o: { -readonly [K in keyof RigClip]: RigClip[K] } = {
+      rig: r.rig,
+      fps: r.fps,
+      frameCount: r.frameCount,
+      rotations: r.rotations,
+      translations: r.translations,
+      keyed: r.keyed,
+      translated: r.translated,
       name,
     };
+    if (r.blendshapes) o.blendshapes = r.blendshapes;
+    rc = o;
     m.set(key, rc);
   }
   return rc;

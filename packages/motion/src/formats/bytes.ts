@@ -6,6 +6,11 @@
 
 const utf8 = new TextEncoder();
 
+/** Typed arrays hold their values in the machine's byte order: little-endian on x86 and ARM. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+const asBytes = (v: Float32Array | Float64Array | Int32Array) =>
+  new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+
 export class ByteWriter {
   private buf: Uint8Array;
   private view: DataView;
@@ -82,7 +87,13 @@ export class ByteWriter {
     this.length += 8;
   }
   /** Numbers as little-endian float32 / float64 / int32 values (converted as a typed array would). */
+  // An array of the written type is copied as its bytes on a little-endian machine (the same bytes as writing it
+  // value by value, NaN payloads aside: one memcpy instead of a DataView call per value: FBX key curves, meshes).
   f32s(v: ArrayLike<number>): void {
+    if (LITTLE_ENDIAN && v instanceof Float32Array) {
+      this.bytes(asBytes(v));
+      return;
+    }
     this.ensure(4 * v.length);
     const dv = this.view;
     let o = this.length;
@@ -90,6 +101,10 @@ export class ByteWriter {
     this.length = o;
   }
   f64s(v: ArrayLike<number>): void {
+    if (LITTLE_ENDIAN && v instanceof Float64Array) {
+      this.bytes(asBytes(v));
+      return;
+    }
     this.ensure(8 * v.length);
     const dv = this.view;
     let o = this.length;
@@ -97,6 +112,10 @@ export class ByteWriter {
     this.length = o;
   }
   i32s(v: ArrayLike<number>): void {
+    if (LITTLE_ENDIAN && v instanceof Int32Array) {
+      this.bytes(asBytes(v));
+      return;
+    }
     this.ensure(4 * v.length);
     const dv = this.view;
     let o = this.length;
