@@ -72,11 +72,14 @@ export function asUnityImport(rc: RigClip): RigClip {
       ...rig,
       axes: { up: '+Y', front: '+Z', handedness: 'left' },
       basis: rig.basis.map((v, i) => (i < 3 ? -v : v)),
-      bones: rig.bones.map((b) => ({
-        ...b,
-        restTranslation: [-b.restTranslation[0], b.restTranslation[1], b.restTranslation[2]],
-        restRotation: [b.restRotation[0], -b.restRotation[1], -b.restRotation[2], b.restRotation[3]],
-      })),
+      // Object.assign onto a literal, not a spread: the same hidden classes for the bones of every call (a
+      // spread gave each call's bones new ones, and the writer's loops were deoptimised per clip).
+      bones: rig.bones.map((b) =>
+        Object.assign({}, b, {
+          restTranslation: [-b.restTranslation[0], b.restTranslation[1], b.restTranslation[2]],
+          restRotation: [b.restRotation[0], -b.restRotation[1], -b.restRotation[2], b.restRotation[3]],
+        }),
+      ),
     },
     rotations,
     translations,
