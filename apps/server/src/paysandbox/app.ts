@@ -62,6 +62,46 @@ const esc = (s: string) =>
 
 const yuan = (fen: number) => `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 
+/** The note a cancelled payment page shows. */
+const CANCELLED = `<p class="muted" data-state="cancelled">已取消支付 Payment cancelled</p>`;
+
+/**
+ * A sandbox payment page (the WeChat "phone", the Alipay cashier): what is bought, the amount, the order rows,
+ * then paid / closed, or the pay and cancel buttons (POST `action`/pay, `action`/cancel).
+ */
+function payPage(o: {
+  title: string;
+  header: string;
+  what: string;
+  amount: string;
+  rows: string;
+  paid: boolean;
+  closed: string | null;
+  action: string;
+  payLabel: string;
+  note: string;
+  accent: string;
+  wide?: boolean;
+}): string {
+  const done = o.paid
+    ? `<p class="ok" data-state="paid">支付成功 Payment successful</p>`
+    : o.closed
+      ? `<p class="bad" data-state="closed">${o.closed}</p>`
+      : '';
+  const buttons = done
+    ? ''
+    : `<form method="post" action="${o.action}/pay"><button class="pay" id="pay" type="submit">${o.payLabel}</button></form>
+<form method="post" action="${o.action}/cancel"><button class="cancel" id="cancel" type="submit">取消 Cancel</button></form>`;
+  return page(
+    o.title,
+    `<header>${o.header}<span class="tag">SANDBOX</span></header><main>
+<div class="muted">${esc(o.what)}</div><div class="amt">¥${o.amount}</div>
+${o.rows}${o.note}${done}${buttons}</main>`,
+    o.accent,
+    o.wide ?? false,
+  );
+}
+
 function page(title: string, body: string, accent: string, wide = false): string {
   return `<!doctype html><html lang="zh"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)}</title><style>
@@ -351,26 +391,21 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
     );
 
     // WeChat: the "phone" that scanned the code.
-    const wxPhone = (t: WxTrade, note = '') => {
-      const done =
-        t.state === 'SUCCESS'
-          ? `<p class="ok" data-state="paid">支付成功 Payment successful</p>`
-          : t.state === 'CLOSED' || expired(t)
-            ? `<p class="bad" data-state="closed">订单已关闭 Order closed</p>`
-            : '';
-      const buttons = done
-        ? ''
-        : `<form method="post" action="${app.prefix}/wechat/phone/${t.token}/pay"><button class="pay" id="pay" type="submit">立即支付 Pay</button></form>
-<form method="post" action="${app.prefix}/wechat/phone/${t.token}/cancel"><button class="cancel" id="cancel" type="submit">取消 Cancel</button></form>`;
-      return page(
-        '微信支付 WeChat Pay (sandbox)',
-        `<header>微信支付 WeChat Pay<span class="tag">SANDBOX</span></header><main>
-<div class="muted">${esc(t.description)}</div><div class="amt">¥${yuan(t.total)}</div>
-<div class="row"><span>商户单号 Order</span><span>${esc(t.outTradeNo)}</span></div>
-<div class="row"><span>收款方 Payee</span><span>mocap</span></div>${note}${done}${buttons}</main>`,
-        '#07c160',
-      );
-    };
+    const wxPhone = (t: WxTrade, note = '') =>
+      payPage({
+        title: '微信支付 WeChat Pay (sandbox)',
+        header: '微信支付 WeChat Pay',
+        what: t.description,
+        amount: yuan(t.total),
+        rows: `<div class="row"><span>商户单号 Order</span><span>${esc(t.outTradeNo)}</span></div>
+<div class="row"><span>收款方 Payee</span><span>mocap</span></div>`,
+        paid: t.state === 'SUCCESS',
+        closed: t.state === 'CLOSED' || expired(t) ? '订单已关闭 Order closed' : null,
+        action: `${app.prefix}/wechat/phone/${t.token}`,
+        payLabel: '立即支付 Pay',
+        note,
+        accent: '#07c160',
+      });
 
     app.get<{ Params: { token: string } }>('/wechat/phone/:token', async (req, reply) => {
       const t = byToken(state.wechat, req.params.token);
@@ -397,9 +432,7 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
     app.post<{ Params: { token: string } }>('/wechat/phone/:token/cancel', async (req, reply) => {
       const t = byToken(state.wechat, req.params.token);
       if (!t) return reply.status(404).send('unknown code');
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(wxPhone(t, `<p class="muted" data-state="cancelled">已取消支付 Payment cancelled</p>`));
+      return reply.type('text/html; charset=utf-8').send(wxPhone(t, CANCELLED));
     });
 
     // Alipay: the open-platform gateway.
@@ -409,26 +442,21 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
       return { ...q, ...form };
     };
 
-    const cashier = (t: AliTrade, note = '') => {
-      const done =
-        t.status === 'TRADE_SUCCESS'
-          ? `<p class="ok" data-state="paid">支付成功 Payment successful</p>`
-          : t.status === 'TRADE_CLOSED' || expired(t)
-            ? `<p class="bad" data-state="closed">交易已关闭 Trade closed</p>`
-            : '';
-      const buttons = done
-        ? ''
-        : `<form method="post" action="${app.prefix}/alipay/cashier/${t.token}/pay"><button class="pay" id="pay" type="submit">确认付款 Pay</button></form>
-<form method="post" action="${app.prefix}/alipay/cashier/${t.token}/cancel"><button class="cancel" id="cancel" type="submit">取消 Cancel</button></form>`;
-      return page(
-        '支付宝收银台 Alipay cashier (sandbox)',
-        `<header>支付宝 Alipay<span class="tag">SANDBOX</span></header><main>
-<div class="muted">${esc(t.subject)}</div><div class="amt">¥${esc(t.totalAmount)}</div>
-<div class="row"><span>商户订单号 Order</span><span>${esc(t.outTradeNo)}</span></div>${note}${done}${buttons}</main>`,
-        '#1677ff',
-        true,
-      );
-    };
+    const cashier = (t: AliTrade, note = '') =>
+      payPage({
+        title: '支付宝收银台 Alipay cashier (sandbox)',
+        header: '支付宝 Alipay',
+        what: t.subject,
+        amount: esc(t.totalAmount),
+        rows: `<div class="row"><span>商户订单号 Order</span><span>${esc(t.outTradeNo)}</span></div>`,
+        paid: t.status === 'TRADE_SUCCESS',
+        closed: t.status === 'TRADE_CLOSED' || expired(t) ? '交易已关闭 Trade closed' : null,
+        action: `${app.prefix}/alipay/cashier/${t.token}`,
+        payLabel: '确认付款 Pay',
+        note,
+        accent: '#1677ff',
+        wide: true,
+      });
 
     const gateway = async (req: FastifyRequest, reply: FastifyReply) => {
       const p = aliParams(req);
@@ -561,9 +589,7 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
     app.post<{ Params: { token: string } }>('/alipay/cashier/:token/cancel', async (req, reply) => {
       const t = byToken(state.alipay, req.params.token);
       if (!t) return reply.status(404).send('unknown trade');
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(cashier(t, `<p class="muted" data-state="cancelled">已取消支付 Payment cancelled</p>`));
+      return reply.type('text/html; charset=utf-8').send(cashier(t, CANCELLED));
     });
   };
 

@@ -65,28 +65,33 @@ function limiter(n: number) {
   };
 }
 
+/** What every upload's file port does with a file on disk: its md5, its size, removing it. */
+export const fileBasics = {
+  md5(path: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const h = createHash('md5');
+      createReadStream(path)
+        .on('data', (c) => h.update(c))
+        .on('end', () => resolve(h.digest('hex')))
+        .on('error', reject);
+    });
+  },
+  async size(path: string): Promise<number> {
+    return (await stat(path)).size;
+  },
+  async remove(path: string): Promise<void> {
+    await rm(path, { force: true });
+  },
+};
+
 export function createFilePort(tmpDir: string, options: { probeConcurrency?: number } = {}): FilePort {
   mkdirSync(tmpDir, { recursive: true });
   const limit = limiter(options.probeConcurrency ?? 3);
   return {
     probe: (path: string) => limit(() => probeOnce(path)),
-    md5(path: string): Promise<string> {
-      return new Promise((resolve, reject) => {
-        const h = createHash('md5');
-        createReadStream(path)
-          .on('data', (c) => h.update(c))
-          .on('end', () => resolve(h.digest('hex')))
-          .on('error', reject);
-      });
-    },
-    async size(path: string): Promise<number> {
-      return (await stat(path)).size;
-    },
+    ...fileBasics,
     tempPath(ext: string): string {
       return join(tmpDir, `${randomUUID()}${ext}`);
-    },
-    async remove(path: string): Promise<void> {
-      await rm(path, { force: true });
     },
   };
 }

@@ -21,8 +21,9 @@ import { type Guard, requireCompany, requireSession, userOf } from '../../http/c
 import { IdParam, ok, pageOf } from '../../http/envelope.ts';
 import { routesOf } from '../../http/route.ts';
 import { ACCOUNT_COMPANY } from '../../ports.ts';
+import type { ApiKeyRecord, DeliveryRecord } from './ports.ts';
 import { publicApiDocument } from './public-api.ts';
-import { type ApiKeyRecord, CompanyService, type DeliveryRecord } from './service.ts';
+import { CompanyService } from './service.ts';
 
 /** A company account logged in with a session (not an API key). */
 export const requireCompanySession: Guard = async (req, reply) => {

@@ -15,31 +15,17 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError, Codes } from '../../errors.ts';
 import type { Clock, Mailer, RateLimiter, UserRecord } from '../../ports.ts';
-import {
-  type ApiKeyRecord,
-  type CompanyRepo,
-  type DeliveryRecord,
-  type DeliveryState,
-  type NoticePrefs,
-  WEBHOOK_EVENTS,
-  type WebhookEvent,
-  type WebhookPoster,
-  type WebhookRecord,
+import type {
+  ApiKeyRecord,
+  CompanyRepo,
+  DeliveryRecord,
+  NoticePrefs,
+  WebhookEvent,
+  WebhookPoster,
+  WebhookRecord,
 } from './ports.ts';
 import { keyMayCall, PUBLIC_OPERATION_NAMES } from './public-api.ts';
 import { checkWebhookUrl, type WebhookTargets } from './webhook-url.ts';
-
-export {
-  type ApiKeyRecord,
-  type CompanyRepo,
-  type DeliveryRecord,
-  type DeliveryState,
-  type NoticePrefs,
-  WEBHOOK_EVENTS,
-  type WebhookEvent,
-  type WebhookPoster,
-  type WebhookRecord,
-};
 
 export const API_KEY_PREFIX = 'mck_';
 /** Deliveries are retried for this long after the event. */
