@@ -548,6 +548,8 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       );
       expect(inside.length).toBeGreaterThanOrEqual(0.9 * (b - a + 1));
       expect(elsewhere.filter((f) => !own.has(f))).toEqual([]);
+      await goTo(page, Math.round((a + b) / 2));
+      await shot(page, `refresher-${phone ? 'm-' : ''}sideswap-flagged-${lang}`);
       await goTo(page, a);
       await tap('rf-range-start');
       await goTo(page, b);
