@@ -207,6 +207,19 @@ export class ConfigError extends Error {
 }
 
 /** Validates `env` (default `process.env`) and derives the adapter choices. Throws ConfigError listing every problem. */
+/** The config of a process's start (`npm start`, `npm run worker`): a bad one prints its message and exits 2. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success)

@@ -13,6 +13,7 @@ export {
   ConfigError,
   ConfigSchema,
   loadConfig,
+  loadConfigOrExit,
 } from './config.ts';
 export {
   AppError,

@@ -6,21 +6,12 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { STALE_TMP_MS, startTmpSweeper, sweepTmp } from './infra/tmp.ts';
 import { createInfra, createServices } from './wiring.ts';
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   // DATA_DIR holds the SQLite database (RSA private key, signing secrets), files and mails: owner only (issue 13.5).
   // Everything this process creates is 0600/0700; a data dir made by an older version is tightened.
   process.umask(0o077);

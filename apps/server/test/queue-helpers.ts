@@ -47,6 +47,40 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
+/**
+ * A test database from its connection maker: the queue's table made, `reopen` opens more connections, `cleanup`
+ * closes them all, running `end.beforeClose` on the first connection before it closes and `end.afterClose` after.
+ */
+async function testDbOf(
+  dialect: TestDb['dialect'],
+  // biome-ignore lint/suspicious/noExplicitAny: schema-less test database.
+  open: () => Kysely<any>,
+  end: {
+    // biome-ignore lint/suspicious/noExplicitAny: schema-less test database.
+    beforeClose?: (db: Kysely<any>) => Promise<void>;
+    afterClose?: () => void;
+  },
+): Promise<TestDb> {
+  const db = open();
+  await queueJobsUp(db);
+  const extra: Kysely<unknown>[] = [];
+  return {
+    db,
+    dialect,
+    reopen: () => {
+      const k = open();
+      extra.push(k);
+      return k;
+    },
+    cleanup: async () => {
+      for (const k of extra) await k.destroy();
+      await end.beforeClose?.(db);
+      await db.destroy();
+      end.afterClose?.();
+    },
+  };
+}
+
 export async function sqliteDb(): Promise<TestDb> {
   const dir = mkdtempSync(join(tmpdir(), 'mocap-q-'));
   const file = join(dir, 'test.db');
@@ -56,23 +90,7 @@ export async function sqliteDb(): Promise<TestDb> {
     s.pragma('busy_timeout = 5000');
     return new Kysely({ dialect: new SqliteDialect({ database: s }) });
   };
-  const db = open();
-  await queueJobsUp(db);
-  const extra: Kysely<unknown>[] = [];
-  return {
-    db,
-    dialect: 'sqlite',
-    reopen: () => {
-      const k = open();
-      extra.push(k);
-      return k;
-    },
-    cleanup: async () => {
-      for (const k of extra) await k.destroy();
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return await testDbOf('sqlite', open, { afterClose: () => rmSync(dir, { recursive: true, force: true }) });
 }
 
 export async function postgresDb(): Promise<TestDb> {
@@ -87,23 +105,11 @@ export async function postgresDb(): Promise<TestDb> {
         pool: new pg.Pool({ connectionString: PG_URL, max: 5, options: `-c search_path=${schema}` }),
       }),
     });
-  const db = open();
-  await queueJobsUp(db);
-  const extra: Kysely<unknown>[] = [];
-  return {
-    db,
-    dialect: 'postgres',
-    reopen: () => {
-      const k = open();
-      extra.push(k);
-      return k;
-    },
-    cleanup: async () => {
-      for (const k of extra) await k.destroy();
+  return await testDbOf('postgres', open, {
+    beforeClose: async (db) => {
       await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
-      await db.destroy();
     },
-  };
+  });
 }
 
 /** Polls `cond` every 20 ms until it is truthy; throws after `timeoutMs` with `what`. */

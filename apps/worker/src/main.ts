@@ -5,22 +5,13 @@
  * finishes the running job and stops), and logs one line per job event.
  */
 import { join } from 'node:path';
-import { ConfigError, createInfra, createServices, loadConfig, STALE_TMP_MS, sweepTmp } from '@mocap/server';
+import { createInfra, createServices, loadConfigOrExit, STALE_TMP_MS, sweepTmp } from '@mocap/server';
 import { startWorker } from './music.ts';
 
 async function main(): Promise<void> {
   // Files this worker leaves in DATA_DIR (work folders, a SQLite database) are owner-only, like the server's.
   process.umask(0o077);
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   // Work folders of a crashed worker (issue 13.7); live ones (of workers sharing DATA_DIR) are touched every minute.
   await sweepTmp(join(config.dataDir, 'tmp'), STALE_TMP_MS);
   const infra = await createInfra(config);
