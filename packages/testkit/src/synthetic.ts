@@ -86,23 +86,26 @@ type Role =
   | 'handDirL'
   | 'handDirR';
 
-/** Candidate joint names per role, for the CMU/CC, CMU (Xia) and Bandai Namco skeletons and Mixamo-like ones. */
+/**
+ * Candidate joint names per role, for the CMU/CC, CMU (Xia) and Bandai Namco skeletons, Mixamo-like ones and our
+ * own canonical skeleton (BVH written by `@mocap/motion`).
+ */
 const ROLE_NAMES: Record<Role, string[]> = {
-  hipL: ['CC_Base_L_Thigh', 'LeftUpLeg', 'UpperLeg_L', 'LeftThigh'],
-  hipR: ['CC_Base_R_Thigh', 'RightUpLeg', 'UpperLeg_R', 'RightThigh'],
-  kneeL: ['CC_Base_L_Calf', 'LeftLeg', 'LowerLeg_L', 'LeftShin'],
-  kneeR: ['CC_Base_R_Calf', 'RightLeg', 'LowerLeg_R', 'RightShin'],
-  ankleL: ['CC_Base_L_Foot', 'LeftFoot', 'Foot_L'],
-  ankleR: ['CC_Base_R_Foot', 'RightFoot', 'Foot_R'],
-  toeL: ['CC_Base_L_ToeBase', 'LeftToeBase', 'Toes_L', 'LeftToe'],
-  toeR: ['CC_Base_R_ToeBase', 'RightToeBase', 'Toes_R', 'RightToe'],
-  shoulderL: ['CC_Base_L_Upperarm', 'LeftArm', 'UpperArm_L'],
-  shoulderR: ['CC_Base_R_Upperarm', 'RightArm', 'UpperArm_R'],
-  elbowL: ['CC_Base_L_Forearm', 'LeftForeArm', 'LowerArm_L'],
-  elbowR: ['CC_Base_R_Forearm', 'RightForeArm', 'LowerArm_R'],
-  wristL: ['CC_Base_L_Hand', 'LeftHand', 'Hand_L'],
-  wristR: ['CC_Base_R_Hand', 'RightHand', 'Hand_R'],
-  head: ['CC_Base_Head', 'Head'],
+  hipL: ['CC_Base_L_Thigh', 'LeftUpLeg', 'UpperLeg_L', 'LeftThigh', 'leftThigh'],
+  hipR: ['CC_Base_R_Thigh', 'RightUpLeg', 'UpperLeg_R', 'RightThigh', 'rightThigh'],
+  kneeL: ['CC_Base_L_Calf', 'LeftLeg', 'LowerLeg_L', 'LeftShin', 'leftShin'],
+  kneeR: ['CC_Base_R_Calf', 'RightLeg', 'LowerLeg_R', 'RightShin', 'rightShin'],
+  ankleL: ['CC_Base_L_Foot', 'LeftFoot', 'Foot_L', 'leftFoot'],
+  ankleR: ['CC_Base_R_Foot', 'RightFoot', 'Foot_R', 'rightFoot'],
+  toeL: ['CC_Base_L_ToeBase', 'LeftToeBase', 'Toes_L', 'LeftToe', 'leftToes'],
+  toeR: ['CC_Base_R_ToeBase', 'RightToeBase', 'Toes_R', 'RightToe', 'rightToes'],
+  shoulderL: ['CC_Base_L_Upperarm', 'LeftArm', 'UpperArm_L', 'leftUpperArm'],
+  shoulderR: ['CC_Base_R_Upperarm', 'RightArm', 'UpperArm_R', 'rightUpperArm'],
+  elbowL: ['CC_Base_L_Forearm', 'LeftForeArm', 'LowerArm_L', 'leftForearm'],
+  elbowR: ['CC_Base_R_Forearm', 'RightForeArm', 'LowerArm_R', 'rightForearm'],
+  wristL: ['CC_Base_L_Hand', 'LeftHand', 'Hand_L', 'leftHand'],
+  wristR: ['CC_Base_R_Hand', 'RightHand', 'Hand_R', 'rightHand'],
+  head: ['CC_Base_Head', 'Head', 'head'],
   handDirL: ['CC_Base_L_Mid1', 'LeftHandIndex1'],
   handDirR: ['CC_Base_R_Mid1', 'RightHandIndex1'],
 };
