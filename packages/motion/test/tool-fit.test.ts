@@ -248,6 +248,18 @@ const key = (d: string, f: string) => `${d.split('/').pop()}/${f}`;
 
 // ---------------------------------------------------------------- steady frame rates
 
+/** A VRM 1.0 avatar: the CC0 Quaternius modular man with a VRM humanoid table. */
+const vrmAvatar = () =>
+  importCharacter(
+    vrmFromGlb(
+      new Uint8Array(
+        readFileSync(join(SHARED, 'testdata/characters/quaternius_modular_glb/modular_men_Casual.glb')),
+      ),
+      '1',
+      quaterniusVrmBones('1'),
+    ),
+  );
+
 describe('steady frame rates', () => {
   it('picks the nearest standard rate (30 for a 29.827 fps phone clip), validates a chosen one', () => {
     expect(nearestStandardFps(29.827)).toBe(30);
@@ -627,15 +639,7 @@ describe('characters in every zip that promises one; readers', () => {
       }
       // The digital-human zip (tomokage apply: FBX with the avatar's mesh, GLB, VRMA for a VRM avatar), made as the
       // server's engine makes it, for a VRM 1.0 avatar (the CC0 Quaternius man with a VRM humanoid table).
-      const avatar = importCharacter(
-        vrmFromGlb(
-          new Uint8Array(
-            readFileSync(join(SHARED, 'testdata/characters/quaternius_modular_glb/modular_men_Casual.glb')),
-          ),
-          '1',
-          quaterniusVrmBones('1'),
-        ),
-      );
+      const avatar = vrmAvatar();
       const dh = join(dir, 'digital_human');
       mkdirSync(dh, { recursive: true });
       const files = (['fbx', 'glb', 'vrma'] as const).map((f) => ({
@@ -725,15 +729,7 @@ describe('characters in every zip that promises one; readers', () => {
   it('assimp built with the glTF magic check (assimpjs) reads every .vrma as it is, under its own name', async () => {
     const short = motion(29.827, 2);
     // The digital-human zip's .vrma (a VRM 1.0 avatar, as in the test above) and the CLI's `--format vrma`.
-    const avatar = importCharacter(
-      vrmFromGlb(
-        new Uint8Array(
-          readFileSync(join(SHARED, 'testdata/characters/quaternius_modular_glb/modular_men_Casual.glb')),
-        ),
-        '1',
-        quaterniusVrmBones('1'),
-      ),
-    );
+    const avatar = vrmAvatar();
     const files: [string, Uint8Array][] = [
       ['avatar_walk.vrma', exportCharacter(avatar, 'vrma', short, { name: 'walk' })],
       ['phone_clip.vrma', exportFormat(short, 'vrma').bytes],
