@@ -477,6 +477,9 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     const buyer = await register('buyer@example.com');
     const p = await call<{ url: string; orderNo: string }>('POST', '/wx/prepay/1', {}, buyer.token);
     expect(await (await fetch(`${p.url}/pay`, { method: 'POST' })).text()).toContain('data-state="paid"');
+    // As the pay page does: ask whether the order is paid (a pending order is also asked of the provider, so a
+    // notice that came late or not at all still settles it) before the invoice is requested.
+    expect(await call<boolean>('GET', `/wx/order/${p.orderNo}`, undefined, buyer.token)).toBe(true);
     await call(
       'POST',
       '/code/personInvoice',
