@@ -320,3 +320,22 @@ export type Notice = z.infer<typeof NoticeSchema>;
 export type Machine = z.infer<typeof MachineSchema>;
 export type MachineView = z.infer<typeof MachineViewSchema>;
 export type Invoice = z.infer<typeof InvoiceSchema>;
+
+/** `POST /user/countUser`: which accounts to count (all, or since a time, of a type). */
+export const CountUserBody = z
+  .object({ since: z.number().int().optional(), type: z.number().int().min(1).max(2).optional() })
+  .default({});
+export const CountSchema = z.object({ total: z.number().int() });
+export type Count = z.infer<typeof CountSchema>;
+
+/** `GET /admin/video/:id/preview`: signed URLs of any video for the preview. */
+export const VideoPreviewSchema = z.object({ source: z.string(), thumbnail: z.string().nullable() });
+export type VideoPreview = z.infer<typeof VideoPreviewSchema>;
+
+/** `POST /companyOrder/sendCashBack`: an inviter's pending commissions to mark paid out (all, or the ids given). */
+export const SendCashbackBody = z.object({
+  userId: z.number().int().positive(),
+  ids: z.array(z.number().int().positive()).optional(),
+});
+export const CashbackPaidSchema = z.object({ count: z.number().int(), amount: z.number().int() });
+export type CashbackPaid = z.infer<typeof CashbackPaidSchema>;

@@ -66,6 +66,11 @@ export {
   AuditSearchBody,
   type Briefing,
   BriefingSchema,
+  type CashbackPaid,
+  CashbackPaidSchema,
+  type Count,
+  CountSchema,
+  CountUserBody,
   type DownloadEntry,
   DownloadSchema,
   type Extension,
@@ -93,8 +98,11 @@ export {
   type Role,
   RoleSaveBody,
   RoleSchema,
+  SendCashbackBody,
   type VideoAdmin,
   VideoAdminSchema,
+  type VideoPreview,
+  VideoPreviewSchema,
 } from './console.ts';
 export { type Code, Codes, DefaultMessages, envelopeOf, Messages } from './errors.ts';
 export {
@@ -162,7 +170,25 @@ export {
   type UploadCredentials,
   UploadCredentialsSchema,
 } from './storage.ts';
-export { type BoneTypeInfo, BoneTypeInfoSchema, type MaintainInfo, MaintainInfoSchema } from './system.ts';
+export {
+  type BoneTypeInfo,
+  BoneTypeInfoSchema,
+  type Community,
+  type CommunityEntry,
+  CommunityEntrySchema,
+  type CommunityGroup,
+  type CommunityGroupKey,
+  CommunityGroupKeySchema,
+  CommunityGroupSchema,
+  CommunitySaveBody,
+  CommunitySchema,
+  type CommunitySettings,
+  CommunitySettingsSchema,
+  type LoginButton,
+  LoginButtonSchema,
+  type MaintainInfo,
+  MaintainInfoSchema,
+} from './system.ts';
 export {
   type AdminTomokage,
   AdminTomokageSchema,

@@ -6,6 +6,7 @@
 import {
   type AuthInfo,
   BoneTypeInfoSchema,
+  type LoginButton,
   type MaintainInfo,
   MaintainInfoSchema,
   type MotionOffer,
@@ -70,7 +71,7 @@ export async function login(username: string, password: string, company = false)
 }
 
 /** Third-party logins the server offers (none unless configured). */
-export const thirdPartyButtons = () => api.get<{ name: string; label: string }[]>('/passport/3rd/buttons');
+export const thirdPartyButtons = () => api.get<LoginButton[]>('/passport/3rd/buttons');
 
 /** Where a third-party login button goes: the server redirects to the provider (state + PKCE). */
 export const thirdPartyAuthorizeUrl = (provider: string) =>

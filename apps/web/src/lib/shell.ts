@@ -3,21 +3,12 @@
  * (POST /user/teaching/getConfirmationTeaching and setConfirmationTeaching) and page-view analytics
  * (POST /pageView/addBehavior and addDigitalHumanBehavior; silent: analytics never bother the user).
  */
+import type { Community } from '@mocap/contracts';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { api } from './api.ts';
 
-export interface CommunityGroup {
-  key: 'official' | 'group' | 'group2';
-  url: string;
-  imageUrl: string | null;
-  note: string;
-}
-export interface Community {
-  groups: CommunityGroup[];
-  tutorialUrl: string;
-  browserTip: boolean;
-}
+export type { Community, CommunityGroup } from '@mocap/contracts';
 
 let communityCache: Promise<Community | null> | null = null;
 /** The community panel's settings, loaded once per page load. */

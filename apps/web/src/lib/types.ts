@@ -7,6 +7,7 @@ import type {
   JudgeReason,
   Notice as NoticeRecord,
   SquareVideo,
+  UserView,
   VideoDetail,
   VideoJudgementView,
   VideoRecord,
@@ -15,24 +16,24 @@ import { JUDGE_REASONS } from '@mocap/contracts';
 import { type Plan, planOf } from './plans.ts';
 import { normaliseSolveOptions, type SolveOptions } from './solveOptions.ts';
 
-export interface User {
-  id: number | string;
-  email: string;
-  username: string;
-  surplus: number;
-  cvCoin: number;
+/**
+ * The session's user as the pages read it: the contract's `UserView` (`GET /auth/info`) with its dates as ISO
+ * strings, its nullable texts as '' and its plan and flags read out.
+ */
+export interface User
+  extends Pick<
+    UserView,
+    'email' | 'username' | 'surplus' | 'cvCoin' | 'roles' | 'uploadCount' | 'inviteCode'
+  > {
+  id: UserView['id'] | string;
   vexpiredAt: string | null;
   plan: Plan;
   company: boolean;
   admin: boolean;
-  roles: string[];
-  uploadCount: number;
   phone: string;
   contact: string;
   companyName: string;
   address: string;
-  /** Referral/invite code if the server has one. */
-  inviteCode: string;
   /** The login before the current one (ISO), null on the first; absent when the server does not say. */
   previousLoginAt?: string | null;
 }
@@ -234,15 +235,11 @@ export function normaliseCategories(raw: unknown): Category[] {
     .sort((a, b) => a.sort - b.sort);
 }
 
-export interface Notice {
+/** A notice as the pages show it: the contract's record with its link (the last of `jumpTo`) and kind read out. */
+export interface Notice extends Pick<NoticeRecord, 'page' | 'button' | 'url' | 'title' | 'content'> {
   id: string;
-  page: number;
   link: string;
-  button: string;
-  url: string;
   isVideo: boolean;
-  title: string;
-  content: string;
 }
 
 /** Notices sorted by page; `jumpTo` is a comma list whose last item is the link (spec §3). */

@@ -3,7 +3,7 @@
  * requireAdmin: a normal user gets 406 insufficient permission.
  */
 import { randomUUID } from 'node:crypto';
-import { UserDetailSchema } from '@mocap/contracts';
+import { CountSchema, CountUserBody, UserDetailSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -230,10 +230,8 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireAdmin,
       summary: 'Count accounts (optionally since a time, of a type)',
-      body: z
-        .object({ since: z.number().int().optional(), type: z.number().int().min(1).max(2).optional() })
-        .default({}),
-      data: z.object({ total: z.number().int() }),
+      body: CountUserBody,
+      data: CountSchema,
     },
     async (req) => ({ total: await accounts.count(req.body) }),
   );

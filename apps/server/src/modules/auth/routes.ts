@@ -1,5 +1,5 @@
 /** Sessions: public key, login (individual and company), info, logout, third-party login. */
-import { AuthInfoSchema } from '@mocap/contracts';
+import { AuthInfoSchema, LoginButtonSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -144,7 +144,7 @@ const routes: FastifyPluginAsync = async (base) => {
     '/passport/3rd/buttons',
     {
       summary: 'Third-party logins the login page offers as buttons (none unless one is configured: OIDC_*)',
-      data: z.array(z.object({ name: z.string(), label: z.string() })),
+      data: z.array(LoginButtonSchema),
     },
     async () => accounts.loginButtons(),
   );

@@ -3,23 +3,12 @@
  * account and the two chat groups, the tutorial link, the browser recommendation) and POST
  * /sysConfig/saveCommunity (administrators).
  */
+
+import { CommunitySaveBody, CommunitySchema, CommunitySettingsSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requireAdmin } from '../../http/context.ts';
 import { routesOf } from '../../http/route.ts';
-
-const Group = z.enum(['official', 'group', 'group2']);
-const Entry = z.object({
-  url: z.string().max(1024),
-  imageKey: z.string().max(191),
-  note: z.string().max(64),
-});
-const SettingsSchema = z.object({
-  groups: z.object({ official: Entry, group: Entry, group2: Entry }),
-  tutorialUrl: z.string(),
-  browserTip: z.boolean(),
-});
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -30,18 +19,7 @@ const routes: FastifyPluginAsync = async (base) => {
     '/sysConfig/community',
     {
       summary: 'The community panel: QR codes (link and/or signed webp picture), tutorial link, browser tip',
-      data: z.object({
-        groups: z.array(
-          z.object({
-            key: Group,
-            url: z.string(),
-            imageUrl: z.string().nullable(),
-            note: z.string(),
-          }),
-        ),
-        tutorialUrl: z.string(),
-        browserTip: z.boolean(),
-      }),
+      data: CommunitySchema,
     },
     async () => community.view(),
   );
@@ -51,7 +29,7 @@ const routes: FastifyPluginAsync = async (base) => {
     {
       auth: requireAdmin,
       summary: 'The community settings as stored (administrators)',
-      data: SettingsSchema,
+      data: CommunitySettingsSchema,
     },
     async () => community.settings(),
   );
@@ -62,15 +40,8 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireAdmin,
       summary:
         'Set the community panel: group links (https), QR pictures (uploadZM/ keys), tutorial link, browser tip',
-      body: z.object({
-        groups: z
-          .object({ official: Entry.partial(), group: Entry.partial(), group2: Entry.partial() })
-          .partial()
-          .optional(),
-        tutorialUrl: z.string().max(1024).optional(),
-        browserTip: z.boolean().optional(),
-      }),
-      data: SettingsSchema,
+      body: CommunitySaveBody,
+      data: CommunitySettingsSchema,
     },
     async (req) => community.save(req.body),
   );

@@ -2,7 +2,7 @@
  * Console routes for videos (manageVideo) and the download history (videoDownHistory), issue 21. Paths are ours
  * (spec §7 does not show them); every route is an administrator route checked from role data.
  */
-import { DeletedSchema, DownloadSchema, VideoAdminSchema } from '@mocap/contracts';
+import { DeletedSchema, DownloadSchema, VideoAdminSchema, VideoPreviewSchema } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -45,7 +45,7 @@ const routes: FastifyPluginAsync = async (base) => {
       auth: requireAdmin,
       summary: 'Signed URL of any video for the preview',
       params: z.object({ id: IdParam }),
-      data: z.object({ source: z.string(), thumbnail: z.string().nullable() }),
+      data: VideoPreviewSchema,
     },
     async (req) => svc.preview(req.params.id),
   );

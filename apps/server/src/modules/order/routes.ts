@@ -5,11 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  CashbackPaidSchema,
   CashbackSchema,
   CashbackSummarySchema,
   InvoiceBody,
   InvoiceSchema,
   OrderSchema,
+  SendCashbackBody,
 } from '@mocap/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -338,11 +340,8 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       auth: requireAdmin,
       tags: ['admin'],
       summary: "Mark an inviter's pending commissions paid out (all, or the ids given)",
-      body: z.object({
-        userId: z.number().int().positive(),
-        ids: z.array(z.number().int().positive()).optional(),
-      }),
-      data: z.object({ count: z.number().int(), amount: z.number().int() }),
+      body: SendCashbackBody,
+      data: CashbackPaidSchema,
     },
     async (req) => {
       await accounts.getUser(req.body.userId);

@@ -5,6 +5,13 @@
  * /sysConfig/communityInfo, saved with POST /sysConfig/saveCommunity (the `service` module's read and write), the
  * preview shows what users' sidebar will show.
  */
+import {
+  type Community,
+  CommunityGroupKeySchema,
+  type CommunityEntry as Entry,
+  type CommunityGroupKey as Group,
+  type CommunitySettings as Settings,
+} from '@mocap/contracts';
 import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
@@ -14,21 +21,7 @@ import { toast } from '../../lib/messages.ts';
 import { Field, Switch, useLoad } from './Console.tsx';
 import { act, Btn, TextInput } from './kit.tsx';
 
-const GROUPS = ['official', 'group', 'group2'] as const;
-type Group = (typeof GROUPS)[number];
-interface Entry {
-  url: string;
-  imageKey: string;
-  note: string;
-}
-interface Settings {
-  groups: Record<Group, Entry>;
-  tutorialUrl: string;
-  browserTip: boolean;
-}
-interface View {
-  groups: { key: Group; url: string; imageUrl: string | null; note: string }[];
-}
+const GROUPS = CommunityGroupKeySchema.options;
 
 const isHttps = (u: string) => {
   try {
@@ -147,7 +140,7 @@ function GroupCard({
 
 export function CommunitySettings({ canWrite }: { canWrite: boolean }) {
   const [stored, reload] = useLoad(() => api.post<Settings>('/sysConfig/communityInfo'), []);
-  const [view] = useLoad(() => api.get<View>('/sysConfig/community', { silent: true }), [stored]);
+  const [view] = useLoad(() => api.get<Community>('/sysConfig/community', { silent: true }), [stored]);
   const [f, setF] = useState<Settings | null>(null);
   const [pictures, setPictures] = useState<Partial<Record<Group, string | null>>>({});
   useEffect(() => setF(stored), [stored]);

@@ -1,5 +1,5 @@
 /** briefing (information report) and extension (promotion report): /sysInfo over a period, charts and CSV. */
-import type { Briefing, Extension, Invoice } from '@mocap/contracts';
+import type { Briefing, CashbackPaid, Extension, Invoice } from '@mocap/contracts';
 import {
   BarController,
   BarElement,
@@ -487,7 +487,7 @@ export function ExtensionPage() {
             }
             close={() => setPayout(null)}
             run={async (p) => {
-              const r = await api.post<{ count: number; amount: number }>('/companyOrder/sendCashBack', {
+              const r = await api.post<CashbackPaid>('/companyOrder/sendCashBack', {
                 userId: p.inviterId,
               });
               toast.success(ta('report.paidOut', { count: r.count, amount: yuan(r.amount) }));

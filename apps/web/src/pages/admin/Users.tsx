@@ -1,5 +1,5 @@
 /** manageUser (search, filters, top up, flags, plan, days, roles, detail) and block (the blacklist). */
-import type { UserDetail as Detail, Role, UserView } from '@mocap/contracts';
+import type { Count, UserDetail as Detail, Role, UserView } from '@mocap/contracts';
 import { useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, roleTitle, ta } from '../../i18n/admin.ts';
@@ -97,8 +97,8 @@ export function ManageUserPage() {
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
     const [all, today] = await Promise.all([
-      api.post<{ total: number }>('/user/countUser', { type: 1 }),
-      api.post<{ total: number }>('/user/countUser', { type: 1, since: midnight.getTime() }),
+      api.post<Count>('/user/countUser', { type: 1 }),
+      api.post<Count>('/user/countUser', { type: 1, since: midnight.getTime() }),
     ]);
     return { all: all.total, today: today.total };
   }, []);

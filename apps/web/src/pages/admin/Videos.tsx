@@ -1,5 +1,5 @@
 /** manageVideo, videoDownHistory, manageVideoTag and manageCompany (issue 21). */
-import type { DownloadEntry as DownloadRow, VideoAdmin as VideoRow } from '@mocap/contracts';
+import type { DownloadEntry as DownloadRow, VideoPreview, VideoAdmin as VideoRow } from '@mocap/contracts';
 import { type ReactNode, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
@@ -140,7 +140,7 @@ export function ManageVideoPage() {
                       action="preview"
                       onClick={async () => {
                         try {
-                          const r = await api.get<{ source: string }>(`/admin/video/${v.id}/preview`);
+                          const r = await api.get<VideoPreview>(`/admin/video/${v.id}/preview`);
                           setPreview({ v, url: r.source });
                         } catch {
                           /* shown */
