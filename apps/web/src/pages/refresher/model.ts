@@ -381,54 +381,36 @@ const clone = (f: TrackFrame): TrackFrame => ({
 });
 
 /**
- * Exchanges the left and right points of `part` on a frame. In the world landmarks a leg (arm) swap exchanges
- * where the points are forward and up but leaves each its offset along the hip (shoulder) axis, as BlazePose does
- * when it swaps the labels (its world pose keeps the left leg on the left; measured on the side-walk clip's own
- * swaps), so the repaired frame is the body the tracker would have given; a frame whose world knees (elbows) are
- * across each other (the labels exchanged in the world too) is exchanged whole, picture and world. Where the world
- * keeps its sides the picture's places are exchanged, and its depth and visibility go with the world's depth:
- * exchanged too when the picture's depth order of the two sides disagrees with the world's (points exchanged
- * whole, as the editor's own swap did), kept with their labels when it agrees (the tracker's own swaps, which
- * exchange the places only). Both ways the swap repairs exactly the swap it undoes. A whole-body swap exchanges
- * everything.
+ * Exchanges the left and right points of `part` on a frame as BlazePose exchanges them when it takes one leg
+ * (arm) for the other: the places in the picture and the world landmarks' x and y (which go with the picture's
+ * labels: on the side-walk clips, rendered and real, the world's x/y agree with the picture's labelling on every
+ * frame, the tracker's own swapped frames included), while the picture's depth, visibility and presence and the
+ * world's depth stay with the labels. So the swap repairs exactly the swap it undoes, and twice is none. A
+ * whole-body swap exchanges everything.
  */
 function swapFrame(f: TrackFrame, part: SwapPart): void {
   const pairs = swapPairs(part);
   const w = f.world;
-  let keepSides = false;
-  if (w) {
-    const [al, ar, kl, kr] = part === 'legs' ? [23, 24, 25, 26] : [11, 12, 13, 14];
-    const d = [0, 1, 2].map((c) => w[al][c] - w[ar][c]);
-    const n = Math.hypot(d[0], d[1], d[2]);
-    const u = d.map((v) => v / n);
-    const c = [0, 1, 2].map((k) => (w[al][k] + w[ar][k]) / 2);
-    const lat = (p: WorldPoint) => (p[0] - c[0]) * u[0] + (p[1] - c[1]) * u[1] + (p[2] - c[2]) * u[2];
-    keepSides = part !== 'all' && n > 1e-6 && lat(w[kl]) >= lat(w[kr]);
-    for (const [a, b] of pairs) {
-      const A = w[a];
-      const B = w[b];
-      if (!keepSides) {
-        w[a] = B;
-        w[b] = A;
-        continue;
-      }
-      // B moved across to A's offset along the axis, and A to B's.
-      const s = lat(A) - lat(B);
-      w[a] = [B[0] + s * u[0], B[1] + s * u[1], B[2] + s * u[2]];
-      w[b] = [A[0] - s * u[0], A[1] - s * u[1], A[2] - s * u[2]];
-    }
-  }
   const im = f.image;
-  if (im && w && keepSides) {
-    let agree = 0;
-    for (const [a, b] of pairs) agree += (im[a][2] - im[b][2]) * (w[a][2] - w[b][2]);
-    for (const [a, b] of pairs) {
+  for (const [a, b] of pairs) {
+    if (part === 'all') {
+      if (im) [im[a], im[b]] = [im[b], im[a]];
+      if (w) [w[a], w[b]] = [w[b], w[a]];
+      continue;
+    }
+    if (im) {
       const A = im[a];
       const B = im[b];
-      im[a] = agree < 0 ? B : [B[0], B[1], A[2], A[3], A[4]];
-      im[b] = agree < 0 ? A : [A[0], A[1], B[2], B[3], B[4]];
+      im[a] = [B[0], B[1], A[2], A[3], A[4]];
+      im[b] = [A[0], A[1], B[2], B[3], B[4]];
     }
-  } else if (im) for (const [a, b] of pairs) [im[a], im[b]] = [im[b], im[a]];
+    if (w) {
+      const A = w[a];
+      const B = w[b];
+      w[a] = [B[0], B[1], A[2]];
+      w[b] = [A[0], A[1], B[2]];
+    }
+  }
   if (part !== 'legs' && f.hands) f.hands = { left: f.hands.right, right: f.hands.left };
 }
 
@@ -794,18 +776,35 @@ export const WEAK_VISIBILITY = 0.5;
 /** A jump: a point moves more than this share of the torso length in one frame, against its neighbours. */
 export const JUMP_TORSO = 0.35;
 /**
- * The left/right labelling's costs, in mean point motion per torso length: `prior` per frame labelled as
- * exchanged (the solver's leg prior), `depthWeight` on a picture whose depth order of the two legs (arms)
- * disagrees with the world's by more than `depthMargin` torso lengths in both.
+ * The left/right labelling's costs, in mean point acceleration per torso length: `prior` per frame labelled as
+ * exchanged, `switchCost` per change of labelling between two frames; one point's acceleration counts at most
+ * `cap` (a point the tracker loses for a frame does not outweigh the others).
  */
 export interface SwapTuning {
   prior: number;
-  depthWeight: number;
-  depthMargin: number;
+  switchCost: number;
+  cap: number;
+  /** A stretch labelled exchanged is flagged only where the two sides' points lie this far apart (torso lengths). */
+  minApart: number;
+  /** Cost of legs swinging with the arms (per torso length squared), where the run shows a walk. */
+  gaitWeight: number;
+  /** A run shows a walk where its legs' and arms' swings lie along one line: mean |cos| of their angle. */
+  gaitAlign: number;
 }
-export const SWAP_TUNING: SwapTuning = { prior: 0.03, depthWeight: 2, depthMargin: 0.1 };
-/** Weight of the side cue (a point across the body from its hip or shoulder) against the motion cue. */
-export const SIDE_WEIGHT = 0;
+export const SWAP_TUNING: SwapTuning = {
+  prior: 0.002,
+  switchCost: 0.05,
+  cap: 0.5,
+  minApart: 0.1,
+  gaitWeight: 0.2,
+  gaitAlign: 0.7,
+};
+/** Legs (arms) count as apart in the gait test from this swing on (torso lengths). */
+const GAIT_APART = 0.3;
+/** A run shows a walk only with at least this many frames of legs and arms apart. */
+const GAIT_FRAMES = 10;
+/** Seen from the side: hips less than this far apart in the picture (torso lengths). */
+const GAIT_SIDE = 0.2;
 /** Runs of displaced frames bracketed by two jumps, at most this long, are flagged whole. */
 const MAX_RUN = 60;
 
@@ -832,8 +831,8 @@ function runs(flags: boolean[]): [number, number][] {
 /**
  * Finds the weak frames of a track: lost bodies (the solver bridges them), main points below
  * `WEAK_VISIBILITY`, jumps (a point leaves its path by more than `JUMP_TORSO` torso lengths in one frame; when it
- * jumps back within `MAX_RUN` frames the whole run between is flagged) and left/right swaps (the arms or legs
- * match the previous frame better exchanged; frames until the swap is undone are flagged).
+ * jumps back within `MAX_RUN` frames the whole run between is flagged) and left/right swaps (the arms' or legs'
+ * points move on more smoothly in the picture exchanged; frames until the swap is undone are flagged).
  */
 export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Problem[] {
   const tune = { ...SWAP_TUNING, ...tuning };
@@ -863,153 +862,155 @@ export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Probl
     out.push({ kind: 'hidden', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
   }
 
-  // Left/right swaps: per run of tracked frames, a two-state Viterbi pass (as labelled / exchanged) over the
-  // motion of the arm or leg points between consecutive frames, `prior` per exchanged frame (as the solver
-  // relabels leg swaps: a stretch whose points jump to the other side and back is flagged) and, seen from the
-  // side, the picture's depth order against the world's (a stretch exchanged where the legs cross, which no
-  // motion shows, is flagged whole).
+  // Left/right swaps, from the picture alone (BlazePose's own swaps exchange the picture's places only: depth and
+  // visibility stay with the labels, and its world landmarks go with the picture, so neither tells a swap). Per
+  // run of tracked frames, a Viterbi pass over the labelling of each frame (as labelled / exchanged) whose cost
+  // is each point's acceleration in the picture (relative to the hip centre, per torso length): a track carries
+  // its velocity through a crossing, so where the tracker takes one leg for the other both points turn on the
+  // spot to the other leg's velocity (seen from the side the swing leg moves forward as the stance leg moves
+  // back) and apart from a crossing they jump to the other side's places. `switchCost` per change of labelling
+  // and `prior` per exchanged frame (the tracker's labels are right more often than not) keep the labelling from
+  // following the noise.
   const swapFlags: boolean[] = new Array(N).fill(false);
   const swapPts = new Map<number, Set<number>>();
   for (const part of ['legs', 'arms'] as const) {
     const pairs = swapPairs(part);
-    const px = (i: number, j: number, swapped: boolean): ImagePoint => {
+    const pts = pairs.flat();
+    /** Point j of frame i (as labelled or exchanged) relative to the frame's hip centre, pixels. */
+    const rel = (i: number, j: number, swapped: boolean): XY => {
       const im = fr[i].image!;
-      return im[swapped ? mirrorOf(j) : j];
+      const p = im[swapped ? mirrorOf(j) : j];
+      return [p[0] - (im[23][0] + im[24][0]) / 2, p[1] - (im[23][1] + im[24][1]) / 2];
     };
-    // Motion between consecutive frames: in the picture (per torso length in pixels) and in the world landmarks
-    // (hip-centred metres per torso length): seen from the front the legs pass each other in depth, which only
-    // the world landmarks tell. The world motion leaves out each point's offset along the hip (shoulder) axis:
-    // when BlazePose swaps the labels it keeps the near leg near (its world pose stays a body with the left leg
-    // on the left, only stride and height go with the label; measured on the side-walk clip's own swaps), so a
-    // swapped labelling is told apart by where the points go forward and up, and a lateral offset exchanged with
-    // them would make every swap seen from the side cost a jump in depth: the flag then covered the frames
-    // between the tracker's swaps, on the wrong side of the leg crossings.
-    const [al, ar] = part === 'legs' ? [23, 24] : [11, 12];
-    const axes: (WorldPoint | null)[] = fr.map((f) => {
-      const w = f.world;
-      if (!w) return null;
-      const d = [0, 1, 2].map((c) => w[al][c] - w[ar][c]);
-      const n = Math.hypot(d[0], d[1], d[2]);
-      return n > 1e-6 ? [d[0] / n, d[1] / n, d[2] / n] : null;
-    });
-    /** World point j of frame i (as labelled or exchanged), without its offset along the frame's hip axis. */
-    const wp = (i: number, j: number, swapped: boolean): WorldPoint => {
-      const w = fr[i].world!;
-      const p = w[swapped ? mirrorOf(j) : j];
-      const u = axes[i];
-      if (!u) return p;
-      const c = [0, 1, 2].map((k) => (w[al][k] + w[ar][k]) / 2);
-      const l = (p[0] - c[0]) * u[0] + (p[1] - c[1]) * u[1] + (p[2] - c[2]) * u[2];
-      return [p[0] - l * u[0], p[1] - l * u[1], p[2] - l * u[2]];
-    };
-    const wt = (i: number): number => {
-      const w = fr[i].world;
-      if (!w) return 0;
-      const m = (a: number, b: number, c: number) => (w[a][c] + w[b][c]) / 2;
-      return Math.hypot(
-        m(11, 12, 0) - m(23, 24, 0),
-        m(11, 12, 1) - m(23, 24, 1),
-        m(11, 12, 2) - m(23, 24, 2),
-      );
-    };
-    const trans = (i: number, a: boolean, b: boolean): number => {
+    const torso = fr.map((f) => (f.image ? torsoPx(f) : 1));
+    /** Mean speed of the points from frame i−1 (labelling a) to i (b), torso lengths per frame. */
+    const vel = (i: number, a: boolean, b: boolean): number => {
       let s = 0;
-      let sw = 0;
+      for (const j of pts) {
+        const p = rel(i - 1, j, a);
+        const q = rel(i, j, b);
+        s += Math.min(tune.cap, Math.hypot(q[0] - p[0], q[1] - p[1]) / torso[i]);
+      }
+      return s / pts.length;
+    };
+    /** Mean acceleration of the points over frames i−2, i−1, i (labellings a, b, c), torso lengths per frame². */
+    const acc = (i: number, a: boolean, b: boolean, c: boolean): number => {
+      let s = 0;
+      for (const j of pts) {
+        const p = rel(i - 2, j, a);
+        const q = rel(i - 1, j, b);
+        const r = rel(i, j, c);
+        s += Math.min(tune.cap, Math.hypot(r[0] - 2 * q[0] + p[0], r[1] - 2 * q[1] + p[1]) / torso[i]);
+      }
+      return s / pts.length;
+    };
+    // Walking, the arms swing against the legs: the left foot forward of its hip goes with the left hand back of
+    // its shoulder. Counted on frames seen from the side (the hips together in the picture, less than
+    // `GAIT_SIDE` torso lengths apart: from the front the swing is in depth and the feet's and hands' widths
+    // would count as one), as offsets from the own hip (shoulder). Over a run that shows a walk whichever the
+    // labels (at least `GAIT_FRAMES` such frames with legs and arms both apart, and on those the two swings along
+    // one line: mean |cos| at least `gaitAlign`), a labelling whose legs swing with the arms costs `gaitWeight`
+    // times the product of the two swings; elsewhere (dance, sport, a body seen from the front) nothing.
+    const swing = (i: number, swapped: boolean): [XY, XY] => {
+      const im = fr[i].image!;
+      const t = torso[i];
+      const leg: XY = [0, 0];
+      for (const j of [27, 29, 31]) {
+        const L = im[swapped ? mirrorOf(j) : j];
+        const R = im[swapped ? j : mirrorOf(j)];
+        for (const c of [0, 1]) leg[c] += (L[c] - im[23][c] - (R[c] - im[24][c])) / (3 * t);
+      }
+      const arm: XY = [0, 1].map((c) => (im[15][c] - im[11][c] - (im[16][c] - im[12][c])) / t) as XY;
+      return [leg, arm];
+    };
+    /** Seen from the side: the hips lie together in the picture (their width would not cancel otherwise). */
+    const sideOn = fr.map((f) => {
+      const im = f.image;
+      return !!im && Math.hypot(im[23][0] - im[24][0], im[23][1] - im[24][1]) < GAIT_SIDE * torsoPx(f);
+    });
+    const inPhase = (i: number, swapped: boolean): number => {
+      if (!sideOn[i]) return 0;
+      const [l, a] = swing(i, swapped);
+      return l[0] * a[0] + l[1] * a[1];
+    };
+    const gaitOf = (f: number, e: number): boolean => {
+      if (part !== 'legs') return false;
       let n = 0;
-      const hasW = !!fr[i - 1].world && !!fr[i].world;
-      const tw = wt(i);
-      for (const [l, r] of pairs) {
-        for (const j of [l, r]) {
-          const p = px(i - 1, j, a);
-          const q = px(i, j, b);
-          s += Math.hypot(q[0] - p[0], q[1] - p[1]);
-          if (hasW && tw > 1e-6) {
-            const P = wp(i - 1, j, a);
-            const Q = wp(i, j, b);
-            sw += Math.hypot(Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]) / tw;
-          }
-          n++;
-        }
+      let align = 0;
+      for (let i = f; i <= e; i++) {
+        if (!sideOn[i]) continue;
+        const [l, a] = swing(i, false);
+        const ll = Math.hypot(l[0], l[1]);
+        const la = Math.hypot(a[0], a[1]);
+        if (ll < GAIT_APART || la < GAIT_APART) continue;
+        n++;
+        align += Math.abs(l[0] * a[0] + l[1] * a[1]) / (ll * la);
       }
-      return (s / torsoPx(fr[i]) + sw) / n;
+      return n >= GAIT_FRAMES && align >= tune.gaitAlign * n;
     };
-    // Which side the points are on: a left point lies nearer the left hip (shoulder) than the right one across
-    // the picture. Only where the two anchors stand apart (a body seen from the front or back; from the side
-    // they overlap and only the motion counts).
-    const side = (i: number, swapped: boolean): number => {
-      const im = fr[i].image!;
-      const t = torsoPx(fr[i]);
-      if (Math.abs(im[al][0] - im[ar][0]) < 0.2 * t) return 0;
-      // A point past the middle between the anchors costs nothing (narrow steps, hands in front of the body);
-      // only past that, towards the other anchor.
-      const sep = Math.abs(im[al][0] - im[ar][0]);
-      let c = 0;
-      for (const [l, r] of pairs) {
-        const L = px(i, l, swapped);
-        const R = px(i, r, swapped);
-        c += Math.max(0, Math.abs(L[0] - im[al][0]) - Math.abs(L[0] - im[ar][0]) - 0.5 * sep);
-        c += Math.max(0, Math.abs(R[0] - im[ar][0]) - Math.abs(R[0] - im[al][0]) - 0.5 * sep);
-      }
-      return (SIDE_WEIGHT * c) / (pairs.length * 2 * t);
-    };
-    // Which leg (arm) is nearer the camera: the picture's depth (BlazePose's z per landmark, pixels) and the
-    // world landmarks' (metres) tell it alike on the tracker's frames, its own swaps included (they exchange the
-    // picture's places only; measured on the side-walk clip: the left leg nearer in both on all 90 frames). A
-    // frame whose picture points were exchanged whole while the world kept each leg on its side (tracks edited
-    // elsewhere, the e2e's side-view swap) has the two depth orders crossed: the labelling that uncrosses them is
-    // right.
-    // Weighted by how far the hip (shoulder) axis points into the picture (u_z²: a side view); seen from the
-    // front the legs' depth order changes every step and the two depths disagree on the tracker's own frames.
-    const depth = (i: number): number => {
-      const w = fr[i].world;
-      const im = fr[i].image!;
-      const tw = wt(i);
-      const u = axes[i];
-      if (!w || !u || !(tw > 1e-6)) return 0;
-      const t = torsoPx(fr[i]);
-      let c = 0;
-      for (const [l, r] of pairs) {
-        const a = (im[l][2] - im[r][2]) / t;
-        const b = (w[l][2] - w[r][2]) / tw;
-        if (a * b < 0) c += Math.max(0, Math.min(Math.abs(a), Math.abs(b)) - tune.depthMargin);
-      }
-      return (c * u[2] * u[2]) / pairs.length;
-    };
-    // Unary costs: `prior` per exchanged frame (the tracker's labels are right more often than not) and, as
-    // labelled, a picture whose depth order disagrees with the world's (the exchanged labelling is the editor's
-    // swap, which puts the picture's depth back in the world's order, so it pays nothing for it).
-    const unary = (i: number, st: number) =>
-      st ? tune.prior + side(i, true) : side(i, false) + tune.depthWeight * depth(i);
-    // A two-state pass (as labelled / exchanged) per run of tracked frames: each frame's motion from the frame
-    // before under both labellings plus the unary costs; the cheapest labelling over the run is kept.
     for (const [f, e] of runs(fr.map((x) => !!x.image))) {
       const len = e - f + 1;
-      const back = new Uint8Array(len * 2);
-      let c0 = unary(f, 0);
-      let c1 = unary(f, 1);
-      for (let k = 1; k < len; k++) {
-        const g = f + k;
-        const n0a = c0 + trans(g, false, false);
-        const n0b = c1 + trans(g, true, false);
-        const n1a = c0 + trans(g, false, true);
-        const n1b = c1 + trans(g, true, true);
-        back[k * 2] = n0a <= n0b ? 0 : 1;
-        back[k * 2 + 1] = n1a <= n1b ? 0 : 1;
-        c0 = Math.min(n0a, n0b) + unary(g, 0);
-        c1 = Math.min(n1a, n1b) + unary(g, 1);
+      const gait = gaitOf(f, e);
+      const unary = (i: number, st: number, prev: number) =>
+        tune.prior * st +
+        (st !== prev ? tune.switchCost : 0) +
+        (gait ? tune.gaitWeight * Math.max(0, inPhase(i, st === 1)) : 0);
+      const states = new Uint8Array(len);
+      if (len >= 2) {
+        // State (b, c): the labellings of the frame before and of this frame, index 2b + c.
+        let cost = [0, 1, 2, 3].map((s) => {
+          const a = s >> 1;
+          const b = s & 1;
+          return unary(f, a, a) + unary(f + 1, b, a) + vel(f + 1, !!a, !!b);
+        });
+        const back = new Uint8Array(len * 4);
+        for (let k = 2; k < len; k++) {
+          const g = f + k;
+          const next = [0, 0, 0, 0];
+          for (let s = 0; s < 4; s++) {
+            const b = s >> 1;
+            const c = s & 1;
+            let best = Number.POSITIVE_INFINITY;
+            for (const a of [0, 1]) {
+              const v = cost[2 * a + b] + acc(g, !!a, !!b, !!c);
+              if (v < best) {
+                best = v;
+                back[k * 4 + s] = a;
+              }
+            }
+            next[s] = best + unary(g, c, b);
+          }
+          cost = next;
+        }
+        let s = cost.indexOf(Math.min(...cost));
+        for (let k = len - 1; k >= 1; k--) {
+          states[k] = s & 1;
+          states[k - 1] = s >> 1;
+          if (k >= 2) s = 2 * back[k * 4 + s] + (s >> 1);
+        }
       }
-      let state = c0 <= c1 ? 0 : 1;
-      for (let k = len - 1; k >= 0; k--) {
-        if (state) {
+      // A stretch labelled exchanged where the two sides' points lie together on every frame (a crossing, where
+      // the tracker's jitter alone picks the labelling) changes nothing when exchanged: not a swap to repair.
+      const apart = (i: number) => {
+        let s = 0;
+        for (const [l, r] of pairs) {
+          const L = rel(i, l, false);
+          const R = rel(i, r, false);
+          s += Math.hypot(L[0] - R[0], L[1] - R[1]) / torso[i];
+        }
+        return s / pairs.length;
+      };
+      // Its ends are trimmed alike to the first and last frame where the sides stand apart (where the legs cross
+      // at a swap's onset, either labelling is the picture).
+      for (let [a, b] of runs(Array.from(states, (x) => x === 1))) {
+        while (a <= b && apart(f + a) < tune.minApart) a++;
+        while (b >= a && apart(f + b) < tune.minApart) b--;
+        for (let k = a; k <= b; k++) {
           const i = f + k;
           swapFlags[i] = true;
           if (!swapPts.has(i)) swapPts.set(i, new Set());
-          for (const [l, r] of pairs) {
-            swapPts.get(i)!.add(l);
-            swapPts.get(i)!.add(r);
-          }
+          for (const j of pts) swapPts.get(i)!.add(j);
         }
-        state = back[k * 2 + state];
       }
     }
   }
