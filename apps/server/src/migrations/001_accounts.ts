@@ -1,6 +1,7 @@
 /** Accounts: users, session tokens, e-mail verification codes, generated secrets. */
 import { sql } from 'kysely';
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, timestamps, userRef, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('users'), ctx)
@@ -33,16 +34,15 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('last_login_at', BIGINT)
     .addColumn('last_login_ip', 'varchar(64)')
     .addColumn('password_changed_at', BIGINT, (c) => c.notNull())
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('users_referred_by').on('users').column('referred_by').execute();
-  await db.schema.createIndex('users_level').on('users').columns(['level', 'type']).execute();
+  await index(db, 'users_level', 'users', ['level', 'type']);
 
   await withId(db.schema.createTable('tokens'), ctx)
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addColumn('expires_at', BIGINT, (c) => c.notNull())
     .addColumn('revoked_at', BIGINT)
     .addColumn('ip', 'varchar(64)')
@@ -56,27 +56,19 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('account_type', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addColumn('expires_at', BIGINT, (c) => c.notNull())
     .addColumn('used_at', BIGINT)
     .addColumn('ip', 'varchar(64)')
     .execute();
-  await db.schema
-    .createIndex('verification_codes_email')
-    .on('verification_codes')
-    .columns(['email', 'type', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('verification_codes_ip')
-    .on('verification_codes')
-    .columns(['ip', 'created_at'])
-    .execute();
+  await index(db, 'verification_codes_email', 'verification_codes', ['email', 'type', 'created_at']);
+  await index(db, 'verification_codes_ip', 'verification_codes', ['ip', 'created_at']);
 
   await withId(db.schema.createTable('user_identities'), ctx)
     .addColumn('provider', 'varchar(32)', (c) => c.notNull())
     .addColumn('external_id', 'varchar(191)', (c) => c.notNull())
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addColumn('user_id', BIGINT, userRef)
+    .$call(createdAt)
     .addUniqueConstraint('user_identities_provider_external', ['provider', 'external_id'])
     .execute();
 
@@ -84,7 +76,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .createTable('secrets')
     .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
 }
 

@@ -1,29 +1,26 @@
 /** Coins: the ledger (one row per change, idempotent by reference), grant markers and scheduled-run markers. */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, userRef, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('coin_ledger'), ctx)
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('currency', 'varchar(4)', (c) => c.notNull())
     .addColumn('amount', BIGINT, (c) => c.notNull())
     .addColumn('balance_after', BIGINT, (c) => c.notNull())
     .addColumn('reason', 'varchar(32)', (c) => c.notNull())
     .addColumn('ref', 'varchar(191)', (c) => c.notNull().unique())
     .addColumn('note', 'varchar(255)')
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
-  await db.schema
-    .createIndex('coin_ledger_user')
-    .on('coin_ledger')
-    .columns(['user_id', 'created_at'])
-    .execute();
+  await index(db, 'coin_ledger_user', 'coin_ledger', ['user_id', 'created_at']);
 
   await db.schema
     .createTable('coin_grants')
     .addColumn('kind', 'varchar(32)', (c) => c.notNull())
     .addColumn('period', 'varchar(16)', (c) => c.notNull())
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addColumn('user_id', BIGINT, userRef)
+    .$call(createdAt)
     .addPrimaryKeyConstraint('coin_grants_pk', ['kind', 'period', 'user_id'])
     .execute();
 

@@ -1,5 +1,6 @@
 /** Platform: category/tag tree, notices, system configuration, worker machines. */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, index, timestamps, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('categories'), ctx)
@@ -7,10 +8,9 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('kind', 'varchar(16)', (c) => c.notNull())
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
-  await db.schema.createIndex('categories_parent').on('categories').columns(['kind', 'parent_id']).execute();
+  await index(db, 'categories_parent', 'categories', ['kind', 'parent_id']);
 
   await withId(db.schema.createTable('notices'), ctx)
     .addColumn('page', 'integer', (c) => c.notNull().defaultTo(0))
@@ -21,8 +21,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('title', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('content', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
 
   await db.schema
@@ -45,7 +44,6 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('meta', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('last_heartbeat_at', BIGINT)
     .addColumn('started_at', BIGINT)
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
 }

@@ -2,11 +2,12 @@
  * 101: videos and what hangs off them — downloads (history, counts), collects (favourites), feedback.
  * Times are epoch milliseconds; booleans 0/1. Status: 0 not made, 1 in progress, 2 made, 3 failed.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, timestamps, userRef, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('videos'), ctx)
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('title_in_square', 'varchar(64)')
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
@@ -49,33 +50,28 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('feedback_at', BIGINT)
     .addColumn('started_at', BIGINT)
     .addColumn('finished_at', BIGINT)
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
-  await db.schema.createIndex('videos_user').on('videos').columns(['user_id', 'created_at']).execute();
-  await db.schema.createIndex('videos_user_status').on('videos').columns(['user_id', 'status']).execute();
-  await db.schema.createIndex('videos_square').on('videos').columns(['in_square', 'square_at']).execute();
-  await db.schema.createIndex('videos_user_md5').on('videos').columns(['user_id', 'md5']).execute();
+  await index(db, 'videos_user', 'videos', ['user_id', 'created_at']);
+  await index(db, 'videos_user_status', 'videos', ['user_id', 'status']);
+  await index(db, 'videos_square', 'videos', ['in_square', 'square_at']);
+  await index(db, 'videos_user_md5', 'videos', ['user_id', 'md5']);
 
   await withId(db.schema.createTable('video_downloads'), ctx)
     .addColumn('video_id', BIGINT, (c) => c.notNull().references('videos.id').onDelete('cascade'))
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('bone_type', 'varchar(32)', (c) => c.notNull())
     .addColumn('kind', 'varchar(16)', (c) => c.notNull())
     .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
-  await db.schema
-    .createIndex('video_downloads_user')
-    .on('video_downloads')
-    .columns(['user_id', 'video_id'])
-    .execute();
+  await index(db, 'video_downloads_user', 'video_downloads', ['user_id', 'video_id']);
 
   await db.schema
     .createTable('video_collects')
     .addColumn('video_id', BIGINT, (c) => c.notNull().references('videos.id').onDelete('cascade'))
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .addColumn('user_id', BIGINT, userRef)
+    .$call(createdAt)
     .addPrimaryKeyConstraint('video_collects_pk', ['video_id', 'user_id'])
     .execute();
 }

@@ -2,7 +2,8 @@
  * Company side (issue 20): which e-mails a company gets (job made, job failed, low balance), its API keys
  * (stored hashed, shown once), its webhooks and their delivery log.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await db.schema
@@ -22,7 +23,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('prefix', 'varchar(16)', (c) => c.notNull())
     .addColumn('key_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('rate_per_minute', 'integer', (c) => c.notNull().defaultTo(120))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addColumn('last_used_at', BIGINT)
     .addColumn('revoked_at', BIGINT)
     .execute();
@@ -33,7 +34,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('url', 'varchar(1024)', (c) => c.notNull())
     .addColumn('secret', 'varchar(128)', (c) => c.notNull())
     .addColumn('events', 'varchar(255)', (c) => c.notNull())
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addColumn('deleted_at', BIGINT)
     .execute();
   await db.schema.createIndex('webhooks_user').on('webhooks').column('user_id').execute();
@@ -49,13 +50,9 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('next_at', BIGINT)
     .addColumn('response_code', 'integer')
     .addColumn('error', 'varchar(500)')
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addColumn('delivered_at', BIGINT)
     .addUniqueConstraint('webhook_deliveries_once', ['webhook_id', 'event_key'])
     .execute();
-  await db.schema
-    .createIndex('webhook_deliveries_due')
-    .on('webhook_deliveries')
-    .columns(['state', 'next_at'])
-    .execute();
+  await index(db, 'webhook_deliveries_due', 'webhook_deliveries', ['state', 'next_at']);
 }

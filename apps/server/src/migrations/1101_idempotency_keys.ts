@@ -1,5 +1,6 @@
 /** Idempotency-Key on creating calls (issue 20): a retried upload answers the first one's result, charged once. */
-import { BIGINT, type Db } from './helpers.ts';
+import type { Db } from './helpers.ts';
+import { BIGINT, createdAt } from './helpers.ts';
 
 export async function up(db: Db): Promise<void> {
   await db.schema
@@ -9,7 +10,7 @@ export async function up(db: Db): Promise<void> {
     .addColumn('idem_key', 'varchar(128)', (c) => c.notNull())
     .addColumn('state', 'varchar(8)', (c) => c.notNull())
     .addColumn('response', 'text')
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'scope', 'idem_key'])
     .execute();
 }

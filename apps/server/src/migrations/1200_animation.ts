@@ -6,7 +6,8 @@
  * `animation_purchase`: an animation bought once by a user (the charge's ledger reference); downloads of every
  * bone type are free afterwards.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, timestamps, userRef, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('animation'), ctx)
@@ -24,8 +25,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('downloads', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('zips', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('animation_source')
@@ -33,21 +33,21 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .columns(['source', 'source_ref'])
     .unique()
     .execute();
-  await db.schema.createIndex('animation_status').on('animation').columns(['status', 'category']).execute();
+  await index(db, 'animation_status', 'animation', ['status', 'category']);
   await db.schema
     .createTable('animation_collect')
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('animation_id', BIGINT, (c) => c.notNull().references('animation.id').onDelete('cascade'))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addPrimaryKeyConstraint('animation_collect_pk', ['user_id', 'animation_id'])
     .execute();
   await db.schema
     .createTable('animation_purchase')
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('animation_id', BIGINT, (c) => c.notNull().references('animation.id').onDelete('cascade'))
     .addColumn('charged', BIGINT, (c) => c.notNull())
     .addColumn('charge_ref', 'varchar(191)', (c) => c.notNull())
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addPrimaryKeyConstraint('animation_purchase_pk', ['user_id', 'animation_id'])
     .execute();
 }

@@ -1,5 +1,6 @@
 /** Files uploaded through POST /file/upload and POST /file/write/ext (issue 25, spec §7 "Storage"). */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('uploaded_files'), ctx)
@@ -12,11 +13,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('width', 'integer')
     .addColumn('height', 'integer')
     .addColumn('original_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
-  await db.schema
-    .createIndex('uploaded_files_user_created')
-    .on('uploaded_files')
-    .columns(['user_id', 'created_at'])
-    .execute();
+  await index(db, 'uploaded_files_user_created', 'uploaded_files', ['user_id', 'created_at']);
 }

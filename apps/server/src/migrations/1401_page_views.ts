@@ -2,7 +2,8 @@
  * Page views and actions (issue 25, spec §7 POST /pageView/addBehavior and addDigitalHumanBehavior): what was
  * seen or done, when, and by which account when logged in. No IP address, user agent or query string is kept.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('page_views'), ctx)
@@ -10,7 +11,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('page', 'varchar(128)', (c) => c.notNull())
     .addColumn('action', 'varchar(64)', (c) => c.notNull().defaultTo(''))
     .addColumn('user_id', BIGINT)
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
-  await db.schema.createIndex('page_views_created').on('page_views').columns(['created_at']).execute();
+  await index(db, 'page_views_created', 'page_views', ['created_at']);
 }

@@ -4,11 +4,12 @@
  * seed of the current dance (a redone draws a new one), status/progress like a video (0 not made, 1 in
  * progress, 2 made, 3 failed), the charge and its ledger reference.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, index, timestamps, userRef, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('music'), ctx)
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('audio_key', 'varchar(191)', (c) => c.notNull())
@@ -32,11 +33,10 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('outputs', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('started_at', BIGINT)
     .addColumn('finished_at', BIGINT)
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
-  await db.schema.createIndex('music_user').on('music').columns(['user_id', 'created_at']).execute();
-  await db.schema.createIndex('music_user_md5').on('music').columns(['user_id', 'md5']).execute();
+  await index(db, 'music_user', 'music', ['user_id', 'created_at']);
+  await index(db, 'music_user_md5', 'music', ['user_id', 'md5']);
 }
 
 export async function down(db: Db): Promise<void> {

@@ -6,11 +6,12 @@
  * `tomokage_apply`: a motion (video capture or music dance) applied to a character: its files (FBX with the
  * character's mesh, GLB, VRMA for VRM, a zip), the coins it cost and their ledger reference.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, timestamps, userRef, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('tomokage'), ctx)
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('format', 'varchar(16)', (c) => c.notNull())
@@ -24,14 +25,13 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('pictures', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('collected', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
-  await db.schema.createIndex('tomokage_user').on('tomokage').columns(['user_id', 'created_at']).execute();
-  await db.schema.createIndex('tomokage_user_md5').on('tomokage').columns(['user_id', 'md5']).execute();
+  await index(db, 'tomokage_user', 'tomokage', ['user_id', 'created_at']);
+  await index(db, 'tomokage_user_md5', 'tomokage', ['user_id', 'md5']);
   await withId(db.schema.createTable('tomokage_apply'), ctx)
     .addColumn('tomokage_id', BIGINT, (c) => c.notNull().references('tomokage.id').onDelete('cascade'))
-    .addColumn('user_id', BIGINT, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', BIGINT, userRef)
     .addColumn('source_kind', 'varchar(16)', (c) => c.notNull())
     .addColumn('source_id', BIGINT, (c) => c.notNull())
     .addColumn('name', 'varchar(128)', (c) => c.notNull())
@@ -40,13 +40,9 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('currency', 'varchar(4)', (c) => c.notNull().defaultTo('V'))
     .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
     .addColumn('charge_ref', 'varchar(191)')
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
-  await db.schema
-    .createIndex('tomokage_apply_tomo')
-    .on('tomokage_apply')
-    .columns(['tomokage_id', 'created_at'])
-    .execute();
+  await index(db, 'tomokage_apply_tomo', 'tomokage_apply', ['tomokage_id', 'created_at']);
 }
 
 export async function down(db: Db): Promise<void> {

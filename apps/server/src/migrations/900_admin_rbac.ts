@@ -3,7 +3,8 @@
  * module, icon, controller, action, show, path, alias, sort) and the audit log of administrator actions. The
  * default roles and menus are seeded by the rbac service at start (idempotent), not here.
  */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, index, timestamps, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('admin_roles'), ctx)
@@ -12,8 +13,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('state', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('pages', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('builtin', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
 
   await withId(db.schema.createTable('admin_menus'), ctx)
@@ -26,8 +26,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('path', 'varchar(128)', (c) => c.notNull().unique())
     .addColumn('alias', 'varchar(128)', (c) => c.notNull().defaultTo(''))
     .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
-    .addColumn('updated_at', BIGINT, (c) => c.notNull())
+    .$call(timestamps)
     .execute();
 
   await withId(db.schema.createTable('admin_audit'), ctx)
@@ -45,17 +44,9 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('before', 'text')
     .addColumn('after', 'text')
     .addColumn('ip', 'varchar(64)')
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex('admin_audit_created').on('admin_audit').column('created_at').execute();
-  await db.schema
-    .createIndex('admin_audit_actor')
-    .on('admin_audit')
-    .columns(['actor_id', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('admin_audit_module')
-    .on('admin_audit')
-    .columns(['module', 'created_at'])
-    .execute();
+  await index(db, 'admin_audit_actor', 'admin_audit', ['actor_id', 'created_at']);
+  await index(db, 'admin_audit_module', 'admin_audit', ['module', 'created_at']);
 }

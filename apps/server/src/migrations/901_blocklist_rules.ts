@@ -1,5 +1,6 @@
 /** Blacklist of e-mail domains and IP addresses/ranges (issue 21, spec §7 /sysConfig/blackListInfo). */
-import { BIGINT, type Db, type MigrationContext, withId } from './helpers.ts';
+import type { Db, MigrationContext } from './helpers.ts';
+import { BIGINT, createdAt, withId } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('blocklist_rules'), ctx)
@@ -7,7 +8,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('value', 'varchar(191)', (c) => c.notNull())
     .addColumn('note', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('created_by', BIGINT)
-    .addColumn('created_at', BIGINT, (c) => c.notNull())
+    .$call(createdAt)
     .addUniqueConstraint('blocklist_rules_kind_value', ['kind', 'value'])
     .execute();
 }
