@@ -316,6 +316,21 @@ describe('analysis of weak frames', () => {
     expect(flagged.filter((i) => i < 15 || i > 44)).toEqual([]);
   });
 
+  it('seen from the side, which side of a crossing is swapped is told by the arms swinging against the legs', () => {
+    // Exchanged from the crossing at 30 to the end: 60 frames exchanged after it, 30 as labelled before it. The
+    // legs' motion tells only that the labelling changes at 30; the tracker's labels being right more often
+    // would put the flag on 0–29.
+    const truth = sideWalk(90, 2);
+    const d = clone(truth);
+    trackerSwap(d, 30, 89);
+    const blind = legSwapFrames(d, { gaitWeight: 0 });
+    expect(blind.filter((i) => i < 30).length).toBeGreaterThanOrEqual(27);
+    // The arms (not swapped) swing with the exchanged legs from 30 on: the flag goes there.
+    const flagged = legSwapFrames(d);
+    expect(flagged.filter((i) => i >= 30).length).toBeGreaterThanOrEqual(0.9 * 60);
+    expect(flagged.filter((i) => i < 30)).toEqual([]);
+  });
+
   it('seen from the side with 4 px of jitter, swaps at crossings are still found and the clean walk stays clean', () => {
     const truth = sideWalk(150, 4);
     expect(legSwapFrames(truth)).toEqual([]);
