@@ -38,6 +38,7 @@ import {
   DEFAULT_PROPORTIONS,
   type MotionClip,
   math,
+  mulberry32,
   poseToWorld,
   type Quat,
   type Skeleton,
@@ -277,17 +278,6 @@ export interface DanceResult {
   clip: MotionClip;
   /** The path: per step, unit, start/end time (s) and whether it was a graph transition. */
   steps: { unit: number; clip: string; t0: number; t1: number; transition: boolean }[];
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Beat knots covering the whole track: detected beats plus extrapolated ones at both ends. */

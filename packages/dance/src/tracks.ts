@@ -12,6 +12,8 @@
  * and every bar starts with a crash-like accent and a bass note on the one.
  */
 
+import { mulberry32 } from '@mocap/motion';
+
 export type Pattern = 'rock' | 'four' | 'half' | 'calm';
 
 export interface Section {
@@ -40,17 +42,6 @@ export interface TestTrack {
   downbeats: number[];
   /** Section boundaries: start/end time and nominal tempo. */
   sections: { start: number; end: number; bpm: number; bpmEnd: number; pattern: Pattern }[];
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Renders a track at `sampleRate` (default 22050 Hz). */

@@ -65,6 +65,7 @@ export * as vrma from './formats/vrma.ts';
 export { crc32, type ZipEntry, zip } from './formats/zip.ts';
 export type { EulerOrder, Quat, Vec3 } from './math.ts';
 export * as math from './math.ts';
+export { mulberry32 } from './random.ts';
 export { canonicalWorld, retarget, rigWorldPositions } from './retarget/index.ts';
 export {
   buildRig,

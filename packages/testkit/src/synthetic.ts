@@ -33,6 +33,7 @@ import {
   LM,
   type MotionClip,
   math,
+  mulberry32,
   NUM_LANDMARKS,
   poseToWorld,
   predictLandmarks,
@@ -127,16 +128,7 @@ export function conventionOf(doc: BvhDocument): 'cmu-cc' | 'cmu-xia' | 'bandai' 
 
 // ---------------------------------------------------------------- random numbers
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 function gaussian(rand: () => number): number {
   const u = Math.max(1e-12, rand());
