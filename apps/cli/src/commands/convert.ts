@@ -1,6 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   BONE_TYPES,
   type BoneType,
@@ -10,7 +9,6 @@ import {
   exportBoneType,
   exportFormat,
   exportFps,
-  isBoneType,
   type MotionClip,
   motionJson,
   resampleClip,
@@ -19,7 +17,15 @@ import {
 } from '@mocap/motion';
 import { TRACKS_FORMAT, type Tracks, trackVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
-import { parseEnum, parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
+import {
+  EXPORT_FLAGS,
+  exportTarget,
+  parseEnum,
+  parseInputOutput,
+  parseNumber,
+  TRACKING_FLAGS,
+  trackingOptions,
+} from './options.ts';
 import { type Command, UsageError } from './types.ts';
 
 const USAGE = `mocap convert <video | tracks.json> -o <out.bvh | out.json | out.zip | out.<format>> [options]
@@ -87,42 +93,24 @@ export const convert: Command = {
   summary: 'video or tracks.json → skeleton animation (.bvh, .json)',
   usage: USAGE,
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, input, output } = parseInputOutput(
       args,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string', short: 'o' },
+      {
+        ...EXPORT_FLAGS,
         smoothing: { type: 'string' },
         'foot-lock': { type: 'string' },
         'root-at-origin': { type: 'boolean', default: false },
         height: { type: 'string' },
         fov: { type: 'string' },
         focal: { type: 'string' },
-        'bone-type': { type: 'string' },
-        format: { type: 'string' },
         'lower-body': { type: 'boolean', default: false },
         'root-motion': { type: 'boolean', default: false },
         fps: { type: 'string' },
         ...TRACKING_FLAGS,
       },
-    });
-    if (positionals.length !== 1) throw new UsageError('give exactly one video or tracks.json file');
-    if (!values.output) throw new UsageError('-o/--output is required');
-    const input = positionals[0];
-    const output = values.output;
-    const format = extname(output).toLowerCase();
-    const boneType = values['bone-type'];
-    if (boneType !== undefined && !isBoneType(boneType))
-      throw new UsageError(`--bone-type must be one of ${BONE_TYPES.join(', ')} (got '${boneType}')`);
-    const single =
-      values.format === undefined ? undefined : parseEnum('format', values.format, EXPORT_FORMATS, 'fbx');
-    const expectedExt = single ? `.${single}` : boneType ? '.zip' : null;
-    if (expectedExt && format !== expectedExt)
-      throw new UsageError(
-        `-o must end in ${expectedExt} for ${single ? `--format ${single}` : '--bone-type'}`,
-      );
-    if (!expectedExt && format !== '.bvh' && format !== '.json')
-      throw new UsageError('-o must end in .bvh or .json (or use --bone-type / --format)');
+      'video or tracks.json file',
+    );
+    const { ext: format, boneType, single } = exportTarget(output, values);
     const fps = parseNumber('fps', values.fps, 1, 240);
     if (fps !== undefined && !Number.isInteger(fps))
       throw new UsageError(`--fps must be a whole number of frames per second (got '${values.fps}')`);
@@ -171,7 +159,7 @@ export const convert: Command = {
     const clip: MotionClip = solve(tracks, options, ({ fraction }) => {
       bar.update(base + Math.round(fraction * n), total, 'solving ');
     });
-    const bytes = writeOutput(clip, format, single, boneType as BoneType | undefined, exportOptions);
+    const bytes = writeOutput(clip, format, single, boneType, exportOptions);
     await mkdir(dirname(output), { recursive: true });
     await writeFile(output, bytes);
     bar.update(total, total, 'done    ');

@@ -1,20 +1,10 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, extname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { dirname } from 'node:path';
 import { analyzeMusic, generateDance } from '@mocap/dance';
 import { decodeAudioFile, probeAudio, shippedLibrary } from '@mocap/dance/node';
-import {
-  BONE_TYPES,
-  type BoneType,
-  bvh,
-  EXPORT_FORMATS,
-  exportBoneType,
-  exportFormat,
-  isBoneType,
-  motionJson,
-} from '@mocap/motion';
+import { BONE_TYPES, bvh, EXPORT_FORMATS, exportBoneType, exportFormat, motionJson } from '@mocap/motion';
 import { ProgressBar } from '../progress.ts';
-import { parseEnum, parseNumber } from './options.ts';
+import { EXPORT_FLAGS, exportTarget, parseInputOutput, parseNumber } from './options.ts';
 import { type Command, UsageError } from './types.ts';
 
 const USAGE = `mocap dance <audio> -o <out.zip | out.bvh | out.json | out.<format>> [options]
@@ -38,34 +28,16 @@ export const dance: Command = {
   summary: 'music (wav, mp3, m4a, ogg) → a dance (.bvh, .json, bone-type zip)',
   usage: USAGE,
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, input, output } = parseInputOutput(
       args,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string', short: 'o' },
-        'bone-type': { type: 'string' },
-        format: { type: 'string' },
+      {
+        ...EXPORT_FLAGS,
         seed: { type: 'string' },
         'max-seconds': { type: 'string' },
       },
-    });
-    if (positionals.length !== 1) throw new UsageError('give exactly one audio file');
-    if (!values.output) throw new UsageError('-o/--output is required');
-    const input = positionals[0];
-    const output = values.output;
-    const ext = extname(output).toLowerCase();
-    const boneType = values['bone-type'];
-    if (boneType !== undefined && !isBoneType(boneType))
-      throw new UsageError(`--bone-type must be one of ${BONE_TYPES.join(', ')} (got '${boneType}')`);
-    const single =
-      values.format === undefined ? undefined : parseEnum('format', values.format, EXPORT_FORMATS, 'fbx');
-    const expectedExt = single ? `.${single}` : boneType ? '.zip' : null;
-    if (expectedExt && ext !== expectedExt)
-      throw new UsageError(
-        `-o must end in ${expectedExt} for ${single ? `--format ${single}` : '--bone-type'}`,
-      );
-    if (!expectedExt && ext !== '.bvh' && ext !== '.json')
-      throw new UsageError('-o must end in .bvh or .json (or use --bone-type / --format)');
+      'audio file',
+    );
+    const { ext, boneType, single } = exportTarget(output, values);
     const seed = parseNumber('seed', values.seed, 0, 2 ** 31) ?? 1;
     if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number (got '${values.seed}')`);
     const maxSeconds = parseNumber('max-seconds', values['max-seconds'], 1, 600) ?? 600;
@@ -94,9 +66,9 @@ export const dance: Command = {
     bar.update(85, 100, 'exporting');
     const name = input.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'dance';
     const bytes = single
-      ? exportFormat(clip, single, { name, ...(boneType ? { boneType: boneType as BoneType } : {}) }).bytes
+      ? exportFormat(clip, single, { name, ...(boneType ? { boneType } : {}) }).bytes
       : boneType
-        ? exportBoneType(clip, boneType as BoneType, { name }).bytes
+        ? exportBoneType(clip, boneType, { name }).bytes
         : ext === '.bvh'
           ? bvh.write(clip)
           : motionJson.write(clip);

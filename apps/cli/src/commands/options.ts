@@ -1,3 +1,6 @@
+import { extname } from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { BONE_TYPES, type BoneType, EXPORT_FORMATS, type ExportFormat, isBoneType } from '@mocap/motion';
 import type { Backend, PoseModel, TrackVideoOptions } from '@mocap/vision';
 import { UsageError } from './types.ts';
 
@@ -49,4 +52,53 @@ export function trackingOptions(values: {
     hands: values.hands ?? false,
     face: values.face ?? false,
   };
+}
+
+/** The `parseArgs` spec of -o/--output. */
+export const OUTPUT_FLAG = { output: { type: 'string', short: 'o' } } as const;
+/** The `parseArgs` spec of the flags that choose what is written: a bone type's zip or one file of a format. */
+export const EXPORT_FLAGS = { 'bone-type': { type: 'string' }, format: { type: 'string' } } as const;
+
+/**
+ * A command's arguments: its flags (with -o/--output), the one input file and the -o file, both required (`what`:
+ * which input, for the message).
+ */
+export function parseInputOutput<const O extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: O,
+  what: string,
+) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...OUTPUT_FLAG, ...options } as typeof OUTPUT_FLAG & O,
+  });
+  const { output } = values as { output?: string };
+  if (positionals.length !== 1) throw new UsageError(`give exactly one ${what}`);
+  if (!output) throw new UsageError('-o/--output is required');
+  return { values, input: positionals[0], output };
+}
+
+/**
+ * What to write, from --bone-type, --format and -o's extension, checked together: a bone type's zip (.zip), one
+ * file of a format (its extension; of the bone type's character when both are given), else .bvh or .json.
+ */
+export function exportTarget(
+  output: string,
+  values: { 'bone-type'?: string; format?: string },
+): { ext: string; boneType: BoneType | undefined; single: ExportFormat | undefined } {
+  const ext = extname(output).toLowerCase();
+  const boneType = values['bone-type'];
+  if (boneType !== undefined && !isBoneType(boneType))
+    throw new UsageError(`--bone-type must be one of ${BONE_TYPES.join(', ')} (got '${boneType}')`);
+  const single =
+    values.format === undefined ? undefined : parseEnum('format', values.format, EXPORT_FORMATS, 'fbx');
+  const expectedExt = single ? `.${single}` : boneType ? '.zip' : null;
+  if (expectedExt && ext !== expectedExt)
+    throw new UsageError(
+      `-o must end in ${expectedExt} for ${single ? `--format ${single}` : '--bone-type'}`,
+    );
+  if (!expectedExt && ext !== '.bvh' && ext !== '.json')
+    throw new UsageError('-o must end in .bvh or .json (or use --bone-type / --format)');
+  return { ext, boneType, single };
 }

@@ -1,10 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createOverlayWriter, decodeFrames, probeVideo, type Tracks, trackProbedVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
-import { parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
-import { type Command, UsageError } from './types.ts';
+import { parseInputOutput, parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
+import type { Command } from './types.ts';
 
 const USAGE = `mocap track <video> -o tracks.json [options]
 
@@ -25,20 +24,17 @@ export const track: Command = {
   summary: 'video → per-frame body (and hand/face) landmarks, tracks.json',
   usage: USAGE,
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, input, output } = parseInputOutput(
       args,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string', short: 'o' },
+      {
         ...TRACKING_FLAGS,
         overlay: { type: 'string' },
         workers: { type: 'string' },
         'inference-width': { type: 'string' },
       },
-    });
-    if (positionals.length !== 1) throw new UsageError('give exactly one video file');
-    if (!values.output) throw new UsageError('-o/--output is required');
-    const info = await probeVideo(positionals[0]);
+      'video file',
+    );
+    const info = await probeVideo(input);
     const bar = new ProgressBar({ label: 'tracking' });
     const tracks = await trackProbedVideo(info, {
       ...trackingOptions(values),
@@ -46,11 +42,11 @@ export const track: Command = {
       inferenceWidth: parseNumber('inference-width', values['inference-width'], 0, 16384),
       onProgress: ({ done, total }) => bar.update(done, total),
     });
-    await mkdir(dirname(values.output), { recursive: true });
-    await writeFile(values.output, JSON.stringify(tracks));
+    await mkdir(dirname(output), { recursive: true });
+    await writeFile(output, JSON.stringify(tracks));
     const found = tracks.frames.filter((f) => f.state !== 'lost').length;
     process.stderr.write(
-      `${values.output}: ${tracks.frames.length} frames, person found on ${found} (${tracks.frames.length ? Math.round((100 * found) / tracks.frames.length) : 0} %)\n`,
+      `${output}: ${tracks.frames.length} frames, person found on ${found} (${tracks.frames.length ? Math.round((100 * found) / tracks.frames.length) : 0} %)\n`,
     );
     for (const w of tracks.warnings) process.stderr.write(`warning: ${w}\n`);
     if (values.overlay) await renderOverlay(info, tracks, values.overlay);
