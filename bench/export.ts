@@ -232,7 +232,9 @@ export default async function run(args: string[]): Promise<void> {
     const ob = o[0];
     const om = o[Math.floor((o.length - 1) / 2)];
     console.log(
-      `side by side, --against ${values.against}: best pass ${ob.wall.toFixed(0)} ms wall, ${ob.cpu.toFixed(0)} ms CPU; median pass ${om.wall.toFixed(0)} ms wall, ${om.cpu.toFixed(0)} ms CPU; this checkout / that one: best ${(best.wall / ob.wall).toFixed(2)}×, median ${(median.wall / om.wall).toFixed(2)}× (wall); CPU of the best pass ${(best.cpu / ob.cpu).toFixed(2)}×, of the median pass ${(median.cpu / om.cpu).toFixed(2)}×`,
+      `side by side, --against ${values.against}: best pass ${ob.wall.toFixed(0)} ms wall, ${ob.cpu.toFixed(0)} ms CPU; median pass ${om.wall.toFixed(0)} ms wall, ${om.cpu.toFixed(0)} ms CPU; this checkout / that one: best ${(best.wall / ob.wall).toFixed(2)}×, median ${(median.wall / om.wall).toFixed(2)}× (wall); CPU of the best pass ${(best.cpu / ob.cpu).toFixed(2)}×, of the median pass ${(median.cpu / om.cpu).toFixed(2)}× (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} over 1 / 5 / 15 min)`,
     );
   }
 }

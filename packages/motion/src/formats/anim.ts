@@ -390,6 +390,43 @@ function floatCurve(
 const yamlName = (s: string) =>
   /^[\w:./ -]+$/.test(s) && !/^[-: ]|[: ]$|: /.test(s) ? s : JSON.stringify(s);
 
+/** Bone b's translations over the F frames, scaled by `s` (x, y, z per frame). */
+function boneTranslations(
+  translations: Float32Array,
+  nb: number,
+  b: number,
+  F: number,
+  s: number,
+): Float64Array {
+  const v = new Float64Array(3 * F);
+  for (let f = 0; f < F; f++)
+    for (let c = 0; c < 3; c++) v[3 * f + c] = translations[(f * nb + b) * 3 + c] * s;
+  return v;
+}
+
+/**
+ * Bone b's rotations over the F frames, each on the hemisphere of the one before. Module-level functions on typed
+ * arrays (as `boneTranslations`): V8 keeps their optimised code from clip to clip (the loops inside `build` were
+ * recompiled on every file).
+ */
+function boneRotations(rotations: Float32Array, nb: number, b: number, F: number): Float64Array {
+  const q = new Float64Array(4 * F);
+  for (let f = 0; f < F; f++) {
+    const o = (f * nb + b) * 4;
+    let sign = 1;
+    if (f > 0) {
+      const d =
+        q[4 * f - 4] * rotations[o] +
+        q[4 * f - 3] * rotations[o + 1] +
+        q[4 * f - 2] * rotations[o + 2] +
+        q[4 * f - 1] * rotations[o + 3];
+      if (d < 0) sign = -1;
+    }
+    for (let c = 0; c < 4; c++) q[4 * f + c] = sign * rotations[o + c];
+  }
+  return q;
+}
+
 function build(rc: RigClip, options: AnimOptions): Sink {
   const { rig } = rc;
   if (rig.axes.up !== '+Y' || rig.axes.front !== '+Z' || rig.axes.handedness !== 'left')
@@ -429,27 +466,10 @@ function build(rc: RigClip, options: AnimOptions): Sink {
     if (rc.keyed[b] !== 1) continue;
     const path = yamlName(paths[b]);
     if (rc.translated[b] === 1) {
-      const v = new Float64Array(3 * F);
-      for (let f = 0; f < F; f++)
-        for (let c = 0; c < 3; c++) v[3 * f + c] = rc.translations[(f * nb + b) * 3 + c] * s;
-      vectorCurve(position, v, 3, fps, F, posTol, path);
+      vectorCurve(position, boneTranslations(rc.translations, nb, b, F, s), 3, fps, F, posTol, path);
       bind(paths[b], 1, 4, 0);
     }
-    const q = new Float64Array(4 * F);
-    for (let f = 0; f < F; f++) {
-      const o = (f * nb + b) * 4;
-      let sign = 1;
-      if (f > 0) {
-        const d =
-          q[4 * f - 4] * rc.rotations[o] +
-          q[4 * f - 3] * rc.rotations[o + 1] +
-          q[4 * f - 2] * rc.rotations[o + 2] +
-          q[4 * f - 1] * rc.rotations[o + 3];
-        if (d < 0) sign = -1;
-      }
-      for (let c = 0; c < 4; c++) q[4 * f + c] = sign * rc.rotations[o + c];
-    }
-    vectorCurve(rotation, q, 4, fps, F, rotTol, path);
+    vectorCurve(rotation, boneRotations(rc.rotations, nb, b, F), 4, fps, F, rotTol, path);
     bind(paths[b], 2, 4, 0);
   }
   const floats = new Sink();

@@ -126,6 +126,50 @@ export function writeBytes(clip: MotionClip, options: BvhWriteOptions = {}): Uin
   return build(clip, options).bytes();
 }
 
+/**
+ * The MOTION rows: per frame the root position, then every joint's Euler angles in degrees, unwrapped against the
+ * previous frame (two rows of angles, no per-value allocation), written as bytes. A module-level function on typed
+ * arrays and numbers: V8 keeps its optimised code from clip to clip (inside `build` the loop was recompiled on
+ * every file).
+ */
+function frameRows(
+  out: TextSink,
+  rot: Float32Array,
+  rootPositions: Float32Array,
+  frameCount: number,
+  n: number,
+  unitScale: number,
+  ai: number,
+  aj: number,
+  ak: number,
+  ld: number,
+  ad: number,
+): void {
+  const cur = new Float64Array(6 * n); // [prev frame | this frame] per joint
+  // One frame's values (root position, then the angles in degrees), written as one space-separated row.
+  const row = new Float64Array(3 + 3 * n);
+  for (let f = 0; f < frameCount; f++) {
+    row[0] = rootPositions[3 * f] * unitScale;
+    row[1] = rootPositions[3 * f + 1] * unitScale;
+    row[2] = rootPositions[3 * f + 2] * unitScale;
+    for (let j = 0; j < n; j++) {
+      const q = (f * n + j) * 4;
+      const o = 6 * j + 3;
+      eulerInto(rot, q, ai, aj, ak, cur, o);
+      if (f > 0) unwrapEulerInto(cur, o, 6 * j, Math.PI);
+      cur[6 * j] = cur[o];
+      cur[6 * j + 1] = cur[o + 1];
+      cur[6 * j + 2] = cur[o + 2];
+      row[3 + 3 * j] = cur[o] / DEG;
+      row[4 + 3 * j] = cur[o + 1] / DEG;
+      row[5 + 3 * j] = cur[o + 2] / DEG;
+    }
+    out.fixedJoined(row, 0, 3, ld);
+    if (n > 0) out.byte(32).fixedJoined(row, 3, 3 + 3 * n, ad);
+    out.byte(10);
+  }
+}
+
 function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
   const sk = clip.skeleton;
   const n = sk.names.length;
@@ -169,32 +213,10 @@ function build(clip: MotionClip, options: BvhWriteOptions): TextSink {
   const ai = AXIS_INDEX[order[0]];
   const aj = AXIS_INDEX[order[1]];
   const ak = AXIS_INDEX[order[2]];
-  const cur = new Float64Array(6 * n); // [prev frame | this frame] per joint
   const rot = clip.rotations;
   const out = new TextSink(clip.frameCount * (3 + 3 * n) * 10 + 4096);
   out.str(lines.join('\n'));
-  // One frame's values (root position, then the angles in degrees), written as one space-separated row.
-  const row = new Float64Array(3 + 3 * n);
-  for (let f = 0; f < clip.frameCount; f++) {
-    row[0] = clip.rootPositions[3 * f] * unitScale;
-    row[1] = clip.rootPositions[3 * f + 1] * unitScale;
-    row[2] = clip.rootPositions[3 * f + 2] * unitScale;
-    for (let j = 0; j < n; j++) {
-      const q = (f * n + j) * 4;
-      const o = 6 * j + 3;
-      eulerInto(rot, q, ai, aj, ak, cur, o);
-      if (f > 0) unwrapEulerInto(cur, o, 6 * j, Math.PI);
-      cur[6 * j] = cur[o];
-      cur[6 * j + 1] = cur[o + 1];
-      cur[6 * j + 2] = cur[o + 2];
-      row[3 + 3 * j] = cur[o] / DEG;
-      row[4 + 3 * j] = cur[o + 1] / DEG;
-      row[5 + 3 * j] = cur[o + 2] / DEG;
-    }
-    out.fixedJoined(row, 0, 3, ld);
-    if (n > 0) out.byte(32).fixedJoined(row, 3, 3 + 3 * n, ad);
-    out.byte(10);
-  }
+  frameRows(out, rot, clip.rootPositions, clip.frameCount, n, unitScale, ai, aj, ak, ld, ad);
   return out;
 }
 
@@ -206,6 +228,100 @@ export function writeRig(rc: RigClip, options: BvhWriteOptions = {}): string {
 /** `writeRig` as UTF-8 bytes. */
 export function writeRigBytes(rc: RigClip, options: BvhWriteOptions = {}): Uint8Array {
   return writeBytes(rigClipToBvhClip(rc), options);
+}
+
+/** What `bvhFrames` reads (one object, built in one order). */
+interface BvhFrameCtx {
+  R: Float32Array;
+  T: Float32Array;
+  parent: Int32Array;
+  needW: Uint8Array;
+  needP: Uint8Array;
+  keep: Uint8Array;
+  bqc: Float64Array;
+  bqa: Float64Array;
+  tInv: Float64Array;
+  order: Int32Array;
+  bvhParent: Int32Array;
+  B: ArrayLike<number>;
+  u: number;
+}
+
+/**
+ * The per-frame loop of `rigClipToBvhClip`: BVH local rotations of the kept bones and the root position, frames
+ * 0..F-1. A module-level function: run whole in optimised code and kept from rig to rig and clip to clip.
+ */
+function bvhFrames(
+  c: BvhFrameCtx,
+  F: number,
+  nb: number,
+  hips: number,
+  rotations: Float32Array,
+  rootPositions: Float32Array,
+): void {
+  const { R, T, needW, needP, keep, bqc, bqa, tInv, order, bvhParent, B, u } = c;
+  const parent = c.parent;
+  const n = order.length;
+  const Wr = new Float64Array(4 * nb);
+  const Pr = new Float64Array(3 * nb);
+  const Dq = new Float64Array(4 * nb);
+  const tmp = new Float64Array(4);
+  const tmp2 = new Float64Array(4);
+  for (let f = 0; f < F; f++) {
+    for (let b = 0; b < nb; b++) {
+      if (!needW[b]) continue;
+      const ro = (f * nb + b) * 4;
+      const to = (f * nb + b) * 3;
+      const p = parent[b];
+      if (!needP[b]) mulQ64(Wr, 4 * b, Wr, 4 * p, R, ro);
+      else if (p < 0) {
+        Wr[4 * b] = R[ro];
+        Wr[4 * b + 1] = R[ro + 1];
+        Wr[4 * b + 2] = R[ro + 2];
+        Wr[4 * b + 3] = R[ro + 3];
+        Pr[3 * b] = T[to];
+        Pr[3 * b + 1] = T[to + 1];
+        Pr[3 * b + 2] = T[to + 2];
+      } else {
+        mulQ64(Wr, 4 * b, Wr, 4 * p, R, ro);
+        rotateQ64(tmp, Wr, 4 * p, T[to], T[to + 1], T[to + 2]);
+        Pr[3 * b] = Pr[3 * p] + tmp[0];
+        Pr[3 * b + 1] = Pr[3 * p + 1] + tmp[1];
+        Pr[3 * b + 2] = Pr[3 * p + 2] + tmp[2];
+      }
+      if (!keep[b]) continue;
+      mulQ64(tmp, 0, bqc, 0, Wr, 4 * b);
+      mulQ64(tmp2, 0, tmp, 0, bqa, 0);
+      mulQ64(Dq, 4 * b, tmp2, 0, tInv, 4 * b);
+    }
+    for (let i = 0; i < n; i++) {
+      const b = order[i];
+      const p = bvhParent[b];
+      const o = (f * n + i) * 4;
+      if (p < 0) {
+        rotations[o] = Dq[4 * b];
+        rotations[o + 1] = Dq[4 * b + 1];
+        rotations[o + 2] = Dq[4 * b + 2];
+        rotations[o + 3] = Dq[4 * b + 3];
+      } else {
+        tmp[0] = -Dq[4 * p];
+        tmp[1] = -Dq[4 * p + 1];
+        tmp[2] = -Dq[4 * p + 2];
+        tmp[3] = Dq[4 * p + 3];
+        mulQ64(tmp2, 0, tmp, 0, Dq, 4 * b);
+        rotations[o] = tmp2[0];
+        rotations[o + 1] = tmp2[1];
+        rotations[o + 2] = tmp2[2];
+        rotations[o + 3] = tmp2[3];
+      }
+    }
+    const hx = Pr[3 * hips];
+    const hy = Pr[3 * hips + 1];
+    const hz = Pr[3 * hips + 2];
+    rootPositions[3 * f] = (B[0] * hx + B[3] * hy + B[6] * hz) / u;
+    rootPositions[3 * f + 1] = (B[1] * hx + B[4] * hy + B[7] * hz) / u;
+    rootPositions[3 * f + 2] = (B[2] * hx + B[5] * hy + B[8] * hz) / u;
+  }
 }
 
 /** The MotionClip that `writeRig` serialises: rig names, T-pose offsets (metres, canonical axes), BVH rotations. */
@@ -281,11 +397,6 @@ export function rigClipToBvhClip(rc: RigClip): MotionClip {
   const u = rig.unitsPerMetre;
   // Per frame: rig world rotations (Wr) and positions (Pr), then D = bq⁻¹ · Wr · bq · T⁻¹ (world rotation
   // relative to the T-pose, canonical axes); BVH local = D[parent]⁻¹ · D. Flat arrays, no per-bone allocation.
-  const Wr = new Float64Array(4 * nb);
-  const Pr = new Float64Array(3 * nb);
-  const Dq = new Float64Array(4 * nb);
-  const tmp = new Float64Array(4);
-  const tmp2 = new Float64Array(4);
   const tInv = new Float64Array(4 * nb);
   for (let b = 0; b < nb; b++) {
     tInv[4 * b] = -I.tWorld[4 * b];
@@ -304,61 +415,28 @@ export function rigClipToBvhClip(rc: RigClip): MotionClip {
   for (let b = 0; b < nb; b++)
     if (keep[b]) for (let a = b; a >= 0 && !needW[a]; a = I.parent[a]) needW[a] = 1;
   for (let a = hips; a >= 0; a = I.parent[a]) needP[a] = 1;
-  for (let f = 0; f < F; f++) {
-    for (let b = 0; b < nb; b++) {
-      if (!needW[b]) continue;
-      const ro = (f * nb + b) * 4;
-      const to = (f * nb + b) * 3;
-      const p = I.parent[b];
-      if (!needP[b]) mulQ64(Wr, 4 * b, Wr, 4 * p, R, ro);
-      else if (p < 0) {
-        Wr[4 * b] = R[ro];
-        Wr[4 * b + 1] = R[ro + 1];
-        Wr[4 * b + 2] = R[ro + 2];
-        Wr[4 * b + 3] = R[ro + 3];
-        Pr[3 * b] = T[to];
-        Pr[3 * b + 1] = T[to + 1];
-        Pr[3 * b + 2] = T[to + 2];
-      } else {
-        mulQ64(Wr, 4 * b, Wr, 4 * p, R, ro);
-        rotateQ64(tmp, Wr, 4 * p, T[to], T[to + 1], T[to + 2]);
-        Pr[3 * b] = Pr[3 * p] + tmp[0];
-        Pr[3 * b + 1] = Pr[3 * p + 1] + tmp[1];
-        Pr[3 * b + 2] = Pr[3 * p + 2] + tmp[2];
-      }
-      if (!keep[b]) continue;
-      mulQ64(tmp, 0, bqc, 0, Wr, 4 * b);
-      mulQ64(tmp2, 0, tmp, 0, bqa, 0);
-      mulQ64(Dq, 4 * b, tmp2, 0, tInv, 4 * b);
-    }
-    for (let i = 0; i < n; i++) {
-      const b = order[i];
-      const p = bvhParent[b];
-      const o = (f * n + i) * 4;
-      if (p < 0) {
-        rotations[o] = Dq[4 * b];
-        rotations[o + 1] = Dq[4 * b + 1];
-        rotations[o + 2] = Dq[4 * b + 2];
-        rotations[o + 3] = Dq[4 * b + 3];
-      } else {
-        tmp[0] = -Dq[4 * p];
-        tmp[1] = -Dq[4 * p + 1];
-        tmp[2] = -Dq[4 * p + 2];
-        tmp[3] = Dq[4 * p + 3];
-        mulQ64(tmp2, 0, tmp, 0, Dq, 4 * b);
-        rotations[o] = tmp2[0];
-        rotations[o + 1] = tmp2[1];
-        rotations[o + 2] = tmp2[2];
-        rotations[o + 3] = tmp2[3];
-      }
-    }
-    const hx = Pr[3 * hips];
-    const hy = Pr[3 * hips + 1];
-    const hz = Pr[3 * hips + 2];
-    rootPositions[3 * f] = (B[0] * hx + B[3] * hy + B[6] * hz) / u;
-    rootPositions[3 * f + 1] = (B[1] * hx + B[4] * hy + B[7] * hz) / u;
-    rootPositions[3 * f + 2] = (B[2] * hx + B[5] * hy + B[8] * hz) / u;
-  }
+  bvhFrames(
+    {
+      R,
+      T,
+      parent: I.parent,
+      needW,
+      needP,
+      keep,
+      bqc,
+      bqa,
+      tInv,
+      order: Int32Array.from(order),
+      bvhParent,
+      B,
+      u,
+    },
+    F,
+    nb,
+    hips,
+    rotations,
+    rootPositions,
+  );
   return {
     skeleton,
     fps: rc.fps,

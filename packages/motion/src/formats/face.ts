@@ -44,16 +44,21 @@ function curvesOf(src: FaceSource): BlendshapeCurves {
   return bs;
 }
 
+/** Column s of a K-column weight table into column k of a 52-column one, F rows. */
+function copyColumn(src: Float32Array, K: number, s: number, out: Float32Array, k: number, F: number): void {
+  for (let f = 0; f < F; f++) out[f * 52 + k] = src[f * K + s];
+}
+
 /** Weights in ARKit order, `[f * 52 + k]`, whatever order the source uses. */
 export function arkitWeights(src: FaceSource): Float32Array {
   const bs = curvesOf(src);
   const K = bs.names.length;
   const out = new Float32Array(src.frameCount * 52);
-  ARKIT_BLENDSHAPES.forEach((name, k) => {
-    const s = bs.names.indexOf(name);
-    if (s < 0) return;
-    for (let f = 0; f < src.frameCount; f++) out[f * 52 + k] = bs.weights[f * K + s];
-  });
+  // A loop rather than forEach with a closure: the closure, new per call, was compiled afresh on every export.
+  for (let k = 0; k < 52; k++) {
+    const s = bs.names.indexOf(ARKIT_BLENDSHAPES[k]);
+    if (s >= 0) copyColumn(bs.weights, K, s, out, k, src.frameCount);
+  }
   return out;
 }
 

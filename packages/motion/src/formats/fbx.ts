@@ -987,6 +987,21 @@ function writeBindPose(
 /** FBX Euler curves (degrees, unwrapped) of a RigClip's bones, by its rotation array (see `writeAnimation`). */
 const EULER_CACHE = new WeakMap<Float32Array, { nb: number; F: number; curves: Map<number, Float64Array> }>();
 
+/**
+ * Bone b's rotations over the F frames as unwrapped FBX Euler angles (degrees, x y z per frame). A module-level
+ * function on typed arrays: V8 keeps its optimised code from file to file (inside `writeAnimation` the loop was
+ * compiled on stack on every file).
+ */
+function boneEulers(rotations: Float32Array, nb: number, b: number, F: number): Float64Array {
+  const euler = new Float64Array(3 * F);
+  for (let f = 0; f < F; f++) {
+    const o = (f * nb + b) * 4;
+    quatToFbxEuler(rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
+    if (f > 0) unwrapEulerInto(euler, 3 * f, 3 * f - 3, 180);
+  }
+  return euler;
+}
+
 function writeAnimation(
   x: FbxWrite,
   { rotKeyed, posKeyed, morphAnim }: AnimationPlan,
@@ -1035,12 +1050,7 @@ function writeAnimation(
   for (const b of rotKeyed) {
     let euler = eulers.curves.get(b);
     if (!euler) {
-      euler = new Float64Array(3 * F);
-      for (let f = 0; f < F; f++) {
-        const o = (f * nb + b) * 4;
-        quatToFbxEuler(rc.rotations, o, euler, 3 * f, f > 0 ? euler[3 * f - 1] : Number.NaN);
-        if (f > 0) unwrapEulerInto(euler, 3 * f, 3 * f - 3, 180);
-      }
+      euler = boneEulers(rc.rotations, nb, b, F);
       eulers.curves.set(b, euler);
     }
     const cnId = newId();

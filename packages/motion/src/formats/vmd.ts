@@ -214,6 +214,94 @@ interface MorphKey {
   weight: number;
 }
 
+/**
+ * One bone's VMD values at the resampled frames (`atI`/`atJ`/`atT`): position offsets from rest (scaled by `s`) into
+ * `pos`, rotations relative to rest (`rq`) into `rot`. `mode` 1: the centre bone of a split centre/groove pair
+ * (no height), 2: the groove (only the centre's height). A module-level function on typed arrays and numbers: V8
+ * keeps its optimised code from clip to clip (the loop inside `boneKeys` was recompiled, at 80–150 ms, on every
+ * export).
+ */
+function boneKeyValues(
+  rotations: Float32Array,
+  translations: Float32Array,
+  nb: number,
+  b: number,
+  atI: Int32Array,
+  atJ: Int32Array,
+  atT: Float64Array,
+  count: number,
+  translated: boolean,
+  s: number,
+  rt: ArrayLike<number>,
+  mode: number,
+  centre: number,
+  crt: number,
+  rq: ArrayLike<number>,
+  pos: Float32Array,
+  rot: Float32Array,
+): void {
+  const ax = -rq[0];
+  const ay = -rq[1];
+  const az = -rq[2];
+  const aw = rq[3];
+  const rt0 = rt[0];
+  const rt1 = rt[1];
+  const rt2 = rt[2];
+  const q = new Float64Array(8);
+  for (let k = 0; k < count; k++) {
+    const i = atI[k];
+    const j = atJ[k];
+    const t = atT[k];
+    // Translation offset from rest, scaled.
+    const ti = (i * nb + b) * 3;
+    const tj = (j * nb + b) * 3;
+    let ox = 0;
+    let oy = 0;
+    let oz = 0;
+    if (translated) {
+      ox = (translations[ti] + t * (translations[tj] - translations[ti]) - rt0) * s;
+      oy = (translations[ti + 1] + t * (translations[tj + 1] - translations[ti + 1]) - rt1) * s;
+      oz = (translations[ti + 2] + t * (translations[tj + 2] - translations[ti + 2]) - rt2) * s;
+    }
+    if (mode === 1) oy = 0;
+    else if (mode === 2) {
+      const ci = (i * nb + centre) * 3 + 1;
+      const cj = (j * nb + centre) * 3 + 1;
+      ox = 0;
+      oz = 0;
+      oy += (translations[ci] + t * (translations[cj] - translations[ci]) - crt) * s;
+    }
+    pos[3 * k] = ox;
+    pos[3 * k + 1] = oy;
+    pos[3 * k + 2] = oz;
+    // Rotation relative to rest: conj(rest) · local, nlerp between source frames.
+    const ri = (i * nb + b) * 4;
+    const rj = (j * nb + b) * 4;
+    let x = rotations[ri];
+    let y = rotations[ri + 1];
+    let z = rotations[ri + 2];
+    let w = rotations[ri + 3];
+    if (t > 0) {
+      const d = x * rotations[rj] + y * rotations[rj + 1] + z * rotations[rj + 2] + w * rotations[rj + 3];
+      const sg = d < 0 ? -1 : 1;
+      x += t * (sg * rotations[rj] - x);
+      y += t * (sg * rotations[rj + 1] - y);
+      z += t * (sg * rotations[rj + 2] - z);
+      w += t * (sg * rotations[rj + 3] - w);
+    }
+    q[0] = aw * x + ax * w + ay * z - az * y;
+    q[1] = aw * y - ax * z + ay * w + az * x;
+    q[2] = aw * z + ax * y - ay * x + az * w;
+    q[3] = aw * w - ax * x - ay * y - az * z;
+    // Unit, and sign continuity keeps MMD's slerp on the short arc.
+    continuousUnitQ64(q, k > 0);
+    rot[4 * k] = q[0];
+    rot[4 * k + 1] = q[1];
+    rot[4 * k + 2] = q[2];
+    rot[4 * k + 3] = q[3];
+  }
+}
+
 /** Bone keys of an mmd RigClip on the 30 fps timeline. */
 function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: number } {
   const { rig } = rc;
@@ -258,70 +346,30 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     const bone = rig.bones[b];
     const rq = bone.restRotation;
     const rt = bone.restTranslation;
-    const ax = -rq[0];
-    const ay = -rq[1];
-    const az = -rq[2];
-    const aw = rq[3];
     const pos = new Float32Array(count * 3);
     const rot = new Float32Array(count * 4);
-    const q = new Float64Array(8);
-    for (let k = 0; k < count; k++) {
-      const i = atI[k];
-      const j = atJ[k];
-      const t = atT[k];
-      // Translation offset from rest, scaled.
-      const ti = (i * nb + b) * 3;
-      const tj = (j * nb + b) * 3;
-      let ox = 0;
-      let oy = 0;
-      let oz = 0;
-      if (rc.translated[b] === 1) {
-        ox = (rc.translations[ti] + t * (rc.translations[tj] - rc.translations[ti]) - rt[0]) * s;
-        oy = (rc.translations[ti + 1] + t * (rc.translations[tj + 1] - rc.translations[ti + 1]) - rt[1]) * s;
-        oz = (rc.translations[ti + 2] + t * (rc.translations[tj + 2] - rc.translations[ti + 2]) - rt[2]) * s;
-      }
-      if (splitCentre && b === centre) oy = 0;
-      if (splitCentre && b === groove && centre !== undefined) {
-        const ci = (i * nb + centre) * 3 + 1;
-        const cj = (j * nb + centre) * 3 + 1;
-        const crt = rig.bones[centre].restTranslation[1];
-        ox = 0;
-        oz = 0;
-        oy += (rc.translations[ci] + t * (rc.translations[cj] - rc.translations[ci]) - crt) * s;
-      }
-      pos[3 * k] = ox;
-      pos[3 * k + 1] = oy;
-      pos[3 * k + 2] = oz;
-      // Rotation relative to rest: conj(rest) · local, nlerp between source frames.
-      const ri = (i * nb + b) * 4;
-      const rj = (j * nb + b) * 4;
-      let x = rc.rotations[ri];
-      let y = rc.rotations[ri + 1];
-      let z = rc.rotations[ri + 2];
-      let w = rc.rotations[ri + 3];
-      if (t > 0) {
-        const d =
-          x * rc.rotations[rj] +
-          y * rc.rotations[rj + 1] +
-          z * rc.rotations[rj + 2] +
-          w * rc.rotations[rj + 3];
-        const sg = d < 0 ? -1 : 1;
-        x += t * (sg * rc.rotations[rj] - x);
-        y += t * (sg * rc.rotations[rj + 1] - y);
-        z += t * (sg * rc.rotations[rj + 2] - z);
-        w += t * (sg * rc.rotations[rj + 3] - w);
-      }
-      q[0] = aw * x + ax * w + ay * z - az * y;
-      q[1] = aw * y - ax * z + ay * w + az * x;
-      q[2] = aw * z + ax * y - ay * x + az * w;
-      q[3] = aw * w - ax * x - ay * y - az * z;
-      // Unit, and sign continuity keeps MMD's slerp on the short arc.
-      continuousUnitQ64(q, k > 0);
-      rot[4 * k] = q[0];
-      rot[4 * k + 1] = q[1];
-      rot[4 * k + 2] = q[2];
-      rot[4 * k + 3] = q[3];
-    }
+    const mode =
+      splitCentre && b === centre ? 1 : splitCentre && b === groove && centre !== undefined ? 2 : 0;
+    const cb = centre ?? 0;
+    boneKeyValues(
+      rc.rotations,
+      rc.translations,
+      nb,
+      b,
+      atI,
+      atJ,
+      atT,
+      count,
+      rc.translated[b] === 1,
+      s,
+      rt,
+      mode,
+      cb,
+      rig.bones[cb]?.restTranslation[1] ?? 0,
+      rq,
+      pos,
+      rot,
+    );
     // A bone whose keys are all the rest pose is left out (a model without that semi-standard bone, such as
     // 腰 on many models, then gets no key it cannot bind).
     let still = true;

@@ -158,6 +158,130 @@ export function canonicalWorld(clip: MotionClip): CanonicalWorld {
   return out;
 }
 
+/** What `retargetFrames` reads besides the `LocalCtx` (one object, built field by field in one order). */
+interface FrameCtx {
+  local: LocalCtx;
+  nj: number;
+  cwRot: Float64Array;
+  cwPos: Float64Array;
+  restInv: Float64Array;
+  restIdentity: boolean;
+  rootHoriz0x: number;
+  rootHoriz0z: number;
+  inPlace: boolean;
+  groundRootMoves: boolean;
+  follows: Int32Array;
+  source: Int32Array;
+  carrier: Int32Array;
+  carrierPoint: Float64Array;
+  restHips: Float64Array;
+  tWorld: Float64Array;
+  tLocal: Float64Array;
+  bindLocal: Float64Array;
+  restT: Float64Array;
+  muted: Uint8Array;
+  kind: Uint8Array;
+  hipsIdx: number;
+  tmpV: Float64Array;
+}
+
+/**
+ * The per-frame loop of `retarget`: every bone's world rotation and position at frames 0..F-1, stored as local
+ * values (`storeLocal`). A module-level function: run whole in optimised code and kept from rig to rig and clip to
+ * clip (inside `retarget`, V8 compiled the loop on stack and deoptimised at the code after it, on every call).
+ */
+function retargetFrames(c: FrameCtx, F: number): void {
+  const ctx = c.local;
+  const { W, P, tmpQ, parent, nb } = ctx;
+  const { nj, cwRot, cwPos, restInv, restIdentity, rootHoriz0x, rootHoriz0z, inPlace, groundRootMoves } = c;
+  const { follows, source, carrier, carrierPoint, restHips, tWorld, tLocal, bindLocal, restT, muted, kind } =
+    c;
+  const hipsIdx = c.hipsIdx;
+  const tmpV = c.tmpV;
+  const rootJoint = 0;
+  for (let f = 0; f < F; f++) {
+    const rb = f * nj * 4;
+    const pb = f * nj * 3;
+    const dx = cwPos[pb + 3 * rootJoint] - rootHoriz0x;
+    const dz = cwPos[pb + 3 * rootJoint + 2] - rootHoriz0z;
+    // In-place rigs: the whole body is shifted back by the hips' horizontal travel.
+    const shiftX = inPlace ? dx : 0;
+    const shiftZ = inPlace ? dz : 0;
+    for (let b = 0; b < nb; b++) {
+      if (follows[b] >= 0) continue;
+      const p = parent[b];
+      const s = source[b];
+      // Rotation.
+      if (s >= 0 && !muted[b]) {
+        if (restIdentity) mulQ64(W, 4 * b, cwRot, rb + 4 * s, tWorld, 4 * b);
+        else {
+          mulQ64(tmpQ, 0, cwRot, rb + 4 * s, restInv, 4 * s);
+          mulQ64(W, 4 * b, tmpQ, 0, tWorld, 4 * b);
+        }
+      } else if (p < 0) {
+        W[4 * b] = tWorld[4 * b];
+        W[4 * b + 1] = tWorld[4 * b + 1];
+        W[4 * b + 2] = tWorld[4 * b + 2];
+        W[4 * b + 3] = tWorld[4 * b + 3];
+      } else {
+        mulQ64(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
+      }
+      // Position.
+      if (b === hipsIdx) {
+        P[3 * b] = cwPos[pb + 3 * rootJoint];
+        P[3 * b + 1] = cwPos[pb + 3 * rootJoint + 1];
+        P[3 * b + 2] = cwPos[pb + 3 * rootJoint + 2];
+        if (inPlace) {
+          P[3 * b] -= dx;
+          P[3 * b + 2] -= dz;
+        }
+      } else if (kind[b] === 1 && p < 0) {
+        P[3 * b] = 0;
+        P[3 * b + 1] = 0;
+        P[3 * b + 2] = 0;
+        if (groundRootMoves) {
+          P[3 * b] = cwPos[pb + 3 * rootJoint];
+          P[3 * b + 2] = cwPos[pb + 3 * rootJoint + 2];
+        }
+      } else if (p < 0) {
+        P[3 * b] = restHips[3 * b];
+        P[3 * b + 1] = restHips[3 * b + 1];
+        P[3 * b + 2] = restHips[3 * b + 2];
+      } else {
+        const c = carrier[b];
+        if (c >= 0 && !muted[b] && kind[b] !== 2) {
+          rotateQ64(
+            tmpV,
+            cwRot,
+            rb + 4 * c,
+            carrierPoint[3 * b],
+            carrierPoint[3 * b + 1],
+            carrierPoint[3 * b + 2],
+            1,
+          );
+          P[3 * b] = cwPos[pb + 3 * c] + tmpV[0] - shiftX;
+          P[3 * b + 1] = cwPos[pb + 3 * c + 1] + tmpV[1];
+          P[3 * b + 2] = cwPos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
+        } else {
+          rotateQ64(tmpV, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2], 1);
+          P[3 * b] = P[3 * p] + tmpV[0];
+          P[3 * b + 1] = P[3 * p + 1] + tmpV[1];
+          P[3 * b + 2] = P[3 * p + 2] + tmpV[2];
+        }
+      }
+      storeLocal(ctx, f, b);
+    }
+    // IK / follower bones, in bone order.
+    for (let b = 0; b < nb; b++) {
+      const t = follows[b];
+      if (t < 0) continue;
+      for (let k = 0; k < 4; k++) W[4 * b + k] = W[4 * t + k];
+      for (let k = 0; k < 3; k++) P[3 * b + k] = P[3 * t + k];
+      storeLocal(ctx, f, b);
+    }
+  }
+}
+
 /** Retargets a canonical clip onto a rig built for the clip's skeleton (`buildRig(id, clip.skeleton)`). */
 export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = {}): RigClip {
   const I = rigInternals(rig);
@@ -257,87 +381,32 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
     translations,
     nb,
   };
-  for (let f = 0; f < F; f++) {
-    const rb = f * nj * 4;
-    const pb = f * nj * 3;
-    const dx = cwPos[pb + 3 * rootJoint] - rootHoriz0x;
-    const dz = cwPos[pb + 3 * rootJoint + 2] - rootHoriz0z;
-    // In-place rigs: the whole body is shifted back by the hips' horizontal travel.
-    const shiftX = inPlace ? dx : 0;
-    const shiftZ = inPlace ? dz : 0;
-    for (let b = 0; b < nb; b++) {
-      if (follows[b] >= 0) continue;
-      const p = parent[b];
-      const s = source[b];
-      // Rotation.
-      if (s >= 0 && !muted[b]) {
-        if (restIdentity) mulQ64(W, 4 * b, cwRot, rb + 4 * s, tWorld, 4 * b);
-        else {
-          mulQ64(tmpQ, 0, cwRot, rb + 4 * s, restInv, 4 * s);
-          mulQ64(W, 4 * b, tmpQ, 0, tWorld, 4 * b);
-        }
-      } else if (p < 0) {
-        W[4 * b] = tWorld[4 * b];
-        W[4 * b + 1] = tWorld[4 * b + 1];
-        W[4 * b + 2] = tWorld[4 * b + 2];
-        W[4 * b + 3] = tWorld[4 * b + 3];
-      } else {
-        mulQ64(W, 4 * b, W, 4 * p, muted[b] ? bindLocal : tLocal, 4 * b);
-      }
-      // Position.
-      if (b === hipsIdx) {
-        P[3 * b] = cwPos[pb + 3 * rootJoint];
-        P[3 * b + 1] = cwPos[pb + 3 * rootJoint + 1];
-        P[3 * b + 2] = cwPos[pb + 3 * rootJoint + 2];
-        if (inPlace) {
-          P[3 * b] -= dx;
-          P[3 * b + 2] -= dz;
-        }
-      } else if (kind[b] === 1 && p < 0) {
-        P[3 * b] = 0;
-        P[3 * b + 1] = 0;
-        P[3 * b + 2] = 0;
-        if (groundRootMoves) {
-          P[3 * b] = cwPos[pb + 3 * rootJoint];
-          P[3 * b + 2] = cwPos[pb + 3 * rootJoint + 2];
-        }
-      } else if (p < 0) {
-        P[3 * b] = restHips[3 * b];
-        P[3 * b + 1] = restHips[3 * b + 1];
-        P[3 * b + 2] = restHips[3 * b + 2];
-      } else {
-        const c = carrier[b];
-        if (c >= 0 && !muted[b] && kind[b] !== 2) {
-          rotateQ64(
-            tmpV,
-            cwRot,
-            rb + 4 * c,
-            carrierPoint[3 * b],
-            carrierPoint[3 * b + 1],
-            carrierPoint[3 * b + 2],
-            1,
-          );
-          P[3 * b] = cwPos[pb + 3 * c] + tmpV[0] - shiftX;
-          P[3 * b + 1] = cwPos[pb + 3 * c + 1] + tmpV[1];
-          P[3 * b + 2] = cwPos[pb + 3 * c + 2] + tmpV[2] - shiftZ;
-        } else {
-          rotateQ64(tmpV, W, 4 * p, restT[3 * b], restT[3 * b + 1], restT[3 * b + 2], 1);
-          P[3 * b] = P[3 * p] + tmpV[0];
-          P[3 * b + 1] = P[3 * p + 1] + tmpV[1];
-          P[3 * b + 2] = P[3 * p + 2] + tmpV[2];
-        }
-      }
-      storeLocal(ctx, f, b);
-    }
-    // IK / follower bones, in bone order.
-    for (let b = 0; b < nb; b++) {
-      const t = follows[b];
-      if (t < 0) continue;
-      for (let k = 0; k < 4; k++) W[4 * b + k] = W[4 * t + k];
-      for (let k = 0; k < 3; k++) P[3 * b + k] = P[3 * t + k];
-      storeLocal(ctx, f, b);
-    }
-  }
+  const fc: FrameCtx = {
+    local: ctx,
+    nj,
+    cwRot,
+    cwPos,
+    restInv,
+    restIdentity,
+    rootHoriz0x,
+    rootHoriz0z,
+    inPlace,
+    groundRootMoves,
+    follows,
+    source,
+    carrier,
+    carrierPoint,
+    restHips,
+    tWorld,
+    tLocal,
+    bindLocal,
+    restT,
+    muted,
+    kind,
+    hipsIdx,
+    tmpV,
+  };
+  retargetFrames(fc, F);
 
   // Which bones move their translation, and which are keyed.
   const keyed = new Uint8Array(nb);
