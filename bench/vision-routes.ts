@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import type { TrackFrame } from '@mocap/contracts';
 import * as ort from 'onnxruntime-node';
 import { convertCached } from '../packages/vision/src/convert/cache.ts';
 import {
@@ -15,7 +16,6 @@ import { FrameTracker } from '../packages/vision/src/frame-tracker.ts';
 import { modelJsonPath, type PoseModel } from '../packages/vision/src/models.ts';
 import { POSE_OUTPUTS } from '../packages/vision/src/pose/landmarks.ts';
 import { trackRange } from '../packages/vision/src/range.ts';
-import type { TrackFrame } from '../packages/vision/src/tracks.ts';
 import { ffmpegPath, probeVideo } from '../packages/vision/src/video/index.ts';
 import { CLIPS, makeLongClip } from '../packages/vision/test/fixtures/video-fixtures.ts';
 

@@ -1,3 +1,4 @@
+import type { ImageLandmark, ModelInfo, Roi, TrackFrame } from '@mocap/contracts';
 import type { RgbImage } from './image/warp.ts';
 import type { ModelName, PoseModel } from './models.ts';
 import { modelSource } from './models.ts';
@@ -6,7 +7,6 @@ import { HAND_OUTPUTS, HandTracker } from './pose/hands.ts';
 import { POSE_OUTPUTS } from './pose/landmarks.ts';
 import { BodyTracker } from './pose/tracker.ts';
 import { type Backend, createSession, type ModelSession } from './runtime/index.ts';
-import type { ImageLandmark, ModelInfo, Roi, TrackFrame } from './tracks.ts';
 
 /**
  * Everything that runs on one frame: body tracking, then (optionally) both hands and the face, with the

@@ -2,6 +2,23 @@
  * @mocap/vision — the first stage of the capture path: `video → frames → tracks`.
  */
 
+export {
+  type FaceTrack,
+  HAND_LANDMARKS,
+  type HandTrack,
+  type ImageLandmark,
+  type ModelInfo,
+  POSE_LANDMARKS,
+  type PoseLandmarkName,
+  type Roi,
+  TRACKS_FORMAT,
+  TRACKS_VERSION,
+  type TrackFrame,
+  type TrackState,
+  type Tracks,
+  type Vec3,
+  type VideoMeta,
+} from '@mocap/contracts';
 export { cacheDir, convertCached } from './convert/cache.ts';
 export {
   CONVERTER_VERSION,
@@ -35,23 +52,6 @@ export {
   roiFromPose,
 } from './retrack.ts';
 export { type Backend, createSession, type ModelSession, type SessionOptions } from './runtime/index.ts';
-export {
-  type FaceTrack,
-  HAND_LANDMARKS,
-  type HandTrack,
-  type ImageLandmark,
-  type ModelInfo,
-  POSE_LANDMARKS,
-  type PoseLandmarkName,
-  type Roi,
-  TRACKS_FORMAT,
-  TRACKS_VERSION,
-  type TrackFrame,
-  type TrackState,
-  type Tracks,
-  type Vec3,
-  type VideoMeta,
-} from './tracks.ts';
 export {
   createOverlayWriter,
   type DecodeImageOptions,

@@ -1,5 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import {
+  type ModelInfo,
+  TRACKS_FORMAT,
+  TRACKS_VERSION,
+  type TrackFrame,
+  type Tracks,
+} from '@mocap/contracts';
 import { convertCached } from './convert/cache.ts';
 import { FrameTracker, type FrameTrackerOptions, modelNames } from './frame-tracker.ts';
 import { type ModelName, modelJsonPath, type PoseModel } from './models.ts';
@@ -7,7 +14,6 @@ import { HAND_OUTPUTS } from './pose/hands.ts';
 import { POSE_OUTPUTS } from './pose/landmarks.ts';
 import { hipCentre, type RangeRequest, type RangeResult, trackRange } from './range.ts';
 import type { Backend } from './runtime/index.ts';
-import { type ModelInfo, TRACKS_FORMAT, TRACKS_VERSION, type TrackFrame, type Tracks } from './tracks.ts';
 import { probeVideo, toVideoMeta, VideoError, type VideoErrorCode, type VideoInfo } from './video/index.ts';
 
 /**

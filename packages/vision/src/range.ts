@@ -1,6 +1,6 @@
+import type { Roi, TrackFrame } from '@mocap/contracts';
 import type { FrameInput, FrameTracker } from './frame-tracker.ts';
 import { normalizeRadians } from './pose/regions.ts';
-import type { Roi, TrackFrame } from './tracks.ts';
 import { decodeFrames, type VideoInfo } from './video/index.ts';
 
 /**

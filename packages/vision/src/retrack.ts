@@ -3,13 +3,14 @@
  * the frame after `from`, its region seeded from a pose the user corrected on frame `from` instead of from the
  * detector or the old track. A pure stage like `trackVideo`: a video file and a pose in, track frames out.
  */
+
+import type { Roi, TrackFrame } from '@mocap/contracts';
 import { FrameTracker } from './frame-tracker.ts';
 import type { PoseModel } from './models.ts';
 import { DEFAULT_INFERENCE_WIDTH } from './pipeline.ts';
 import { normalizeRadians } from './pose/detector.ts';
 import { trackRange } from './range.ts';
 import type { Backend } from './runtime/index.ts';
-import type { Roi, TrackFrame } from './tracks.ts';
 import { probeVideo } from './video/index.ts';
 
 /** x, y (pixels), and optionally z, visibility, presence: a tracks document's image landmark. */

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { TrackFrame } from '@mocap/contracts';
 import { FrameTracker, type FrameTrackerOptions } from './frame-tracker.ts';
 import { type RangeRequest, trackRange } from './range.ts';
-import type { TrackFrame } from './tracks.ts';
 import { isVideoError, type VideoInfo } from './video/index.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
+import type { Tracks } from '@mocap/contracts';
 import { describe, expect, it } from 'vitest';
 import { trackVideo } from '../src/pipeline.ts';
 import { hipCentre } from '../src/range.ts';
-import type { Tracks } from '../src/tracks.ts';
 import { listTestVideos, TESTDATA_VIDEOS } from './fixtures/video-fixtures.ts';
 
 /**

@@ -1,3 +1,4 @@
+import type { Tracks } from '@mocap/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashTfjsModel, readTfjsModel } from '../src/convert/tfjs-graph.ts';
 import { modelJsonPath } from '../src/models.ts';
@@ -8,7 +9,6 @@ import {
   trackVideo,
   warmUpTracking,
 } from '../src/pipeline.ts';
-import type { Tracks } from '../src/tracks.ts';
 import { probeVideo, VideoError } from '../src/video/index.ts';
 import { CLIPS, makeTempDir, makeUndecodable, removeDir } from './fixtures/video-fixtures.ts';
 

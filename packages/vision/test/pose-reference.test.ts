@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ImageLandmark, Vec3 } from '@mocap/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectPeople } from '../src/pose/detector.ts';
 import { estimatePose, POSE_OUTPUTS } from '../src/pose/landmarks.ts';
 import { PoseSmoother } from '../src/pose/smoothing.ts';
 import { BodyTracker } from '../src/pose/tracker.ts';
 import { createSession, type ModelSession } from '../src/runtime/index.ts';
-import type { ImageLandmark, Vec3 } from '../src/tracks.ts';
 import { decodeFrames, decodeImage, probeVideo } from '../src/video/index.ts';
 import { POSE_JPG, TESTDATA_DIR } from './fixtures/video-fixtures.ts';
 

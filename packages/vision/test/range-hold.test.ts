@@ -5,10 +5,11 @@
  * upright re-track does not find keeps its own result; a track that stays upside down is never held beyond
  * the memory bound, and the frames before it that were held as unsettled are still filled from it.
  */
+
+import type { Roi, TrackFrame } from '@mocap/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameInput, FrameTracker } from '../src/frame-tracker.ts';
 import { trackRange } from '../src/range.ts';
-import type { Roi, TrackFrame } from '../src/tracks.ts';
 import { probeVideo, type VideoInfo } from '../src/video/index.ts';
 import { makeNobodyClip, makeTempDir, removeDir } from './fixtures/video-fixtures.ts';
 

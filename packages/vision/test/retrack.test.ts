@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ImageLandmark, Tracks } from '@mocap/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trackVideo } from '../src/pipeline.ts';
 import { hipCentre } from '../src/range.ts';
 import { retrackFrom, roiFromPose } from '../src/retrack.ts';
-import type { ImageLandmark, Tracks } from '../src/tracks.ts';
 import { TESTDATA_VIDEOS } from './fixtures/video-fixtures.ts';
 
 const GYM = join(TESTDATA_VIDEOS, 'glamr_basketball_gym_two_people.mp4');

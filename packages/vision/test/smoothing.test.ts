@@ -1,3 +1,4 @@
+import type { ImageLandmark, Vec3 } from '@mocap/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   LandmarksFilter,
@@ -7,7 +8,6 @@ import {
   POSE_WORLD_SMOOTHING,
   PoseSmoother,
 } from '../src/pose/smoothing.ts';
-import type { ImageLandmark, Vec3 } from '../src/tracks.ts';
 
 describe("MediaPipe's one-euro landmark filter", () => {
   it('passes a sample at time 0 through without starting, starts on the next one (as MediaPipe)', () => {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { TrackFrame } from '@mocap/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FrameTracker } from '../src/frame-tracker.ts';
 import { DEFAULT_INFERENCE_WIDTH, trackVideo } from '../src/pipeline.ts';
 import { hipCentre, inverted, trackRange } from '../src/range.ts';
-import type { TrackFrame } from '../src/tracks.ts';
 import { decodeFrames, probeVideo } from '../src/video/index.ts';
 import { TESTDATA_DIR } from './fixtures/video-fixtures.ts';
 

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { HandTrack, ImageLandmark, TrackFrame, TrackState, Vec3 } from '@mocap/contracts';
+import { HAND_LANDMARKS, POSE_LANDMARKS } from '@mocap/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HandTrack, ImageLandmark, TrackFrame, TrackState, Vec3 } from '../src/tracks.ts';
-import { HAND_LANDMARKS, POSE_LANDMARKS } from '../src/tracks.ts';
 import {
   createOverlayWriter,
   decodeFrames,

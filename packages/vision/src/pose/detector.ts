@@ -1,6 +1,6 @@
+import type { Roi } from '@mocap/contracts';
 import { letterbox, NORM_MINUS1_1, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
-import type { Roi } from '../tracks.ts';
 import { mediapipeSampling, normalizeRadians } from './regions.ts';
 
 export { normalizeRadians };

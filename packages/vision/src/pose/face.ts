@@ -1,6 +1,6 @@
+import type { FaceTrack, ImageLandmark, Vec3 } from '@mocap/contracts';
 import { cropToImage, NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
-import type { FaceTrack, ImageLandmark, Vec3 } from '../tracks.ts';
 import { type Point, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
 
 /**

@@ -1,6 +1,6 @@
+import type { ImageLandmark, Roi, Vec3 } from '@mocap/contracts';
 import { NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
-import type { ImageLandmark, Roi, Vec3 } from '../tracks.ts';
 import { roiFromKeypoints } from './detector.ts';
 import { mediapipeSampling } from './regions.ts';
 

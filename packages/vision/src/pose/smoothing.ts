@@ -1,4 +1,4 @@
-import type { ImageLandmark, Vec3 } from '../tracks.ts';
+import type { ImageLandmark, Vec3 } from '@mocap/contracts';
 
 /**
  * MediaPipe's landmark smoothing for BlazePose (`pose_landmark_filtering.pbtxt`, ported as tfjs-models'

@@ -1,6 +1,6 @@
+import type { Roi, TrackFrame } from '@mocap/contracts';
 import type { RgbImage } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
-import type { Roi, TrackFrame } from '../tracks.ts';
 import { detectPeople, normalizeRadians, type PersonDetection, roiFromKeypoints } from './detector.ts';
 import { estimatePose, type PoseResult } from './landmarks.ts';
 import { RelativeVelocityFilter } from './smoothing.ts';

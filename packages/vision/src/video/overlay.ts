@@ -11,7 +11,7 @@ import {
   POSE_LANDMARKS,
   type TrackFrame,
   type TrackState,
-} from '../tracks.ts';
+} from '@mocap/contracts';
 import type { Frame } from './decode.ts';
 import { ffmpegPath, isRunning, summarizeStderr, TailBuffer, waitForExit } from './ffmpeg.ts';
 

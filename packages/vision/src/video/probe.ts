@@ -8,7 +8,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { VideoMeta } from '../tracks.ts';
+import type { VideoMeta } from '@mocap/contracts';
 import { VideoError } from './errors.ts';
 import { ffprobePath, type RunResult, run, summarizeStderr } from './ffmpeg.ts';
 
