@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Announcement, textHash } from '../src/components/Announcement.tsx';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
+import { ListState } from '../src/components/ListState.tsx';
 import { Messages } from '../src/components/Messages.tsx';
 import { NoticeCarousel } from '../src/components/NoticeCarousel.tsx';
 import { Sidebar } from '../src/components/Sidebar.tsx';
@@ -40,6 +41,36 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+});
+
+describe('a list page’s states (ListState)', () => {
+  const listOf = (loading: boolean, empty: boolean) =>
+    render(
+      <ListState
+        loading={loading}
+        empty={empty}
+        icon="film"
+        text="nothing yet"
+        action={<button type="button">go</button>}
+      >
+        <ul data-testid="the-list" />
+      </ListState>,
+    ).container;
+  it('shows the spinner while loading, the icon, text and action when empty, else the list', () => {
+    const loading = listOf(true, true);
+    expect(loading.querySelector('.page-loading > .spinner')).not.toBeNull();
+    expect(loading.querySelector('.empty, [data-testid="the-list"]')).toBeNull();
+    cleanup();
+    const empty = listOf(false, true);
+    expect(empty.querySelector('.empty > svg')).not.toBeNull();
+    expect(empty.querySelector('.empty > p')?.textContent).toBe('nothing yet');
+    expect(empty.querySelector('.empty > button')?.textContent).toBe('go');
+    expect(empty.querySelector('[data-testid="the-list"]')).toBeNull();
+    cleanup();
+    const full = listOf(false, false);
+    expect(full.querySelector('[data-testid="the-list"]')).not.toBeNull();
+    expect(full.querySelector('.page-loading, .empty')).toBeNull();
+  });
 });
 
 describe('navigation guard in the router', () => {

@@ -4,10 +4,12 @@
  * character with the song as the clock (in sync, pause/seek together), downloads per bone type
  * (DownLoadMusicMotion), a new dance for the same song (redone: new seed), delete. Price and plan limit shown.
  */
+
 import type { Deleted, Music, MusicDownload, MusicUrls, Page } from '@mocap/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
+import { ListState } from '../components/ListState.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { musicEn, musicZh } from '../i18n/music.ts';
 import { api, upload } from '../lib/api.ts';
@@ -323,16 +325,7 @@ export function MusicPage() {
         </form>
       </section>
 
-      {loading ? (
-        <div className="page-loading">
-          <div className="spinner" />
-        </div>
-      ) : list.length === 0 ? (
-        <div className="empty">
-          <Icon name="film" size={48} />
-          <p>{tm('music.empty')}</p>
-        </div>
-      ) : (
+      <ListState loading={loading} empty={list.length === 0} icon="film" text={tm('music.empty')}>
         <div className="music-cards">
           {list.map((m) => (
             <article
@@ -412,7 +405,7 @@ export function MusicPage() {
             </article>
           ))}
         </div>
-      )}
+      </ListState>
       <p className="music-credits">{tm('music.credits')}</p>
       {preview && <MusicPreview card={preview} onClose={() => setPreview(null)} />}
       {confirm && (

@@ -1,9 +1,11 @@
 /** /index/myProPc and /index/myPromobile: the user's projects with live progress and every card action. */
+
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
 import { Icon, IconButton } from '../components/Icon.tsx';
 import { CardJudgement } from '../components/Judgement.tsx';
+import { ListState } from '../components/ListState.tsx';
 import { Confirm } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
@@ -206,19 +208,17 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
         )}
       </div>
 
-      {loading ? (
-        <div className="page-loading">
-          <div className="spinner" />
-        </div>
-      ) : list.length === 0 ? (
-        <div className="empty">
-          <Icon name="film" size={48} />
-          <p>{params.get('q') || filter !== 'all' ? t('project.noMatch') : t('project.empty')}</p>
+      <ListState
+        loading={loading}
+        empty={list.length === 0}
+        icon="film"
+        text={params.get('q') || filter !== 'all' ? t('project.noMatch') : t('project.empty')}
+        action={
           <button type="button" className="btn btn-primary" onClick={() => navigate('/index/upload')}>
             {t('project.uploadFirst')}
           </button>
-        </div>
-      ) : (
+        }
+      >
         <div className={mobile ? 'cards-m' : 'cards'}>
           {list.map((v) => (
             <article
@@ -341,7 +341,7 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
             </article>
           ))}
         </div>
-      )}
+      </ListState>
 
       <Pager page={page} pages={pages} go={(p) => setQuery({ page: String(p) })} />
 

@@ -1,8 +1,10 @@
 /** /index/square: shared videos — browse, search, filter by category and tag, preview, collect, download for coins. */
+
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DownloadDialog } from '../components/DownloadDialog.tsx';
 import { Icon, IconButton } from '../components/Icon.tsx';
+import { ListState } from '../components/ListState.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { useCategories } from '../components/Pickers.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
@@ -151,16 +153,7 @@ export function SquarePage() {
           </div>
         )}
       </div>
-      {loading ? (
-        <div className="page-loading">
-          <div className="spinner" />
-        </div>
-      ) : list.length === 0 ? (
-        <div className="empty">
-          <Icon name="square" size={48} />
-          <p>{t('square.empty')}</p>
-        </div>
-      ) : (
+      <ListState loading={loading} empty={list.length === 0} icon="square" text={t('square.empty')}>
         <div className="cards">
           {list.map((v) => (
             <article className="card" key={v.id} data-testid="square-card">
@@ -213,7 +206,7 @@ export function SquarePage() {
             </article>
           ))}
         </div>
-      )}
+      </ListState>
       <Pager page={page} pages={pages} go={(p) => setQuery({ page: String(p) })} />
       <PreviewDialog
         video={preview}

@@ -6,6 +6,7 @@
  * (captures and dances), the 3D preview (rest pose, then the applied motion on the character's own mesh and
  * materials), downloads (FBX, GLB, VRMA for VRM characters, all as a zip). Star, search, delete.
  */
+
 import type {
   Deleted,
   Page,
@@ -19,6 +20,7 @@ import type {
 } from '@mocap/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Icon } from '../components/Icon.tsx';
+import { ListState } from '../components/ListState.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { jointLabel, tomokageEn, tomokageZh } from '../i18n/tomokage.ts';
 import { api, upload } from '../lib/api.ts';
@@ -635,16 +637,7 @@ export function TomokagePage() {
           {tt('tomo.collected')}
         </label>
       </div>
-      {loading ? (
-        <div className="page-loading">
-          <div className="spinner" />
-        </div>
-      ) : list.length === 0 ? (
-        <div className="empty">
-          <Icon name="human" size={48} />
-          <p>{tt('tomo.empty')}</p>
-        </div>
-      ) : (
+      <ListState loading={loading} empty={list.length === 0} icon="human" text={tt('tomo.empty')}>
         <div className="tomo-cards">
           {list.map((c) => (
             <article className="tomo-card" key={c.id} data-testid="tomo-card" data-tomo-id={c.id}>
@@ -708,7 +701,7 @@ export function TomokagePage() {
             </article>
           ))}
         </div>
-      )}
+      </ListState>
       {open !== null && (
         <CharacterDialog id={open} onClose={() => setOpen(null)} onChanged={() => void load()} />
       )}
