@@ -3,8 +3,10 @@
  * store: S1's repositories plus this one, bound to one connection or one transaction (a charge and a row
  * commit together). The only SQL of the music slice.
  */
+
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
+import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
@@ -91,22 +93,21 @@ function toRecord(r: Row): MusicRecord {
   };
 }
 
-function patchRow(p: MusicPatch): Partial<Row> {
-  const o: Partial<Row> = {};
-  if (p.status !== undefined) o.status = p.status;
-  if (p.progress !== undefined) o.progress = p.progress;
-  if (p.error !== undefined) o.error = p.error;
-  if (p.seed !== undefined) o.seed = p.seed;
-  if (p.jobSeq !== undefined) o.job_seq = p.jobSeq;
-  if (p.attempts !== undefined) o.attempts = p.attempts;
-  if (p.redoneCount !== undefined) o.redone_count = p.redoneCount;
-  if (p.refunded !== undefined) o.refunded = p.refunded ? 1 : 0;
-  if (p.outputs !== undefined) o.outputs = JSON.stringify(p.outputs);
-  if (p.startedAt !== undefined) o.started_at = p.startedAt;
-  if (p.finishedAt !== undefined) o.finished_at = p.finishedAt;
-  if (p.name !== undefined) o.name = p.name;
-  return o;
-}
+const patchRow = (p: MusicPatch): Partial<Row> =>
+  columnValues(p, {
+    status: 'status',
+    progress: 'progress',
+    error: 'error',
+    seed: 'seed',
+    jobSeq: 'job_seq',
+    attempts: 'attempts',
+    redoneCount: 'redone_count',
+    refunded: ['refunded', flag],
+    outputs: ['outputs', jsonText],
+    startedAt: 'started_at',
+    finishedAt: 'finished_at',
+    name: 'name',
+  });
 
 export class KyselyMusicRepo implements MusicRepo {
   private readonly db: Kysely<MusicDB>;

@@ -1,7 +1,9 @@
 /**
  * Roles, menus and audit rows over Kysely (tables of migration `900_admin_rbac`): the only SQL of the rbac slice.
  */
+
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
+import { columnValues, flag } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { toUser } from '../user/repo.ts';
 import type { PageGrant } from './permissions.ts';
@@ -127,19 +129,18 @@ const toAudit = (r: Selectable<AdminAuditTable>): AuditRecord => ({
   createdAt: Number(r.created_at),
 });
 
-function menuRow(m: Partial<MenuInput>) {
-  const v: Partial<Omit<Selectable<AdminMenusTable>, 'id'>> = {};
-  if (m.title !== undefined) v.title = m.title;
-  if (m.module !== undefined) v.module = m.module;
-  if (m.icon !== undefined) v.icon = m.icon;
-  if (m.controller !== undefined) v.controller = m.controller;
-  if (m.action !== undefined) v.action = m.action;
-  if (m.show !== undefined) v.show = m.show ? 1 : 0;
-  if (m.path !== undefined) v.path = m.path;
-  if (m.alias !== undefined) v.alias = m.alias;
-  if (m.sort !== undefined) v.sort = m.sort;
-  return v;
-}
+const menuRow = (m: Partial<MenuInput>): Partial<Omit<Selectable<AdminMenusTable>, 'id'>> =>
+  columnValues(m, {
+    title: 'title',
+    module: 'module',
+    icon: 'icon',
+    controller: 'controller',
+    action: 'action',
+    show: ['show', flag],
+    path: 'path',
+    alias: 'alias',
+    sort: 'sort',
+  });
 
 export class KyselyRbacRepo implements RbacRepo {
   private readonly db: Kysely<RbacDB>;

@@ -1,5 +1,7 @@
 /** Repositories of the platform: notices, system configuration, machines, secrets. */
+
 import type { Kysely, Selectable } from 'kysely';
+import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
 import type { DB, MachinesTable, NoticesTable } from '../../infra/db/schema.ts';
 import type {
   Machine,
@@ -25,18 +27,17 @@ const toNotice = (r: Selectable<NoticesTable>): Notice => ({
   updatedAt: Number(r.updated_at),
 });
 
-function noticeValues(n: Partial<NoticeInput>): Record<string, unknown> {
-  const v: Record<string, unknown> = {};
-  if (n.page !== undefined) v.page = n.page;
-  if (n.jumpTo !== undefined) v.jump_to = n.jumpTo;
-  if (n.button !== undefined) v.button = n.button;
-  if (n.url !== undefined) v.url = n.url;
-  if (n.type !== undefined) v.type = n.type;
-  if (n.title !== undefined) v.title = n.title;
-  if (n.content !== undefined) v.content = n.content;
-  if (n.enabled !== undefined) v.enabled = n.enabled ? 1 : 0;
-  return v;
-}
+const noticeValues = (n: Partial<NoticeInput>) =>
+  columnValues(n, {
+    page: 'page',
+    jumpTo: 'jump_to',
+    button: 'button',
+    url: 'url',
+    type: 'type',
+    title: 'title',
+    content: 'content',
+    enabled: ['enabled', flag],
+  });
 
 export class KyselyNoticeRepo implements NoticeRepo {
   constructor(private readonly db: Kysely<DB>) {}
@@ -125,16 +126,21 @@ function safeJson(s: string): Record<string, unknown> {
   }
 }
 
-function machineValues(m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>): Record<string, unknown> {
-  const v: Record<string, unknown> = {};
-  for (const k of ['name', 'host', 'kind', 'status', 'capacity', 'running', 'version', 'remark'] as const)
-    if (m[k] !== undefined) v[k] = m[k];
-  if (m.enabled !== undefined) v.enabled = m.enabled ? 1 : 0;
-  if (m.meta !== undefined) v.meta = JSON.stringify(m.meta);
-  if (m.lastHeartbeatAt !== undefined) v.last_heartbeat_at = m.lastHeartbeatAt;
-  if (m.startedAt !== undefined) v.started_at = m.startedAt;
-  return v;
-}
+const machineValues = (m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>) =>
+  columnValues(m, {
+    name: 'name',
+    host: 'host',
+    kind: 'kind',
+    status: 'status',
+    capacity: 'capacity',
+    running: 'running',
+    version: 'version',
+    remark: 'remark',
+    enabled: ['enabled', flag],
+    meta: ['meta', jsonText],
+    lastHeartbeatAt: 'last_heartbeat_at',
+    startedAt: 'started_at',
+  });
 
 export class KyselyMachineRepo implements MachineRepo {
   constructor(private readonly db: Kysely<DB>) {}

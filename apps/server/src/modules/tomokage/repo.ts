@@ -3,8 +3,10 @@
  * (migration `800_tomokage`), and the store binding it with the ledger to one connection or transaction. The only
  * SQL of the tomokage slice.
  */
+
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
+import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
@@ -196,14 +198,18 @@ export class KyselyTomokageRepo implements TomokageRepo {
   }
 
   async update(id: number, p: TomokagePatch, now: number): Promise<void> {
-    const o: Partial<Row> = { updated_at: now };
-    if (p.name !== undefined) o.name = p.name;
-    if (p.mapping !== undefined) o.mapping = JSON.stringify(p.mapping);
-    if (p.mappingEdited !== undefined) o.mapping_edited = p.mappingEdited ? 1 : 0;
-    if (p.info !== undefined) o.info = JSON.stringify(p.info);
-    if (p.pictures !== undefined) o.pictures = JSON.stringify(p.pictures);
-    if (p.collected !== undefined) o.collected = p.collected ? 1 : 0;
-    if (p.hidden !== undefined) o.hidden = p.hidden ? 1 : 0;
+    const o: Partial<Row> = {
+      ...columnValues(p, {
+        name: 'name',
+        mapping: ['mapping', jsonText],
+        mappingEdited: ['mapping_edited', flag],
+        info: ['info', jsonText],
+        pictures: ['pictures', jsonText],
+        collected: ['collected', flag],
+        hidden: ['hidden', flag],
+      }),
+      updated_at: now,
+    };
     await this.db.updateTable('tomokage').set(o).where('id', '=', id).execute();
   }
 
