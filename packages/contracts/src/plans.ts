@@ -37,6 +37,18 @@ export interface PlanLimits {
   freeRemakes: number;
 }
 
+const YEARLY: PlanLimits = {
+  queue: 10,
+  durationS: 120,
+  sizeMB: 400,
+  uploadCheckMB: 400,
+  priority: 'high',
+  formats: 'all',
+  hands: true,
+  face: true,
+  freeRemakes: 5,
+};
+
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   free: {
     queue: 2,
@@ -60,28 +72,9 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
     face: false,
     freeRemakes: 3,
   },
-  yearly: {
-    queue: 10,
-    durationS: 120,
-    sizeMB: 400,
-    uploadCheckMB: 400,
-    priority: 'high',
-    formats: 'all',
-    hands: true,
-    face: true,
-    freeRemakes: 5,
-  },
-  company: {
-    queue: 10,
-    durationS: 120,
-    sizeMB: 400,
-    uploadCheckMB: 400,
-    priority: 'high',
-    formats: 'all',
-    hands: true,
-    face: true,
-    freeRemakes: 5,
-  },
+  yearly: YEARLY,
+  /** Company accounts get the yearly limits (the spec gives none). */
+  company: YEARLY,
 };
 
 /** Whether the plan may download this bone type's zip (its format is in the plan's list). */
