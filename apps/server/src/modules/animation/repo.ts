@@ -4,9 +4,11 @@
  * bound to one connection or one transaction: a charge and a purchase commit together). The only SQL of the
  * animation slice.
  */
+
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
 import type {
@@ -96,13 +98,7 @@ const likeEscape = (s: string) => `%${s.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 const like = (column: string, pattern: string) =>
   sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 
-export class KyselyAnimationRepo implements AnimationRepo {
-  private readonly db: Kysely<AnimDB>;
-
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<AnimDB>;
-  }
-
+export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationRepo {
   async create(a: NewAnimation): Promise<AnimationRecord> {
     const r = await this.db
       .insertInto('animation')

@@ -1,6 +1,8 @@
 /** Blacklist rules over Kysely (table blocklist_rules, migration 901): the only SQL of the blocklist slice. */
-import type { Generated, Kysely, Selectable } from 'kysely';
+
+import type { Generated, Selectable } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type { BlocklistRepo, BlockRule, RuleKind } from './ports.ts';
 
 interface BlocklistRulesTable {
@@ -22,11 +24,7 @@ const toRule = (r: Selectable<BlocklistRulesTable>): BlockRule => ({
   createdAt: Number(r.created_at),
 });
 
-export class KyselyBlocklistRepo implements BlocklistRepo {
-  private readonly db: Kysely<BDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<BDB>;
-  }
+export class KyselyBlocklistRepo extends SliceRepo<BDB> implements BlocklistRepo {
   async list() {
     return (await this.db.selectFrom('blocklist_rules').selectAll().orderBy('id', 'desc').execute()).map(
       toRule,

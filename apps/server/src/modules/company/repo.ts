@@ -1,6 +1,8 @@
 /** The company slice over Kysely (migration 1100): notice choices, API keys, webhooks, deliveries. */
-import type { Generated, Kysely, Selectable } from 'kysely';
+
+import type { Generated, Selectable } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type {
   ApiKeyRecord,
   CompanyRepo,
@@ -109,12 +111,7 @@ const toDelivery = (r: Selectable<DeliveriesTable>): DeliveryRecord => ({
   deliveredAt: num(r.delivered_at),
 });
 
-export class KyselyCompanyRepo implements CompanyRepo {
-  private readonly db: Kysely<CDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<CDB>;
-  }
-
+export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   async prefs(userId: number): Promise<NoticePrefs | undefined> {
     const r = await this.db
       .selectFrom('company_settings')

@@ -1,6 +1,8 @@
 /** Uploaded-file records over Kysely (table uploaded_files, migration 1400): the only SQL of the file slice. */
-import type { Generated, Kysely, Selectable } from 'kysely';
+
+import type { Generated, Selectable } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type { FileKind, FilePurpose, UploadedFile, UploadedFileRepo } from './ports.ts';
 
 interface UploadedFilesTable {
@@ -32,11 +34,7 @@ const toFile = (r: Selectable<UploadedFilesTable>): UploadedFile => ({
   createdAt: Number(r.created_at),
 });
 
-export class KyselyUploadedFileRepo implements UploadedFileRepo {
-  private readonly db: Kysely<FDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<FDB>;
-  }
+export class KyselyUploadedFileRepo extends SliceRepo<FDB> implements UploadedFileRepo {
   async create(f: Omit<UploadedFile, 'id'>) {
     const row = await this.db
       .insertInto('uploaded_files')

@@ -8,6 +8,7 @@ import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
 import type {
@@ -109,12 +110,7 @@ const patchRow = (p: MusicPatch): Partial<Row> =>
     name: 'name',
   });
 
-export class KyselyMusicRepo implements MusicRepo {
-  private readonly db: Kysely<MusicDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<MusicDB>;
-  }
-
+export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   async create(m: NewMusic): Promise<MusicRecord> {
     const row = await this.db
       .insertInto('music')

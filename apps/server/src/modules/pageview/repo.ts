@@ -1,6 +1,8 @@
 /** Page views over Kysely (table page_views, migration 1401): the only SQL of the page-view slice. */
-import { type Generated, type Kysely, sql } from 'kysely';
+
+import { type Generated, sql } from 'kysely';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Behavior, BehaviorKind, BehaviorRepo } from './ports.ts';
 
 interface PageViewsTable {
@@ -13,11 +15,7 @@ interface PageViewsTable {
 }
 type PDB = DB & { page_views: PageViewsTable };
 
-export class KyselyBehaviorRepo implements BehaviorRepo {
-  private readonly db: Kysely<PDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<PDB>;
-  }
+export class KyselyBehaviorRepo extends SliceRepo<PDB> implements BehaviorRepo {
   async add(b: Behavior) {
     await this.db
       .insertInto('page_views')

@@ -5,6 +5,7 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import { columnValues, flag } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import { toUser } from '../user/repo.ts';
 import type { PageGrant } from './permissions.ts';
 import type {
@@ -142,12 +143,7 @@ const menuRow = (m: Partial<MenuInput>): Partial<Omit<Selectable<AdminMenusTable
     sort: 'sort',
   });
 
-export class KyselyRbacRepo implements RbacRepo {
-  private readonly db: Kysely<RbacDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<RbacDB>;
-  }
-
+export class KyselyRbacRepo extends SliceRepo<RbacDB> implements RbacRepo {
   async listRoles() {
     return (await this.db.selectFrom('admin_roles').selectAll().orderBy('id').execute()).map(toRole);
   }

@@ -8,6 +8,7 @@ import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
+import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
 import type {
@@ -108,12 +109,7 @@ function toApply(r: ApplyRow): ApplyRecord {
   };
 }
 
-export class KyselyTomokageRepo implements TomokageRepo {
-  private readonly db: Kysely<TDB>;
-  constructor(db: Kysely<DB>) {
-    this.db = db as unknown as Kysely<TDB>;
-  }
-
+export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
   async create(t: NewTomokage): Promise<TomokageRecord> {
     const row = await this.db
       .insertInto('tomokage')
