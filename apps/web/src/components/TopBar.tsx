@@ -25,6 +25,36 @@ export function RoleBadge({ user }: { user: { admin: boolean; plan: Plan } }) {
   return <PlanBadge plan={user.plan} />;
 }
 
+/** The product's mark and name, linking to the home page. */
+export function BrandLink() {
+  return (
+    <Link to="/home" className="brand">
+      <span className="brand-logo">
+        <Icon name="human" size={22} />
+      </span>
+      <span className="brand-name">{t('app.name')}</span>
+    </Link>
+  );
+}
+
+/** A page's head: back (to the previous page, else the projects), the title, the language switch. */
+export function BackHead({ title }: { title: string }) {
+  const navigate = useNavigate();
+  return (
+    <header className="center-head">
+      <button
+        type="button"
+        className="btn btn-ghost"
+        onClick={() => (history.length > 1 ? navigate(-1) : navigate('/index/myPro'))}
+      >
+        <Icon name="back" /> {t('common.back')}
+      </button>
+      <h1>{title}</h1>
+      <LangSwitch />
+    </header>
+  );
+}
+
 export function LangSwitch() {
   const lang = getLang();
   const other: Lang = lang === 'en' ? 'zh' : 'en';

@@ -8,7 +8,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
 import { OrderDetail } from '../components/OrderDetail.tsx';
 import { PayModal } from '../components/PayModal.tsx';
-import { LangSwitch } from '../components/TopBar.tsx';
+import { BackHead } from '../components/TopBar.tsx';
 import { t } from '../lib/i18n.ts';
 import {
   companyProducts,
@@ -24,23 +24,6 @@ import {
 import { PLAN_LIMITS } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import '../styles/pay.css';
-
-function PageHead({ title }: { title: string }) {
-  const navigate = useNavigate();
-  return (
-    <header className="center-head">
-      <button
-        type="button"
-        className="btn btn-ghost"
-        onClick={() => (history.length > 1 ? navigate(-1) : navigate('/index/myPro'))}
-      >
-        <Icon name="back" /> {t('common.back')}
-      </button>
-      <h1>{title}</h1>
-      <LangSwitch />
-    </header>
-  );
-}
 
 function useGoods() {
   const [goods, setGoods] = useState<GoodsList | null>(null);
@@ -91,7 +74,7 @@ export function PricingPage() {
   const L = PLAN_LIMITS;
   return (
     <div className="center pricing">
-      <PageHead title={t('title.asPay')} />
+      <BackHead title={t('title.asPay')} />
       <div className="pricing-intro">
         <h2>{t('pay.heading')}</h2>
         <p className="muted">{t('pay.sub')}</p>
@@ -244,7 +227,7 @@ export function PayViewPage() {
   const ok = paid ?? claimed;
   return (
     <div className="center pricing">
-      <PageHead title={t('title.asPayView')} />
+      <BackHead title={t('title.asPayView')} />
       <section
         className={`panel pay-view pay-result ${ok ? 'ok' : 'fail'}`}
         data-testid={ok ? 'view-ok' : 'view-fail'}

@@ -2,9 +2,8 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { LegalLinks } from '../components/Footer.tsx';
-import { Icon } from '../components/Icon.tsx';
 import { useMaintain } from '../components/Layout.tsx';
-import { LangSwitch } from '../components/TopBar.tsx';
+import { BrandLink, LangSwitch } from '../components/TopBar.tsx';
 import {
   CODE_TYPE,
   login,
@@ -104,12 +103,7 @@ function AuthFrame({ children }: { children: ReactNode }) {
   return (
     <div className="auth-page">
       <div className="auth-art">
-        <Link to="/home" className="brand">
-          <span className="brand-logo">
-            <Icon name="human" size={22} />
-          </span>
-          <span className="brand-name">{t('app.name')}</span>
-        </Link>
+        <BrandLink />
         <div className="auth-art-figure" aria-hidden="true">
           <StickFigure />
         </div>

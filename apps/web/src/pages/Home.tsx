@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Footer } from '../components/Footer.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { useMaintain } from '../components/Layout.tsx';
-import { LangSwitch } from '../components/TopBar.tsx';
+import { BrandLink, LangSwitch } from '../components/TopBar.tsx';
 import { BONE_TYPES } from '../lib/bonetypes.ts';
 import { getToken } from '../lib/cookies.ts';
 import { t } from '../lib/i18n.ts';
@@ -21,12 +21,7 @@ export function HomePage() {
   return (
     <div className="home">
       <header className="home-nav">
-        <Link to="/home" className="brand">
-          <span className="brand-logo">
-            <Icon name="human" size={22} />
-          </span>
-          <span className="brand-name">{t('app.name')}</span>
-        </Link>
+        <BrandLink />
         <div className="home-nav-right">
           <LangSwitch />
           {loggedIn ? (

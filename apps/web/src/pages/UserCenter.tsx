@@ -2,7 +2,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
-import { LangSwitch, PlanBadge, signOut } from '../components/TopBar.tsx';
+import { BackHead, PlanBadge, signOut } from '../components/TopBar.tsx';
 import { isPhone } from '../lib/device.ts';
 import { changePassword, updateCenter } from '../lib/endpoints.ts';
 import { t } from '../lib/i18n.ts';
@@ -15,7 +15,7 @@ import { CashbackTab, InviteTab, PayPlanTab } from './UserCenterTabs.tsx';
 
 export function UserCenterPage() {
   const { user, refresh, loading } = useSession();
-  const navigate = useNavigate();
+  const _navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') ?? '1';
   const [form, setForm] = useState({ username: '', phone: '', contact: '', company: '', address: '' });
@@ -91,17 +91,7 @@ export function UserCenterPage() {
   );
   return (
     <div className={`center${isPhone() ? ' center-m' : ''}`}>
-      <header className="center-head">
-        <button
-          type="button"
-          className="btn btn-ghost"
-          onClick={() => (history.length > 1 ? navigate(-1) : navigate('/index/myPro'))}
-        >
-          <Icon name="back" /> {t('common.back')}
-        </button>
-        <h1>{t('title.userCenter')}</h1>
-        <LangSwitch />
-      </header>
+      <BackHead title={t('title.userCenter')} />
       <div className="tabs" role="tablist">
         {['1', '2', '3', '4'].map((k) => (
           <button
