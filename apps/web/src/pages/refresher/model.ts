@@ -793,7 +793,7 @@ export interface SwapTuning {
 }
 export const SWAP_TUNING: SwapTuning = {
   prior: 0.002,
-  switchCost: 0.05,
+  switchCost: 0.15,
   cap: 0.5,
   minApart: 0.1,
   gaitWeight: 0.2,
