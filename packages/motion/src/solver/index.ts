@@ -109,6 +109,11 @@ export interface SolveOptions {
    * 2D → 3D lifter on the image landmarks (`lifter.ts`; experimental: see `liftInto` for what it buys).
    */
   depth?: 'lifter' | 'world';
+  /**
+   * With `depth: 'lifter'`: the lifter's share of each landmark's depth, 0..1 (default: per landmark from the
+   * lifter's validation error and the clip's disagreement, see `liftInto`).
+   */
+  lifterWeight?: number;
   /** Take the clip's median head pitch against the chest out of the face template (default true). */
   headNeutral?: boolean;
   /**
@@ -231,7 +236,7 @@ export function solveDetailed(
   // BlazePose's world landmarks. Optional pre-scaling to the requested height (the tracker's metric scale is
   // a population average).
   const world = Float64Array.from(series.world);
-  if (options.depth === 'lifter') liftInto(series, world);
+  if (options.depth === 'lifter') liftInto(series, world, options.lifterWeight);
   if (options.height && options.height > 0) {
     const c0 = calibrate({ N, points: world, weight: series.weight });
     const k = options.height / standingHeight(c0.proportions);
@@ -682,8 +687,21 @@ function segmentSum(p: Float64Array, o: number): number {
  * 24.0 → 33.7 mm, RTE 9.9 → 11.3 %, the sitting clip's angles 29 → 38°; on the solver bench's synthetic
  * tracks (world landmarks with 2 cm white noise, better than the tracker's) MPJPE 8 → 12-35 mm. So it is
  * not the default.
+ *
+ * Measured again in session 10 (14 rendered clips, this machine's renders and tracks, `npm run bench -- quality
+ * --options ...`; solver bench `--max-frames 300`), PA-MPJPE / joint angles / penetration / RTE, and the solver
+ * bench's MPJPE:
+ * - `depth: 'world'` (default): 93.8 mm / 16.9° / 21.3 mm / 9.10 %; solver bench 12.9 mm.
+ * - adaptive share (this function's default): 90.8 / 18.2 / 31.1 / 10.9; solver bench 34.6 mm.
+ * - `lifterWeight` 0.4 (a fixed share): 86.7 / 16.8 / 26.1 / 10.2 — PA-MPJPE lower on all 14 clips and in every
+ *   motion class (walk 98.4 → 90.2, turn 80.8 → 70.3, sit 98.6 → 90.6) — but solver bench 31.6 mm; 0.15 capped by
+ *   the adaptive share: 90.1 mm, solver bench 16.2 mm.
+ * - a wider lifter (192 hidden, validation 74.6 → 64.0 mm on held-out CMU): no better on the rendered clips
+ *   (0.4: 88.0 mm). The gap is the rendered clips' domain (BlazePose's 2D errors, other bodies), not CMU.
+ * On real tracker data the lifter's depths are better than BlazePose's; on clean synthetic world landmarks they
+ * are worse, and nothing in a clip tells the two apart yet, so the default stays `world`.
  */
-function liftInto(series: LandmarkSeries, world: Float64Array): void {
+function liftInto(series: LandmarkSeries, world: Float64Array, fixedWeight?: number): void {
   const { N } = series;
   const M = NUM_LANDMARKS;
   const lifted = new Float64Array(N * M * 3);
@@ -716,7 +734,8 @@ function liftInto(series: LandmarkSeries, world: Float64Array): void {
     // The lifter's error is almost all depth (across the image it follows the landmarks).
     const varL = ((rms[i] ?? fallback) * k) ** 2;
     const varW = Math.max(0.01 ** 2, d2 - varL);
-    const wL = 1 / varL / (1 / varL + 1 / varW);
+    const adaptive = 1 / varL / (1 / varL + 1 / varW);
+    const wL = fixedWeight === undefined ? adaptive : Math.max(0, Math.min(1, fixedWeight));
     for (let f = 0; f < N; f++) {
       if (!series.tracked[f]) continue;
       const o = (f * M + i) * 3;
