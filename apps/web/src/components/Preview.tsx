@@ -13,7 +13,7 @@ import type { Video } from '../lib/types.ts';
 import { localiseWarning } from '../lib/warnings.ts';
 import { parseClip, type ViewerClip } from '../three/clip.ts';
 import { loadModelFromZip } from '../three/model.ts';
-import { CHARACTER_KINDS, type CharacterKind, MotionViewer } from '../three/Viewer.ts';
+import { CHARACTER_KINDS, type CharacterKind, type MotionViewer, openViewer } from '../three/Viewer.ts';
 import { Icon } from './Icon.tsx';
 import { ConfidenceStrip, JudgementNotice } from './Judgement.tsx';
 import { Modal } from './Modal.tsx';
@@ -57,14 +57,8 @@ export function PreviewPlayer({
   durationRef.current = duration;
 
   useEffect(() => {
-    if (!holder.current) return;
-    let v: MotionViewer | null = null;
-    try {
-      v = new MotionViewer(holder.current);
-    } catch {
-      setState('error');
-      return;
-    }
+    const v = openViewer(holder.current, () => setState('error'));
+    if (!v) return;
     viewer.current = v;
     v.setCharacter('model');
     let live = true;

@@ -16,7 +16,7 @@ import { getLang, t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
 import { parseClip } from '../three/clip.ts';
-import { type CharacterKind, MotionViewer } from '../three/Viewer.ts';
+import { type CharacterKind, type MotionViewer, openViewer } from '../three/Viewer.ts';
 import { type LabMotion, labMotions } from './lab/sources.ts';
 import '../styles/music.css';
 import '../styles/animation.css';
@@ -49,14 +49,8 @@ function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: 
   const [playing, setPlaying] = useState(true);
   const [character, setCharacter] = useState<CharacterKind>('girl');
   useEffect(() => {
-    if (!holder.current) return;
-    let v: MotionViewer;
-    try {
-      v = new MotionViewer(holder.current);
-    } catch {
-      setState('error');
-      return;
-    }
+    const v = openViewer(holder.current, () => setState('error'));
+    if (!v) return;
     viewer.current = v;
     v.setCharacter('girl');
     let live = true;

@@ -18,7 +18,7 @@ import { toast } from '../lib/messages.ts';
 import { PLAN_LIMITS, planOf } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import { parseClip } from '../three/clip.ts';
-import { MotionViewer } from '../three/Viewer.ts';
+import { openViewer } from '../three/Viewer.ts';
 import '../styles/music.css';
 
 /** The page's strings in the user's language. */
@@ -55,14 +55,8 @@ function MusicPreview({ card, onClose }: { card: MusicCard; onClose: () => void 
   const [audioUrl, setAudioUrl] = useState('');
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
   useEffect(() => {
-    if (!holder.current) return;
-    let v: MotionViewer | null = null;
-    try {
-      v = new MotionViewer(holder.current);
-    } catch {
-      setState('error');
-      return;
-    }
+    const v = openViewer(holder.current, () => setState('error'));
+    if (!v) return;
     v.setCharacter('girl');
     let live = true;
     api

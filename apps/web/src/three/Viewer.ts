@@ -66,6 +66,17 @@ function segmentRadius(name: string, girl: boolean): number {
   return 0.05;
 }
 
+/** A viewer in `el`: null when there is no element, or (after `onError`) when WebGL cannot start there. */
+export function openViewer(el: HTMLElement | null, onError: () => void): MotionViewer | null {
+  if (!el) return null;
+  try {
+    return new MotionViewer(el);
+  } catch {
+    onError();
+    return null;
+  }
+}
+
 export class MotionViewer {
   readonly renderer: THREE.WebGLRenderer;
   readonly scene = new THREE.Scene();
