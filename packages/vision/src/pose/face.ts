@@ -1,7 +1,7 @@
 import type { FaceTrack, ImageLandmark, Vec3 } from '@mocap/contracts';
 import { cropToImage, NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
-import { type Point, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
+import { type Point, RegionTracker, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
 
 /**
  * Face mesh (`facemesh`, 192×192, 468 points) on a crop from the body's face points, then tracked from
@@ -44,26 +44,16 @@ export function faceRectFromMesh(points: Point[]): Rect {
   return transformRect(rotatedBounds(points, rotation), 1.5);
 }
 
-export class FaceTracker {
-  private rect: Rect | undefined;
-
-  reset(): void {
-    this.rect = undefined;
-  }
-  /** The tracking state (the region for the next frame), to put back with `restore`. */
-  snapshot(): Rect | undefined {
-    return this.rect;
-  }
-  restore(rect: Rect | undefined): void {
-    this.rect = rect;
-  }
+export class FaceTracker extends RegionTracker {
   private readonly input = new Float32Array(FACE_SIZE * FACE_SIZE * 3);
   private readonly irisInput = new Float32Array(IRIS_SIZE * IRIS_SIZE * 3);
 
   constructor(
     private readonly mesh: ModelSession,
     private readonly iris?: ModelSession,
-  ) {}
+  ) {
+    super();
+  }
 
   async process(image: RgbImage, pose: ImageLandmark[] | undefined): Promise<FaceTrack | null> {
     const visible = pose && pose[0][3] > 0.3;

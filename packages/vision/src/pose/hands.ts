@@ -1,7 +1,7 @@
 import type { HandTrack, ImageLandmark, Vec3 } from '@mocap/contracts';
 import { cropToImage, NORM_0_1, type Rect, type RgbImage, warpToTensor } from '../image/warp.ts';
 import type { ModelSession } from '../runtime/session.ts';
-import { type Point, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
+import { type Point, RegionTracker, rotatedBounds, rotationBetween, transformRect } from './regions.ts';
 
 /**
  * Hand landmarks (`handlandmark-full|lite`, 224×224) on crops derived from the body pose: each wrist with
@@ -46,22 +46,12 @@ export function handRectFromLandmarks(points: Point[]): Rect {
   return transformRect(bounds, 2.0, 0, -0.1);
 }
 
-export class HandTracker {
-  private rect: Rect | undefined;
-
-  reset(): void {
-    this.rect = undefined;
-  }
-  /** The tracking state (the region for the next frame), to put back with `restore`. */
-  snapshot(): Rect | undefined {
-    return this.rect;
-  }
-  restore(rect: Rect | undefined): void {
-    this.rect = rect;
-  }
+export class HandTracker extends RegionTracker {
   private readonly input = new Float32Array(HAND_SIZE * HAND_SIZE * 3);
 
-  constructor(private readonly session: ModelSession) {}
+  constructor(private readonly session: ModelSession) {
+    super();
+  }
 
   /** `pose` = body image landmarks (pixels); `side` picks wrist 15/16, pinky 17/18, index 19/20. */
   async process(

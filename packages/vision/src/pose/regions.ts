@@ -69,3 +69,19 @@ export function mediapipeSampling(rect: Rect, size: number): Rect {
   const hv = (0.5 * rect.height) / size;
   return { ...rect, cx: rect.cx - (cos * hu - sin * hv) + 0.5, cy: rect.cy - (sin * hu + cos * hv) + 0.5 };
 }
+
+/** A tracker that follows one region from frame to frame (the face, a hand): its state is that region. */
+export class RegionTracker {
+  protected rect: Rect | undefined;
+
+  reset(): void {
+    this.rect = undefined;
+  }
+  /** The tracking state (the region for the next frame), to put back with `restore`. */
+  snapshot(): Rect | undefined {
+    return this.rect;
+  }
+  restore(rect: Rect | undefined): void {
+    this.rect = rect;
+  }
+}
