@@ -69,33 +69,25 @@ export interface NewUser {
   now: number;
 }
 
-export type UserPatch = Partial<{
-  username: string;
-  email: string;
-  passwordHash: string;
-  passwordChangedAt: number;
-  roles: string[];
-  level: Level;
-  vexpiredAt: number | null;
-  phone: string | null;
-  contact: string | null;
-  company: string | null;
-  address: string | null;
-  ip: string | null;
-  enabled: boolean;
-  testFlag: boolean;
-  blackFlag: boolean;
-  extensionStaff: boolean;
-  beta: boolean;
-  purchased: boolean;
-  teachingConfirmed: boolean;
-  emailNotice: boolean;
-  noticesHiddenAt: number | null;
-  lastLoginAt: number | null;
-  lastLoginIp: string | null;
-  previousLoginAt: number | null;
-  previousLoginIp: string | null;
-}>;
+/**
+ * What an account update may change: everything but its id and type, its balances (changed through the coin
+ * ledger), its invitation, its counts and its row times.
+ */
+export type UserPatch = Partial<
+  Omit<
+    UserRecord,
+    | 'id'
+    | 'type'
+    | 'surplus'
+    | 'cvCoin'
+    | 'inviteCode'
+    | 'referredBy'
+    | 'referralCount'
+    | 'uploadCount'
+    | 'createdAt'
+    | 'updatedAt'
+  >
+>;
 
 export interface Page<T> {
   list: T[];
