@@ -5,6 +5,8 @@
  * error (a provider with none is simply unavailable).
  */
 import { z } from 'zod';
+import type { AlipayConfig } from './alipay.ts';
+import type { WechatConfig } from './wechat.ts';
 
 const opt = z
   .string()
@@ -39,22 +41,9 @@ export const PaymentConfigShape = {
 
 type Raw = z.output<z.ZodObject<typeof PaymentConfigShape>>;
 
-export interface LiveWechat {
-  baseUrl: string;
-  mchid: string;
-  appid: string;
-  serial: string;
-  privateKey: string;
-  apiV3Key: string;
-  platformSerial: string;
-  platformPublicKey: string;
-}
-export interface LiveAlipay {
-  gateway: string;
-  appId: string;
-  privateKey: string;
-  alipayPublicKey: string;
-}
+/** The live providers' settings: the adapters' own options. */
+export type LiveWechat = WechatConfig;
+export type LiveAlipay = AlipayConfig;
 
 export type PaymentConfig =
   | { kind: 'sandbox'; sandboxUrl?: string; sweepSeconds: number }
