@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /** Component tests: guard, sidebar rules in the UI, every upload validation as the user meets it, envelope handling. */
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Announcement, textHash } from '../src/components/Announcement.tsx';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
@@ -10,6 +10,7 @@ import { NoticeCarousel } from '../src/components/NoticeCarousel.tsx';
 import { Sidebar } from '../src/components/Sidebar.tsx';
 import { RemakeDialog } from '../src/components/VideoDialogs.tsx';
 import { api, request, setLogoutRedirect } from '../src/lib/api.ts';
+import { useBusy } from '../src/lib/busy.ts';
 import { getCookie, getToken } from '../src/lib/cookies.ts';
 import { ApiError } from '../src/lib/envelope.ts';
 import { setLangForTests, switchLang } from '../src/lib/i18n.ts';
@@ -70,6 +71,25 @@ describe('a list page’s states (ListState)', () => {
     const full = listOf(false, false);
     expect(full.querySelector('[data-testid="the-list"]')).not.toBeNull();
     expect(full.querySelector('.page-loading, .empty')).toBeNull();
+  });
+});
+
+describe('useBusy', () => {
+  it('is busy while the action runs, not after; a failed action is not thrown on', async () => {
+    const { result } = renderHook(() => useBusy());
+    let finish: () => void = () => undefined;
+    let running: Promise<void> = Promise.resolve();
+    act(() => {
+      running = result.current[1](() => new Promise<void>((r) => (finish = r)));
+    });
+    expect(result.current[0]).toBe(true);
+    await act(async () => {
+      finish();
+      await running;
+    });
+    expect(result.current[0]).toBe(false);
+    await act(() => result.current[1](() => Promise.reject(new Error('shown by the api layer'))));
+    expect(result.current[0]).toBe(false);
   });
 });
 

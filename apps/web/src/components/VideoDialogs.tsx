@@ -1,6 +1,8 @@
 /** Edit, remake and feedback dialogs of a video card. */
+
 import { useEffect, useState } from 'react';
 import { tj } from '../i18n/judge.ts';
+import { useBusy } from '../lib/busy.ts';
 import { editVideo, remakeVideo, sendFeedback } from '../lib/endpoints.ts';
 import { ApiError } from '../lib/envelope.ts';
 import { t } from '../lib/i18n.ts';
@@ -29,7 +31,7 @@ export function EditDialog({
   const [category, setCategory] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   useEffect(() => {
     if (!video) return;
     setName(video.name);
@@ -45,17 +47,12 @@ export function EditDialog({
       setError(t(p.key, p.vars));
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       await editVideo({ id: video.id, name: name.trim(), description, category, tags });
       toast.success(t('common.saved'));
       onSaved();
       onClose();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal
@@ -212,22 +209,17 @@ export function FeedbackDialog({ video, onClose }: { video: Video | null; onClos
 function FeedbackForm({ video, onClose }: { video: Video; onClose: () => void }) {
   const [score, setScore] = useState(0);
   const [content, setContent] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   const send = async () => {
     if (!content.trim() && !score) {
       toast.warning(t('feedback.empty'));
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       await sendFeedback(video.id, content.trim(), score || undefined);
       toast.success(t('feedback.thanks'));
       onClose();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal

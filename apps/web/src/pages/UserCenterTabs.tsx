@@ -1,9 +1,11 @@
 /** User centre tabs 2 pay plan, 3 invite plan, 4 cash-back (spec §2, §7 Referral and cash-back, §9 rewards). */
+
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Modal, ModalButtons } from '../components/Modal.tsx';
 import { fmtTime, OrderDetail } from '../components/OrderDetail.tsx';
 import { PlanBadge } from '../components/TopBar.tsx';
+import { useBusy } from '../lib/busy.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import {
@@ -157,14 +159,13 @@ function InvoiceDialog({
   onDone: () => void;
 }) {
   const [f, setF] = useState({ title: '', taxNo: '', email });
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh form for each order the dialog opens on
   useEffect(() => setF({ title: '', taxNo: '', email }), [order, email]);
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     if (!order) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await requestInvoice({
         orderNo: order.orderNo,
         title: f.title.trim(),
@@ -174,11 +175,7 @@ function InvoiceDialog({
       toast.success(t('invoice.sent'));
       onDone();
       onClose();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal
@@ -209,7 +206,7 @@ export function InviteTab() {
   const { user } = useSession();
   const [list, setList] = useState<Invitee[] | null>(null);
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusy();
   useEffect(() => {
     referralRecords()
       .then((r) => setList(r?.list ?? []))
@@ -220,16 +217,11 @@ export function InviteTab() {
   const send = async (e: FormEvent) => {
     e.preventDefault();
     if (!email.trim()) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await referralEmail(email.trim());
       toast.success(t('invite.sent'));
       setEmail('');
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="center-grid tab-invite">

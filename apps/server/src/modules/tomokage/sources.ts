@@ -11,6 +11,17 @@ import type { VideoStore } from '../video/ports.ts';
 import { VideoStatus } from '../video/ports.ts';
 import type { MotionSource, MotionSources } from './service.ts';
 
+/** A video capture or a music dance (an own one, or one in the square) as a motion source. */
+function capture(
+  kind: 'video' | 'music',
+  r: { id: number; userId: number; name: string; durationMs: number; outputs: { clipKey?: string | null } },
+  made: boolean,
+  inSquare: boolean,
+): MotionSource {
+  const { id, userId, name, durationMs } = r;
+  return { kind, id, userId, name, made, inSquare, durationMs, clipKey: r.outputs.clipKey ?? null };
+}
+
 export function createMotionSources(
   videos: VideoStore,
   music: MusicStore,
@@ -38,58 +49,19 @@ export function createMotionSources(
       if (kind === 'video') {
         const v = await videos.repos.videos.findById(id);
         if (!v) return null;
-        return {
-          kind,
-          id: v.id,
-          userId: v.userId,
-          name: v.name,
-          made: v.status === VideoStatus.MADE,
-          inSquare: v.inSquare,
-          durationMs: v.durationMs,
-          clipKey: v.outputs.clipKey ?? null,
-        };
+        return capture('video', v, v.status === VideoStatus.MADE, v.inSquare);
       }
       const m = await music.repos.music.findById(id);
       if (!m) return null;
-      return {
-        kind,
-        id: m.id,
-        userId: m.userId,
-        name: m.name,
-        made: m.status === MusicStatus.MADE,
-        inSquare: false,
-        durationMs: m.durationMs,
-        clipKey: m.outputs.clipKey ?? null,
-      };
+      return capture('music', m, m.status === MusicStatus.MADE, false);
     },
     async mine(userId, limit) {
       const out: MotionSource[] = [];
       const vs = await videos.repos.videos.list({ userId, status: [VideoStatus.MADE], page: 1, size: limit });
-      for (const v of vs.list)
-        if (v.outputs.clipKey)
-          out.push({
-            kind: 'video',
-            id: v.id,
-            userId,
-            name: v.name,
-            made: true,
-            inSquare: v.inSquare,
-            durationMs: v.durationMs,
-            clipKey: v.outputs.clipKey,
-          });
+      for (const v of vs.list) if (v.outputs.clipKey) out.push(capture('video', v, true, v.inSquare));
       const ms = await music.repos.music.list({ userId, page: 1, size: limit });
       for (const m of ms.list)
-        if (m.status === MusicStatus.MADE && m.outputs.clipKey)
-          out.push({
-            kind: 'music',
-            id: m.id,
-            userId,
-            name: m.name,
-            made: true,
-            inSquare: false,
-            durationMs: m.durationMs,
-            clipKey: m.outputs.clipKey,
-          });
+        if (m.status === MusicStatus.MADE && m.outputs.clipKey) out.push(capture('music', m, true, false));
       if (animations)
         for (const a of await animations.repos.animation.boughtBy(userId, limit))
           out.push({
