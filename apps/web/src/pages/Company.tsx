@@ -13,7 +13,7 @@ import type {
   Page,
   Webhook,
 } from '@mocap/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { PayModal } from '../components/PayModal.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
 import { API_BASE, api } from '../lib/api.ts';
@@ -36,6 +36,31 @@ const when = (ms: number | null): string =>
 type Notice = CompanyNotice;
 /** `/company/surplus/record`: a page of the CV ledger with the balance. */
 type LedgerPage = Page<LedgerEntry> & { balance: number };
+
+/** A table of the company page: its column heads, a "none" row when it is empty, then its rows. */
+function CoTable({ heads, empty, children }: { heads: string[]; empty: boolean; children: ReactNode }) {
+  return (
+    <table className="price-table co-table">
+      <thead>
+        <tr>
+          {heads.map((h) => (
+            <th key={h}>{h}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {empty && (
+          <tr>
+            <td colSpan={heads.length} className="muted">
+              {tc('co.none')}
+            </td>
+          </tr>
+        )}
+        {children}
+      </tbody>
+    </table>
+  );
+}
 
 function NoticeCard() {
   const [n, setN] = useState<Notice | null>(null);
@@ -199,49 +224,40 @@ function KeysCard() {
           </button>
         </div>
       )}
-      <table className="price-table co-table">
-        <thead>
-          <tr>
-            <th>{tc('co.keys.name')}</th>
-            <th>{tc('co.keys.prefix')}</th>
-            <th>{tc('co.keys.rate')}</th>
-            <th>{tc('co.keys.access')}</th>
-            <th>{tc('co.keys.created')}</th>
-            <th>{tc('co.keys.lastUsed')}</th>
-            <th>{tc('co.actions')}</th>
+      <CoTable
+        heads={[
+          tc('co.keys.name'),
+          tc('co.keys.prefix'),
+          tc('co.keys.rate'),
+          tc('co.keys.access'),
+          tc('co.keys.created'),
+          tc('co.keys.lastUsed'),
+          tc('co.actions'),
+        ]}
+        empty={keys.length === 0}
+      >
+        {keys.map((k) => (
+          <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'co-revoked' : ''}>
+            <td>{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td className="num">{k.ratePerMinute}</td>
+            <td title={k.routes?.join('\n')}>{accessOf(k.routes)}</td>
+            <td>{when(k.createdAt)}</td>
+            <td>{when(k.lastUsedAt)}</td>
+            <td>
+              {k.revokedAt ? (
+                tc('co.keys.revoked')
+              ) : (
+                <button type="button" className="btn btn-sm" onClick={() => void revoke(k.id)}>
+                  {tc('co.keys.revoke')}
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {keys.length === 0 && (
-            <tr>
-              <td colSpan={7} className="muted">
-                {tc('co.none')}
-              </td>
-            </tr>
-          )}
-          {keys.map((k) => (
-            <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'co-revoked' : ''}>
-              <td>{k.name}</td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td className="num">{k.ratePerMinute}</td>
-              <td title={k.routes?.join('\n')}>{accessOf(k.routes)}</td>
-              <td>{when(k.createdAt)}</td>
-              <td>{when(k.lastUsedAt)}</td>
-              <td>
-                {k.revokedAt ? (
-                  tc('co.keys.revoked')
-                ) : (
-                  <button type="button" className="btn btn-sm" onClick={() => void revoke(k.id)}>
-                    {tc('co.keys.revoke')}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </CoTable>
     </section>
   );
 }
@@ -312,48 +328,39 @@ function HooksCard() {
         </div>
       ))}
       <h4>{tc('co.hooks.log')}</h4>
-      <table className="price-table co-table">
-        <thead>
-          <tr>
-            <th>{tc('co.time')}</th>
-            <th>{tc('co.hooks.events')}</th>
-            <th>{tc('co.hooks.attempts')}</th>
-            <th>{tc('co.hooks.response')}</th>
-            <th>{tc('co.actions')}</th>
+      <CoTable
+        heads={[
+          tc('co.time'),
+          tc('co.hooks.events'),
+          tc('co.hooks.attempts'),
+          tc('co.hooks.response'),
+          tc('co.actions'),
+        ]}
+        empty={log.length === 0}
+      >
+        {log.map((d) => (
+          <tr key={d.id} data-testid="delivery-row">
+            <td>{when(d.createdAt)}</td>
+            <td>
+              <code>{d.event}</code>
+            </td>
+            <td className="num">{d.attempts}</td>
+            <td>
+              <span className={`co-state co-state-${d.state}`}>{tc(`co.hooks.state.${d.state}`)}</span>{' '}
+              {d.responseCode ?? d.error ?? ''}
+            </td>
+            <td>
+              <button
+                type="button"
+                className="btn btn-sm"
+                onClick={() => void api.post(`/company/webhooks/deliveries/${d.id}/redeliver`).then(load)}
+              >
+                {tc('co.hooks.redeliver')}
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {log.length === 0 && (
-            <tr>
-              <td colSpan={5} className="muted">
-                {tc('co.none')}
-              </td>
-            </tr>
-          )}
-          {log.map((d) => (
-            <tr key={d.id} data-testid="delivery-row">
-              <td>{when(d.createdAt)}</td>
-              <td>
-                <code>{d.event}</code>
-              </td>
-              <td className="num">{d.attempts}</td>
-              <td>
-                <span className={`co-state co-state-${d.state}`}>{tc(`co.hooks.state.${d.state}`)}</span>{' '}
-                {d.responseCode ?? d.error ?? ''}
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="btn btn-sm"
-                  onClick={() => void api.post(`/company/webhooks/deliveries/${d.id}/redeliver`).then(load)}
-                >
-                  {tc('co.hooks.redeliver')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </CoTable>
     </section>
   );
 }
@@ -439,37 +446,22 @@ export function ConsumePage() {
       <section className="panel co-card">
         <h3>{tc('co.balance', { n: data?.balance ?? 0 })}</h3>
         <p className="muted">{tc('co.consume.lead')}</p>
-        <table className="price-table co-table">
-          <thead>
-            <tr>
-              <th>{tc('co.time')}</th>
-              <th>{tc('co.reason')}</th>
-              <th>{tc('co.amount')}</th>
-              <th>{tc('co.balanceAfter')}</th>
-              <th>{tc('co.note')}</th>
+        <CoTable
+          heads={[tc('co.time'), tc('co.reason'), tc('co.amount'), tc('co.balanceAfter'), tc('co.note')]}
+          empty={data?.list.length === 0}
+        >
+          {data?.list.map((r) => (
+            <tr key={r.id} data-testid="ledger-row">
+              <td>{when(r.createdAt)}</td>
+              <td>{reasonLabel(r.reason)}</td>
+              <td className={`num ${r.amount < 0 ? 'co-neg' : 'co-pos'}`}>
+                {r.amount > 0 ? `+${r.amount}` : r.amount}
+              </td>
+              <td className="num">{r.balanceAfter}</td>
+              <td className="muted">{r.note ?? ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {data?.list.length === 0 && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  {tc('co.none')}
-                </td>
-              </tr>
-            )}
-            {data?.list.map((r) => (
-              <tr key={r.id} data-testid="ledger-row">
-                <td>{when(r.createdAt)}</td>
-                <td>{reasonLabel(r.reason)}</td>
-                <td className={`num ${r.amount < 0 ? 'co-neg' : 'co-pos'}`}>
-                  {r.amount > 0 ? `+${r.amount}` : r.amount}
-                </td>
-                <td className="num">{r.balanceAfter}</td>
-                <td className="muted">{r.note ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </CoTable>
         {pages > 1 && (
           <div className="pager">
             <button
