@@ -10,12 +10,18 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type AppContext, requireAdmin } from './http/context.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { blocklistGuard } from './modules/blocklist/routes.ts';
+import { withUsedSchemas } from './modules/company/public-api.ts';
 import { mountPayments } from './paysandbox/mount.ts';
 import { apiModules } from './routes.ts';
 import type { Infra, Services } from './wiring.ts';
@@ -109,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
+    transformObject: (d) => withUsedSchemas(jsonSchemaTransformObject(d)),
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 

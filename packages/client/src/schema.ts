@@ -604,91 +604,7 @@ export interface paths {
                             /** @description 0 on success */
                             code: number;
                             data: {
-                                list: {
-                                    /** @description the bone type chosen at upload (spec §1 display names) */
-                                    boneType: string;
-                                    /** @description body | hands | face | full */
-                                    captureType: string;
-                                    category: number | null;
-                                    collectCount: number;
-                                    /** @description epoch ms */
-                                    createAt: number;
-                                    creatorId: number;
-                                    creatorName: string;
-                                    description: string;
-                                    downloadCount: number;
-                                    /** @description seconds */
-                                    duration: number;
-                                    error: string | null;
-                                    /** @description file family of the bone type: fbx, vmd, anim, bip, bvh, csm */
-                                    format: string;
-                                    fps: number;
-                                    /** @description free remakes left */
-                                    freeRemakes: number;
-                                    height: number;
-                                    id: number;
-                                    /** @description 1 when shared on the square */
-                                    inSquare: number;
-                                    /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
-                                    judgement: {
-                                        /** @description confidence of the whole clip, 0..1 */
-                                        confidence: number;
-                                        /** @description free remakes granted by flagged results so far (owner) */
-                                        judgeRemakes: number;
-                                        /** @description time ranges whose confidence is under 0.5 */
-                                        ranges: {
-                                            /** @description mean confidence inside the range, 0..1 */
-                                            confidence: number;
-                                            /** @description seconds */
-                                            from: number;
-                                            /** @description lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down */
-                                            reasons: ("lost" | "gap" | "weak" | "jump" | "pose" | "flip")[];
-                                            /** @description seconds */
-                                            to: number;
-                                        }[];
-                                        /** @description coins given back for this result (owner; 0 for others) */
-                                        refundedCoins: number;
-                                        /** @description more than 40 % of the clip weak or confidence under 0.4: the run was refunded */
-                                        unusable: boolean;
-                                    } | null;
-                                    md5: string;
-                                    /** @description title (at most 15 characters) */
-                                    name: string;
-                                    /** @description signed URL of the uploaded video (owner, or a square video) */
-                                    path: string | null;
-                                    /** @description V coins a non-owner pays to download it from the square */
-                                    price: number;
-                                    /** @description 0..100 */
-                                    progress: number;
-                                    remakeCount: number;
-                                    /** @description 2D repairs */
-                                    repairCount: number;
-                                    serialNumber: string;
-                                    /** @description bytes */
-                                    size: number;
-                                    /** @description how the motion is solved (owner only; null for others) */
-                                    solveOptions: {
-                                        /**
-                                         * @description foot locking: auto (default), always, never, grounding
-                                         * @enum {string}
-                                         */
-                                        footLock: "auto" | "always" | "never" | "grounding";
-                                        /** @description the performer's standing height in metres; null = as measured */
-                                        height: number | null;
-                                        /** @description keep the hips over the origin (vertical motion kept) */
-                                        rootAtOrigin: boolean;
-                                        /** @description temporal smoothing strength 0..1 (0 = none; default 0.5) */
-                                        smoothing: number;
-                                    } | null;
-                                    /** @description 0 not made, 1 in progress, 2 made, 3 failed */
-                                    status: number;
-                                    statusName: string;
-                                    tags: string[];
-                                    /** @description signed URL of the card thumbnail (JPEG) */
-                                    thumbnail: string | null;
-                                    titleInSquare: string | null;
-                                    width: number;
-                                }[];
+                                list: components["schemas"]["Video"][];
                                 page: number;
                                 size: number;
                                 total: number;
@@ -874,94 +790,7 @@ export interface paths {
                         "application/json": {
                             /** @description 0 on success */
                             code: number;
-                            data: {
-                                /** @description the bone type chosen at upload (spec §1 display names) */
-                                boneType: string;
-                                /** @description body | hands | face | full */
-                                captureType: string;
-                                category: number | null;
-                                collectCount: number;
-                                collected: boolean;
-                                /** @description epoch ms */
-                                createAt: number;
-                                creatorId: number;
-                                creatorName: string;
-                                description: string;
-                                downloadCount: number;
-                                /** @description seconds */
-                                duration: number;
-                                error: string | null;
-                                /** @description file family of the bone type: fbx, vmd, anim, bip, bvh, csm */
-                                format: string;
-                                fps: number;
-                                /** @description free remakes left */
-                                freeRemakes: number;
-                                height: number;
-                                id: number;
-                                /** @description 1 when shared on the square */
-                                inSquare: number;
-                                /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
-                                judgement: {
-                                    /** @description confidence of the whole clip, 0..1 */
-                                    confidence: number;
-                                    /** @description free remakes granted by flagged results so far (owner) */
-                                    judgeRemakes: number;
-                                    /** @description time ranges whose confidence is under 0.5 */
-                                    ranges: {
-                                        /** @description mean confidence inside the range, 0..1 */
-                                        confidence: number;
-                                        /** @description seconds */
-                                        from: number;
-                                        /** @description lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down */
-                                        reasons: ("lost" | "gap" | "weak" | "jump" | "pose" | "flip")[];
-                                        /** @description seconds */
-                                        to: number;
-                                    }[];
-                                    /** @description coins given back for this result (owner; 0 for others) */
-                                    refundedCoins: number;
-                                    /** @description more than 40 % of the clip weak or confidence under 0.4: the run was refunded */
-                                    unusable: boolean;
-                                } | null;
-                                md5: string;
-                                /** @description title (at most 15 characters) */
-                                name: string;
-                                /** @description signed URL of the uploaded video (owner, or a square video) */
-                                path: string | null;
-                                /** @description jobs ahead in the queue (0 = next), null when not waiting */
-                                position: number | null;
-                                /** @description V coins a non-owner pays to download it from the square */
-                                price: number;
-                                /** @description 0..100 */
-                                progress: number;
-                                remakeCount: number;
-                                /** @description 2D repairs */
-                                repairCount: number;
-                                serialNumber: string;
-                                /** @description bytes */
-                                size: number;
-                                /** @description how the motion is solved (owner only; null for others) */
-                                solveOptions: {
-                                    /**
-                                     * @description foot locking: auto (default), always, never, grounding
-                                     * @enum {string}
-                                     */
-                                    footLock: "auto" | "always" | "never" | "grounding";
-                                    /** @description the performer's standing height in metres; null = as measured */
-                                    height: number | null;
-                                    /** @description keep the hips over the origin (vertical motion kept) */
-                                    rootAtOrigin: boolean;
-                                    /** @description temporal smoothing strength 0..1 (0 = none; default 0.5) */
-                                    smoothing: number;
-                                } | null;
-                                /** @description 0 not made, 1 in progress, 2 made, 3 failed */
-                                status: number;
-                                statusName: string;
-                                tags: string[];
-                                /** @description signed URL of the card thumbnail (JPEG) */
-                                thumbnail: string | null;
-                                titleInSquare: string | null;
-                                width: number;
-                            };
+                            data: components["schemas"]["VideoDetail"];
                             message: string;
                         };
                     };
@@ -1008,91 +837,7 @@ export interface paths {
                         "application/json": {
                             /** @description 0 on success */
                             code: number;
-                            data: {
-                                /** @description the bone type chosen at upload (spec §1 display names) */
-                                boneType: string;
-                                /** @description body | hands | face | full */
-                                captureType: string;
-                                category: number | null;
-                                collectCount: number;
-                                /** @description epoch ms */
-                                createAt: number;
-                                creatorId: number;
-                                creatorName: string;
-                                description: string;
-                                downloadCount: number;
-                                /** @description seconds */
-                                duration: number;
-                                error: string | null;
-                                /** @description file family of the bone type: fbx, vmd, anim, bip, bvh, csm */
-                                format: string;
-                                fps: number;
-                                /** @description free remakes left */
-                                freeRemakes: number;
-                                height: number;
-                                id: number;
-                                /** @description 1 when shared on the square */
-                                inSquare: number;
-                                /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
-                                judgement: {
-                                    /** @description confidence of the whole clip, 0..1 */
-                                    confidence: number;
-                                    /** @description free remakes granted by flagged results so far (owner) */
-                                    judgeRemakes: number;
-                                    /** @description time ranges whose confidence is under 0.5 */
-                                    ranges: {
-                                        /** @description mean confidence inside the range, 0..1 */
-                                        confidence: number;
-                                        /** @description seconds */
-                                        from: number;
-                                        /** @description lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down */
-                                        reasons: ("lost" | "gap" | "weak" | "jump" | "pose" | "flip")[];
-                                        /** @description seconds */
-                                        to: number;
-                                    }[];
-                                    /** @description coins given back for this result (owner; 0 for others) */
-                                    refundedCoins: number;
-                                    /** @description more than 40 % of the clip weak or confidence under 0.4: the run was refunded */
-                                    unusable: boolean;
-                                } | null;
-                                md5: string;
-                                /** @description title (at most 15 characters) */
-                                name: string;
-                                /** @description signed URL of the uploaded video (owner, or a square video) */
-                                path: string | null;
-                                /** @description V coins a non-owner pays to download it from the square */
-                                price: number;
-                                /** @description 0..100 */
-                                progress: number;
-                                remakeCount: number;
-                                /** @description 2D repairs */
-                                repairCount: number;
-                                serialNumber: string;
-                                /** @description bytes */
-                                size: number;
-                                /** @description how the motion is solved (owner only; null for others) */
-                                solveOptions: {
-                                    /**
-                                     * @description foot locking: auto (default), always, never, grounding
-                                     * @enum {string}
-                                     */
-                                    footLock: "auto" | "always" | "never" | "grounding";
-                                    /** @description the performer's standing height in metres; null = as measured */
-                                    height: number | null;
-                                    /** @description keep the hips over the origin (vertical motion kept) */
-                                    rootAtOrigin: boolean;
-                                    /** @description temporal smoothing strength 0..1 (0 = none; default 0.5) */
-                                    smoothing: number;
-                                } | null;
-                                /** @description 0 not made, 1 in progress, 2 made, 3 failed */
-                                status: number;
-                                statusName: string;
-                                tags: string[];
-                                /** @description signed URL of the card thumbnail (JPEG) */
-                                thumbnail: string | null;
-                                titleInSquare: string | null;
-                                width: number;
-                            };
+                            data: components["schemas"]["Video"];
                             message: string;
                         };
                     };
@@ -1172,91 +917,7 @@ export interface paths {
                         "application/json": {
                             /** @description 0 on success */
                             code: number;
-                            data: {
-                                /** @description the bone type chosen at upload (spec §1 display names) */
-                                boneType: string;
-                                /** @description body | hands | face | full */
-                                captureType: string;
-                                category: number | null;
-                                collectCount: number;
-                                /** @description epoch ms */
-                                createAt: number;
-                                creatorId: number;
-                                creatorName: string;
-                                description: string;
-                                downloadCount: number;
-                                /** @description seconds */
-                                duration: number;
-                                error: string | null;
-                                /** @description file family of the bone type: fbx, vmd, anim, bip, bvh, csm */
-                                format: string;
-                                fps: number;
-                                /** @description free remakes left */
-                                freeRemakes: number;
-                                height: number;
-                                id: number;
-                                /** @description 1 when shared on the square */
-                                inSquare: number;
-                                /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
-                                judgement: {
-                                    /** @description confidence of the whole clip, 0..1 */
-                                    confidence: number;
-                                    /** @description free remakes granted by flagged results so far (owner) */
-                                    judgeRemakes: number;
-                                    /** @description time ranges whose confidence is under 0.5 */
-                                    ranges: {
-                                        /** @description mean confidence inside the range, 0..1 */
-                                        confidence: number;
-                                        /** @description seconds */
-                                        from: number;
-                                        /** @description lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down */
-                                        reasons: ("lost" | "gap" | "weak" | "jump" | "pose" | "flip")[];
-                                        /** @description seconds */
-                                        to: number;
-                                    }[];
-                                    /** @description coins given back for this result (owner; 0 for others) */
-                                    refundedCoins: number;
-                                    /** @description more than 40 % of the clip weak or confidence under 0.4: the run was refunded */
-                                    unusable: boolean;
-                                } | null;
-                                md5: string;
-                                /** @description title (at most 15 characters) */
-                                name: string;
-                                /** @description signed URL of the uploaded video (owner, or a square video) */
-                                path: string | null;
-                                /** @description V coins a non-owner pays to download it from the square */
-                                price: number;
-                                /** @description 0..100 */
-                                progress: number;
-                                remakeCount: number;
-                                /** @description 2D repairs */
-                                repairCount: number;
-                                serialNumber: string;
-                                /** @description bytes */
-                                size: number;
-                                /** @description how the motion is solved (owner only; null for others) */
-                                solveOptions: {
-                                    /**
-                                     * @description foot locking: auto (default), always, never, grounding
-                                     * @enum {string}
-                                     */
-                                    footLock: "auto" | "always" | "never" | "grounding";
-                                    /** @description the performer's standing height in metres; null = as measured */
-                                    height: number | null;
-                                    /** @description keep the hips over the origin (vertical motion kept) */
-                                    rootAtOrigin: boolean;
-                                    /** @description temporal smoothing strength 0..1 (0 = none; default 0.5) */
-                                    smoothing: number;
-                                } | null;
-                                /** @description 0 not made, 1 in progress, 2 made, 3 failed */
-                                status: number;
-                                statusName: string;
-                                tags: string[];
-                                /** @description signed URL of the card thumbnail (JPEG) */
-                                thumbnail: string | null;
-                                titleInSquare: string | null;
-                                width: number;
-                            };
+                            data: components["schemas"]["Video"];
                             message: string;
                         };
                     };
@@ -1349,27 +1010,7 @@ export interface paths {
                                 /** @description 1 when shared on the square */
                                 inSquare: number;
                                 /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
-                                judgement: {
-                                    /** @description confidence of the whole clip, 0..1 */
-                                    confidence: number;
-                                    /** @description free remakes granted by flagged results so far (owner) */
-                                    judgeRemakes: number;
-                                    /** @description time ranges whose confidence is under 0.5 */
-                                    ranges: {
-                                        /** @description mean confidence inside the range, 0..1 */
-                                        confidence: number;
-                                        /** @description seconds */
-                                        from: number;
-                                        /** @description lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down */
-                                        reasons: ("lost" | "gap" | "weak" | "jump" | "pose" | "flip")[];
-                                        /** @description seconds */
-                                        to: number;
-                                    }[];
-                                    /** @description coins given back for this result (owner; 0 for others) */
-                                    refundedCoins: number;
-                                    /** @description more than 40 % of the clip weak or confidence under 0.4: the run was refunded */
-                                    unusable: boolean;
-                                } | null;
+                                judgement: components["schemas"]["VideoJudgement"] | null;
                                 md5: string;
                                 /** @description title (at most 15 characters) */
                                 name: string;
@@ -1386,19 +1027,7 @@ export interface paths {
                                 /** @description bytes */
                                 size: number;
                                 /** @description how the motion is solved (owner only; null for others) */
-                                solveOptions: {
-                                    /**
-                                     * @description foot locking: auto (default), always, never, grounding
-                                     * @enum {string}
-                                     */
-                                    footLock: "auto" | "always" | "never" | "grounding";
-                                    /** @description the performer's standing height in metres; null = as measured */
-                                    height: number | null;
-                                    /** @description keep the hips over the origin (vertical motion kept) */
-                                    rootAtOrigin: boolean;
-                                    /** @description temporal smoothing strength 0..1 (0 = none; default 0.5) */
-                                    smoothing: number;
-                                } | null;
+                                solveOptions: components["schemas"]["SolveOptions"] | null;
                                 /** @description 0 not made, 1 in progress, 2 made, 3 failed */
                                 status: number;
                                 statusName: string;
@@ -1423,7 +1052,151 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        SolveOptions: {
+            /**
+             * @description foot locking: auto (default), always, never, grounding
+             * @enum {string}
+             */
+            footLock: "auto" | "always" | "never" | "grounding";
+            /** @description the performer's standing height in metres; null = as measured */
+            height: number | null;
+            /** @description keep the hips over the origin (vertical motion kept) */
+            rootAtOrigin: boolean;
+            /** @description temporal smoothing strength 0..1 (0 = none; default 0.5) */
+            smoothing: number;
+        };
+        Video: {
+            /** @description the bone type chosen at upload (spec §1 display names) */
+            boneType: string;
+            /** @description body | hands | face | full */
+            captureType: string;
+            category: number | null;
+            collectCount: number;
+            /** @description epoch ms */
+            createAt: number;
+            creatorId: number;
+            creatorName: string;
+            description: string;
+            downloadCount: number;
+            /** @description seconds */
+            duration: number;
+            error: string | null;
+            /** @description file family of the bone type: fbx, vmd, anim, bip, bvh, csm */
+            format: string;
+            fps: number;
+            /** @description free remakes left */
+            freeRemakes: number;
+            height: number;
+            id: number;
+            /** @description 1 when shared on the square */
+            inSquare: number;
+            /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
+            judgement: components["schemas"]["VideoJudgement"] | null;
+            md5: string;
+            /** @description title (at most 15 characters) */
+            name: string;
+            /** @description signed URL of the uploaded video (owner, or a square video) */
+            path: string | null;
+            /** @description V coins a non-owner pays to download it from the square */
+            price: number;
+            /** @description 0..100 */
+            progress: number;
+            remakeCount: number;
+            /** @description 2D repairs */
+            repairCount: number;
+            serialNumber: string;
+            /** @description bytes */
+            size: number;
+            /** @description how the motion is solved (owner only; null for others) */
+            solveOptions: components["schemas"]["SolveOptions"] | null;
+            /** @description 0 not made, 1 in progress, 2 made, 3 failed */
+            status: number;
+            statusName: string;
+            tags: string[];
+            /** @description signed URL of the card thumbnail (JPEG) */
+            thumbnail: string | null;
+            titleInSquare: string | null;
+            width: number;
+        };
+        VideoDetail: {
+            /** @description the bone type chosen at upload (spec §1 display names) */
+            boneType: string;
+            /** @description body | hands | face | full */
+            captureType: string;
+            category: number | null;
+            collectCount: number;
+            collected: boolean;
+            /** @description epoch ms */
+            createAt: number;
+            creatorId: number;
+            creatorName: string;
+            description: string;
+            downloadCount: number;
+            /** @description seconds */
+            duration: number;
+            error: string | null;
+            /** @description file family of the bone type: fbx, vmd, anim, bip, bvh, csm */
+            format: string;
+            fps: number;
+            /** @description free remakes left */
+            freeRemakes: number;
+            height: number;
+            id: number;
+            /** @description 1 when shared on the square */
+            inSquare: number;
+            /** @description the capture's judgement of the current result (issue 15.3); null before a judged result exists */
+            judgement: components["schemas"]["VideoJudgement"] | null;
+            md5: string;
+            /** @description title (at most 15 characters) */
+            name: string;
+            /** @description signed URL of the uploaded video (owner, or a square video) */
+            path: string | null;
+            /** @description jobs ahead in the queue (0 = next), null when not waiting */
+            position: number | null;
+            /** @description V coins a non-owner pays to download it from the square */
+            price: number;
+            /** @description 0..100 */
+            progress: number;
+            remakeCount: number;
+            /** @description 2D repairs */
+            repairCount: number;
+            serialNumber: string;
+            /** @description bytes */
+            size: number;
+            /** @description how the motion is solved (owner only; null for others) */
+            solveOptions: components["schemas"]["SolveOptions"] | null;
+            /** @description 0 not made, 1 in progress, 2 made, 3 failed */
+            status: number;
+            statusName: string;
+            tags: string[];
+            /** @description signed URL of the card thumbnail (JPEG) */
+            thumbnail: string | null;
+            titleInSquare: string | null;
+            width: number;
+        };
+        VideoJudgement: {
+            /** @description confidence of the whole clip, 0..1 */
+            confidence: number;
+            /** @description free remakes granted by flagged results so far (owner) */
+            judgeRemakes: number;
+            /** @description time ranges whose confidence is under 0.5 */
+            ranges: {
+                /** @description mean confidence inside the range, 0..1 */
+                confidence: number;
+                /** @description seconds */
+                from: number;
+                /** @description lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down */
+                reasons: ("lost" | "gap" | "weak" | "jump" | "pose" | "flip")[];
+                /** @description seconds */
+                to: number;
+            }[];
+            /** @description coins given back for this result (owner; 0 for others) */
+            refundedCoins: number;
+            /** @description more than 40 % of the clip weak or confidence under 0.4: the run was refunded */
+            unusable: boolean;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

@@ -17,12 +17,14 @@ export const JUDGE_REASONS = ['lost', 'gap', 'weak', 'jump', 'pose', 'flip'] as 
 export type JudgeReason = (typeof JUDGE_REASONS)[number];
 
 /** The solve options of a video as the API returns them (names as `mocap convert` and `@mocap/motion`). */
-export const SolveOptionsSchema = z.object({
-  smoothing: z.number().describe('temporal smoothing strength 0..1 (0 = none; default 0.5)'),
-  footLock: z.enum(FOOT_LOCK_MODES).describe('foot locking: auto (default), always, never, grounding'),
-  rootAtOrigin: z.boolean().describe('keep the hips over the origin (vertical motion kept)'),
-  height: z.number().nullable().describe("the performer's standing height in metres; null = as measured"),
-});
+export const SolveOptionsSchema = z
+  .object({
+    smoothing: z.number().describe('temporal smoothing strength 0..1 (0 = none; default 0.5)'),
+    footLock: z.enum(FOOT_LOCK_MODES).describe('foot locking: auto (default), always, never, grounding'),
+    rootAtOrigin: z.boolean().describe('keep the hips over the origin (vertical motion kept)'),
+    height: z.number().nullable().describe("the performer's standing height in metres; null = as measured"),
+  })
+  .meta({ id: 'SolveOptions' });
 
 /** Solve options in a JSON body (upload confirm, remake): each optional; omitted = default (upload) or kept. */
 export const SolveOptionsInput = z.object({
@@ -64,74 +66,78 @@ export const SolveOptionsFields = z.object({
 });
 
 /** The capture's judgement of a made result (issue 15.3). */
-export const VideoJudgementSchema = z.object({
-  confidence: z.number().describe('confidence of the whole clip, 0..1'),
-  ranges: z
-    .array(
-      z.object({
-        from: z.number().describe('seconds'),
-        to: z.number().describe('seconds'),
-        confidence: z.number().describe('mean confidence inside the range, 0..1'),
-        reasons: z
-          .array(z.enum(JUDGE_REASONS))
-          .describe(
-            'lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down',
-          ),
-      }),
-    )
-    .describe('time ranges whose confidence is under 0.5'),
-  unusable: z
-    .boolean()
-    .describe('more than 40 % of the clip weak or confidence under 0.4: the run was refunded'),
-  refundedCoins: z.number().int().describe('coins given back for this result (owner; 0 for others)'),
-  judgeRemakes: z.number().int().describe('free remakes granted by flagged results so far (owner)'),
-});
+export const VideoJudgementSchema = z
+  .object({
+    confidence: z.number().describe('confidence of the whole clip, 0..1'),
+    ranges: z
+      .array(
+        z.object({
+          from: z.number().describe('seconds'),
+          to: z.number().describe('seconds'),
+          confidence: z.number().describe('mean confidence inside the range, 0..1'),
+          reasons: z
+            .array(z.enum(JUDGE_REASONS))
+            .describe(
+              'lost: nobody tracked; gap: lost for 1 s or more; weak: uncertain pose; jump: another person or a tracking swap; pose: impossible pose; flip: the 3D pose upside down',
+            ),
+        }),
+      )
+      .describe('time ranges whose confidence is under 0.5'),
+    unusable: z
+      .boolean()
+      .describe('more than 40 % of the clip weak or confidence under 0.4: the run was refunded'),
+    refundedCoins: z.number().int().describe('coins given back for this result (owner; 0 for others)'),
+    judgeRemakes: z.number().int().describe('free remakes granted by flagged results so far (owner)'),
+  })
+  .meta({ id: 'VideoJudgement' });
 
-export const VideoSchema = z.object({
-  id: z.number().int(),
-  name: z.string().describe('title (at most 15 characters)'),
-  titleInSquare: z.string().nullable(),
-  path: z.string().nullable().describe('signed URL of the uploaded video (owner, or a square video)'),
-  thumbnail: z.string().nullable().describe('signed URL of the card thumbnail (JPEG)'),
-  md5: z.string(),
-  captureType: z.string().describe('body | hands | face | full'),
-  boneType: z.string().describe('the bone type chosen at upload (spec §1 display names)'),
-  format: z.string().describe('file family of the bone type: fbx, vmd, anim, bip, bvh, csm'),
-  serialNumber: z.string(),
-  duration: z.number().describe('seconds'),
-  createAt: z.number().describe('epoch ms'),
-  description: z.string(),
-  status: z.number().int().describe('0 not made, 1 in progress, 2 made, 3 failed'),
-  statusName: z.string(),
-  progress: z.number().int().describe('0..100'),
-  error: z.string().nullable(),
-  creatorId: z.number().int(),
-  creatorName: z.string(),
-  inSquare: z.number().int().describe('1 when shared on the square'),
-  repairCount: z.number().int().describe('2D repairs'),
-  downloadCount: z.number().int(),
-  collectCount: z.number().int(),
-  category: z.number().int().nullable(),
-  tags: z.array(z.string()),
-  width: z.number().int(),
-  height: z.number().int(),
-  fps: z.number(),
-  size: z.number().int().describe('bytes'),
-  remakeCount: z.number().int(),
-  freeRemakes: z.number().int().describe('free remakes left'),
-  judgement: VideoJudgementSchema.nullable().describe(
-    "the capture's judgement of the current result (issue 15.3); null before a judged result exists",
-  ),
-  price: z.number().int().describe('V coins a non-owner pays to download it from the square'),
-  solveOptions: SolveOptionsSchema.nullable().describe(
-    'how the motion is solved (owner only; null for others)',
-  ),
-});
+export const VideoSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string().describe('title (at most 15 characters)'),
+    titleInSquare: z.string().nullable(),
+    path: z.string().nullable().describe('signed URL of the uploaded video (owner, or a square video)'),
+    thumbnail: z.string().nullable().describe('signed URL of the card thumbnail (JPEG)'),
+    md5: z.string(),
+    captureType: z.string().describe('body | hands | face | full'),
+    boneType: z.string().describe('the bone type chosen at upload (spec §1 display names)'),
+    format: z.string().describe('file family of the bone type: fbx, vmd, anim, bip, bvh, csm'),
+    serialNumber: z.string(),
+    duration: z.number().describe('seconds'),
+    createAt: z.number().describe('epoch ms'),
+    description: z.string(),
+    status: z.number().int().describe('0 not made, 1 in progress, 2 made, 3 failed'),
+    statusName: z.string(),
+    progress: z.number().int().describe('0..100'),
+    error: z.string().nullable(),
+    creatorId: z.number().int(),
+    creatorName: z.string(),
+    inSquare: z.number().int().describe('1 when shared on the square'),
+    repairCount: z.number().int().describe('2D repairs'),
+    downloadCount: z.number().int(),
+    collectCount: z.number().int(),
+    category: z.number().int().nullable(),
+    tags: z.array(z.string()),
+    width: z.number().int(),
+    height: z.number().int(),
+    fps: z.number(),
+    size: z.number().int().describe('bytes'),
+    remakeCount: z.number().int(),
+    freeRemakes: z.number().int().describe('free remakes left'),
+    judgement: VideoJudgementSchema.nullable().describe(
+      "the capture's judgement of the current result (issue 15.3); null before a judged result exists",
+    ),
+    price: z.number().int().describe('V coins a non-owner pays to download it from the square'),
+    solveOptions: SolveOptionsSchema.nullable().describe(
+      'how the motion is solved (owner only; null for others)',
+    ),
+  })
+  .meta({ id: 'Video' });
 
 export const VideoDetailSchema = VideoSchema.extend({
   collected: z.boolean(),
   position: z.number().int().nullable().describe('jobs ahead in the queue (0 = next), null when not waiting'),
-});
+}).meta({ id: 'VideoDetail' });
 
 export const VideoPage = z.object({
   list: z.array(VideoSchema),

@@ -16,7 +16,11 @@ const CategorySchema = z.object({
   updatedAt: z.number(),
 });
 type Node = z.infer<typeof CategorySchema> & { children: Node[] };
-const NodeSchema: z.ZodType<Node> = CategorySchema.extend({ children: z.lazy(() => z.array(NodeSchema)) });
+const NodeSchema: z.ZodType<Node> = CategorySchema.extend({
+  children: z.lazy(() => z.array(NodeSchema)),
+}).meta({
+  id: 'CategoryNode',
+});
 
 const routes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();

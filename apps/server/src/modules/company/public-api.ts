@@ -79,7 +79,7 @@ export function publicApiDocument(full: Doc): Doc {
       op = { ...op, parameters: [...(op.parameters ?? []), IDEMPOTENCY_HEADER] };
     paths[path] = { ...(paths[path] ?? {}), [method]: op };
   }
-  return {
+  return withUsedSchemas({
     openapi: full.openapi,
     info: {
       title: 'mocap public API',
@@ -89,5 +89,33 @@ export function publicApiDocument(full: Doc): Doc {
     servers: full.servers,
     components: full.components,
     paths,
-  };
+  });
+}
+
+/** The names of the component schemas `node` refers to (`$ref: '#/components/schemas/<name>'`), directly. */
+function refsIn(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) for (const v of node) refsIn(v, into);
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/'))
+        into.add(v.slice('#/components/schemas/'.length));
+      else refsIn(v, into);
+    }
+}
+
+/**
+ * The document with only the component schemas its paths use, directly or through other components (the zod
+ * registry gives every registered schema an input and an output form; a document keeps the ones it refers to).
+ */
+export function withUsedSchemas(doc: Doc): Doc {
+  const all: Record<string, unknown> = doc.components?.schemas ?? {};
+  const used = new Set<string>();
+  refsIn(doc.paths, used);
+  for (let grew = true; grew; ) {
+    const before = used.size;
+    for (const name of [...used]) refsIn(all[name], used);
+    grew = used.size > before;
+  }
+  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  return { ...doc, components: { ...doc.components, schemas } };
 }
