@@ -67,8 +67,23 @@ const smooth = (e0: number, e1: number, x: number) => {
 
 type Joints = Map<string, Vec3>;
 
+/**
+ * Joint positions per skeleton: the bone types of one capture build up to six meshes (five characters and the
+ * face) on the same skeleton; its joints are computed once. Never modified after `complete`.
+ */
+const JOINTS_CACHE = new WeakMap<Skeleton, Joints>();
+
 /** T-pose joint positions (and tips) of a canonical skeleton, completed with the default skeleton's fingers. */
 function jointsOf(skeleton: Skeleton): Joints {
+  let j = JOINTS_CACHE.get(skeleton);
+  if (!j) {
+    j = computeJoints(skeleton);
+    JOINTS_CACHE.set(skeleton, j);
+  }
+  return j;
+}
+
+function computeJoints(skeleton: Skeleton): Joints {
   const out: Joints = new Map();
   const rp = restPositions(skeleton);
   skeleton.names.forEach((n, j) => {
@@ -257,6 +272,11 @@ function chainInf(
   return infl;
 }
 
+/** The hair's influences: the head joint alone (one function for every build). */
+function headOnly(): Influences {
+  return [[ji('head'), 1]];
+}
+
 const mixInf = (a: Influences, b: Influences, t: number): Influences => [
   ...a.map(([j, w]) => [j, w * (1 - t)] as const),
   ...b.map(([j, w]) => [j, w * t] as const),
@@ -377,7 +397,7 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     const hr: Vec3 = [head.r[0] + 0.011 * k, head.r[1] + 0.012 * k, head.r[2] + 0.012 * k];
     const hc = add(head.c, [0, 0.004 * k, -0.004 * k]);
     const long = shape.hair === 'long';
-    ellipsoid(m, hc, hr, ATLAS.hair, 'hair', () => [[ji('head'), 1]], {
+    ellipsoid(m, hc, hr, ATLAS.hair, 'hair', headOnly, {
       lon: 40,
       lat: 16,
       shell: 0.008 * k,
@@ -736,6 +756,21 @@ function faceMorphs(m: MeshBuilder, head: HeadGeom, names: readonly string[]): M
     xs.push(x);
     ys.push(Math.PI / 2 - phi);
   }
+  // The angles of an unshifted coordinate are the same for every shape (x + 0 + π is x + π, π/2 − (y + 0) is
+  // π/2 − y, exactly): their sines and cosines are computed once per vertex.
+  const nv = verts.length;
+  const sinTh0 = new Float64Array(nv);
+  const cosTh0 = new Float64Array(nv);
+  const sinPh0 = new Float64Array(nv);
+  const cosPh0 = new Float64Array(nv);
+  for (let i = 0; i < nv; i++) {
+    const th = xs[i] + Math.PI;
+    const ph = Math.PI / 2 - ys[i];
+    sinTh0[i] = Math.sin(th);
+    cosTh0[i] = Math.cos(th);
+    sinPh0[i] = Math.sin(ph);
+    cosPh0[i] = Math.cos(ph);
+  }
   const targets: MorphTarget[] = [];
   for (const name of names) {
     const f = shifts[name];
@@ -755,10 +790,13 @@ function faceMorphs(m: MeshBuilder, head: HeadGeom, names: readonly string[]): M
       const th2 = x + dx + Math.PI;
       const ph2 = Math.PI / 2 - (y + dy);
       const sc = 1 + dr;
-      const sinPh = Math.sin(ph2);
-      d[3 * v] = head.c[0] + head.r[0] * -Math.sin(th2) * sinPh * sc - m.pos[3 * v];
-      d[3 * v + 1] = head.c[1] + head.r[1] * Math.cos(ph2) * sc - m.pos[3 * v + 1];
-      d[3 * v + 2] = head.c[2] + head.r[2] * -Math.cos(th2) * sinPh * sc - m.pos[3 * v + 2];
+      const sinTh = dx === 0 ? sinTh0[i] : Math.sin(th2);
+      const cosTh = dx === 0 ? cosTh0[i] : Math.cos(th2);
+      const sinPh = dy === 0 ? sinPh0[i] : Math.sin(ph2);
+      const cosPh = dy === 0 ? cosPh0[i] : Math.cos(ph2);
+      d[3 * v] = head.c[0] + head.r[0] * -sinTh * sinPh * sc - m.pos[3 * v];
+      d[3 * v + 1] = head.c[1] + head.r[1] * cosPh * sc - m.pos[3 * v + 1];
+      d[3 * v + 2] = head.c[2] + head.r[2] * -cosTh * sinPh * sc - m.pos[3 * v + 2];
     }
     targets.push({ name, positions: d });
   }
@@ -1009,7 +1047,7 @@ export function makeFaceMesh(
   reweigh(m, neckStart, (p) => chainInf(J, neckChain, p, 0.03));
   if (shape.hair !== 'none') {
     const hr: Vec3 = [head.r[0] + 0.011, head.r[1] + 0.012, head.r[2] + 0.012];
-    ellipsoid(m, add(head.c, [0, 0.004, -0.004]), hr, ATLAS.hair, 'hair', () => [[ji('head'), 1]], {
+    ellipsoid(m, add(head.c, [0, 0.004, -0.004]), hr, ATLAS.hair, 'hair', headOnly, {
       lon: 48,
       lat: 16,
       shell: 0.008,

@@ -60,13 +60,17 @@ function codeIndex(base: readonly number[], v: number): number {
   return i;
 }
 
+/** The writers' buffer, kept from stream to stream (`deflateWithHints` returns a copy of the bytes written). */
+let SCRATCH = new Uint8Array(0);
+
 class BitWriter {
   buf: Uint8Array;
   len = 0;
   private acc = 0;
   private nbits = 0;
   constructor(capacity: number) {
-    this.buf = new Uint8Array(Math.max(64, capacity));
+    if (SCRATCH.length < capacity) SCRATCH = new Uint8Array(Math.max(64, capacity));
+    this.buf = SCRATCH;
   }
   private ensure(n: number): void {
     if (this.len + n <= this.buf.length) return;
@@ -75,6 +79,7 @@ class BitWriter {
     const b = new Uint8Array(size);
     b.set(this.buf.subarray(0, this.len));
     this.buf = b;
+    SCRATCH = b;
   }
   /** Appends the low `n` (≤ 16) bits of `v`, least significant first. */
   bits(v: number, n: number): void {

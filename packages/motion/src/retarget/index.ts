@@ -282,6 +282,31 @@ function retargetFrames(c: FrameCtx, F: number): void {
   }
 }
 
+/**
+ * Per bone, the largest deviation of any translation component from its rest value over frames 0..F-1 (frame
+ * by frame, in memory order). A module-level function for the reason given at `retargetFrames`.
+ */
+function maxDeviations(
+  translations: Float32Array,
+  restTr: Float64Array,
+  nb: number,
+  F: number,
+): Float64Array {
+  const dev = new Float64Array(nb);
+  for (let f = 0; f < F; f++) {
+    let o = f * nb * 3;
+    for (let b = 0; b < nb; b++, o += 3) {
+      dev[b] = Math.max(
+        dev[b],
+        Math.abs(translations[o] - restTr[3 * b]),
+        Math.abs(translations[o + 1] - restTr[3 * b + 1]),
+        Math.abs(translations[o + 2] - restTr[3 * b + 2]),
+      );
+    }
+  }
+  return dev;
+}
+
 /** Retargets a canonical clip onto a rig built for the clip's skeleton (`buildRig(id, clip.skeleton)`). */
 export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = {}): RigClip {
   const I = rigInternals(rig);
@@ -413,20 +438,9 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
   const translated = new Uint8Array(nb);
   const restTr = new Float64Array(3 * nb);
   for (let b = 0; b < nb; b++) restTr.set(bones[b].restTranslation, 3 * b);
+  const dev = maxDeviations(translations, restTr, nb, F);
   for (let b = 0; b < nb; b++) {
-    const rx = restTr[3 * b];
-    const ry = restTr[3 * b + 1];
-    const rz = restTr[3 * b + 2];
-    let maxDev = 0;
-    for (let f = 0; f < F; f++) {
-      const o = (f * nb + b) * 3;
-      maxDev = Math.max(
-        maxDev,
-        Math.abs(translations[o] - rx),
-        Math.abs(translations[o + 1] - ry),
-        Math.abs(translations[o + 2] - rz),
-      );
-    }
+    const maxDev = dev[b];
     // Keyed when it moves by more than 0.01 mm (float noise stays below).
     translated[b] = maxDev > 1e-5 * u && !muted[b] ? 1 : 0;
     keyed[b] = kind[b] !== 2 && !muted[b] ? 1 : 0;
