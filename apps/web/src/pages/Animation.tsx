@@ -18,8 +18,10 @@ import { useSession } from '../lib/session.tsx';
 import { parseClip } from '../three/clip.ts';
 import { type CharacterKind, type MotionViewer, openViewer } from '../three/Viewer.ts';
 import { type LabMotion, labMotions } from './lab/sources.ts';
+import '../styles/studio.css';
 import '../styles/music.css';
 import '../styles/animation.css';
+import { useBusy } from '../lib/busy.ts';
 
 /** The library's strings in the user's language. */
 export function tl(key: keyof typeof animationEn, vars?: Record<string, string | number>): string {
@@ -462,7 +464,7 @@ export function AnimationPage() {
 function ShareCapture() {
   const [captures, setCaptures] = useState<LabMotion[]>([]);
   const [pick, setPick] = useState(0);
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   useEffect(() => {
     labMotions()
       .then((list) => {
@@ -474,15 +476,10 @@ function ShareCapture() {
   }, []);
   if (captures.length === 0) return null;
   const share = async () => {
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       await api.post('/animation/upload', { videoId: pick });
       toast.success(tl('anim.shared'));
-    } catch {
-      /* shown by the client */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="anim-share" data-testid="anim-share">

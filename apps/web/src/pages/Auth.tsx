@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-do
 import { LegalLinks } from '../components/Footer.tsx';
 import { useMaintain } from '../components/Layout.tsx';
 import { BrandLink, LangSwitch } from '../components/TopBar.tsx';
+import { useBusy } from '../lib/busy.ts';
 import {
   CODE_TYPE,
   login,
@@ -180,7 +181,7 @@ function Field({ label, error, children }: { label: string; error?: string | nul
 /** The send-code button with its countdown; repeated clicks while counting warn 请勿重复发送!. */
 function CodeButton({ email, type, company = false }: { email: string; type: number; company?: boolean }) {
   const [left, setLeft] = useState(0);
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   useEffect(() => {
     if (left <= 0) return;
     const id = setTimeout(() => setLeft(left - 1), 1000);
@@ -201,16 +202,11 @@ function CodeButton({ email, type, company = false }: { email: string; type: num
           toast.error(t(bad));
           return;
         }
-        setBusy(true);
-        try {
+        await whileBusy(async () => {
           await sendCode(email, type, company);
           toast.success(t('auth.codeSent'));
           setLeft(CODE_RESEND_SECONDS);
-        } catch {
-          /* told by the client */
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       {left > 0 ? t('auth.resendIn', { s: left }) : t('auth.sendCode')}
@@ -232,7 +228,7 @@ function LoginForm() {
   const [password, setPassword] = useState('');
   const [company, setCompany] = useState(false);
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = {
@@ -241,8 +237,7 @@ function LoginForm() {
     };
     setErrors(errs);
     if (errs.email || errs.password) return;
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       const token = await login(email, password, company);
       if (!token) throw new Error('no token');
       const me = await signIn(token);
@@ -250,11 +245,7 @@ function LoginForm() {
       const from = (location.state as { from?: string } | null)?.from;
       const home = me?.company ? '/index/userDetailCompany' : '/index/myPro';
       navigate(from && from !== '/login' ? from : home, { replace: true });
-    } catch {
-      /* the client showed the server's message */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
@@ -366,22 +357,17 @@ function ResetForm({ onDone }: { onDone: () => void }) {
   const [password, setPassword] = useState('');
   const [password2, setPassword2] = useState('');
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = checkCodeForm({ email, code, password, password2 });
     setErrors(errs);
     if (Object.values(errs).some(Boolean)) return;
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       await resetPassword(email, code, password);
       toast.success(t('auth.resetOk'));
       onDone();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
@@ -417,7 +403,7 @@ export function RegisterPage() {
   const [agree, setAgree] = useState(false);
   const [company, setCompany] = useState(params.get('company') === '1');
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = {
@@ -427,18 +413,13 @@ export function RegisterPage() {
     setErrors(errs);
     if (errs.agree) toast.warning(t('auth.agreeRequired'));
     if (Object.values(errs).some(Boolean)) return;
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       let token = await register(email, password, code, invite.trim() || undefined, company);
       if (!token) token = await login(email, password, company);
       await signIn(token);
       toast.success(t('auth.registerOk'));
       navigate(company ? '/index/userDetailCompany' : '/index/myPro', { replace: true });
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <AuthFrame>

@@ -19,6 +19,7 @@ import { PLAN_LIMITS, planOf } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import { parseClip } from '../three/clip.ts';
 import { openViewer } from '../three/Viewer.ts';
+import '../styles/studio.css';
 import '../styles/music.css';
 
 /** The page's strings in the user's language. */

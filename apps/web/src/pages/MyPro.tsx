@@ -10,6 +10,7 @@ import { Confirm } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
 import { EditDialog, FeedbackDialog, RemakeDialog } from '../components/VideoDialogs.tsx';
+import { useBusy } from '../lib/busy.ts';
 import { deleteVideo, myVideos, publishToSquare } from '../lib/endpoints.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
@@ -78,7 +79,7 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(true);
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const [polling, setPolling] = useState(false);
   const size = mobile ? PAGE_SIZE_M : PAGE_SIZE_PC;
 
@@ -155,17 +156,12 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
   };
 
   const remove = async (v: Video) => {
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       await deleteVideo(v.id);
       toast.success(t('project.deleted'));
       close();
       void load();
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const pages = Math.max(1, Math.ceil(total / size));

@@ -29,7 +29,9 @@ import { toast } from '../lib/messages.ts';
 import { planOf } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import { GltfViewer } from '../three/GltfViewer.ts';
+import '../styles/studio.css';
 import '../styles/tomokage.css';
+import { useBusy } from '../lib/busy.ts';
 
 export function tt(key: keyof typeof tomokageEn, vars?: Record<string, string | number>): string {
   let s: string = (getLang() === 'zh' ? tomokageZh : tomokageEn)[key] ?? tomokageEn[key];
@@ -121,7 +123,7 @@ function groupOf(joint: string): 'body' | 'left' | 'right' {
 
 function MappingEditor({ d, onSaved }: { d: Detail; onSaved: (d: Detail) => void }) {
   const [m, setM] = useState<Record<string, string>>(d.mapping);
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   useEffect(() => setM(d.mapping), [d.mapping]);
   const bones = useMemo(() => d.bones.map((b) => b.name), [d.bones]);
   // A namespace most bones share (Mixamo's "mixamorig:") is left out of the labels; values keep full names.
@@ -137,16 +139,11 @@ function MappingEditor({ d, onSaved }: { d: Detail; onSaved: (d: Detail) => void
   const label = (b: string) => (ns && b.startsWith(ns) ? b.slice(ns.length) : b);
   const dirty = JSON.stringify(m) !== JSON.stringify(d.mapping);
   const save = async (auto: boolean) => {
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       const r = await api.post<Detail>(`/tomokage/redone/${d.id}`, auto ? undefined : { mapping: m });
       onSaved(r);
       toast.success(tt('tomo.mapping.saved'));
-    } catch {
-      /* shown by the client */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const groups: ('body' | 'left' | 'right')[] = ['body', 'left', 'right'];
   return (
@@ -243,7 +240,7 @@ function ApplyPanel({
 }) {
   const [motions, setMotions] = useState<TomokageMotion[] | null>(null);
   const [pick, setPick] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   useEffect(() => {
     api
       .get<TomokageMotion[]>('/tomokage/motions')
@@ -255,17 +252,12 @@ function ApplyPanel({
   }, []);
   const go = async () => {
     const [kind, id] = pick.split(':');
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       const a = await api.post<Apply>(`/tomokage/apply/${d.id}`, { kind, id: Number(id) });
       toast.success(tt('tomo.apply.done', { name: a.name }));
       onApplied();
       onPreview(a);
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const download = async (a: Apply, format: string) => {
     try {

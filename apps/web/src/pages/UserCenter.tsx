@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
 import { BackHead, PlanBadge, signOut } from '../components/TopBar.tsx';
+import { useBusy } from '../lib/busy.ts';
 import { isPhone } from '../lib/device.ts';
 import { changePassword, updateCenter } from '../lib/endpoints.ts';
 import { t } from '../lib/i18n.ts';
@@ -21,7 +22,7 @@ export function UserCenterPage() {
   const [form, setForm] = useState({ username: '', phone: '', contact: '', company: '', address: '' });
   const [pw, setPw] = useState({ old: '', next: '', again: '' });
   const [pwError, setPwError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
 
   useEffect(() => {
     if (user)
@@ -47,16 +48,11 @@ export function UserCenterPage() {
       toast.error(t('center.usernameRequired'));
       return;
     }
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       await updateCenter({ ...form, username: form.username.trim() });
       await refresh();
       toast.success(t('common.saved'));
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const savePassword = async (e: FormEvent) => {
@@ -65,16 +61,11 @@ export function UserCenterPage() {
       (pw.old ? null : 'auth.passwordRequired') ?? checkPassword(pw.next) ?? checkMatch(pw.next, pw.again);
     setPwError(err);
     if (err) return;
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       await changePassword(pw.old, pw.next);
       setPw({ old: '', next: '', again: '' });
       toast.success(t('center.passwordChanged'));
-    } catch {
-      /* shown */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const limits = PLAN_LIMITS[user.plan];

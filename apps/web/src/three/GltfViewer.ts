@@ -8,6 +8,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { STAGE_COLOR, viewerRenderer } from './renderer.ts';
 
 export class GltfViewer {
   private readonly renderer: THREE.WebGLRenderer;
@@ -29,12 +30,8 @@ export class GltfViewer {
   time = 0;
 
   constructor(private readonly container: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
-    this.renderer.domElement.className = 'viewer-canvas';
-    container.appendChild(this.renderer.domElement);
-    this.scene.background = new THREE.Color(0x14161d);
+    this.renderer = viewerRenderer(container);
+    this.scene.background = new THREE.Color(STAGE_COLOR);
     this.scene.add(new THREE.HemisphereLight(0xe8eeff, 0x2a2533, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 2.0);
     sun.position.set(2, 4, 3);

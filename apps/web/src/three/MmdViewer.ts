@@ -16,6 +16,7 @@ import * as THREE from 'three';
 import { CCDIKSolver, type IK } from 'three/examples/jsm/animation/CCDIKSolver.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import mannequin from './mmd-mannequin.json';
+import { STAGE_COLOR, viewerRenderer } from './renderer.ts';
 
 interface PmxBone {
   name: string;
@@ -327,12 +328,8 @@ export class MmdViewer {
   time = 0;
 
   constructor(private readonly container: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
-    this.renderer.domElement.className = 'viewer-canvas';
-    container.appendChild(this.renderer.domElement);
-    this.scene.background = new THREE.Color(0x14161d);
+    this.renderer = viewerRenderer(container);
+    this.scene.background = new THREE.Color(STAGE_COLOR);
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404050, 2.2));
     const key = new THREE.DirectionalLight(0xffffff, 1.6);
     key.position.set(10, 30, 25);

@@ -8,6 +8,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { sampleRoot, sampleRotation, supportPlatforms, type ViewerClip } from './clip.ts';
 import type { LoadedModel } from './model.ts';
+import { STAGE_COLOR, viewerRenderer } from './renderer.ts';
 
 /** `model`: the product's own character from the bone type's FBX; the others are drawn from the clip's skeleton. */
 export type CharacterKind = 'model' | 'boy' | 'girl' | 'robot';
@@ -106,17 +107,13 @@ export class MotionViewer {
   private platforms = new THREE.Group();
 
   constructor(private readonly container: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true, alpha: false });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    this.renderer = viewerRenderer(container);
     this.renderer.shadowMap.enabled = true;
     this.renderer.shadowMap.type = THREE.PCFSoftShadowMap;
-    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.renderer.toneMapping = THREE.ACESFilmicToneMapping;
-    this.renderer.domElement.className = 'viewer-canvas';
-    container.appendChild(this.renderer.domElement);
 
-    this.scene.background = new THREE.Color(0x14161d);
-    this.scene.fog = new THREE.Fog(0x14161d, 9, 22);
+    this.scene.background = new THREE.Color(STAGE_COLOR);
+    this.scene.fog = new THREE.Fog(STAGE_COLOR, 9, 22);
     const hemi = new THREE.HemisphereLight(0xdfe7ff, 0x30283a, 1.1);
     this.scene.add(hemi);
     const sun = new THREE.DirectionalLight(0xffffff, 2.2);

@@ -7,6 +7,7 @@ import { type ReactNode, useState } from 'react';
 import { Confirm, Modal, ModalButtons } from '../../components/Modal.tsx';
 import { Pager } from '../../components/Pager.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
+import { useBusy } from '../../lib/busy.ts';
 import { toast } from '../../lib/messages.ts';
 import { type Column, Field, Table, useLoad } from './Console.tsx';
 
@@ -32,19 +33,14 @@ export function useOk(
   onDone: () => unknown,
   done: AdminKey | null = 'admin.done',
 ): [boolean, () => Promise<void>] {
-  const [busy, setBusy] = useState(false);
+  const [busy, whileBusy] = useBusy();
   const ok = async () => {
-    setBusy(true);
-    try {
+    await whileBusy(async () => {
       await fn();
       if (done) toast.success(ta(done));
       onClose();
       onDone();
-    } catch {
-      /* shown by the client */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return [busy, ok];
 }
