@@ -118,31 +118,56 @@ export function markerPositions(clip: MotionClip): Float64Array {
   const s = height / 1.75;
   const cw = canonicalWorld(clip);
   const M = MARKERS.length;
+  const joint = Int32Array.from(idx);
+  // Each marker's offset from its joint, scaled to the body (the same products as before, made once).
+  const off = new Float64Array(3 * M);
+  for (let m = 0; m < M; m++) {
+    const o = MARKERS[m][2];
+    off[3 * m] = o[0] * s;
+    off[3 * m + 1] = o[1] * s;
+    off[3 * m + 2] = o[2] * s;
+  }
   const out = new Float64Array(clip.frameCount * M * 3);
-  for (let f = 0; f < clip.frameCount; f++) {
+  markerFrames(cw.rot, cw.pos, joint, off, n, clip.frameCount, out);
+  return out;
+}
+
+/**
+ * The markers at frames 0..F-1: each joint's world rotation applied to its markers' offsets, plus the joint's
+ * position. A module-level function on typed arrays only (V8 keeps its optimised code from clip to clip).
+ */
+function markerFrames(
+  rot: Float64Array,
+  pos: Float64Array,
+  joint: Int32Array,
+  off: Float64Array,
+  n: number,
+  F: number,
+  out: Float64Array,
+): void {
+  const M = joint.length;
+  for (let f = 0; f < F; f++) {
     for (let m = 0; m < M; m++) {
-      const j = idx[m];
-      const o = MARKERS[m][2];
+      const j = joint[m];
       const ro = (f * n + j) * 4;
       // rotate(world · restInv, point): canonical rest rotations are the identity.
-      const qx = cw.rot[ro];
-      const qy = cw.rot[ro + 1];
-      const qz = cw.rot[ro + 2];
-      const qw = cw.rot[ro + 3];
-      const vx = o[0] * s;
-      const vy = o[1] * s;
-      const vz = o[2] * s;
+      const qx = rot[ro];
+      const qy = rot[ro + 1];
+      const qz = rot[ro + 2];
+      const qw = rot[ro + 3];
+      const vx = off[3 * m];
+      const vy = off[3 * m + 1];
+      const vz = off[3 * m + 2];
       const tx = 2 * (qy * vz - qz * vy);
       const ty = 2 * (qz * vx - qx * vz);
       const tz = 2 * (qx * vy - qy * vx);
       const po = (f * n + j) * 3;
       const w = (f * M + m) * 3;
-      out[w] = cw.pos[po] + vx + qw * tx + (qy * tz - qz * ty);
-      out[w + 1] = cw.pos[po + 1] + vy + qw * ty + (qz * tx - qx * tz);
-      out[w + 2] = cw.pos[po + 2] + vz + qw * tz + (qx * ty - qy * tx);
+      out[w] = pos[po] + vx + qw * tx + (qy * tz - qz * ty);
+      out[w + 1] = pos[po + 1] + vy + qw * ty + (qz * tx - qx * tz);
+      out[w + 2] = pos[po + 2] + vz + qw * tz + (qx * ty - qy * tx);
     }
   }
-  return out;
 }
 
 function headTopHeight(clip: MotionClip): number {
