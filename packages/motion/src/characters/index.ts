@@ -322,6 +322,133 @@ function headGeom(J: Joints, shape: Shape): HeadGeom {
   return { c: add(head, [0, 0.032 * k, 0.012 * k]), r: [0.088 * k, 0.116 * k, 0.102 * k] };
 }
 
+// Per-vertex skin weights of the body parts: module-level functions of the vertex and a context object (the part's
+// joints and sizes), not closures made on every build — V8 optimised each new closure again (tens of TurboFan
+// compiles per character), while these are compiled once per process.
+
+interface TorsoCtx {
+  J: Joints;
+  chain: readonly string[];
+  hips: Vec3;
+  spine2: Vec3;
+  yN: number;
+  sw: number;
+  hw: number;
+}
+function torsoInf(p: Vec3, c: TorsoCtx): Influences {
+  let inf = chainInf(c.J, c.chain, p, 0.05);
+  // Shoulders follow the clavicles; the pelvis sides follow the thighs a little.
+  const hips = c.hips;
+  const ax = Math.abs(p[0] - hips[0]);
+  const side = p[0] > hips[0] ? 'left' : 'right';
+  const wc = smooth(c.spine2[1] + 0.02, c.yN - 0.02, p[1]) * smooth(0.3 * c.sw, 0.75 * c.sw, ax);
+  if (wc > 0) inf = mixInf(inf, [[ji(`${side}Clavicle`), 1]], wc * 0.85);
+  const wt = smooth(hips[1] - 0.01, hips[1] - 0.11, p[1]) * smooth(0.2 * c.hw, c.hw, ax) * 0.6;
+  if (wt > 0) inf = mixInf(inf, [[ji(`${side}Thigh`), 1]], wt);
+  return inf;
+}
+
+interface NeckCtx {
+  J: Joints;
+  chain: readonly string[];
+  yN: number;
+}
+function bodyNeckInf(p: Vec3, c: NeckCtx): Influences {
+  const inf = chainInf(c.J, c.chain, p, 0.03, 'spine2');
+  const yN = c.yN;
+  return p[1] < yN ? mixInf(inf, [[ji('spine2'), 1]], smooth(yN, yN - 0.03, p[1])) : inf;
+}
+function faceNeckInf(p: Vec3, c: { J: Joints; chain: readonly string[] }): Influences {
+  return chainInf(c.J, c.chain, p, 0.03);
+}
+
+function headInf(p: Vec3, head: HeadGeom): Influences {
+  const w = smooth(head.c[1] - head.r[1] * 0.55, head.c[1] - head.r[1] * 1.05, p[1]) * 0.5;
+  return w > 0 ? mixInf([[ji('head'), 1]], [[ji('neck'), 1]], w) : [[ji('head'), 1]];
+}
+
+/** How far down the hair shell reaches at longitude θ (0 at the back, 1 at the front in f). */
+function shortHairPhi(th: number): number {
+  const f = (1 - Math.cos(th)) / 2;
+  return Math.PI * (0.6 - 0.25 * f ** 1.5);
+}
+function longHairPhi(th: number): number {
+  const f = (1 - Math.cos(th)) / 2;
+  return Math.PI * (0.72 - 0.4 * f ** 1.5);
+}
+
+interface HairCtx {
+  headY: number;
+  neckY: number;
+}
+function hairInf(p: Vec3, c: HairCtx): Influences {
+  const t = smooth(c.headY, c.neckY - 0.05, p[1]);
+  return mixInf([[ji('head'), 1]], [[ji('neck'), 1]], t * 0.7);
+}
+
+interface ArmCtx {
+  J: Joints;
+  chain: readonly string[];
+  k: number;
+  sh: Vec3;
+  s: number;
+  clavicle: number;
+}
+function armInf(p: Vec3, c: ArmCtx): Influences {
+  let inf = chainInf(c.J, c.chain, p, 0.035 * c.k);
+  const d = (p[0] - c.sh[0]) * c.s;
+  const wc = 1 - smooth(-0.04 * c.k, 0.06 * c.k, d);
+  if (wc > 0) inf = mixInf(inf, [[c.clavicle, 1]], wc * 0.6);
+  return inf;
+}
+
+interface PalmCtx {
+  wr: Vec3;
+  s: number;
+  k: number;
+  hand: number;
+  forearm: number;
+}
+function palmInf(p: Vec3, c: PalmCtx): Influences {
+  const d = (p[0] - c.wr[0]) * c.s;
+  const w = 1 - smooth(-0.01 * c.k, 0.03 * c.k, d);
+  return w > 0 ? mixInf([[c.hand, 1]], [[c.forearm, 1]], w * 0.5) : [[c.hand, 1]];
+}
+
+interface FingerCtx {
+  J: Joints;
+  chain: readonly string[];
+  h: number;
+  before: string;
+}
+function fingerInf(p: Vec3, c: FingerCtx): Influences {
+  return chainInf(c.J, c.chain, p, c.h, c.before);
+}
+
+interface LegCtx {
+  J: Joints;
+  chain: readonly string[];
+  k: number;
+  th: Vec3;
+}
+function legInf(p: Vec3, c: LegCtx): Influences {
+  let inf = chainInf(c.J, c.chain, p, 0.045 * c.k);
+  const w = smooth(c.th[1] - 0.05 * c.k, c.th[1] + 0.06 * c.k, p[1]);
+  if (w > 0) inf = mixInf(inf, [[ji('hips'), 1]], w * 0.6);
+  return inf;
+}
+
+interface FootCtx {
+  J: Joints;
+  chain: readonly string[];
+  ax: number;
+  toesY: number;
+  k: number;
+}
+function footInf(p: Vec3, c: FootCtx): Influences {
+  return chainInf(c.J, c.chain, [c.ax, c.toesY, p[2]], 0.02 * c.k);
+}
+
 function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: HeadGeom } {
   const m = new MeshBuilder();
   const shape = SHAPES[kind];
@@ -335,21 +462,18 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
   const hw = Math.abs(g('leftThigh')[0] - hips[0]);
   const sw = Math.abs(g('leftUpperArm')[0] - g('spine2')[0]);
   const yN = g('neck')[1];
-  const torsoChain = ['hips', 'spine', 'spine1', 'spine2'];
-  const torsoInf = (p: Vec3): Influences => {
-    let inf = chainInf(J, torsoChain, p, 0.05);
-    // Shoulders follow the clavicles; the pelvis sides follow the thighs a little.
-    const ax = Math.abs(p[0] - hips[0]);
-    const side = p[0] > hips[0] ? 'left' : 'right';
-    const wc = smooth(g('spine2')[1] + 0.02, yN - 0.02, p[1]) * smooth(0.3 * sw, 0.75 * sw, ax);
-    if (wc > 0) inf = mixInf(inf, [[ji(`${side}Clavicle`), 1]], wc * 0.85);
-    const wt = smooth(hips[1] - 0.01, hips[1] - 0.11, p[1]) * smooth(0.2 * hw, hw, ax) * 0.6;
-    if (wt > 0) inf = mixInf(inf, [[ji(`${side}Thigh`), 1]], wt);
-    return inf;
+  const torso: TorsoCtx = {
+    J,
+    chain: ['hips', 'spine', 'spine1', 'spine2'],
+    hips,
+    spine2: g('spine2'),
+    yN,
+    sw,
+    hw,
   };
   const tr = (y: number, a: number, b: number, dz = 0) => {
     const c: Vec3 = [hips[0], y, hips[2] + dz];
-    return ring(c, Y, Z, a, b, torsoInf(c));
+    return ring(c, Y, Z, a, b, torsoInf(c, torso));
   };
   const torsoRings = [
     tr(hips[1] - 0.085 * k, (hw + 0.035 * k) * shape.hips, 0.08 * k * shape.hips, -0.005),
@@ -363,13 +487,12 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
   // Vertex influences are per ring in `tube`; refine per vertex afterwards for the torso (clavicles/thighs).
   const torsoStart = m.vertexCount;
   tube(m, torsoRings, ATLAS.torso, 'torso', { around: 32, capSteps: [3, 2], capDepth: [0.6, 0.3] });
-  reweigh(m, torsoStart, torsoInf);
+  reweigh(m, torsoStart, torsoInf, torso);
 
   // Neck.
   const neckStart = m.vertexCount;
   const head = headGeom(J, shape);
-  const neckChain = ['neck', 'head'];
-  const neckInf = (p: Vec3) => chainInf(J, neckChain, p, 0.03, 'spine2');
+  const neck: NeckCtx = { J, chain: ['neck', 'head'], yN };
   tube(
     m,
     [
@@ -380,17 +503,15 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     'neck',
     { around: 16, capSteps: [1, 1], capDepth: [0.2, 0.2] },
   );
-  reweigh(m, neckStart, (p) => {
-    const inf = neckInf(p);
-    return p[1] < yN ? mixInf(inf, [[ji('spine2'), 1]], smooth(yN, yN - 0.03, p[1])) : inf;
-  });
+  reweigh(m, neckStart, bodyNeckInf, neck);
 
   // Head.
-  const headInf = (p: Vec3): Influences => {
-    const w = smooth(head.c[1] - head.r[1] * 0.55, head.c[1] - head.r[1] * 1.05, p[1]) * 0.5;
-    return w > 0 ? mixInf([[ji('head'), 1]], [[ji('neck'), 1]], w) : [[ji('head'), 1]];
-  };
-  ellipsoid(m, head.c, head.r, ATLAS.head, 'head', headInf, { lon: 48, lat: 40, phiDensity: HEAD_DENSITY });
+  ellipsoid(m, head.c, head.r, ATLAS.head, 'head', headInf, {
+    lon: 48,
+    lat: 40,
+    phiDensity: HEAD_DENSITY,
+    infCtx: head,
+  });
 
   // Hair.
   if (shape.hair !== 'none') {
@@ -401,18 +522,12 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
       lon: 40,
       lat: 16,
       shell: 0.008 * k,
-      phiMax: (th) => {
-        const f = (1 - Math.cos(th)) / 2; // 0 at the back, 1 at the front
-        return Math.PI * ((long ? 0.72 : 0.6) - (long ? 0.4 : 0.25) * f ** 1.5);
-      },
+      phiMax: long ? longHairPhi : shortHairPhi,
     });
     if (long) {
       // Long hair down the back: a flattened tube from the back of the head to the shoulder blades.
       const bz = head.c[2] - head.r[2] * 0.55;
-      const hairInf = (p: Vec3): Influences => {
-        const t = smooth(g('head')[1], g('neck')[1] - 0.05, p[1]);
-        return mixInf([[ji('head'), 1]], [[ji('neck'), 1]], t * 0.7);
-      };
+      const hair: HairCtx = { headY: g('head')[1], neckY: g('neck')[1] };
       const rings = [
         [head.c[1] + 0.02 * k, 0.088, 0.05],
         [g('head')[1], 0.095, 0.045],
@@ -420,11 +535,11 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
         [yN - 0.1 * k, 0.085, 0.028],
       ].map(([y, a, b], i) => {
         const c: Vec3 = [head.c[0], y, bz - 0.02 * k * i];
-        return ring(c, [0, -1, 0], [0, 0, -1], a * k, b * k, hairInf(c));
+        return ring(c, [0, -1, 0], [0, 0, -1], a * k, b * k, hairInf(c, hair));
       });
       const hs = m.vertexCount;
       tube(m, rings, ATLAS.hair, 'hair', { around: 20, capSteps: [2, 3], capDepth: [0.5, 0.6] });
-      reweigh(m, hs, hairInf);
+      reweigh(m, hs, hairInf, hair);
     }
   }
 
@@ -437,15 +552,15 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     const wr = A('Hand');
     const dir: Vec3 = [s, 0, 0];
     const L = shape.limbs * k;
-    const armChain = [`${side}UpperArm`, `${side}Forearm`, `${side}Hand`];
-    const armInf = (p: Vec3): Influences => {
-      let inf = chainInf(J, armChain, p, 0.035 * k);
-      const d = (p[0] - sh[0]) * s;
-      const wc = 1 - smooth(-0.04 * k, 0.06 * k, d);
-      if (wc > 0) inf = mixInf(inf, [[ji(`${side}Clavicle`), 1]], wc * 0.6);
-      return inf;
+    const arm: ArmCtx = {
+      J,
+      chain: [`${side}UpperArm`, `${side}Forearm`, `${side}Hand`],
+      k,
+      sh,
+      s,
+      clavicle: ji(`${side}Clavicle`),
     };
-    const ar = (c: Vec3, ra: number, rb: number) => ring(c, dir, Z, ra * L, rb * L, armInf(c));
+    const ar = (c: Vec3, ra: number, rb: number) => ring(c, dir, Z, ra * L, rb * L, armInf(c, arm));
     const at = (a: Vec3, b: Vec3, t: number): Vec3 => add(a, sub(b, a), t);
     const armStart = m.vertexCount;
     tube(
@@ -462,21 +577,15 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
       side === 'left' ? 'armL' : 'armR',
       { around: 20, capSteps: [3, 2], capDepth: [0.8, 0.4] },
     );
-    reweigh(m, armStart, armInf);
+    reweigh(m, armStart, armInf, arm);
 
     // Palm: wrist → knuckles, flat (thin in Y, wide in Z).
     const knuckle = A('Middle1');
     const zc = (A('Index1')[2] + A('Pinky1')[2]) / 2;
-    const palmInf = (p: Vec3): Influences => {
-      const d = (p[0] - wr[0]) * s;
-      const w = 1 - smooth(-0.01 * k, 0.03 * k, d);
-      return w > 0
-        ? mixInf([[ji(`${side}Hand`), 1]], [[ji(`${side}Forearm`), 1]], w * 0.5)
-        : [[ji(`${side}Hand`), 1]];
-    };
+    const palm: PalmCtx = { wr, s, k, hand: ji(`${side}Hand`), forearm: ji(`${side}Forearm`) };
     const pw = Math.abs(A('Index1')[2] - A('Pinky1')[2]) / 2 + 0.011 * k;
     const pr = (x: Vec3, ra: number, rb: number) =>
-      ring([x[0], x[1] - 0.002 * k, zc], dir, Z, ra * L, rb, palmInf(x));
+      ring([x[0], x[1] - 0.002 * k, zc], dir, Z, ra * L, rb, palmInf(x, palm));
     const palmStart = m.vertexCount;
     tube(
       m,
@@ -489,20 +598,20 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
       'hand',
       { around: 16, capSteps: [2, 3], capDepth: [0.5, 0.6] },
     );
-    reweigh(m, palmStart, palmInf);
+    reweigh(m, palmStart, palmInf, palm);
     for (const f of ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky']) {
       const chain = [1, 2, 3].map((i) => `${side}${f}${i}`);
       const pts = [...chain.map((n) => g(n)), J.get(`tip:${side}${f}3`) as Vec3];
       const r0 = (f === 'Thumb' ? 0.011 : f === 'Pinky' ? 0.0075 : 0.0088) * L * 1.05;
-      const fInf = (p: Vec3) => chainInf(J, chain, p, 0.008 * k, `${side}Hand`);
+      const finger: FingerCtx = { J, chain, h: 0.008 * k, before: `${side}Hand` };
       const rings: Ring[] = pts.map((c, i) => {
         const t = i < pts.length - 1 ? sub(pts[i + 1], c) : sub(c, pts[i - 1]);
         const r = r0 * (1 - 0.12 * i);
-        return ring(c, t, [0, 1, 0], r, r * 0.9, fInf(c));
+        return ring(c, t, [0, 1, 0], r, r * 0.9, fingerInf(c, finger));
       });
       const fs = m.vertexCount;
       tube(m, rings, ATLAS.hand, 'hand', { around: 10, capSteps: [2, 2], capDepth: [0.6, 0.9] });
-      reweigh(m, fs, fInf);
+      reweigh(m, fs, fingerInf, finger);
     }
   }
 
@@ -513,14 +622,8 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
     const kn = A('Shin');
     const an = A('Foot');
     const L = shape.limbs * k;
-    const legChain = [`${side}Thigh`, `${side}Shin`, `${side}Foot`];
-    const legInf = (p: Vec3): Influences => {
-      let inf = chainInf(J, legChain, p, 0.045 * k);
-      const w = smooth(th[1] - 0.05 * k, th[1] + 0.06 * k, p[1]);
-      if (w > 0) inf = mixInf(inf, [[ji('hips'), 1]], w * 0.6);
-      return inf;
-    };
-    const lr = (c: Vec3, ra: number, rb: number) => ring(c, [0, -1, 0], Z, ra * L, rb * L, legInf(c));
+    const leg: LegCtx = { J, chain: [`${side}Thigh`, `${side}Shin`, `${side}Foot`], k, th };
+    const lr = (c: Vec3, ra: number, rb: number) => ring(c, [0, -1, 0], Z, ra * L, rb * L, legInf(c, leg));
     const at = (a: Vec3, b: Vec3, t: number): Vec3 => add(a, sub(b, a), t);
     const girlThigh = kind === 'girl' ? 1.06 : 1;
     const ls = m.vertexCount;
@@ -540,17 +643,16 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
       side === 'left' ? 'legL' : 'legR',
       { around: 20, capSteps: [3, 2], capDepth: [0.6, 0.5] },
     );
-    reweigh(m, ls, legInf);
+    reweigh(m, ls, legInf, leg);
 
     const toes = A('Toes');
     const tip = J.get(`tip:${side}Toes`) ?? add(toes, [0, 0, 0.06]);
     const footLen = tip[2] - an[2];
     const heelZ = an[2] - 0.32 * footLen;
-    const footChain = [`${side}Foot`, `${side}Toes`];
-    const footInf = (p: Vec3) => chainInf(J, footChain, [an[0], toes[1], p[2]], 0.02 * k);
+    const foot: FootCtx = { J, chain: [`${side}Foot`, `${side}Toes`], ax: an[0], toesY: toes[1], k };
     const sr = (z: number, y: number, ra: number, rb: number) => {
       const c: Vec3 = [an[0] + (side === 'left' ? 0.004 : -0.004) * k, y * k, z];
-      return ring(c, Z, Y, ra * L, rb * k, footInf(c));
+      return ring(c, Z, Y, ra * L, rb * k, footInf(c, foot));
     };
     const ss = m.vertexCount;
     tube(
@@ -566,18 +668,18 @@ function buildBody(J: Joints, kind: CharacterKind): { m: MeshBuilder; head: Head
       'shoe',
       { around: 20, capSteps: [3, 3], capDepth: [0.6, 0.8] },
     );
-    reweigh(m, ss, footInf);
+    reweigh(m, ss, footInf, foot);
   }
   return { m, head };
 }
 
-/** Recomputes the influences of vertices from `start` on with a per-vertex function. */
-function reweigh(m: MeshBuilder, start: number, f: (p: Vec3) => Influences): void {
+/** Recomputes the influences of vertices from `start` on with a per-vertex function (and its context). */
+function reweigh<C>(m: MeshBuilder, start: number, f: (p: Vec3, ctx: C) => Influences, ctx: C): void {
   const J: number[] = [];
   const W: number[] = [];
   for (let v = start; v < m.vertexCount; v++) {
     const p: Vec3 = [m.pos[3 * v], m.pos[3 * v + 1], m.pos[3 * v + 2]];
-    const n = Math.min(4, mergeInfluences(f(p), false, J, W));
+    const n = Math.min(4, mergeInfluences(f(p, ctx), false, J, W));
     let sum = 0;
     for (let k = 0; k < n; k++) sum += W[k];
     sum = sum || 1;
@@ -1026,11 +1128,12 @@ export function makeFaceMesh(
   const shape = SHAPES[kind];
   const m = new MeshBuilder();
   const head = headGeom(J, shape);
-  const headInf = (p: Vec3): Influences => {
-    const w = smooth(head.c[1] - head.r[1] * 0.55, head.c[1] - head.r[1] * 1.05, p[1]) * 0.5;
-    return w > 0 ? mixInf([[ji('head'), 1]], [[ji('neck'), 1]], w) : [[ji('head'), 1]];
-  };
-  ellipsoid(m, head.c, head.r, ATLAS.head, 'head', headInf, { lon: 96, lat: 72, phiDensity: HEAD_DENSITY });
+  ellipsoid(m, head.c, head.r, ATLAS.head, 'head', headInf, {
+    lon: 96,
+    lat: 72,
+    phiDensity: HEAD_DENSITY,
+    infCtx: head,
+  });
   const g = (n: string) => J.get(n) as Vec3;
   const neckStart = m.vertexCount;
   tube(
@@ -1043,15 +1146,14 @@ export function makeFaceMesh(
     'neck',
     { around: 24, capSteps: [1, 1], capDepth: [0.2, 0.2] },
   );
-  const neckChain = ['neck', 'head'];
-  reweigh(m, neckStart, (p) => chainInf(J, neckChain, p, 0.03));
+  reweigh(m, neckStart, faceNeckInf, { J, chain: ['neck', 'head'] });
   if (shape.hair !== 'none') {
     const hr: Vec3 = [head.r[0] + 0.011, head.r[1] + 0.012, head.r[2] + 0.012];
     ellipsoid(m, add(head.c, [0, 0.004, -0.004]), hr, ATLAS.hair, 'hair', headOnly, {
       lon: 48,
       lat: 16,
       shell: 0.008,
-      phiMax: (th) => Math.PI * (0.6 - 0.25 * ((1 - Math.cos(th)) / 2) ** 1.5),
+      phiMax: shortHairPhi,
     });
   }
   return finish(m, J, kind, `${kind}_face`, options.rig, faceMorphs(m, head, ARKIT_BLENDSHAPES));

@@ -351,7 +351,7 @@ export function tube(
  * An ellipsoid (or a part of one) around `c` with radii `r` (x side, y up, z front), longitude θ from the back
  * through the side to the front, latitude φ from the top (0) to `phiMax(θ)` (≤ π). A closed ellipsoid when
  * phiMax ≡ π. `shell` > 0 makes a closed thick shell of that thickness (inner surface + rim) for partial ones.
- * Influences per vertex from `inf(p)`.
+ * Influences per vertex from `inf(p, opts.infCtx)`.
  */
 export function ellipsoid(
   m: MeshBuilder,
@@ -359,7 +359,8 @@ export function ellipsoid(
   r: Vec3,
   rect: Rect,
   part: string,
-  inf: (p: Vec3) => Influences,
+  // biome-ignore lint/suspicious/noExplicitAny: the context is the influence function's own (see `infCtx`)
+  inf: (p: Vec3, ctx: any) => Influences,
   opts: {
     lon?: number;
     lat?: number;
@@ -368,6 +369,8 @@ export function ellipsoid(
     shape?: (p: Vec3, theta: number, phi: number) => Vec3;
     /** Relative row density over φ (closed ellipsoids): rows are placed at equal steps of its integral. */
     phiDensity?: (phi: number) => number;
+    /** Second argument of `inf` (its data: a module-level function with a context is compiled once per process). */
+    infCtx?: unknown;
   } = {},
 ): void {
   const L = opts.lon ?? 32;
@@ -390,7 +393,21 @@ export function ellipsoid(
     rowPhi[0] = 0;
     rowPhi[T] = Math.PI;
   } else for (let i = 0; i <= T; i++) rowPhi[i] = (i / T) * Math.PI;
-  const g: SurfaceGrid = { m, c, r, L, T, closed, rowPhi, phiMax, shape: opts.shape, rect, part, inf };
+  const g: SurfaceGrid = {
+    m,
+    c,
+    r,
+    L,
+    T,
+    closed,
+    rowPhi,
+    phiMax,
+    shape: opts.shape,
+    rect,
+    part,
+    inf,
+    infCtx: opts.infCtx,
+  };
   const outer = ellipsoidSurface(g, 1, false);
   if (!closed && opts.shell && opts.shell > 0) {
     const rin = 1 - opts.shell / Math.max(r[0], r[1], r[2]);
@@ -422,7 +439,9 @@ interface SurfaceGrid {
   shape: ((p: Vec3, theta: number, phi: number) => Vec3) | undefined;
   rect: Rect;
   part: string;
-  inf: (p: Vec3) => Influences;
+  // biome-ignore lint/suspicious/noExplicitAny: see `ellipsoid`
+  inf: (p: Vec3, ctx: any) => Influences;
+  infCtx: unknown;
 }
 
 /**
@@ -430,7 +449,7 @@ interface SurfaceGrid {
  * closure made per call: V8 would compile a fresh closure's hot loop again on every character.
  */
 function ellipsoidSurface(g: SurfaceGrid, scale: number, inward: boolean): number {
-  const { m, c, r, L, T, closed, rowPhi, phiMax, rect, part, inf } = g;
+  const { m, c, r, L, T, closed, rowPhi, phiMax, rect, part, inf, infCtx } = g;
   const [u0, v0, u1, v1] = rect;
   const base = m.vertexCount;
   for (let i = 0; i <= T; i++) {
@@ -444,7 +463,7 @@ function ellipsoidSurface(g: SurfaceGrid, scale: number, inward: boolean): numbe
       let p: Vec3 = [c[0] + r[0] * sx * scale, c[1] + r[1] * sy * scale, c[2] + r[2] * sz * scale];
       if (g.shape) p = g.shape(p, th, phi);
       const v = phi / Math.PI;
-      m.vertex(p, u0 + (u1 - u0) * (k / L), v0 + (v1 - v0) * v, inf(p), part);
+      m.vertex(p, u0 + (u1 - u0) * (k / L), v0 + (v1 - v0) * v, inf(p, infCtx), part);
     }
   }
   const W = L + 1;

@@ -1002,6 +1002,32 @@ function boneEulers(rotations: Float32Array, nb: number, b: number, F: number): 
   return euler;
 }
 
+// The per-curve loops of `writeAnimation`, as module-level functions on typed arrays: inside the big function V8
+// compiled them on stack and deoptimised after them on every file.
+
+/** Key times of frames 0..F-1 in KTime. */
+function keyTimes(F: number, fps: number): BigInt64Array {
+  const times = new BigInt64Array(F);
+  for (let f = 0; f < F; f++) times[f] = BigInt(ktimeOf(f, fps));
+  return times;
+}
+
+/** `out[f] = a[f * stride + offset]` for f < F. */
+function strided(
+  out: Float32Array,
+  a: Float32Array | Float64Array,
+  stride: number,
+  offset: number,
+  F: number,
+): void {
+  for (let f = 0; f < F; f++) out[f] = a[f * stride + offset];
+}
+
+/** Column k of K face weights, clamped to 0..1, in percent. */
+function percents(out: Float32Array, weights: Float32Array, K: number, k: number, F: number): void {
+  for (let f = 0; f < F; f++) out[f] = Math.min(1, Math.max(0, weights[f * K + k])) * 100;
+}
+
 function writeAnimation(
   x: FbxWrite,
   { rotKeyed, posKeyed, morphAnim }: AnimationPlan,
@@ -1022,8 +1048,7 @@ function writeAnimation(
   nw.end();
   oo(layerId, stackId);
   // Shared key data: times and attribute arrays, encoded once.
-  const times = new BigInt64Array(F);
-  for (let f = 0; f < F; f++) times[f] = BigInt(ktimeOf(f, fps));
+  const times = keyTimes(F, fps);
   const timesProp: Prop = { t: 'raw', code: 'l', bytes: arrayPayload('l', times, nw.compressArrays) };
   const flagsProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [0x4], nw.compressArrays) };
   const dataProp: Prop = { t: 'raw', code: 'f', bytes: arrayPayload('f', [0, 0, 0, 0], nw.compressArrays) };
@@ -1064,7 +1089,7 @@ function writeAnimation(
     oo(cnId, layerId);
     op(cnId, boneIds[b], 'Lcl Rotation');
     for (let k = 0; k < 3; k++) {
-      for (let f = 0; f < F; f++) values[f] = euler[3 * f + k];
+      strided(values, euler, 3, k, F);
       const cid = newId();
       curve(cid, values);
       op(cid, cnId, `d|${'XYZ'[k]}`);
@@ -1083,7 +1108,7 @@ function writeAnimation(
     oo(cnId, layerId);
     op(cnId, boneIds[b], 'Lcl Translation');
     for (let k = 0; k < 3; k++) {
-      for (let f = 0; f < F; f++) values[f] = rc.translations[(f * nb + b) * 3 + k];
+      strided(values, rc.translations, nb * 3, b * 3 + k, F);
       const cid = newId();
       curve(cid, values);
       op(cid, cnId, `d|${'XYZ'[k]}`);
@@ -1095,7 +1120,7 @@ function writeAnimation(
     for (const { channelId, shape } of channelTargets) {
       const k = bs.names.indexOf(shape as never);
       if (k < 0) continue;
-      for (let f = 0; f < F; f++) values[f] = Math.min(1, Math.max(0, bs.weights[f * K + k])) * 100;
+      percents(values, bs.weights, K, k, F);
       const cnId = newId();
       nw.begin('AnimationCurveNode', [L(cnId), S(objName('DeformPercent', 'AnimCurveNode')), S('')]);
       nw.props70([['d|DeformPercent', 'Number', '', 'A', D(values[0])]]);
