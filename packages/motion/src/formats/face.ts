@@ -211,6 +211,43 @@ export type Expression = (typeof EXPRESSIONS)[number];
 const c01 = (v: number) => Math.min(1, Math.max(0, v));
 
 /** Expression curves (VRM preset names) per frame, from the ARKit curves (formulas in the file header). */
+/**
+ * The per-frame loop of `expressionCurves` (a module-level function on typed arrays: V8 keeps its optimised code
+ * from clip to clip). `ix`: jawOpen, mouthFunnel, mouthPucker, eyeBlinkLeft/Right, browInnerUp, then the
+ * left/right pairs of mouthStretch, mouthSmile, mouthFrown, browDown, eyeWide.
+ */
+function expressionFrames(
+  w: Float32Array,
+  ix: Int32Array,
+  F: number,
+  out: Record<Expression, Float32Array>,
+): void {
+  const { aa, ih, ou, ee, oh, blink, blinkLeft, blinkRight, happy, sad, angry, surprised } = out;
+  for (let f = 0; f < F; f++) {
+    const o = f * 52;
+    const jaw = w[o + ix[0]];
+    const funnel = w[o + ix[1]];
+    const pucker = w[o + ix[2]];
+    const stretch = 0.5 * (w[o + ix[6]] + w[o + ix[7]]);
+    const smile = 0.5 * (w[o + ix[8]] + w[o + ix[9]]);
+    aa[f] = c01(jaw - 0.5 * (funnel + pucker) - 0.5 * stretch);
+    ih[f] = c01((stretch + 0.5 * smile) * (1 - jaw));
+    ou[f] = c01(pucker);
+    ee[f] = c01(2 * stretch * Math.min(1, 2 * jaw));
+    oh[f] = c01(funnel * Math.min(1, 2 * jaw + 0.3));
+    const bl = c01(w[o + ix[3]]);
+    const br = c01(w[o + ix[4]]);
+    const both = Math.min(bl, br);
+    blink[f] = both;
+    blinkLeft[f] = bl - both;
+    blinkRight[f] = br - both;
+    happy[f] = c01(smile);
+    sad[f] = c01(0.5 * (w[o + ix[10]] + w[o + ix[11]]));
+    angry[f] = c01(0.5 * (w[o + ix[12]] + w[o + ix[13]]));
+    surprised[f] = c01(Math.min(w[o + ix[5]], 0.5 * (w[o + ix[14]] + w[o + ix[15]]) + 0.5 * jaw));
+  }
+}
+
 export function expressionCurves(src: FaceSource): Record<Expression, Float32Array> {
   const w = arkitWeights(src);
   const F = src.frameCount;
@@ -233,33 +270,23 @@ export function expressionCurves(src: FaceSource): Record<Expression, Float32Arr
     browDown: pair('browDown'),
     eyeWide: pair('eyeWide'),
   };
-  const g = (f: number, n: keyof typeof I) => w[f * 52 + I[n]];
-  const avg = (f: number, base: keyof typeof P) => 0.5 * (w[f * 52 + P[base][0]] + w[f * 52 + P[base][1]]);
   const out = Object.fromEntries(EXPRESSIONS.map((e) => [e, new Float32Array(F)])) as Record<
     Expression,
     Float32Array
   >;
-  for (let f = 0; f < F; f++) {
-    const jaw = g(f, 'jawOpen');
-    const funnel = g(f, 'mouthFunnel');
-    const pucker = g(f, 'mouthPucker');
-    const stretch = avg(f, 'mouthStretch');
-    const smile = avg(f, 'mouthSmile');
-    out.aa[f] = c01(jaw - 0.5 * (funnel + pucker) - 0.5 * stretch);
-    out.ih[f] = c01((stretch + 0.5 * smile) * (1 - jaw));
-    out.ou[f] = c01(pucker);
-    out.ee[f] = c01(2 * stretch * Math.min(1, 2 * jaw));
-    out.oh[f] = c01(funnel * Math.min(1, 2 * jaw + 0.3));
-    const bl = c01(g(f, 'eyeBlinkLeft'));
-    const br = c01(g(f, 'eyeBlinkRight'));
-    const both = Math.min(bl, br);
-    out.blink[f] = both;
-    out.blinkLeft[f] = bl - both;
-    out.blinkRight[f] = br - both;
-    out.happy[f] = c01(smile);
-    out.sad[f] = c01(avg(f, 'mouthFrown'));
-    out.angry[f] = c01(avg(f, 'browDown'));
-    out.surprised[f] = c01(Math.min(g(f, 'browInnerUp'), avg(f, 'eyeWide') + 0.5 * jaw));
-  }
+  const ix = Int32Array.of(
+    I.jawOpen,
+    I.mouthFunnel,
+    I.mouthPucker,
+    I.eyeBlinkLeft,
+    I.eyeBlinkRight,
+    I.browInnerUp,
+    ...P.mouthStretch,
+    ...P.mouthSmile,
+    ...P.mouthFrown,
+    ...P.browDown,
+    ...P.eyeWide,
+  );
+  expressionFrames(w, ix, F, out);
   return out;
 }
