@@ -216,13 +216,15 @@ export interface Category {
   children: Category[];
 }
 
+/** The items of an answer that is either the array itself or a page holding it in `list` (else none). */
+function listOf(raw: unknown): unknown[] {
+  if (Array.isArray(raw)) return raw;
+  const list = (raw as Rec | null | undefined)?.list;
+  return Array.isArray(list) ? list : [];
+}
+
 export function normaliseCategories(raw: unknown): Category[] {
-  const list = Array.isArray(raw)
-    ? raw
-    : Array.isArray((raw as Rec)?.list)
-      ? ((raw as Rec).list as unknown[])
-      : [];
-  return list
+  return listOf(raw)
     .map((c) => {
       const r = (c ?? {}) as Rec;
       return {
@@ -244,12 +246,7 @@ export interface Notice extends Pick<NoticeRecord, 'page' | 'button' | 'url' | '
 
 /** Notices sorted by page; `jumpTo` is a comma list whose last item is the link (spec §3). */
 export function normaliseNotices(raw: NoticeRecord[] | Rec | Rec[] | null | undefined): Notice[] {
-  const list = Array.isArray(raw)
-    ? raw
-    : Array.isArray((raw as Rec)?.list)
-      ? ((raw as Rec).list as unknown[])
-      : [];
-  return list
+  return listOf(raw)
     .map((n) => {
       const r = (n ?? {}) as Rec;
       const jumps = str(r.jumpTo)

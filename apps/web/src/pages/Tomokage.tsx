@@ -32,6 +32,7 @@ import { GltfViewer } from '../three/GltfViewer.ts';
 import '../styles/studio.css';
 import '../styles/tomokage.css';
 import { useBusy } from '../lib/busy.ts';
+import { useViewerIn } from '../three/useViewer.ts';
 
 export function tt(key: keyof typeof tomokageEn, vars?: Record<string, string | number>): string {
   let s: string = (getLang() === 'zh' ? tomokageZh : tomokageEn)[key] ?? tomokageEn[key];
@@ -348,18 +349,12 @@ function Stage({ id, apply }: { id: number; apply: Apply | null }) {
   const viewer = useRef<GltfViewer | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
   const [animated, setAnimated] = useState(false);
-  useEffect(() => {
-    if (!holder.current) return;
-    try {
-      viewer.current = new GltfViewer(holder.current);
-    } catch {
-      setState('error');
-    }
-    return () => {
-      viewer.current?.dispose();
-      viewer.current = null;
-    };
-  }, []);
+  useViewerIn(
+    holder,
+    viewer,
+    (el) => new GltfViewer(el),
+    () => setState('error'),
+  );
   useEffect(() => {
     let live = true;
     setState('loading');

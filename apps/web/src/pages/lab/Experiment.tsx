@@ -12,6 +12,7 @@ import { parseClip, type ViewerClip } from '../../three/clip.ts';
 import { CHARACTER_KINDS, type CharacterKind, MotionViewer } from '../../three/Viewer.ts';
 import { clipUrlOf, type LabMotion, labMotions, motionKey } from './sources.ts';
 import '../../styles/lab.css';
+import { useViewerIn } from '../../three/useViewer.ts';
 
 /** Seconds, frames per second and metres the hips travel on the floor. */
 export function clipStats(c: ViewerClip): { sec: number; fps: number; travel: number } {
@@ -47,19 +48,17 @@ function Side({
   const viewer = useRef<MotionViewer | null>(null);
   const [stats, setStats] = useState<ReturnType<typeof clipStats> | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  useEffect(() => {
-    if (!holder.current) return;
-    try {
-      viewer.current = new MotionViewer(holder.current);
-      viewer.current.setTimeSource(clock);
-    } catch {
-      setState('error');
-    }
-    return () => {
-      viewer.current?.dispose();
-      viewer.current = null;
-    };
-  }, [clock]);
+  useViewerIn(
+    holder,
+    viewer,
+    (el) => {
+      const v = new MotionViewer(el);
+      v.setTimeSource(clock);
+      return v;
+    },
+    () => setState('error'),
+    clock,
+  );
   useEffect(() => {
     viewer.current?.setCharacter(character);
   }, [character]);

@@ -14,6 +14,7 @@ import { useSession } from '../../lib/session.tsx';
 import { MmdViewer, mannequinModel, modelFromPmx, parsePmx, parseVmd } from '../../three/MmdViewer.ts';
 import { fileFromZip, type LabMotion, labMotions, motionKey, zipOf } from './sources.ts';
 import '../../styles/lab.css';
+import { useViewerIn } from '../../three/useViewer.ts';
 
 const VMD_BONE_TYPE = 'VMD-TDA';
 
@@ -34,21 +35,17 @@ export function MmdPage() {
   const [playing, setPlaying] = useState(true);
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
 
-  useEffect(() => {
-    if (!holder.current) return;
-    try {
-      const v = new MmdViewer(holder.current);
+  useViewerIn(
+    holder,
+    viewer,
+    (el) => {
+      const v = new MmdViewer(el);
       v.setModel(mannequinModel());
-      viewer.current = v;
       setState('ready');
-    } catch {
-      setState('error');
-    }
-    return () => {
-      viewer.current?.dispose();
-      viewer.current = null;
-    };
-  }, []);
+      return v;
+    },
+    () => setState('error'),
+  );
 
   useEffect(() => {
     labMotions()
