@@ -27,6 +27,7 @@ import type {
 import { PermanentJobError } from '@mocap/server';
 import { boneTypeSlug } from './capture.ts';
 import { runExportWorker } from './export.ts';
+import { reconcileEvery } from './reconcile.ts';
 import { runRetrackWorker } from './retrack.ts';
 import { type RunningWorker, startWorker as startCaptureWorker, type WorkerOptions } from './runner.ts';
 import { runTomokageWorker } from './tomokage.ts';
@@ -126,18 +127,11 @@ export function runMusicWorker(
       },
     },
   );
-  const reconcileMs = options.reconcileMs ?? 60_000;
-  const reconciler =
-    reconcileMs > 0 && infra.jobs.reconcile
-      ? setInterval(() => {
-          infra.jobs.reconcile?.().catch((e: unknown) => log(`music reconcile failed: ${String(e)}`));
-        }, reconcileMs)
-      : undefined;
-  reconciler?.unref();
+  const stopReconcile = reconcileEvery(infra.jobs, options.reconcileMs ?? 60_000, log, 'music reconcile');
   return {
     name,
     async close(closeOptions = {}) {
-      if (reconciler) clearInterval(reconciler);
+      stopReconcile();
       await worker.close(closeOptions);
     },
   };

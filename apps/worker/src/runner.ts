@@ -35,6 +35,7 @@ import {
   userSolveOptions,
 } from './capture.ts';
 import { judgeTracks } from './judge.ts';
+import { reconcileEvery } from './reconcile.ts';
 
 export interface WorkerInfra {
   queue: JobQueue<CaptureJobData>;
@@ -320,21 +321,14 @@ export function runWorker(infra: WorkerInfra, options: WorkerOptions = {}): Runn
   void beat('online');
   const timer = setInterval(() => void beat('online'), options.heartbeatMs ?? 10_000);
   timer.unref();
-  const reconcileMs = options.reconcileMs ?? 60_000;
-  const reconciler =
-    reconcileMs > 0 && infra.jobs.reconcile
-      ? setInterval(() => {
-          infra.jobs.reconcile?.().catch((e: unknown) => log(`reconcile failed: ${String(e)}`));
-        }, reconcileMs)
-      : undefined;
-  reconciler?.unref();
+  const stopReconcile = reconcileEvery(infra.jobs, options.reconcileMs ?? 60_000, log);
 
   return {
     name,
     async close(closeOptions = {}) {
       closing = true;
       clearInterval(timer);
-      if (reconciler) clearInterval(reconciler);
+      stopReconcile();
       await worker.close(closeOptions);
       await beat('offline');
       if (options.warmUp) await closeTrackingPool();
