@@ -167,6 +167,14 @@ function sameBytes(data: Uint8Array, a: number, b: number, n: number): boolean {
   return x.equals(y);
 }
 
+/** The unhinted bytes `data[pos, end)`: through zlib, or stored when too short for a zlib call to pay. */
+function plain(w: BitWriter, data: Uint8Array, pos: number, end: number, level: number): void {
+  if (end <= pos) return;
+  const run = data.subarray(pos, end);
+  if (run.length >= MIN_ZLIB_RUN) zlibRun(w, run, level);
+  else stored(w, run);
+}
+
 /** Raw deflate of `data` following `hints` (sorted by start, non-overlapping; see the file header). */
 export function deflateWithHints(data: Uint8Array, hints: readonly DeflateHint[], level = 1): Uint8Array {
   // Repeats beyond the window (long clips) cannot be copied: storing their neighbours would then only cost size,
@@ -180,13 +188,6 @@ export function deflateWithHints(data: Uint8Array, hints: readonly DeflateHint[]
   }
   const w = new BitWriter((data.length >> 1) + 1024);
   let pos = 0;
-  const plain = (end: number) => {
-    if (end <= pos) return;
-    const run = data.subarray(pos, end);
-    if (run.length >= MIN_ZLIB_RUN) zlibRun(w, run, level);
-    else stored(w, run);
-    pos = end;
-  };
   for (const h of hints) {
     if (h.start < pos || h.end > data.length || h.end < h.start)
       throw new Error('deflate: hints must be sorted, inside the data and not overlap');
@@ -195,15 +196,15 @@ export function deflateWithHints(data: Uint8Array, hints: readonly DeflateHint[]
       const dist = h.start - from;
       // Out of reach, or not the same bytes after all: compressed with its surroundings.
       if (from < 0 || dist < 1 || dist > WINDOW || !sameBytes(data, from, h.start, h.end - h.start)) continue;
-      plain(h.start);
+      plain(w, data, pos, h.start, level);
       copyBlock(w, data, h.start, h.end, dist);
     } else {
-      plain(h.start);
+      plain(w, data, pos, h.start, level);
       stored(w, data.subarray(h.start, h.end));
     }
     pos = h.end;
   }
-  plain(data.length);
+  plain(w, data, pos, data.length, level);
   // Final empty fixed block.
   w.bits(1, 1);
   w.bits(1, 2);
