@@ -27,7 +27,7 @@
  */
 
 import { ARKIT_BLENDSHAPES, type ArkitBlendshape, type BlendshapeCurves } from '../clip.ts';
-import { TextSink } from './bytes.ts';
+import { DIGITS4, TextSink } from './bytes.ts';
 
 /** A clip-like source of face curves. */
 export interface FaceSource {
@@ -98,20 +98,29 @@ function weight4(out: TextSink, v: number, nan: string): void {
   else if (q >= 10000) out.byte(49);
   else if (!(q > 0)) out.str(nan);
   else {
-    out.byte(48).byte(46);
-    let digits = 4;
-    let r = q;
-    while (r % 10 === 0) {
-      r /= 10;
-      digits--;
-    }
-    for (let p = 1000, x = q; digits > 0; p /= 10, digits--) {
-      const d = Math.floor(x / p);
-      out.byte(48 + d);
-      x -= d * p;
-    }
+    // "0." and q's four digits (zero-padded) without its trailing zeros, from the digit table.
+    out.ensure(6);
+    const buf = out.buf;
+    let len = out.len;
+    buf[len++] = 48;
+    buf[len++] = 46;
+    const o = 4 * q;
+    const n = SIGNIFICANT4[q];
+    for (let k = 0; k < n; k++) buf[len++] = DIGITS4[o + k];
+    out.len = len;
   }
 }
+
+/** For 1–9999: how many of its four zero-padded digits remain without the trailing zeros. */
+const SIGNIFICANT4 = (() => {
+  const t = new Uint8Array(10000);
+  for (let q = 1; q < 10000; q++) {
+    let digits = 4;
+    for (let r = q; r % 10 === 0; r /= 10) digits--;
+    t[q] = digits;
+  }
+  return t;
+})();
 
 /** The JSON of `writeJson` as UTF-8 bytes, the frames written digit by digit (for zips). */
 export function writeJsonBytes(src: FaceSource): Uint8Array {
