@@ -7,6 +7,8 @@
 
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
+import { pageOf } from '../../infra/db/paging.ts';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -129,12 +131,7 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
   }
 
   async findBySource(source: string, ref: string): Promise<AnimationRecord | null> {
-    const r = await this.db
-      .selectFrom('animation')
-      .selectAll()
-      .where('source', '=', source)
-      .where('source_ref', '=', ref)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'animation', { source, source_ref: ref });
     return r ? toRecord(r) : null;
   }
 
@@ -152,18 +149,11 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
         eb.selectFrom('animation_collect').select('animation_id').where('user_id', '=', uid),
       );
     }
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-    );
-    const rows = await base
-      .selectAll()
-      .orderBy('category')
-      .orderBy('name')
-      .orderBy('id')
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute();
-    return { list: rows.map(toRecord), total, page: q.page, size: q.size };
+    return pageOf(base, q, toRecord, [
+      ['category', 'asc'],
+      ['name', 'asc'],
+      ['id', 'asc'],
+    ]);
   }
 
   async categories(statuses: number[]): Promise<{ category: string; count: number }[]> {

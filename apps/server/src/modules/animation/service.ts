@@ -14,7 +14,9 @@
  * the export queue, like the lower-body zips; the request waits for it) and kept in storage under
  * `animation/<id>/zips/`.
  */
+
 import { randomUUID } from 'node:crypto';
+import type { Animation } from '@mocap/contracts';
 import { zip as zipOfEntries } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
@@ -51,27 +53,8 @@ export const BUNDLE_MAX = 20;
 /** 2 = deleted by an administrator: the row stays (so the seed does not bring it back), its files go. */
 export const AnimationStatus = { HIDDEN: 0, PUBLISHED: 1, DELETED: 2 } as const;
 
-export interface AnimationView {
-  id: number;
-  name: string;
-  category: string;
-  tags: string[];
-  duration: number;
-  frameCount: number;
-  fps: number;
-  price: number;
-  currency: string;
-  status: number;
-  downloads: number;
-  credit: string;
-  collected: boolean;
-  purchased: boolean;
-  /** Signed URL of the card's picture (SVG, rendered from the clip). */
-  picture: string;
-  /** A capture this user shared: they may redo it from the video (`redone`). */
-  mine: boolean;
-  createAt: number;
-}
+/** An animation as the API answers it (the contracts' card). */
+export type AnimationView = Animation;
 
 export class AnimationService {
   private seeded: Promise<number> | null = null;
@@ -185,21 +168,8 @@ export class AnimationService {
     u: UserRecord,
     q: { page: number; size: number; keyword?: string; category?: string; tag?: string; collected?: boolean },
   ): Promise<Page<AnimationView> & { categories: { category: string; count: number }[] }> {
-    await this.seed();
-    const page = await this.repo.list({
-      page: q.page,
-      size: q.size,
-      keyword: q.keyword?.trim() || undefined,
-      category: q.category || undefined,
-      tag: q.tag || undefined,
-      statuses: [AnimationStatus.PUBLISHED],
-      collectedBy: q.collected ? u.id : undefined,
-    });
-    return {
-      ...page,
-      list: await this.views(u, page.list),
-      categories: await this.repo.categories([AnimationStatus.PUBLISHED]),
-    };
+    const page = await this.page(u, q, [AnimationStatus.PUBLISHED], q.collected ? u.id : undefined);
+    return { ...page, categories: await this.repo.categories([AnimationStatus.PUBLISHED]) };
   }
 
   private async published(id: number): Promise<AnimationRecord> {
@@ -559,15 +529,32 @@ export class AnimationService {
     category?: string;
     status?: number;
   }): Promise<Page<AnimationView>> {
+    const statuses =
+      q.status === undefined ? [AnimationStatus.HIDDEN, AnimationStatus.PUBLISHED] : [q.status];
+    return this.page(null, q, statuses);
+  }
+
+  /**
+   * A page of the library among `statuses` by keyword, category and tag (blank: any), only those `collectedBy`
+   * collected when given, as `u` sees them (null: an administrator).
+   */
+  private async page(
+    u: UserRecord | null,
+    q: { page: number; size: number; keyword?: string; category?: string; tag?: string },
+    statuses: number[],
+    collectedBy?: number,
+  ): Promise<Page<AnimationView>> {
     await this.seed();
     const page = await this.repo.list({
       page: q.page,
       size: q.size,
       keyword: q.keyword?.trim() || undefined,
       category: q.category || undefined,
-      statuses: q.status === undefined ? [AnimationStatus.HIDDEN, AnimationStatus.PUBLISHED] : [q.status],
+      tag: q.tag || undefined,
+      statuses,
+      collectedBy,
     });
-    return { ...page, list: await this.views(null, page.list) };
+    return { ...page, list: await this.views(u, page.list) };
   }
 
   /** Publish (true) or hide (false). */

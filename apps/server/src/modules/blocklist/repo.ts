@@ -1,6 +1,7 @@
 /** Blacklist rules over Kysely (table blocklist_rules, migration 901): the only SQL of the blocklist slice. */
 
 import type { Generated, Selectable } from 'kysely';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { BlocklistRepo, BlockRule, RuleKind } from './ports.ts';
@@ -35,12 +36,7 @@ export class KyselyBlocklistRepo extends SliceRepo<BDB> implements BlocklistRepo
     return r && toRule(r);
   }
   async findValue(kind: RuleKind, value: string) {
-    const r = await this.db
-      .selectFrom('blocklist_rules')
-      .selectAll()
-      .where('kind', '=', kind)
-      .where('value', '=', value)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'blocklist_rules', { kind, value });
     return r && toRule(r);
   }
   async create(r: Omit<BlockRule, 'id'>) {

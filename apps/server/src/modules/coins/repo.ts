@@ -1,6 +1,7 @@
 /** Repositories of coins: the ledger, grant markers, scheduled-run markers. */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newestFirst } from '../../infra/db/paging.ts';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { CoinLedgerTable, DB } from '../../infra/db/schema.ts';
 import type {
   Currency,
@@ -114,12 +115,7 @@ export class KyselyScheduledRunRepo implements ScheduledRunRepo {
   }
 
   async get(name: string, period: string) {
-    const r = await this.db
-      .selectFrom('scheduled_runs')
-      .selectAll()
-      .where('name', '=', name)
-      .where('period', '=', period)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'scheduled_runs', { name, period });
     return (
       r && {
         startedAt: Number(r.started_at),

@@ -1,6 +1,8 @@
 /** The company slice over Kysely (migration 1100): notice choices, API keys, webhooks, deliveries. */
 
 import type { Generated, Selectable } from 'kysely';
+import { newestFirst } from '../../infra/db/paging.ts';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type {
@@ -236,12 +238,7 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   }
 
   async findWebhook(id: number) {
-    const r = await this.db
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'webhooks', { id, deleted_at: null });
     return r && toHook(r);
   }
 
@@ -386,15 +383,7 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
 
   async listDeliveries(userId: number, page: number, size: number) {
     const base = this.db.selectFrom('webhook_deliveries').where('user_id', '=', userId);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(size)
-        .offset((page - 1) * size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toDelivery), total: Number(total.n) };
+    const { list, total } = await newestFirst(base, { page, size }, toDelivery);
+    return { list, total };
   }
 }

@@ -68,19 +68,8 @@ const OWN_PREFIX = /^(videos|music|tomokage)\/u(\d+)\//;
 const SAFE_KEY = /^[A-Za-z0-9_\-./]+$/;
 const MB = 1024 * 1024;
 
-export interface FileView {
-  id: number;
-  key: string;
-  url: string;
-  kind: FileKind;
-  purpose: FilePurpose;
-  contentType: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  name: string;
-  createdAt: number;
-}
+/** A file as the API answers it: the stored record without its owner, with a signed URL and the client's name. */
+export type FileView = Omit<UploadedFile, 'userId' | 'originalName'> & { url: string; name: string };
 
 export interface SignedFile {
   key: string;

@@ -6,7 +6,9 @@
 
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
+import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -146,29 +148,17 @@ export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   }
 
   async findByMd5(userId: number, md5: string): Promise<MusicRecord | null> {
-    const r = await this.db
-      .selectFrom('music')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('md5', '=', md5)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'music', { user_id: userId, md5 });
     return r ? toRecord(r) : null;
   }
 
   async list(q: { userId: number; page: number; size: number; name?: string }): Promise<Page<MusicRecord>> {
     let base = this.db.selectFrom('music').where('user_id', '=', q.userId);
     if (q.name) base = base.where('name', 'like', `%${q.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-    );
-    const rows = await base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute();
-    return { list: rows.map(toRecord), total, page: q.page, size: q.size };
+    return pageOf(base, q, toRecord, [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ]);
   }
 
   async countByStatus(userId: number, statuses: number[]): Promise<number> {

@@ -3,6 +3,7 @@
  */
 
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
+import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag } from '../../infra/db/patch.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
@@ -270,15 +271,10 @@ export class KyselyRbacRepo extends SliceRepo<RbacDB> implements RbacRepo {
     if (q.from !== undefined) w = w.where('created_at', '>=', q.from);
     if (q.to !== undefined) w = w.where('created_at', '<', q.to);
     if (q.failedOnly) w = w.where('code', '!=', 0);
-    const total = await w.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await w
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute();
-    return { list: rows.map(toAudit), total: Number(total.n), page: q.page, size: q.size };
+    return pageOf(w, q, toAudit, [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ]);
   }
 
   async usersWithRole(key: string) {

@@ -64,19 +64,22 @@ export interface ApplyRecord {
   createdAt: number;
 }
 
+/** A page of digital humans: one user's (or everybody's), by name, the collected ones, hidden ones too. */
+export interface TomokageQuery {
+  userId?: number;
+  page: number;
+  size: number;
+  name?: string;
+  collected?: boolean;
+  includeHidden: boolean;
+}
+
 export interface TomokageRepo {
   create(t: NewTomokage): Promise<TomokageRecord>;
   findById(id: number): Promise<TomokageRecord | null>;
   findByMd5(userId: number, md5: string): Promise<TomokageRecord | null>;
   countByUser(userId: number): Promise<number>;
-  list(q: {
-    userId?: number;
-    page: number;
-    size: number;
-    name?: string;
-    collected?: boolean;
-    includeHidden: boolean;
-  }): Promise<Page<TomokageRecord & { ownerEmail?: string }>>;
+  list(q: TomokageQuery): Promise<Page<TomokageRecord & { ownerEmail?: string }>>;
   update(id: number, p: TomokagePatch, now: number): Promise<void>;
   delete(id: number): Promise<void>;
   addApply(a: Omit<ApplyRecord, 'id'>): Promise<ApplyRecord>;

@@ -6,7 +6,9 @@
 
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
+import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -16,6 +18,7 @@ import type {
   ApplyRecord,
   NewTomokage,
   TomokagePatch,
+  TomokageQuery,
   TomokageRecord,
   TomokageRepo,
   TomokageStore,
@@ -139,12 +142,7 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
   }
 
   async findByMd5(userId: number, md5: string): Promise<TomokageRecord | null> {
-    const r = await this.db
-      .selectFrom('tomokage')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('md5', '=', md5)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'tomokage', { user_id: userId, md5 });
     return r ? toRecord(r) : null;
   }
 
@@ -157,40 +155,26 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
     return Number(r.n);
   }
 
-  async list(q: {
-    userId?: number;
-    page: number;
-    size: number;
-    name?: string;
-    collected?: boolean;
-    includeHidden: boolean;
-  }): Promise<Page<TomokageRecord & { ownerEmail?: string }>> {
+  async list(q: TomokageQuery): Promise<Page<TomokageRecord & { ownerEmail?: string }>> {
     let base = this.db.selectFrom('tomokage').leftJoin('users', 'users.id', 'tomokage.user_id');
     if (q.userId !== undefined) base = base.where('tomokage.user_id', '=', q.userId);
     if (!q.includeHidden) base = base.where('tomokage.hidden', '=', 0);
     if (q.collected !== undefined) base = base.where('tomokage.collected', '=', q.collected ? 1 : 0);
     if (q.name) base = base.where('tomokage.name', 'like', `%${q.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-    const total = Number(
-      (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    return pageOf(
+      base,
+      q,
+      (r: Row & { owner_email: string | null }) => ({
+        ...toRecord(r),
+        ownerEmail: r.owner_email ?? undefined,
+      }),
+      [
+        ['tomokage.collected', 'desc'],
+        ['tomokage.created_at', 'desc'],
+        ['tomokage.id', 'desc'],
+      ],
+      (b) => b.selectAll('tomokage').select('users.email as owner_email'),
     );
-    const rows = await base
-      .selectAll('tomokage')
-      .select('users.email as owner_email')
-      .orderBy('tomokage.collected', 'desc')
-      .orderBy('tomokage.created_at', 'desc')
-      .orderBy('tomokage.id', 'desc')
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute();
-    return {
-      list: rows.map((r) => ({
-        ...toRecord(r as Row),
-        ownerEmail: (r as { owner_email?: string }).owner_email ?? undefined,
-      })),
-      total,
-      page: q.page,
-      size: q.size,
-    };
   }
 
   async update(id: number, p: TomokagePatch, now: number): Promise<void> {

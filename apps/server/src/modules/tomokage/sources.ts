@@ -22,6 +22,26 @@ function capture(
   return { kind, id, userId, name, made, inSquare, durationMs, clipKey: r.outputs.clipKey ?? null };
 }
 
+/** A published library animation as a motion source (nobody's own; `bought` by the asking user or not). */
+function libraryAnimation(
+  a: { id: number; name: string; durationMs: number; clipKey: string; price: number },
+  bought: boolean,
+): MotionSource {
+  const { id, name, durationMs, clipKey, price } = a;
+  return {
+    kind: 'animation',
+    id,
+    userId: 0,
+    name,
+    made: true,
+    inSquare: false,
+    durationMs,
+    clipKey,
+    bought,
+    price,
+  };
+}
+
 export function createMotionSources(
   videos: VideoStore,
   music: MusicStore,
@@ -32,19 +52,7 @@ export function createMotionSources(
       if (kind === 'animation') {
         const a = animations ? await animations.repos.animation.findById(id) : null;
         if (!a || a.status !== AnimationStatus.PUBLISHED) return null;
-        const bought = (await animations!.repos.animation.purchasedOf(userId, [a.id])).has(a.id);
-        return {
-          kind,
-          id: a.id,
-          userId: 0,
-          name: a.name,
-          made: true,
-          inSquare: false,
-          durationMs: a.durationMs,
-          clipKey: a.clipKey,
-          bought,
-          price: a.price,
-        };
+        return libraryAnimation(a, (await animations!.repos.animation.purchasedOf(userId, [a.id])).has(a.id));
       }
       if (kind === 'video') {
         const v = await videos.repos.videos.findById(id);
@@ -64,18 +72,7 @@ export function createMotionSources(
         if (m.status === MusicStatus.MADE && m.outputs.clipKey) out.push(capture('music', m, true, false));
       if (animations)
         for (const a of await animations.repos.animation.boughtBy(userId, limit))
-          out.push({
-            kind: 'animation',
-            id: a.id,
-            userId: 0,
-            name: a.name,
-            made: true,
-            inSquare: false,
-            durationMs: a.durationMs,
-            clipKey: a.clipKey,
-            bought: true,
-            price: a.price,
-          });
+          out.push(libraryAnimation(a, true));
       return out;
     },
   };

@@ -1,6 +1,6 @@
 /** Repositories of accounts: users, session tokens, verification codes, third-party identities. */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { newestFirst } from '../../infra/db/paging.ts';
+import { newestFirst, pageOf } from '../../infra/db/paging.ts';
 import type { DB, UsersTable } from '../../infra/db/schema.ts';
 import type {
   CodeRecord,
@@ -238,16 +238,7 @@ export class KyselyUserRepo implements UserRepo {
 
   async invitees(inviterId: number, page: number, size: number): Promise<Page<UserRecord>> {
     const base = this.db.selectFrom('users').where('referred_by', '=', inviterId);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('id')
-        .limit(size)
-        .offset((page - 1) * size)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { list: rows.map(toUser), total: Number(total.n), page, size };
+    return pageOf(base, { page, size }, toUser, [['id', 'asc']]);
   }
 
   async countInviteesFromIp(inviterId: number, ip: string): Promise<number> {

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
+import { rowWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import type {
@@ -393,12 +394,7 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async findByMd5(userId: number, md5: string): Promise<VideoRecord | undefined> {
-    const r = await this.db
-      .selectFrom('videos')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('md5', '=', md5)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'videos', { user_id: userId, md5 });
     return r ? toVideo(r) : undefined;
   }
 
