@@ -7,29 +7,27 @@
  * jobs (the export queue, as the lower-body zips), never inside the request; the VMD-TDA zip is read back by
  * mmd-parser and checked against the clip.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Animation } from '@mocap/contracts';
 import { createSkeleton, motionJson, restClip } from '@mocap/motion';
-import { runExportWorker, runTomokageWorker } from '@mocap/worker';
+import { runTomokageWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, VideoStatus } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import {
-  type Fixtures,
-  makeFixtures,
   markMade,
   multipart,
   postUpload,
   TESTDATA,
   unzip,
   uploadForm,
+  useExportWorker,
+  useFixtures,
 } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+const fx = useFixtures();
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 const GENE = join(TESTDATA, 'formats', 'mmd', 'Gene_light', 'Gene_light.pmx');
@@ -59,22 +57,7 @@ const correlation = (x: number[], y: number[]) => {
   return sxy / Math.sqrt(sxx * syy);
 };
 
-interface Anim {
-  id: number;
-  name: string;
-  category: string;
-  tags: string[];
-  duration: number;
-  frameCount: number;
-  fps: number;
-  price: number;
-  currency: string;
-  status: number;
-  credit: string;
-  collected: boolean;
-  purchased: boolean;
-  mine: boolean;
-}
+type Anim = Animation;
 interface PageOf<T> {
   list: T[];
   total: number;
@@ -94,24 +77,14 @@ describe.each(databases)('animation library on %s', (kind) => {
   afterAll(async () => tomokageWorker?.close());
   let a: { token: string; id: number };
   let b: { token: string; id: number };
-  const fetchUrl = (url: string) => {
-    const u = new URL(url, 'http://x');
-    return t.app.inject({ method: 'GET', url: u.pathname + u.search });
-  };
+  const { fetchUrl } = t;
   const search = (token: string, body: Record<string, unknown> = {}) =>
     t.call<PageOf<Anim>>('POST', '/product/animation/search', { token, body: { size: 100, ...body } });
 
   // The zips are made by the worker's export jobs.
-  let exportWorker: ReturnType<typeof runExportWorker> | undefined;
-  afterAll(async () => exportWorker?.close());
+  useExportWorker(t);
 
   beforeAll(async () => {
-    exportWorker = runExportWorker({
-      queue: t.services.motion.exportQueue,
-      storage: t.infra.storage,
-      motion: t.services.motion,
-      animation: t.services.animation,
-    });
     a = await t.register(`anim-a-${kind}@example.com`);
     b = await t.register(`anim-b-${kind}@example.com`);
   });

@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createServices } from '../src/wiring.ts';
 import { CI, createTestInfra, freePort, PG_URL, pgAvailable, spawnMain } from './harness.ts';
+import { dropSchema } from './services.ts';
 
 describe('web app under /capture', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -163,10 +163,7 @@ describe('npm start (main.ts)', () => {
         expect(h.data.database).toBe('postgres');
       } finally {
         await main.stop();
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await c.end();
+        await dropSchema(schema);
         rmSync(dataDir, { recursive: true, force: true });
       }
     },

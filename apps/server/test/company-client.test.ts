@@ -21,12 +21,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Codes } from '../src/errors.ts';
 import { signWebhook } from '../src/modules/company/service.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, unzip } from './video-helpers.ts';
+import { markMade, unzip, useFixtures } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
+const fx = useFixtures();
 
 const codeOf = async (p: Promise<unknown>): Promise<number> => {
   try {

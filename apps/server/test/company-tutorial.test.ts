@@ -14,7 +14,7 @@ import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, TUTORIAL_TS } from '../../web
 import { PUBLIC_API_OPERATIONS } from '../src/modules/company/routes.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, unzip } from './video-helpers.ts';
+import { markMade, unzip, useFixtures } from './video-helpers.ts';
 
 const run = (cmd: string, env: Record<string, string>) =>
   new Promise<string>((resolve, reject) =>
@@ -23,10 +23,7 @@ const run = (cmd: string, env: Record<string, string>) =>
     ),
   );
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
+const fx = useFixtures();
 
 describe.each(databases)('API tutorial on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });

@@ -17,7 +17,7 @@ import {
   WEBHOOK_RETRY_WINDOW_MS,
 } from '../src/modules/company/service.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, postUpload, uploadForm } from './video-helpers.ts';
+import { markMade, postUpload, uploadForm, useFixtures } from './video-helpers.ts';
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -52,10 +52,7 @@ function receiver() {
   };
 }
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
+const fx = useFixtures();
 
 describe.each(databases)('company side on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });

@@ -4,26 +4,14 @@
  * progress until made → zips of three bone types → exact coins → square → a second user buys it once →
  * ledger rows and balances exact. Runs on SQLite and PostgreSQL.
  */
-import { rmSync } from 'node:fs';
+import type { MotionResult } from '@mocap/contracts';
 import { startWorker } from '@mocap/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, postUpload, unzip, uploadForm } from './video-helpers.ts';
+import { postUpload, unzip, uploadForm, useFixtures } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
-
-interface MotionResult {
-  paths: string[];
-  name: string;
-  bonetype: string;
-  motionsName: string;
-  charged: number;
-}
+const fx = useFixtures();
 
 describe.each(databases)('end to end on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite', JOB_BACKOFF_MS: '200' } });

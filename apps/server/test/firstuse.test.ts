@@ -14,7 +14,15 @@ import { type CaptureJobData, runChargeRef } from '../src/modules/jobs/service.t
 import type { CaptureJudgement } from '../src/modules/video/ports.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
 import { databases, freePort, spawnMain, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, unzip, uploadForm, uploadVideo } from './video-helpers.ts';
+import {
+  type Fixtures,
+  makeFixtures,
+  markMade,
+  unzip,
+  uploadForm,
+  uploadVideo,
+  useFixtures,
+} from './video-helpers.ts';
 
 describe('15.1 parseRange', () => {
   it('reads the three forms of one range and refuses what lies past the end', () => {
@@ -120,14 +128,9 @@ async function waitFor(cond: () => boolean, ms = 30_000): Promise<void> {
 
 describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
-  let fx: Fixtures;
-  beforeAll(() => {
-    fx = makeFixtures();
-  });
-  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  const fx = useFixtures();
   const names = async (url: string) => {
-    const u = new URL(url, 'http://x');
-    const r = await t.app.inject({ method: 'GET', url: u.pathname + u.search });
+    const r = await t.fetchUrl(url);
     return [...unzip(r.rawPayload).keys()].sort();
   };
   const madeVideo = async (token: string, i: number) => {
@@ -210,11 +213,7 @@ describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kin
 
 describe.each(databases)('15.5 POST /video/checkMd5, on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
-  let fx: Fixtures;
-  beforeAll(() => {
-    fx = makeFixtures();
-  });
-  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  const fx = useFixtures();
   it('tells me whether I uploaded this file before (mine only), nothing charged', async () => {
     const me = await t.register(`md5-me-${kind}@example.com`);
     const other = await t.register(`md5-other-${kind}@example.com`);

@@ -8,11 +8,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -20,24 +19,10 @@ import { createArgon2Hasher } from '../src/infra/crypto/index.ts';
 import { readOutbox } from '../src/infra/mail/index.ts';
 import type { Clock } from '../src/ports.ts';
 import { createInfra, createServices, type Infra, type Services } from '../src/wiring.ts';
+import { CI, dropSchema, PG_URL, pgAvailable } from './services.ts';
 
-export const CI = process.env.CI === 'true';
-export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { CI, PG_URL, pgAvailable };
 
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createConnection({ host, port });
-    const done = (v: boolean) => {
-      s.destroy();
-      resolve(v);
-    };
-    s.setTimeout(1000, () => done(false));
-    s.once('connect', () => done(true));
-    s.once('error', () => done(false));
-  });
-}
-
-export const pgAvailable = await reachable('127.0.0.1', 5432);
 if (!pgAvailable && !CI) console.warn('PostgreSQL is not reachable at 127.0.0.1:5432: its tests are skipped');
 /** Databases to run the suite on: SQLite always; PostgreSQL when up, and always under CI (fails if down). */
 export const databases: ('sqlite' | 'postgres')[] = pgAvailable || CI ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -74,6 +59,8 @@ export interface TestServer {
   ): Promise<{ token: string; id: number }>;
   /** Logs in through the API as the first-start administrator. */
   adminToken(): Promise<string>;
+  /** GETs a URL the API handed out (signed; absolute or a path) from the app, query included. */
+  fetchUrl(url: string): Promise<LightMyRequestResponse>;
   /** `app.inject` with a bearer token; returns the parsed envelope and HTTP status. */
   call<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -109,12 +96,7 @@ export async function createTestInfra(
     dataDir,
     async cleanup() {
       await infra.close();
-      if (kind === 'postgres') {
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await c.end();
-      }
+      if (kind === 'postgres') await dropSchema(schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -152,6 +134,10 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
       { key: t.infra.transport.publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
       Buffer.from(password, 'utf8'),
     ).toString('base64');
+  t.fetchUrl = (url) => {
+    const u = new URL(url, 'http://x');
+    return t.app.inject({ method: 'GET', url: u.pathname + u.search });
+  };
   t.call = async (method, url, o = {}) => {
     const res = await t.app.inject({
       method,

@@ -5,23 +5,18 @@
  * machines. SQLite (a file shared by the processes) and PostgreSQL; Redis (BullMQ) too when available.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type UserRecord } from '../src/index.ts';
 import { createServices, type Services } from '../src/wiring.ts';
 import { createTestInfra } from './harness.ts';
 import { REDIS_URL, runRedis, uid, waitFor } from './queue-helpers.ts';
-import { type Fixtures, makeFixtures } from './video-helpers.ts';
+import { useFixtures } from './video-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MAIN = join(ROOT, 'apps', 'worker', 'src', 'main.ts');
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+const fx = useFixtures();
 
 const setups: { name: string; db: 'sqlite' | 'postgres'; redis: boolean; enabled: boolean }[] = [
   { name: 'SQLite, database queue', db: 'sqlite', redis: false, enabled: true },

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase, listMigrations, migrateToLatest } from '../src/infra/db/index.ts';
 import { createInfra } from '../src/wiring.ts';
 import { databases, PG_URL, testHasher } from './harness.ts';
+import { dropSchema } from './services.ts';
 
 const INFRA = join(import.meta.dirname, '..', 'src', 'wiring.ts');
 const CONFIG = join(import.meta.dirname, '..', 'src', 'config.ts');
@@ -80,12 +80,7 @@ describe('migrations', () => {
           await db.destroy();
         }
       } finally {
-        if (kind === 'postgres') {
-          const c = new pg.Client({ connectionString: PG_URL });
-          await c.connect();
-          await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await c.end();
-        }
+        if (kind === 'postgres') await dropSchema(schema);
         rmSync(dataDir, { recursive: true, force: true });
       }
     });

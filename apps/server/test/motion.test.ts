@@ -4,46 +4,27 @@
  * demand, signed URL tampering, info/preview/has_download, regen through a worker, 2D repair rules, read
  * credentials, DeleteBatch.
  */
-import { rmSync } from 'node:fs';
-import { runExportWorker, runWorker } from '@mocap/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MotionResult } from '@mocap/contracts';
+import { runWorker } from '@mocap/worker';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import { waitFor } from './queue-helpers.ts';
-import { type Fixtures, makeFixtures, markMade, unzip, uploadForm, uploadVideo } from './video-helpers.ts';
+import { markMade, unzip, uploadForm, uploadVideo, useExportWorker, useFixtures } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
-
-interface MotionResult {
-  paths: string[];
-  motionsName: string;
-  charged: number;
-}
+const fx = useFixtures();
 
 describe.each(databases)('motion on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });
   let a: { token: string; id: number };
   let b: { token: string; id: number };
   const vids: VideoView[] = [];
-  const fetchUrl = async (url: string) => {
-    const u = new URL(url, 'http://x');
-    return t.app.inject({ method: 'GET', url: u.pathname + u.search });
-  };
+  const { fetchUrl } = t;
 
   // The lower-body zips are made by the worker's export jobs (issue 17.3).
-  let exportWorker: ReturnType<typeof runExportWorker> | undefined;
-  afterAll(async () => exportWorker?.close());
+  useExportWorker(t);
 
   beforeAll(async () => {
-    exportWorker = runExportWorker({
-      queue: t.services.motion.exportQueue,
-      storage: t.infra.storage,
-      motion: t.services.motion,
-    });
     a = await t.register(`ma-${kind}@example.com`);
     b = await t.register(`mb-${kind}@example.com`);
     for (const i of [21, 22]) {

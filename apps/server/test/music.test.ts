@@ -4,7 +4,6 @@
  * card's progress to made, DownLoadMusicMotion per bone type (plan rules), redone with a new seed (first free,
  * then charged), delete, and another account kept out.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { runMusicWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MusicView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { multipart, postForm, unzip } from './video-helpers.ts';
+import { ffmpeg, multipart, postForm, sourceClip, unzip } from './video-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mocap-music-test-'));
 const wav12 = Buffer.from(
@@ -52,21 +51,8 @@ const mp4Path = join(dir, 'v.mp4');
   });
   const w = join(dir, 'c.wav');
   writeFileSync(w, wavBytes({ samples: t.samples, sampleRate: t.sampleRate }));
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', w, mp3Path]);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x64:rate=10',
-    '-t',
-    '2',
-    '-pix_fmt',
-    'yuv420p',
-    mp4Path,
-  ]);
+  ffmpeg(['-i', w, mp3Path]);
+  sourceClip('testsrc=size=64x64:rate=10:duration=2', mp4Path);
 }
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -85,10 +71,7 @@ describe.each(databases)('music on %s', (kind) => {
     const form = multipart([...(name ? [{ name: 'name', value: name }] : []), { name: 'file', file }]);
     return postForm<MusicView>(t.app, '/product/music/upload', token, form);
   };
-  const fetchUrl = async (url: string) => {
-    const u = new URL(url, 'http://x');
-    return t.app.inject({ method: 'GET', url: u.pathname + u.search });
-  };
+  const { fetchUrl } = t;
   /** Polls the card until `done(card)`, recording the progress values seen. */
   const waitFor = async (token: string, id: number, done: (m: MusicView) => boolean, seen: number[] = []) => {
     const until = Date.now() + 180_000;

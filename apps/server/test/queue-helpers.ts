@@ -5,34 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { up as queueJobsUp } from '../src/migrations/100_queue_jobs.ts';
+import { CI, PG_URL, pgAvailable, redisAvailable } from './services.ts';
 
-export const CI = process.env.CI === 'true';
-export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { CI, PG_URL, pgAvailable, redisAvailable };
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** True when something listens on host:port (checked once per process). */
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createConnection({ host, port });
-    const done = (ok: boolean) => {
-      s.destroy();
-      resolve(ok);
-    };
-    s.setTimeout(1000, () => done(false));
-    s.once('connect', () => done(true));
-    s.once('error', () => done(false));
-  });
-}
-
-export const pgAvailable = await reachable('127.0.0.1', 5432);
-export const redisAvailable = await reachable('127.0.0.1', 6379);
 /** Run PG/Redis tests when the service is up, and always under CI (where a missing service fails). */
 export const runPg = pgAvailable || CI;
 export const runRedis = redisAvailable || CI;

@@ -2,23 +2,12 @@
  * Rate limiters: the in-process sliding window, and the Redis one shared by every server process in scale-out
  * mode (Redis at 127.0.0.1:6379; skipped locally when down, required under CI=true).
  */
-import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from '../src/infra/ratelimit.ts';
 import type { RateLimiter } from '../src/ports.ts';
 import { CI, TestClock } from './harness.ts';
-
-const redisUp = await new Promise<boolean>((resolve) => {
-  const s = createConnection({ host: '127.0.0.1', port: 6379 });
-  const done = (v: boolean) => {
-    s.destroy();
-    resolve(v);
-  };
-  s.setTimeout(1000, () => done(false));
-  s.once('connect', () => done(true));
-  s.once('error', () => done(false));
-});
+import { redisAvailable } from './services.ts';
 
 function behaves(make: (clock: TestClock) => RateLimiter[]) {
   it('allows `limit` hits per window, then refuses with the time to wait', async () => {
@@ -55,7 +44,7 @@ describe('memory rate limiter', () => {
   behaves((clock) => [createMemoryRateLimiter(() => clock.now())]);
 });
 
-describe.skipIf(!redisUp && !CI)('redis rate limiter', () => {
+describe.skipIf(!redisAvailable && !CI)('redis rate limiter', () => {
   const clients: Redis[] = [];
   afterAll(async () => {
     for (const c of clients) await c.quit();

@@ -6,20 +6,15 @@
  * normal track of the same clip). The editor's draft is kept on the server: saved, read back from another
  * session, a stale copy refused (revision), discarded; free accounts and other owners refused.
  */
-import { rmSync } from 'node:fs';
 import { trackVideo } from '@mocap/vision';
 import { runRetrackWorker } from '@mocap/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
 import { waitFor } from './queue-helpers.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm, uploadVideo } from './video-helpers.ts';
+import { markMade, uploadForm, uploadVideo, useFixtures } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+const fx = useFixtures();
 
 interface RetrackView {
   jobId: string;

@@ -3,7 +3,6 @@
  * route as its client does, asserts its real effect (state changed, the right data returned) and its main error
  * answer in the `{code, message, data}` envelope. Runs on SQLite and PostgreSQL like the rest of the suite.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,15 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Codes, DefaultMessages } from '../src/errors.ts';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { markMade, multipart, unzip, uploadForm, uploadVideo, useTestClips } from './video-helpers.ts';
+import {
+  ffmpeg,
+  markMade,
+  multipart,
+  unzip,
+  uploadForm,
+  uploadVideo,
+  useTestClips,
+} from './video-helpers.ts';
 
 const clip = useTestClips('mocap-routes-', (i) => (i * 41) % 360);
 
@@ -520,16 +527,7 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
       // A distinct tone each time (the same file twice is refused: 当前文件已存在).
       hz += 50;
       const wav = join(dir, `${name}-${hz}.wav`);
-      execFileSync('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        `sine=frequency=${hz}:duration=2`,
-        wav,
-      ]);
+      ffmpeg(['-f', 'lavfi', '-i', `sine=frequency=${hz}:duration=2`, wav]);
       const form = multipart([
         { name: 'name', value: name },
         { name: 'file', file: { filename: `${name}.wav`, data: readFileSync(wav) } },

@@ -1,7 +1,6 @@
 /**
  * Issue 13 (hardening): one block per item, each asserting the answer a hostile request gets now.
  */
-import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -26,7 +25,14 @@ import { MAX_SOURCE_FPS, UploadMessages } from '../src/modules/video/limits.ts';
 import { PreflightMessages, uploadsInFlight } from '../src/modules/video/preflight.ts';
 import { databases, freePort, spawnMain, useServer } from './harness.ts';
 import { type OidcStub, startOidcStub } from './oidc-stub.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm, uploadVideo } from './video-helpers.ts';
+import {
+  type Fixtures,
+  makeFixtures,
+  markMade,
+  sourceClip,
+  uploadForm,
+  uploadVideo,
+} from './video-helpers.ts';
 
 /** Runs `npm start` (main.ts) with `env` over the parent's environment minus NODE_ENV; resolves once it listens or exits. */
 async function startMain(env: Record<string, string>) {
@@ -257,12 +263,7 @@ describe.each(databases)(
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const make = (rate: number, seconds: number) => {
       const out = join(dir, `r${rate}.mp4`);
-      execFileSync('ffmpeg', [
-        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-        ...['-i', `testsrc=size=96x64:rate=${rate}:duration=${seconds}`],
-        ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', out],
-      ]);
-      return out;
+      return sourceClip(`testsrc=size=96x64:rate=${rate}:duration=${seconds}`, out);
     };
 
     it('a 1-second 1000 fps clip: 307 with the rate and the limit; no coin, no video, no file', async () => {
@@ -675,10 +676,7 @@ describe.each(databases)('issue 13 replay: the hostile requests of the report, o
     // 3. a 1-second clip at 1000 fps
     const dir = mkdtempSync(join(tmpdir(), 'mocap-replay-'));
     const fast = join(dir, 'fast.mp4');
-    execFileSync('ffmpeg', [
-      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-      ...['-i', 'testsrc=size=96x64:rate=1000:duration=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', fast],
-    ]);
+    sourceClip('testsrc=size=96x64:rate=1000:duration=1', fast);
     const r3 = (await upload(owner.token, uploadForm(fast, { name: 'fast', tags: 'x' }))).json();
     rmSync(dir, { recursive: true, force: true });
     check('3 1000 fps refused', r3.code === Codes.REFUSED && /fps/.test(r3.message));

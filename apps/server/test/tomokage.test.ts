@@ -8,7 +8,7 @@
  * good leaves no row, no files and no charge. A VRM 1.0 avatar (made from the CC0 Quaternius man) is uploaded,
  * mapped from its humanoid table and applied, with its VRMA downloaded and read by three-vrm-animation.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSkeleton, math, motionJson, restClip } from '@mocap/motion';
@@ -17,8 +17,6 @@ import { runTomokageWorker } from '@mocap/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, useServer } from './harness.ts';
 import {
-  type Fixtures,
-  makeFixtures,
   markMade,
   multipart,
   postForm,
@@ -26,6 +24,7 @@ import {
   unzip,
   uploadForm,
   uploadVideo,
+  useFixtures,
 } from './video-helpers.ts';
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
@@ -35,11 +34,7 @@ const R15 = join(TESTDATA, 'formats', 'fbx_roblox', 'R15_Block.fbx');
 const have = existsSync(XBOT) && existsSync(QUAT) && existsSync(QUAT_GLB) && existsSync(R15);
 if (!have && process.env.CI === 'true') throw new Error('CI=true but shared/testdata characters are missing');
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+const fx = useFixtures();
 
 /** A 2 s motion: arms swing down from the T-pose, a step forward. */
 function movingClipJson(): string {

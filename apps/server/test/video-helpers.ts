@@ -15,8 +15,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import { createSkeleton, exportBoneType, motionJson, restClip } from '@mocap/motion';
+import { type RunningWorker, runExportWorker } from '@mocap/worker';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
@@ -26,13 +26,25 @@ import {
   type Services,
   type VideoOutputs,
 } from '../src/index.ts';
+import { readZip } from '../src/modules/motion/planzip.ts';
+import type { TestServer } from './harness.ts';
 
 export const TESTDATA = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'testdata');
 /** 3.3 s, 12 fps, one person: the shortest real clip (tracked with the lite model in tests). */
 export const PERSON_CLIP = join(TESTDATA, 'videos', 'mmhuman3d_single_person_basketball_outdoor.mp4');
 
-function ffmpeg(args: string[]): void {
+/** Runs ffmpeg quietly, overwriting its output. */
+export function ffmpeg(args: string[]): void {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'pipe' });
+}
+
+/**
+ * An H.264 clip (yuv420p) of an ffmpeg test source such as `testsrc=size=96x64:rate=10:duration=2` written to
+ * `out`; `options` (a filter, a container) go with the output. Returns `out`.
+ */
+export function sourceClip(source: string, out: string, options: string[] = []): string {
+  ffmpeg(['-f', 'lavfi', '-i', source, ...options, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', out]);
+  return out;
 }
 
 /**
@@ -50,19 +62,7 @@ export function useTestClips(
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return (i, seconds = 2) => {
     const out = join(dir, `c${i}.mp4`);
-    ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc=size=96x64:rate=10:duration=${seconds}`,
-      '-vf',
-      `hue=h=${hue(i)}`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      out,
-    ]);
+    sourceClip(`testsrc=size=96x64:rate=10:duration=${seconds}`, out, ['-vf', `hue=h=${hue(i)}`]);
     return { filename: `c${i}.mp4`, data: readFileSync(out) };
   };
 }
@@ -81,6 +81,19 @@ export interface Fixtures {
   audioOnly: string;
   long31s: string;
   mov: string;
+}
+
+/**
+ * The fixture clips of a test file or block: made before its tests, their folder removed after them (the object
+ * is filled in place, so `fx.person` etc. read as usual inside the tests).
+ */
+export function useFixtures(): Fixtures {
+  const fx = {} as Fixtures;
+  beforeAll(() => {
+    Object.assign(fx, makeFixtures());
+  });
+  afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+  return fx;
 }
 
 export function makeFixtures(): Fixtures {
@@ -108,19 +121,7 @@ export function makeFixtures(): Fixtures {
     const have = made.get(key);
     if (have) return have;
     const out = join(dir, `synthetic-${key}.mp4`);
-    ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      `testsrc=size=96x64:rate=10:duration=${seconds}`,
-      '-vf',
-      `hue=h=${(i * 37) % 360}`,
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      out,
-    ]);
+    sourceClip(`testsrc=size=96x64:rate=10:duration=${seconds}`, out, ['-vf', `hue=h=${(i * 37) % 360}`]);
     made.set(key, out);
     return out;
   };
@@ -130,58 +131,16 @@ export function makeFixtures(): Fixtures {
   writeFileSync(empty, '');
   // moov at the end (ffmpeg's default): cutting the file loses the index.
   const truncated = join(dir, 'truncated.mp4');
-  ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=160x120:rate=10:duration=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    truncated,
-  ]);
+  sourceClip('testsrc=size=160x120:rate=10:duration=2', truncated);
   truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
   const huge = join(dir, 'huge.mp4');
-  ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=gray:size=4200x64:rate=5:duration=0.4',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    huge,
-  ]);
+  sourceClip('color=c=gray:size=4200x64:rate=5:duration=0.4', huge);
   const audioOnly = join(dir, 'audio.mp4');
   ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'aac', audioOnly]);
   const long31s = join(dir, 'long.mp4');
-  ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x48:rate=2:duration=31',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    long31s,
-  ]);
+  sourceClip('testsrc=size=64x48:rate=2:duration=31', long31s);
   const mov = join(dir, 'quicktime.mp4');
-  ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x48:rate=5:duration=1',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    '-f',
-    'mov',
-    mov,
-  ]);
+  sourceClip('testsrc=size=64x48:rate=5:duration=1', mov, ['-f', 'mov']);
   return { dir, person, personSmall, synthetic, textAsMp4, empty, truncated, huge, audioOnly, long31s, mov };
 }
 
@@ -273,35 +232,9 @@ export async function uploadVideo<T = { id: number } & Record<string, unknown>>(
   return body.data;
 }
 
-/** Reads the entries of a zip (stored or deflated, no zip64). */
-export function unzip(buf: Uint8Array): Map<string, Buffer> {
-  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  let eocd = -1;
-  for (let i = b.length - 22; i >= 0; i--) {
-    if (b.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip');
-  const count = b.readUInt16LE(eocd + 10);
-  let p = b.readUInt32LE(eocd + 16);
-  const out = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    const method = b.readUInt16LE(p + 10);
-    const csize = b.readUInt32LE(p + 20);
-    const nlen = b.readUInt16LE(p + 28);
-    const xlen = b.readUInt16LE(p + 30);
-    const clen = b.readUInt16LE(p + 32);
-    const lho = b.readUInt32LE(p + 42);
-    const name = b.toString('utf8', p + 46, p + 46 + nlen);
-    const start = lho + 30 + b.readUInt16LE(lho + 26) + b.readUInt16LE(lho + 28);
-    const body = b.subarray(start, start + csize);
-    out.set(name, method === 0 ? Buffer.from(body) : inflateRawSync(body));
-    p += 46 + nlen + xlen + clen;
-  }
-  return out;
-}
+/** The entries of a zip by name (the server's own reader: stored or deflated, no zip64). */
+export const unzip = (buf: Uint8Array): Map<string, Buffer> =>
+  new Map(readZip(buf).map((f) => [f.name, Buffer.from(f.data)]));
 
 /**
  * Marks a waiting video made with real zips of a short rest-pose clip for the given bone types, through the
@@ -341,4 +274,21 @@ export async function markMade(
   );
   await services.captureJobs.completed(data, outputs);
   await services.captureJobs.queue.remove(`capture-${videoId}-${v.jobSeq}`);
+}
+
+/**
+ * The worker's export jobs (lower-body zips, the animation library's zips) running for the server `t` from
+ * before the block's tests to after them.
+ */
+export function useExportWorker(t: TestServer): void {
+  let worker: RunningWorker | undefined;
+  beforeAll(() => {
+    worker = runExportWorker({
+      queue: t.services.motion.exportQueue,
+      storage: t.infra.storage,
+      motion: t.services.motion,
+      animation: t.services.animation,
+    });
+  });
+  afterAll(async () => worker?.close());
 }

@@ -4,17 +4,13 @@
  * stored with the video, returned to the owner only, changed by a remake (fields sent replace, the others are
  * kept) and handed to the worker with the job's video.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, uploadForm } from './video-helpers.ts';
+import { markMade, uploadForm, useFixtures } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+const fx = useFixtures();
 
 describe.each(databases)('solve options on %s', (kind) => {
   const t = useServer(kind, { env: { CAPTURE_MODEL: 'lite' } });

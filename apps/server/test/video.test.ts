@@ -3,18 +3,14 @@
  * uploads each get the spec's message with nothing charged or stored, field rules, the charge, queue limits,
  * the direct-upload flow, lists, edit, delete with refund, square, collect, remake, and authorisation.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, type TestServer, useServer } from './harness.ts';
-import { type Fixtures, makeFixtures, markMade, postUpload, uploadForm } from './video-helpers.ts';
+import { markMade, postUpload, uploadForm, useFixtures } from './video-helpers.ts';
 
-let fx: Fixtures;
-beforeAll(() => {
-  fx = makeFixtures();
-});
-afterAll(() => rmSync(fx.dir, { recursive: true, force: true }));
+const fx = useFixtures();
 
 /** Every stored file under DATA_DIR/files (the temp area excluded). */
 function storedFiles(t: TestServer): string[] {
