@@ -20,15 +20,8 @@ import {
   type SolveOptions,
   solve,
 } from '@mocap/motion';
-import {
-  ffmpegPath,
-  type PoseModel,
-  probeVideo,
-  run,
-  type Tracks,
-  trackProbedVideo,
-  type VideoInfo,
-} from '@mocap/vision';
+import { type PoseModel, probeVideo, type Tracks, trackProbedVideo, type VideoInfo } from '@mocap/vision';
+import { ffmpeg } from './ffmpeg.ts';
 import { capFrameRate, resampledWarning, TRACK_MAX_FPS } from './fps.ts';
 import { type Judgement, judgeTracks } from './judge.ts';
 
@@ -110,13 +103,8 @@ export async function makeThumbnail(
   signal?: AbortSignal,
 ): Promise<boolean> {
   const at = Math.max(0, Math.min(durationS * 0.4, durationS - 0.05));
-  const r = await run(
-    ffmpegPath(),
+  const r = await ffmpeg(
     [
-      '-hide_banner',
-      '-v',
-      'error',
-      '-y',
       '-ss',
       at.toFixed(3),
       '-i',

@@ -4,7 +4,8 @@
  * The result says so in its warnings. The server refuses sources above 240 fps up front.
  */
 import { join, resolve } from 'node:path';
-import { ffmpegPath, probeVideo, run, type VideoInfo } from '@mocap/vision';
+import { probeVideo, type VideoInfo } from '@mocap/vision';
+import { ffmpeg } from './ffmpeg.ts';
 
 export const TRACK_MAX_FPS = 60;
 
@@ -24,13 +25,8 @@ export async function capFrameRate(
 ): Promise<{ info: VideoInfo; resampled: boolean }> {
   if (!(info.fps > maxFps + 0.5)) return { info, resampled: false };
   const out = join(workDir, 'tracked.mp4');
-  const r = await run(
-    ffmpegPath(),
+  const r = await ffmpeg(
     [
-      '-hide_banner',
-      '-v',
-      'error',
-      '-y',
       '-i',
       `file:${resolve(info.path)}`,
       '-an',
