@@ -542,6 +542,20 @@ interface AnimationPlan {
   curveCount: number;
 }
 
+// The object ids and connections of the write in progress, and their functions: module-level (not closures made
+// per file, which V8 optimised again for every FBX).
+let nextId = 1000000;
+let openConnections: Prop[][] = [];
+function newId(): number {
+  return nextId++;
+}
+function oo(child: number, parent: number): void {
+  openConnections.push([S('OO'), L(child), L(parent)]);
+}
+function op(child: number, parent: number, prop: string): void {
+  openConnections.push([S('OP'), L(child), L(parent), S(prop)]);
+}
+
 function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; hints: DeflateHint[] } {
   const rig = rc.rig;
   const F = rc.frameCount;
@@ -551,9 +565,10 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     sizeEstimate(rc, meshes, animate, options.boneAnimation !== false),
     options.compressArrays !== false,
   );
-  let nextId = 1000000;
-  const newId = () => nextId++;
+  // Ids and connections of this write (module state: writes are synchronous and never nested).
+  nextId = 1000000;
   const connections: Prop[][] = [];
+  openConnections = connections;
   const x: FbxWrite = {
     rc,
     rig,
@@ -571,8 +586,8 @@ function writeFbx(rc: RigClip, options: FbxWriteOptions): { bytes: Uint8Array; h
     attrIds: [],
     boneIndex: new Map(rig.bones.map((b, i) => [b.name, i])),
     connections,
-    oo: (child, parent) => connections.push([S('OO'), L(child), L(parent)]),
-    op: (child, parent, prop) => connections.push([S('OP'), L(child), L(parent), S(prop)]),
+    oo,
+    op,
   };
   writeFileHeader(x);
   writeHeaderExtension(x);
@@ -1005,6 +1020,27 @@ function boneEulers(rotations: Float32Array, nb: number, b: number, F: number): 
 // The per-curve loops of `writeAnimation`, as module-level functions on typed arrays: inside the big function V8
 // compiled them on stack and deoptimised after them on every file.
 
+/** The key arrays every curve of a file shares (encoded once). */
+interface CurveProps {
+  timesProp: Prop;
+  flagsProp: Prop;
+  dataProp: Prop;
+  refProp: Prop;
+}
+
+/** One AnimationCurve: the shared key times and attributes, `vals` as its values. */
+function writeCurve(nw: NodeWriter, id: number, vals: Float32Array, c: CurveProps): void {
+  nw.begin('AnimationCurve', [L(id), S(objName('', 'AnimCurve')), S('')]);
+  nw.leaf('Default', D(vals[0] ?? 0));
+  nw.leaf('KeyVer', I(4008));
+  nw.leaf('KeyTime', c.timesProp);
+  nw.leaf('KeyValueFloat', Af(vals));
+  nw.leaf('KeyAttrFlags', c.flagsProp);
+  nw.leaf('KeyAttrDataFloat', c.dataProp);
+  nw.leaf('KeyAttrRefCount', c.refProp);
+  nw.end();
+}
+
 /** Key times of frames 0..F-1 in KTime. */
 function keyTimes(F: number, fps: number): BigInt64Array {
   const times = new BigInt64Array(F);
@@ -1054,17 +1090,7 @@ function writeAnimation(
   const dataProp: Prop = { t: 'raw', code: 'f', bytes: arrayPayload('f', [0, 0, 0, 0], nw.compressArrays) };
   const refProp: Prop = { t: 'raw', code: 'i', bytes: arrayPayload('i', [F], nw.compressArrays) };
   const values = new Float32Array(F);
-  const curve = (id: number, vals: Float32Array) => {
-    nw.begin('AnimationCurve', [L(id), S(objName('', 'AnimCurve')), S('')]);
-    nw.leaf('Default', D(vals[0] ?? 0));
-    nw.leaf('KeyVer', I(4008));
-    nw.leaf('KeyTime', timesProp);
-    nw.leaf('KeyValueFloat', Af(vals));
-    nw.leaf('KeyAttrFlags', flagsProp);
-    nw.leaf('KeyAttrDataFloat', dataProp);
-    nw.leaf('KeyAttrRefCount', refProp);
-    nw.end();
-  };
+  const shared: CurveProps = { timesProp, flagsProp, dataProp, refProp };
   // Euler curves per bone, with `reuseCurves` cached per rotation array: the Mixamo, UnityAnim and GirlFBX files
   // of one clip write the same animation (with different characters), so each bone's curves are converted once.
   let eulers = options.reuseCurves ? EULER_CACHE.get(rc.rotations) : undefined;
@@ -1091,7 +1117,7 @@ function writeAnimation(
     for (let k = 0; k < 3; k++) {
       strided(values, euler, 3, k, F);
       const cid = newId();
-      curve(cid, values);
+      writeCurve(nw, cid, values, shared);
       op(cid, cnId, `d|${'XYZ'[k]}`);
     }
   }
@@ -1110,7 +1136,7 @@ function writeAnimation(
     for (let k = 0; k < 3; k++) {
       strided(values, rc.translations, nb * 3, b * 3 + k, F);
       const cid = newId();
-      curve(cid, values);
+      writeCurve(nw, cid, values, shared);
       op(cid, cnId, `d|${'XYZ'[k]}`);
     }
   }
@@ -1128,7 +1154,7 @@ function writeAnimation(
       oo(cnId, layerId);
       op(cnId, channelId, 'DeformPercent');
       const cid = newId();
-      curve(cid, values);
+      writeCurve(nw, cid, values, shared);
       op(cid, cnId, 'd|DeformPercent');
     }
   }
