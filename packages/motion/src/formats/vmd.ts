@@ -303,6 +303,15 @@ function boneKeyValues(
 }
 
 /** Bone keys of an mmd RigClip on the 30 fps timeline. */
+/** Whether every one of `count` keys is the rest pose (no translation, identity rotation). Module level: see `boneKeyValues`. */
+function atRest(pos: Float32Array, rot: Float32Array, count: number): boolean {
+  for (let k = 0; k < count; k++) {
+    if (Math.abs(pos[3 * k]) + Math.abs(pos[3 * k + 1]) + Math.abs(pos[3 * k + 2]) > 1e-6) return false;
+    if (Math.abs(rot[4 * k + 3]) < 1 - 1e-9) return false;
+  }
+  return true;
+}
+
 function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: number } {
   const { rig } = rc;
   const B = rig.basis;
@@ -372,11 +381,7 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     );
     // A bone whose keys are all the rest pose is left out (a model without that semi-standard bone, such as
     // 腰 on many models, then gets no key it cannot bind).
-    let still = true;
-    for (let k = 0; k < count && still; k++) {
-      if (Math.abs(pos[3 * k]) + Math.abs(pos[3 * k + 1]) + Math.abs(pos[3 * k + 2]) > 1e-6) still = false;
-      if (Math.abs(rot[4 * k + 3]) < 1 - 1e-9) still = false;
-    }
+    const still = atRest(pos, rot, count);
     if (still && !(splitCentre && (b === centre || b === groove))) continue;
     keys.push({ label: bone.name, name: sjis(bone.name, 15), pos, rot });
   }
@@ -397,32 +402,72 @@ function boneKeys(rc: RigClip, opts: VmdOptions): { keys: BoneKeys[]; count: num
     const [dL, dR, uL, uR] = ['eyeLookDownLeft', 'eyeLookDownRight', 'eyeLookUpLeft', 'eyeLookUpRight'].map(
       at,
     );
-    const c01 = (v: number) => Math.min(1, Math.max(0, v));
     const yaws = new Float64Array(F);
     const pitches = new Float64Array(F);
-    for (let f = 0; f < F; f++) {
-      const o = f * K;
-      yaws[f] = 0.5 * (c01(w[o + oL]) + c01(w[o + iR])) - 0.5 * (c01(w[o + iL]) + c01(w[o + oR]));
-      pitches[f] = 0.5 * (c01(w[o + dL]) + c01(w[o + dR])) - 0.5 * (c01(w[o + uL]) + c01(w[o + uR]));
-    }
+    gazeAngles(w, K, F, Int32Array.of(oL, iR, iL, oR, dL, dR, uL, uR), yaws, pitches);
     const pos = new Float32Array(count * 3);
     const rot = new Float32Array(count * 4);
-    for (let k = 0; k < count; k++) {
-      const i = atI[k];
-      const j = atJ[k];
-      const t = atT[k];
-      const yaw = GAZE_YAW * (yaws[i] + t * (yaws[j] - yaws[i]));
-      const pitch = GAZE_PITCH * (pitches[i] + t * (pitches[j] - pitches[i]));
-      // Canonical Ry(yaw) · Rx(pitch) (yaw toward the character's left, pitch down), then to MMD: (−x, −y, z, w).
-      const cy = Math.cos(yaw / 2);
-      const sy = Math.sin(yaw / 2);
-      const cx = Math.cos(pitch / 2);
-      const sx = Math.sin(pitch / 2);
-      rot.set([-(cy * sx), -(sy * cx), -sy * sx, cy * cx], 4 * k);
-    }
+    gazeKeys(yaws, pitches, atI, atJ, atT, count, rot);
     keys.push({ label: '両目', name: sjis('両目', 15), pos, rot });
   }
   return { keys, count };
+}
+
+const c01 = (v: number) => Math.min(1, Math.max(0, v));
+
+/**
+ * Gaze yaw and pitch (at weight 1) per source frame from the eyeLook weights; `ix`: out-left, in-right, in-left,
+ * out-right, down-left, down-right, up-left, up-right. Module level: see `boneKeyValues`.
+ */
+function gazeAngles(
+  w: Float32Array,
+  K: number,
+  F: number,
+  ix: Int32Array,
+  yaws: Float64Array,
+  pitches: Float64Array,
+): void {
+  const oL = ix[0];
+  const iR = ix[1];
+  const iL = ix[2];
+  const oR = ix[3];
+  const dL = ix[4];
+  const dR = ix[5];
+  const uL = ix[6];
+  const uR = ix[7];
+  for (let f = 0; f < F; f++) {
+    const o = f * K;
+    yaws[f] = 0.5 * (c01(w[o + oL]) + c01(w[o + iR])) - 0.5 * (c01(w[o + iL]) + c01(w[o + oR]));
+    pitches[f] = 0.5 * (c01(w[o + dL]) + c01(w[o + dR])) - 0.5 * (c01(w[o + uL]) + c01(w[o + uR]));
+  }
+}
+
+/** The 両目 rotations at the resampled keys (canonical Ry(yaw) · Rx(pitch), in MMD axes). */
+function gazeKeys(
+  yaws: Float64Array,
+  pitches: Float64Array,
+  atI: Int32Array,
+  atJ: Int32Array,
+  atT: Float64Array,
+  count: number,
+  rot: Float32Array,
+): void {
+  for (let k = 0; k < count; k++) {
+    const i = atI[k];
+    const j = atJ[k];
+    const t = atT[k];
+    const yaw = GAZE_YAW * (yaws[i] + t * (yaws[j] - yaws[i]));
+    const pitch = GAZE_PITCH * (pitches[i] + t * (pitches[j] - pitches[i]));
+    // Canonical Ry(yaw) · Rx(pitch) (yaw toward the character's left, pitch down), then to MMD: (−x, −y, z, w).
+    const cy = Math.cos(yaw / 2);
+    const sy = Math.sin(yaw / 2);
+    const cx = Math.cos(pitch / 2);
+    const sx = Math.sin(pitch / 2);
+    rot[4 * k] = -(cy * sx);
+    rot[4 * k + 1] = -(sy * cx);
+    rot[4 * k + 2] = -sy * sx;
+    rot[4 * k + 3] = cy * cx;
+  }
 }
 
 /** Gaze angles at shape weight 1 (ARKit's eyeLook shapes span about ±25° sideways, ±20° up/down). */
