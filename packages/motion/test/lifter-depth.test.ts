@@ -1,13 +1,18 @@
+import { mulberry32 } from '@mocap/testkit';
 import { describe, expect, it } from 'vitest';
 import { forwardKinematics, jointCount, type MotionClip } from '../src/clip.ts';
 import { readVec3, sub, type Vec3 } from '../src/math.ts';
-import { solve } from '../src/solver/index.ts';
+import { cameraModel } from '../src/solver/camera.ts';
+import { lifterShare, solve, worldImageDisagreement } from '../src/solver/index.ts';
+import { readLandmarks } from '../src/solver/input.ts';
 import { syntheticFrom } from './helpers.ts';
 
 /**
- * The lifter as the solver's depth evidence (`depth: 'lifter'`, `lifterWeight`): where the world landmarks'
- * depths are biased the way BlazePose's are (knees pushed off the hip–ankle line in depth: standing people
- * solved with bent knees), the lifter's depths, made from the picture alone, bring the knees back.
+ * The lifter as the solver's depth evidence (`depth: 'lifter'`, the default; `lifterWeight` fixes its share):
+ * where the world landmarks' depths are biased the way BlazePose's are (knees pushed off the hip–ankle line in
+ * depth: standing people solved with bent knees), the lifter's depths, made from the picture alone, bring the
+ * knees back. The default share follows the world landmarks' lasting disagreement with the image
+ * (`worldImageDisagreement`): ~0 for clean synthetic landmarks, large for a tracker that draws another body.
  * cmu_002_04 is held out of the lifter's training.
  */
 describe('lifter depths in the solve', () => {
@@ -51,7 +56,7 @@ describe('lifter depths in the solve', () => {
 
   it('with biased knee depths, the lifter brings the solved knee angles closer to the truth', () => {
     const clean = kneeError(solve(syn.tracks, opts));
-    const world = kneeError(solve(biased, opts));
+    const world = kneeError(solve(biased, { ...opts, depth: 'world' }));
     const lifted = kneeError(solve(biased, { ...opts, depth: 'lifter', lifterWeight: 1 }));
     // The bias shows in the world-landmark solve …
     expect(world).toBeGreaterThan(clean + 3);
@@ -59,8 +64,54 @@ describe('lifter depths in the solve', () => {
     expect(lifted).toBeLessThan(world - 0.5 * (world - clean));
   });
 
+  // BlazePose-like: besides the knee depths, the world landmarks draw another body than the picture shows —
+  // every landmark off by its own lasting offset (2.5 cm RMS per axis across the image), plus white noise.
+  const another = structuredClone(biased);
+  const rand = mulberry32(3);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const offsets = Array.from({ length: 33 }, () => [gauss() * 0.025, gauss() * 0.025]);
+  for (const fr of another.frames) {
+    if (!fr.world) continue;
+    fr.world = fr.world.map((p, i) => [p[0] + offsets[i][0], p[1] + offsets[i][1], p[2]]);
+  }
+  const disagreement = (t: typeof syn.tracks) => {
+    const series = readLandmarks(t);
+    return worldImageDisagreement(cameraModel(series.width, series.height, opts), series);
+  };
+
+  it("measures the world landmarks' lasting disagreement with the image: ~0 when they agree, cm when not", () => {
+    const clean = disagreement(syn.tracks);
+    const other = disagreement(another);
+    // The synthetic tracks' 2 cm white noise averages out over ±0.25 s.
+    expect(clean).toBeLessThan(0.008);
+    // Depth-only bias cannot be seen across the image …
+    expect(disagreement(biased)).toBeLessThan(0.008);
+    // … another body can: about the 2.5 cm RMS offsets.
+    expect(other).toBeGreaterThan(0.018);
+    expect(other).toBeLessThan(0.035);
+    // The lifter's share: its own depths for agreeing landmarks, a large part for disagreeing ones.
+    expect(lifterShare(clean)).toBeLessThan(0.05);
+    expect(lifterShare(other)).toBeGreaterThan(0.2);
+    expect(lifterShare(other)).toBeLessThan(lifterShare(0.06));
+  });
+
+  it("by default, takes the lifter's depths where the world landmarks disagree with the image", () => {
+    const clean = kneeError(solve(syn.tracks, opts));
+    const world = kneeError(solve(another, { ...opts, depth: 'world' }));
+    const auto = kneeError(solve(another, opts));
+    expect(world).toBeGreaterThan(clean + 3);
+    expect(auto).toBeLessThan(world - 0.25 * (world - clean));
+    // Clean synthetic tracks: the default solve is the world-landmark solve within a hair.
+    const a = solve(syn.tracks, { ...opts, depth: 'world' });
+    const b = solve(syn.tracks, opts);
+    let d = 0;
+    for (let i = 0; i < a.rootPositions.length; i++)
+      d = Math.max(d, Math.abs(a.rootPositions[i] - b.rootPositions[i]));
+    expect(d).toBeLessThan(0.01);
+  });
+
   it('a lifter share of 0 is the world-landmark solve, exactly', () => {
-    const a = solve(biased, opts);
+    const a = solve(biased, { ...opts, depth: 'world' });
     const b = solve(biased, { ...opts, depth: 'lifter', lifterWeight: 0 });
     expect(Array.from(b.rotations)).toEqual(Array.from(a.rotations));
     expect(Array.from(b.rootPositions)).toEqual(Array.from(a.rootPositions));

@@ -5,8 +5,9 @@
  * Pipeline (each step in its own module):
  * 1. `input.ts`   tracks → uniformly sampled body-space landmarks with visibility weights (VFR resampled);
  *                 frames where the tracker swapped the left and right legs are relabelled (`fixLegSwaps`).
- *                 Option `depth: 'lifter'`: the world landmarks' depths are fused with those of the learned
- *                 2D → 3D lifter (`lifter.ts`, `liftInto`; experimental, not the default: see there).
+ *                 Depth (default `depth: 'lifter'`): the world landmarks' depths are fused with those of the
+ *                 learned 2D → 3D lifter (`lifter.ts`, `liftInto`), the lifter's share growing with how far
+ *                 the world landmarks disagree with the image (`worldImageDisagreement`).
  * 2. `camera.ts`  camera model (focal from metadata/option, or a 60° FOV guess); per-frame camera-space root
  *                 translation from the image landmarks and the world-landmark shape.
  * 3. fusion       image landmarks lifted to the world landmarks' depth are fused with the world landmarks
@@ -54,7 +55,7 @@ import {
   writeVec3,
 } from '../math.ts';
 import { hasFingers, SIDES, type Side, standingHeight } from '../skeleton.ts';
-import { type CameraModel, cameraModel, solveTranslation } from './camera.ts';
+import { type CameraModel, cameraModel, project, solveTranslation } from './camera.ts';
 import { solveFace } from './face.ts';
 import { defaultPoles, fitFrame, framePoles, type Poles, solveLimb } from './fit.ts';
 import {
@@ -105,14 +106,12 @@ export interface SolveOptions {
   /** Solve face blendshapes from face tracks when present (default true). */
   face?: boolean;
   /**
-   * Depth evidence: `world` (default) = BlazePose's world landmarks; `lifter` = fused with the learned
-   * 2D → 3D lifter on the image landmarks (`lifter.ts`; experimental: see `liftInto` for what it buys).
+   * Depth evidence. `lifter` (default): BlazePose's world-landmark depths fused with the learned 2D → 3D
+   * lifter's (`lifter.ts`), the lifter's share from how far the world landmarks disagree with the image
+   * (`liftInto`); `world`: the world landmarks' depths alone (the solve before the lifter).
    */
   depth?: 'lifter' | 'world';
-  /**
-   * With `depth: 'lifter'`: the lifter's share of each landmark's depth, 0..1 (default: per landmark from the
-   * lifter's validation error and the clip's disagreement, see `liftInto`).
-   */
+  /** With `depth: 'lifter'`: a fixed share of the lifter in every landmark's depth, 0..1, instead of the estimate. */
   lifterWeight?: number;
   /** Take the clip's median head pitch against the chest out of the face template (default true). */
   headNeutral?: boolean;
@@ -236,7 +235,8 @@ export function solveDetailed(
   // BlazePose's world landmarks. Optional pre-scaling to the requested height (the tracker's metric scale is
   // a population average).
   const world = Float64Array.from(series.world);
-  if (options.depth === 'lifter') liftInto(series, world, options.lifterWeight);
+  if ((options.depth ?? 'lifter') === 'lifter')
+    liftInto(series, world, options.lifterWeight ?? lifterShare(worldImageDisagreement(cam, series)));
   if (options.height && options.height > 0) {
     const c0 = calibrate({ N, points: world, weight: series.weight });
     const k = options.height / standingHeight(c0.proportions);
@@ -673,37 +673,114 @@ function segmentSum(p: Float64Array, o: number): number {
   return s;
 }
 
+/** Body landmarks whose world/image agreement `worldImageDisagreement` measures. */
+const AGREEMENT_LANDMARKS = [11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28];
+
 /**
- * Fuses the lifter's depths (`lifter.ts`) into the world landmarks of tracked frames (option
- * `depth: 'lifter'`). The lifter's output is scaled to the world landmarks' overall size (median ratio of
- * limb lengths over the clip: the tracker's metric scale is kept). Per landmark, the depths are averaged with
- * inverse-variance weights: the lifter's error variance is its validation RMS (training metadata); the world
- * landmarks' is what remains of the clip's mean squared depth disagreement after the lifter's share (method
- * of moments), so world landmarks that agree with the image-based lift keep their detail and biased ones
- * give way. Across the image the world landmarks are fused with the image landmarks later (`fuse`).
- *
- * Measured (13 rendered clips of the quality bench, cached tracks, shipped weights: validation 74.6 mm):
- * PA-MPJPE 98.1 → 92.3 mm, but MPJPE 148.8 → 149.8 mm, joint angles 19.1 → 20.5°, ground penetration
- * 24.0 → 33.7 mm, RTE 9.9 → 11.3 %, the sitting clip's angles 29 → 38°; on the solver bench's synthetic
- * tracks (world landmarks with 2 cm white noise, better than the tracker's) MPJPE 8 → 12-35 mm. So it is
- * not the default.
- *
- * Measured again in session 10 (14 rendered clips, this machine's renders and tracks, `npm run bench -- quality
- * --options ...`; solver bench `--max-frames 300`), PA-MPJPE / joint angles / penetration / RTE, and the solver
- * bench's MPJPE:
- * - `depth: 'world'` (default): 93.8 mm / 16.9° / 21.3 mm / 9.10 %; solver bench 12.9 mm.
- * - adaptive share (this function's default): 90.8 / 18.2 / 31.1 / 10.9; solver bench 34.6 mm.
- * - `lifterWeight` 0.4 (a fixed share): 86.7 / 16.8 / 26.1 / 10.2 — PA-MPJPE lower on all 14 clips and in every
- *   motion class (walk 98.4 → 90.2, turn 80.8 → 70.3, sit 98.6 → 90.6) — but solver bench 31.6 mm; 0.15 capped by
- *   the adaptive share: 90.1 mm, solver bench 16.2 mm.
- * - a wider lifter (192 hidden, validation 74.6 → 64.0 mm on held-out CMU): no better on the rendered clips
- *   (0.4: 88.0 mm). The gap is the rendered clips' domain (BlazePose's 2D errors, other bodies), not CMU.
- * On real tracker data the lifter's depths are better than BlazePose's; on clean synthetic world landmarks they
- * are worse, and nothing in a clip tells the two apart yet, so the default stays `world`.
+ * How far the world landmarks' shape, across the picture, stays off the image landmarks in a lasting way:
+ * per tracked frame the world landmarks are placed in front of the camera (`solveTranslation`) and projected;
+ * each seen body landmark's image miss, in metres at its depth, is averaged over ±0.25 s (white noise cancels,
+ * a tracker's habit stays), and the RMS of those averages is returned (metres). Synthetic landmarks with white
+ * noise come out at 0.2–0.3 cm; BlazePose's world landmarks at 2.5–6 cm on the quality bench's clips: its world
+ * head draws another body than its image head.
  */
-function liftInto(series: LandmarkSeries, world: Float64Array, fixedWeight?: number): void {
+export function worldImageDisagreement(cam: CameraModel, series: LandmarkSeries): number {
+  const { N } = series;
+  const K = AGREEMENT_LANDMARKS.length;
+  const miss = new Float64Array(N * K * 2).fill(Number.NaN);
+  const q: Vec3 = [0, 0, 0];
+  for (let f = 0; f < N; f++) {
+    if (!series.tracked[f]) continue;
+    const P = series.world.subarray(f * 99, f * 99 + 99);
+    const uv = series.image.subarray(f * 66, f * 66 + 66);
+    const wt = series.weight.subarray(f * 33, f * 33 + 33);
+    const T = solveTranslation(cam, P, uv, wt, NUM_LANDMARKS, 3);
+    if (!T) continue;
+    for (let k = 0; k < K; k++) {
+      const i = AGREEMENT_LANDMARKS[k];
+      if (wt[i] <= 0.5) continue;
+      q[0] = P[i * 3] + T[0];
+      q[1] = P[i * 3 + 1] + T[1];
+      q[2] = P[i * 3 + 2] + T[2];
+      if (!(q[2] < 0)) continue;
+      const [u, v] = project(cam, q);
+      const m = -q[2] / cam.f;
+      miss[(f * K + k) * 2] = (uv[i * 2] - u) * m;
+      miss[(f * K + k) * 2 + 1] = (uv[i * 2 + 1] - v) * m;
+    }
+  }
+  const W = Math.max(1, Math.round(series.fps * 0.25));
+  let ss = 0;
+  let c = 0;
+  for (let j = 0; j < K * 2; j++) {
+    for (let f = 0; f < N; f++) {
+      if (Number.isNaN(miss[f * K * 2 + j])) continue;
+      let acc = 0;
+      let m = 0;
+      for (let g = Math.max(0, f - W); g <= Math.min(N - 1, f + W); g++) {
+        const x = miss[g * K * 2 + j];
+        if (!Number.isNaN(x)) {
+          acc += x;
+          m++;
+        }
+      }
+      ss += (acc / m) ** 2;
+      c++;
+    }
+  }
+  return c ? Math.sqrt(ss / c) : 0;
+}
+
+/**
+ * The world landmarks' depth error is taken as `LIFTER_KAPPA` × their lasting disagreement with the image
+ * (`worldImageDisagreement`): what the picture can check is a lower bound on what it cannot.
+ */
+export const LIFTER_KAPPA = 2;
+
+/**
+ * The lifter's share in the fused depths for a clip whose world landmarks disagree with the image by `d`
+ * metres: inverse-variance weights, the world landmarks' error `LIFTER_KAPPA · d`, the lifter's its validation
+ * MPJPE (training metadata; at the 1.75 m body the lifter is trained for). BlazePose's tracks (d 2.5–6 cm)
+ * give 0.4–0.8; synthetic landmarks with white noise (d ≈ 0.25 cm) about 0.005, i.e. their own depths.
+ */
+export function lifterShare(d: number): number {
+  const meta = lifterMeta();
+  const varL = (((meta.validationMpjpeMm as number | undefined) ?? 75) / 1000) ** 2;
+  const varW = (LIFTER_KAPPA * d) ** 2;
+  return varW / (varW + varL);
+}
+
+/**
+ * Fuses the lifter's depths (`lifter.ts`) into the world landmarks of tracked frames with the lifter's share
+ * `share` (0..1; `lifterShare`, or the option `lifterWeight`). The lifter's output is scaled to the world
+ * landmarks' overall size (median ratio of limb lengths over the clip: the tracker's metric scale is kept).
+ * Depth only: across the image the world landmarks are fused with the image landmarks later (`fuse`).
+ *
+ * Why: BlazePose's world landmarks are weak in depth (the standing knee pushed forward, trunk leans); the
+ * lifter knows from motion capture which depths go with a 2D pose; on the quality bench's rendered clips the
+ * depth is most of the error (with the true depths of the solved joints PA-MPJPE would be ~50 mm, with the true
+ * image-plane positions ~70). Clean synthetic world landmarks (the solver bench) are better than the lifter,
+ * and those agree with the image, so there the share is ~0.
+ *
+ * Measured (`npm run bench -- quality`, 14 rendered clips, the same renders and tracks; before → after, i.e.
+ * `depth: 'world'` → this default): PA-MPJPE 93.8 → 86.9 mm, MPJPE 142.7 → 137.6, joint angles 16.9 → 16.7°,
+ * sliding 13.4 → 12.6 mm, but ground penetration 21.3 → 24.4 mm and RTE 9.10 → 9.88 % (the crouching clip:
+ * penetration 85.5 → 145.5 mm, RTE 35.9 → 43.1 %); per class PA-MPJPE lower in 7 of 8 (walk 98.4 → 89.5,
+ * sit 98.6 → 90.8, turn 80.8 → 70.0), the punch clip ("other") 100.5 → 101.7. Real clips: reprojection
+ * 2.47 → 2.39 % of the body's height; Pose2Sim 126.4 → 122.8 mm, against its videos 62.1 → 57.7 mm; up
+ * direction on the high-camera walk 17.4° → 7.2° off. Solver bench (`--max-frames 300`): 12.9 mm either way.
+ * Tried and not kept: κ 1.5 (88.8 mm) and 3 (about the same as 2 but worse on the high dance clip), the share
+ * per landmark from each one's validation RMS (90.7 mm on 4 clips against 88.9), one rotation for the whole
+ * clip turning the lifted bodies onto the world landmarks (no change in the up direction), the earlier
+ * method-of-moments share from the lifter–world disagreement (90.8 mm, solver bench 34.6 mm: that
+ * disagreement is as large on clean synthetic landmarks, where the lifter is the one that is wrong), a wider
+ * lifter (192 hidden: validation 74.6 → 64.0 mm on held-out CMU, no better on the rendered clips).
+ */
+function liftInto(series: LandmarkSeries, world: Float64Array, share: number): void {
   const { N } = series;
   const M = NUM_LANDMARKS;
+  const wL = Math.max(0, Math.min(1, share));
+  if (wL === 0) return;
   const lifted = new Float64Array(N * M * 3);
   liftFrames(lifterNetwork(), N, series.image, series.weight, series.tracked, lifted);
   const ratios: number[] = [];
@@ -716,30 +793,11 @@ function liftInto(series: LandmarkSeries, world: Float64Array, fixedWeight?: num
   }
   if (!ratios.length) return;
   const k = median(ratios);
-  for (let i = 0; i < lifted.length; i++) lifted[i] *= k;
-  const meta = lifterMeta();
-  const rms = (meta.validationRmsM as number[] | undefined) ?? [];
-  const fallback = ((meta.validationMpjpeMm as number | undefined) ?? 60) / 1000;
-  // Depth only: across the image the world landmarks are fused with the image landmarks later (`fuse`).
-  for (let i = 0; i < M; i++) {
-    let d2 = 0;
-    let c = 0;
-    for (let f = 0; f < N; f++) {
-      if (!series.tracked[f]) continue;
-      const o = (f * M + i) * 3;
-      d2 += (world[o + 2] - lifted[o + 2]) ** 2;
-      c++;
-    }
-    d2 /= Math.max(1, c);
-    // The lifter's error is almost all depth (across the image it follows the landmarks).
-    const varL = ((rms[i] ?? fallback) * k) ** 2;
-    const varW = Math.max(0.01 ** 2, d2 - varL);
-    const adaptive = 1 / varL / (1 / varL + 1 / varW);
-    const wL = fixedWeight === undefined ? adaptive : Math.max(0, Math.min(1, fixedWeight));
-    for (let f = 0; f < N; f++) {
-      if (!series.tracked[f]) continue;
-      const o = (f * M + i) * 3;
-      world[o + 2] += wL * (lifted[o + 2] - world[o + 2]);
+  for (let f = 0; f < N; f++) {
+    if (!series.tracked[f]) continue;
+    for (let i = 0; i < M; i++) {
+      const o = (f * M + i) * 3 + 2;
+      world[o] += wL * (k * lifted[o] - world[o]);
     }
   }
 }
