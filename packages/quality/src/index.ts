@@ -61,6 +61,7 @@ export {
   rootTrajectoryError,
   type Transform,
   transformFrames,
+  withTruth,
 } from './metrics.ts';
 export {
   armFromTrunkDeg,

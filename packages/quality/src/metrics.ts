@@ -21,6 +21,11 @@
  *   percentage of the horizontal distance the true pelvis travels (path smoothed over ±0.25 s); reported
  *   only when it travels ≥ 1 m.
  *
+ * Where the error is (rendered clips, camera space, X right, Y up, Z towards the camera): the PA-MPJPE the
+ * estimate would have with the truth's depths (`withTruth(est, truth, 'depth')`: each joint's Z relative to
+ * the pelvis replaced by the truth's), or with the truth's image-plane positions (X and Y relative to the
+ * pelvis replaced): how much of the error each side leaves.
+ *
  * Without ground truth: coverage (fraction of frames with a pose), jitter, foot sliding during the given
  * (detected) contacts using the slower of ankle and toe, bone-length standard deviation and 2D reprojection
  * error against image landmarks.
@@ -353,3 +358,23 @@ export function reprojectionError(
 }
 
 export { J as JOINT_COUNT };
+
+/**
+ * Camera-space frames with one side of each joint's position, relative to the pelvis, taken from the truth:
+ * `depth` = Z (along the camera's axis), `imagePlane` = X and Y. Both in camera axes; frames where either has
+ * no pose are null.
+ */
+export function withTruth(est: Frames, truth: Frames, side: 'depth' | 'imagePlane'): Frames {
+  const J3 = RECORDED_JOINTS.length * 3;
+  return est.map((e, f) => {
+    const t = truth[f];
+    if (!e || !t) return null;
+    const out = new Float64Array(J3);
+    for (let i = 0; i < J3; i++) {
+      const axis = i % 3;
+      const fromTruth = side === 'depth' ? axis === 2 : axis !== 2;
+      out[i] = fromTruth ? t[i] - t[PELVIS * 3 + axis] + e[PELVIS * 3 + axis] : e[i];
+    }
+    return out;
+  });
+}

@@ -23,6 +23,7 @@ import {
   project,
   reprojectionError,
   rootTrajectoryError,
+  withTruth,
 } from './metrics.ts';
 import type { Pose2SimResult } from './pose2sim.ts';
 import type { SolvedInput } from './solved.ts';
@@ -95,6 +96,8 @@ export interface ClipResult {
   cameraDistance?: number;
   /** Mean 2D distance of the tracked image landmarks to the projected true joints, px (detection quality). */
   detection2d?: number;
+  /** Solved PA-MPJPE with the truth's depths, and with the truth's image-plane positions (`withTruth`), mm. */
+  withTruth?: { depth: number; imagePlane: number };
   notes: string[];
 }
 
@@ -176,6 +179,9 @@ export function evaluateRendered(
     raw: jointAngleError(rawWorld, cut(truth)).perAngle,
     solved: jointAngleError(solvedWorld, cut(truth)).perAngle,
   };
+  const camTruth = cut(gt.camera);
+  const withTruthPa = (side: 'depth' | 'imagePlane') =>
+    poseErrors(withTruth(cut(solvedCam), camTruth, side), camTruth).paMpjpe;
   const projected = projectFrames(gt.camera, k);
   const detection2d = twoDError(raw.image, projected);
   const heights = projected
@@ -211,6 +217,7 @@ export function evaluateRendered(
     perJoint,
     perAngle,
     detection2d,
+    withTruth: { depth: withTruthPa('depth'), imagePlane: withTruthPa('imagePlane') },
     subjectPx,
     cameraDistance: gt.setup.distance,
     notes,
@@ -405,6 +412,10 @@ export function clipMarkdown(r: ClipResult): string {
       lines.push(
         `worst joints (solved PA-MPJPE mm): ${worst}; 2D landmark error vs projected truth: ${fmt(r.detection2d)} px`,
       );
+      if (r.withTruth)
+        lines.push(
+          `\nsolved PA-MPJPE with the truth's depths ${fmt(r.withTruth.depth)} mm, with its image-plane positions ${fmt(r.withTruth.imagePlane)} mm`,
+        );
     }
   } else {
     lines.push(`### ${r.id} (real, ${r.frames} frames @ ${r.fps.toFixed(2)} fps, no ground truth)`);
@@ -424,7 +435,14 @@ export function clipMarkdown(r: ClipResult): string {
 }
 
 export interface Summary {
-  rendered: { raw: MetricRow; solved: MetricRow; clips: number; frames: number };
+  rendered: {
+    raw: MetricRow;
+    solved: MetricRow;
+    clips: number;
+    frames: number;
+    /** Frame-weighted mean of the clips' `withTruth` (mm). */
+    withTruth?: { depth: number; imagePlane: number };
+  };
   real: { raw: MetricRow; solved: MetricRow; clips: number; frames: number };
   byMotion: Record<string, { raw: MetricRow; solved: MetricRow; clips: number }>;
   /** Per character: detection (coverage, 2D landmark error against the projected truth) and PA-MPJPE. */
@@ -475,12 +493,17 @@ export function summarize(
         ren.reduce((a, r) => a + (r.perJoint?.[side][j] ?? 0) * r.frames, 0) / Math.max(1, frames);
     }
   }
+  const wt = ren.filter((r) => r.withTruth);
+  const wtFrames = wt.reduce((a, r) => a + r.frames, 0);
+  const wtMean = (k: 'depth' | 'imagePlane') =>
+    wt.reduce((a, r) => a + (r.withTruth?.[k] ?? 0) * r.frames, 0) / Math.max(1, wtFrames);
   return {
     rendered: {
       raw: aggregate(ren, (r) => r.raw),
       solved: aggregate(ren, (r) => r.solved),
       clips: ren.length,
       frames,
+      ...(wt.length ? { withTruth: { depth: wtMean('depth'), imagePlane: wtMean('imagePlane') } } : {}),
     },
     real: {
       raw: aggregate(real, (r) => r.raw),
@@ -569,6 +592,12 @@ export function summaryMarkdown(s: Summary): string {
     ),
   );
   out.push('');
+  if (s.rendered.withTruth) {
+    out.push(
+      `Where the rendered error is: solved PA-MPJPE ${fmt(s.rendered.solved.paMpjpe)} mm; with the truth's camera depths ${fmt(s.rendered.withTruth.depth)} mm, with the truth's image-plane positions ${fmt(s.rendered.withTruth.imagePlane)} mm (each joint relative to the pelvis, camera axes).`,
+    );
+    out.push('');
+  }
   if (s.pose2sim) {
     out.push(
       '**Pose2Sim static trial** (each camera alone vs the 4-view triangulated 3D; PA-MPJPE mm, raw → solved)',

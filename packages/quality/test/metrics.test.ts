@@ -21,6 +21,7 @@ import {
   reprojectionError,
   rootTrajectoryError,
   viewToExtrinsics,
+  withTruth,
 } from '../src/index.ts';
 
 const J = RECORDED_JOINTS.length;
@@ -275,5 +276,32 @@ describe('reprojection and ground truth helpers', () => {
     expect(c.right.every((x) => x > 0)).toBe(true);
     expect(c.left.slice(0, 9).every((x) => x === 1)).toBe(true); // flat foot: both qualify, the ankle is taken
     expect(c.left.slice(12).every((x) => x === 0)).toBe(true);
+  });
+});
+
+describe('where the error is (withTruth)', () => {
+  it("the truth's depths take out a depth error and leave an image-plane one, and the other way round", () => {
+    const truth = sequence(30, 4);
+    // Knees 12 cm off in depth (camera Z) and wrists 8 cm off across the picture (X).
+    const est = mapFrames(truth, (p, j) => {
+      if (j === jointIndexOf('leftShin') || j === jointIndexOf('rightShin')) return [p[0], p[1], p[2] + 0.12];
+      if (j === jointIndexOf('leftHand') || j === jointIndexOf('rightHand')) return [p[0] + 0.08, p[1], p[2]];
+      return p;
+    });
+    const pa = (e: Frames) => poseErrors(e, truth).paMpjpe;
+    const all = pa(est);
+    const depthFixed = pa(withTruth(est, truth, 'depth'));
+    const planeFixed = pa(withTruth(est, truth, 'imagePlane'));
+    expect(all).toBeGreaterThan(10);
+    // Either side alone leaves the other's error; both sides from the truth leave none.
+    expect(depthFixed).toBeLessThan(all);
+    expect(planeFixed).toBeLessThan(all);
+    expect(depthFixed).toBeGreaterThan(3);
+    expect(planeFixed).toBeGreaterThan(3);
+    expect(pa(withTruth(withTruth(est, truth, 'depth'), truth, 'imagePlane'))).toBeLessThan(1e-6);
+    // The pelvis stays the estimate's: a frame without a pose stays without.
+    const gap: Frames = [...est];
+    gap[3] = null;
+    expect(withTruth(gap, truth, 'depth')[3]).toBeNull();
   });
 });
