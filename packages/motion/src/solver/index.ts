@@ -770,7 +770,9 @@ export function lifterShare(d: number): number {
  * 2.47 → 2.39 % of the body's height; Pose2Sim 126.4 → 122.8 mm, against its videos 62.1 → 57.7 mm; up
  * direction on the high-camera walk 17.4° → 7.2° off. Solver bench (`--max-frames 300`): 12.9 mm either way.
  * Tried and not kept: κ 1.5 (88.8 mm) and 3 (about the same as 2 but worse on the high dance clip), the share
- * per landmark from each one's validation RMS (90.7 mm on 4 clips against 88.9), one rotation for the whole
+ * per landmark from each one's validation RMS (90.7 mm on 4 clips against 88.9), from each landmark's own
+ * disagreement (90.9–92.5 mm on 6 clips against 88.7), the arms alone on their validation RMS (90.9 mm),
+ * test-time mirroring (the lifter also run on the mirrored picture, answers averaged: 89.2 mm), one rotation for the whole
  * clip turning the lifted bodies onto the world landmarks (no change in the up direction), the earlier
  * method-of-moments share from the lifter–world disagreement (90.8 mm, solver bench 34.6 mm: that
  * disagreement is as large on clean synthetic landmarks, where the lifter is the one that is wrong), a wider
