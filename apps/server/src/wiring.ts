@@ -18,7 +18,7 @@ import { createFilePort } from './infra/media/video-files.ts';
 import { createOidcProvider } from './infra/oauth/oidc.ts';
 import { createPaymentInfra, type PaymentInfra } from './infra/pay/index.ts';
 import { renderOrderPdf } from './infra/pdf/order.ts';
-import { createQueue, type JobQueue } from './infra/queue/index.ts';
+import { createQueue } from './infra/queue/index.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RedisLike } from './infra/ratelimit.ts';
 import { createStorage, type ObjectStorage, sign, verify } from './infra/storage/index.ts';
 import { createAnimationAssets } from './modules/animation/files.ts';
@@ -74,6 +74,7 @@ import { VideoService } from './modules/video/service.ts';
 import { createVideoStore } from './modules/video/store.ts';
 import {
   type Clock,
+  type JobQueue,
   type Mailer,
   type OAuthProvider,
   type PasswordHasher,

@@ -3,14 +3,8 @@
  * Redis. PostgreSQL/Redis parts skip when the service is down locally and must run under CI=true.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  BullQueue,
-  createQueue,
-  type JobQueue,
-  PermanentJobError,
-  type QueueEvent,
-  type QueueWorker,
-} from '../src/infra/queue/index.ts';
+import { BullQueue, createQueue } from '../src/infra/queue/index.ts';
+import { type JobQueue, PermanentJobError, type QueueEvent, type QueueWorker } from '../src/ports.ts';
 import {
   postgresDb,
   REDIS_URL,

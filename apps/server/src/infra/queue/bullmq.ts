@@ -9,21 +9,8 @@
  */
 import { hostname } from 'node:os';
 import { type Job, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
-import {
-  type EnqueueOptions,
-  errorText,
-  isPermanent,
-  type JobContext,
-  type JobHandler,
-  type JobInfo,
-  type JobQueue,
-  type JobState,
-  PRIORITY_RANK,
-  type Priority,
-  type ProcessOptions,
-  type QueueEvent,
-  type QueueWorker,
-} from './types.ts';
+import type * as Q from '../../ports.ts';
+import { errorText, isPermanent, PRIORITY_RANK } from '../../ports.ts';
 
 export interface BullQueueOptions {
   url: string;
@@ -38,18 +25,18 @@ export interface BullQueueOptions {
   maxStalledCount?: number;
 }
 
-const RANK_TO_PRIORITY: Record<number, Priority> = { 1: 'high', 2: 'normal', 3: 'low' };
+const RANK_TO_PRIORITY: Record<number, Q.Priority> = { 1: 'high', 2: 'normal', 3: 'low' };
 
 function connection(url: string) {
   return { url, maxRetriesPerRequest: null, enableOfflineQueue: true };
 }
 
-export class BullQueue<T = unknown> implements JobQueue<T> {
+export class BullQueue<T = unknown> implements Q.JobQueue<T> {
   readonly kind = 'bullmq' as const;
   readonly name: string;
   readonly queue: Queue;
   private events: QueueEvents | undefined;
-  private readonly listeners = new Set<(e: QueueEvent) => void>();
+  private readonly listeners = new Set<(e: Q.QueueEvent) => void>();
   private readonly workers = new Set<BullWorker<T>>();
   private readonly prefix: string;
 
@@ -59,7 +46,7 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
     this.queue = new Queue(opts.name, { connection: connection(opts.url), prefix: this.prefix });
   }
 
-  async enqueue(data: T, o: EnqueueOptions): Promise<void> {
+  async enqueue(data: T, o: Q.EnqueueOptions): Promise<void> {
     await this.queue.add('job', data, {
       jobId: o.jobId,
       priority: PRIORITY_RANK[o.priority ?? 'normal'],
@@ -75,7 +62,7 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
    * them (state "completed" with the hash read before the return value was written). Read the state on
    * both sides of the hash and retry until they agree.
    */
-  private async snapshot(jobId: string): Promise<JobInfo<T> | null> {
+  private async snapshot(jobId: string): Promise<Q.JobInfo<T> | null> {
     for (let i = 0; ; i++) {
       const before = await this.queue.getJobState(jobId);
       const job = await this.queue.getJob(jobId);
@@ -85,8 +72,8 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
     }
   }
 
-  private info(job: Job, raw: string): JobInfo<T> {
-    let state: JobState;
+  private info(job: Job, raw: string): Q.JobInfo<T> {
+    let state: Q.JobState;
     switch (raw) {
       case 'active':
       case 'completed':
@@ -98,7 +85,7 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
         state = 'waiting';
     }
     const progress = typeof job.progress === 'number' ? job.progress : 0;
-    const info: JobInfo<T> = {
+    const info: Q.JobInfo<T> = {
       id: job.id!,
       data: job.data as T,
       state,
@@ -114,7 +101,7 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
     return info;
   }
 
-  async getJob(jobId: string): Promise<JobInfo<T> | null> {
+  async getJob(jobId: string): Promise<Q.JobInfo<T> | null> {
     return this.snapshot(jobId);
   }
 
@@ -131,7 +118,7 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
     return p >= 0 ? waiting.length + p : null;
   }
 
-  async counts(): Promise<Record<JobState, number>> {
+  async counts(): Promise<Record<Q.JobState, number>> {
     const c = await this.queue.getJobCounts(
       'waiting',
       'prioritized',
@@ -161,12 +148,12 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
     }
   }
 
-  subscribe(listener: (e: QueueEvent) => void): () => void {
+  subscribe(listener: (e: Q.QueueEvent) => void): () => void {
     this.listeners.add(listener);
     if (!this.events) {
       const ev = new QueueEvents(this.name, { connection: connection(this.opts.url), prefix: this.prefix });
       this.events = ev;
-      const emit = (e: QueueEvent) => {
+      const emit = (e: Q.QueueEvent) => {
         for (const l of this.listeners) l(e);
       };
       ev.on('active', ({ jobId }) => {
@@ -214,8 +201,8 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
     await this.events?.waitUntilReady();
   }
 
-  process<R>(handler: JobHandler<T, R>, options: ProcessOptions<T> = {}): QueueWorker {
-    const w = new BullWorker<T>(this, this.opts, handler as JobHandler<T, unknown>, options);
+  process<R>(handler: Q.JobHandler<T, R>, options: Q.ProcessOptions<T> = {}): Q.QueueWorker {
+    const w = new BullWorker<T>(this, this.opts, handler as Q.JobHandler<T, unknown>, options);
     this.workers.add(w);
     return w;
   }
@@ -238,7 +225,7 @@ export class BullQueue<T = unknown> implements JobQueue<T> {
   }
 }
 
-class BullWorker<T> implements QueueWorker {
+class BullWorker<T> implements Q.QueueWorker {
   readonly id: string;
   private readonly worker: Worker;
   private active = 0;
@@ -247,8 +234,8 @@ class BullWorker<T> implements QueueWorker {
   constructor(
     private readonly q: BullQueue<T>,
     opts: BullQueueOptions,
-    handler: JobHandler<T, unknown>,
-    options: ProcessOptions<T>,
+    handler: Q.JobHandler<T, unknown>,
+    options: Q.ProcessOptions<T>,
   ) {
     this.id = options.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
     const lockMs = opts.lockMs ?? 30_000;
@@ -259,7 +246,7 @@ class BullWorker<T> implements QueueWorker {
         try {
           const ac = new AbortController();
           signal?.addEventListener('abort', () => ac.abort(signal.reason), { once: true });
-          const ctx: JobContext<T> = {
+          const ctx: Q.JobContext<T> = {
             id: job.id!,
             data: job.data as T,
             attempt: Math.max(1, job.attemptsStarted ?? job.attemptsMade + 1),

@@ -12,22 +12,8 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { type Kysely, sql } from 'kysely';
-import {
-  backoffDelay,
-  type EnqueueOptions,
-  errorText,
-  isPermanent,
-  type JobContext,
-  type JobHandler,
-  type JobInfo,
-  type JobQueue,
-  type JobState,
-  PRIORITY_RANK,
-  type Priority,
-  type ProcessOptions,
-  type QueueEvent,
-  type QueueWorker,
-} from './types.ts';
+import type * as Q from '../../ports.ts';
+import { backoffDelay, errorText, isPermanent, PRIORITY_RANK } from '../../ports.ts';
 
 export interface QueueJobsTable {
   id: string;
@@ -65,15 +51,15 @@ export interface DbQueueOptions {
   pollMs?: number;
 }
 
-const RANK_TO_PRIORITY: Record<number, Priority> = { 1: 'high', 2: 'normal', 3: 'low' };
+const RANK_TO_PRIORITY: Record<number, Q.Priority> = { 1: 'high', 2: 'normal', 3: 'low' };
 const num = (v: number | string | null | undefined): number =>
   v === null || v === undefined ? 0 : Number(v);
 
-function toInfo<T>(r: QueueJobsTable): JobInfo<T> {
-  const info: JobInfo<T> = {
+function toInfo<T>(r: QueueJobsTable): Q.JobInfo<T> {
+  const info: Q.JobInfo<T> = {
     id: r.id,
     data: JSON.parse(r.data) as T,
-    state: r.state as JobState,
+    state: r.state as Q.JobState,
     progress: r.progress,
     attempts: r.attempts,
     maxAttempts: r.max_attempts,
@@ -87,14 +73,14 @@ function toInfo<T>(r: QueueJobsTable): JobInfo<T> {
   return info;
 }
 
-export class DbQueue<T = unknown> implements JobQueue<T> {
+export class DbQueue<T = unknown> implements Q.JobQueue<T> {
   readonly kind = 'db' as const;
   readonly name: string;
   private readonly db: Kysely<QDB>;
   private readonly lockMs: number;
   private readonly pollMs: number;
   private readonly local = new EventEmitter();
-  private readonly listeners = new Set<(e: QueueEvent) => void>();
+  private readonly listeners = new Set<(e: Q.QueueEvent) => void>();
   private pollTimer: NodeJS.Timeout | undefined;
   private pollCursor = 0;
   private readonly seen = new Map<string, string>();
@@ -109,7 +95,7 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
     this.local.setMaxListeners(0);
   }
 
-  async enqueue(data: T, o: EnqueueOptions): Promise<void> {
+  async enqueue(data: T, o: Q.EnqueueOptions): Promise<void> {
     const now = Date.now();
     await this.db
       .insertInto('queue_jobs')
@@ -137,7 +123,7 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
     this.local.emit('wake');
   }
 
-  async getJob(jobId: string): Promise<JobInfo<T> | null> {
+  async getJob(jobId: string): Promise<Q.JobInfo<T> | null> {
     const r = await this.db
       .selectFrom('queue_jobs')
       .selectAll()
@@ -175,18 +161,18 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
     return Number(ahead.n);
   }
 
-  async counts(): Promise<Record<JobState, number>> {
+  async counts(): Promise<Record<Q.JobState, number>> {
     const rows = await this.db
       .selectFrom('queue_jobs')
       .select(['state', 'run_at'])
       .where('queue', '=', this.name)
       .where('state', 'in', ['waiting', 'active'])
       .execute();
-    const out: Record<JobState, number> = { waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0 };
+    const out: Record<Q.JobState, number> = { waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0 };
     const now = Date.now();
     for (const r of rows) {
       if (r.state === 'waiting' && num(r.run_at) > now) out.delayed++;
-      else out[r.state as JobState]++;
+      else out[r.state as Q.JobState]++;
     }
     const done = await this.db
       .selectFrom('queue_jobs')
@@ -195,7 +181,7 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
       .where('state', 'in', ['completed', 'failed'])
       .groupBy('state')
       .execute();
-    for (const d of done) out[d.state as JobState] = Number(d.n);
+    for (const d of done) out[d.state as Q.JobState] = Number(d.n);
     return out;
   }
 
@@ -209,7 +195,7 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
     return Number(r.numDeletedRows) > 0;
   }
 
-  subscribe(listener: (e: QueueEvent) => void): () => void {
+  subscribe(listener: (e: Q.QueueEvent) => void): () => void {
     this.listeners.add(listener);
     if (!this.pollTimer) {
       this.pollCursor = Date.now() - 1000;
@@ -245,7 +231,7 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
       const prev = this.seen.get(r.id);
       this.seen.set(r.id, sig);
       if (prev === undefined && num(r.updated_at) < since) continue; // old news at subscription time
-      const events: QueueEvent[] = [];
+      const events: Q.QueueEvent[] = [];
       const [pState, pProgress, pAttempts] = prev?.split('|') ?? [];
       if (r.state === 'active' && (pState !== 'active' || Number(pAttempts) !== r.attempts)) {
         events.push({ type: 'active', jobId: r.id, attempt: r.attempts });
@@ -277,8 +263,8 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
     if (this.seen.size > 10_000) this.seen.clear();
   }
 
-  process<R>(handler: JobHandler<T, R>, options: ProcessOptions<T> = {}): QueueWorker {
-    const w = new DbWorker<T>(this, handler as JobHandler<T, unknown>, options);
+  process<R>(handler: Q.JobHandler<T, R>, options: Q.ProcessOptions<T> = {}): Q.QueueWorker {
+    const w = new DbWorker<T>(this, handler as Q.JobHandler<T, unknown>, options);
     this.workers.add(w);
     w.start();
     return w;
@@ -304,7 +290,7 @@ export class DbQueue<T = unknown> implements JobQueue<T> {
   }
 }
 
-class DbWorker<T> implements QueueWorker {
+class DbWorker<T> implements Q.QueueWorker {
   readonly id: string;
   private readonly active = new Map<string, AbortController>();
   private stopping = false;
@@ -319,8 +305,8 @@ class DbWorker<T> implements QueueWorker {
 
   constructor(
     private readonly q: DbQueue<T>,
-    private readonly handler: JobHandler<T, unknown>,
-    private readonly opts: ProcessOptions<T>,
+    private readonly handler: Q.JobHandler<T, unknown>,
+    private readonly opts: Q.ProcessOptions<T>,
   ) {
     this.id = opts.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
     this.concurrency = Math.max(1, opts.concurrency ?? 1);
@@ -495,7 +481,7 @@ class DbWorker<T> implements QueueWorker {
     );
     const mine = (qb: ReturnType<typeof db.updateTable<'queue_jobs'>>) =>
       qb.where('id', '=', row.id).where('locked_by', '=', this.id).where('state', '=', 'active');
-    const ctx: JobContext<T> = {
+    const ctx: Q.JobContext<T> = {
       id: row.id,
       data: JSON.parse(row.data) as T,
       attempt: row.attempts,

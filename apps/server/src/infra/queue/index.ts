@@ -1,12 +1,11 @@
 /** Job queue: the interface and the factory choosing the database-backed queue or BullMQ from config. */
 import type { Kysely } from 'kysely';
+import type { JobQueue } from '../../ports.ts';
 import { BullQueue } from './bullmq.ts';
 import { DbQueue } from './db.ts';
-import type { JobQueue } from './types.ts';
 
 export { BullQueue, type BullQueueOptions } from './bullmq.ts';
 export { DbQueue, type DbQueueOptions, type QueueJobsTable } from './db.ts';
-export * from './types.ts';
 
 export type QueueConfig =
   | {
