@@ -11,6 +11,7 @@
  *
  * The flat-array helpers (`readQuat`, `writeQuat`, ...) read and write `[x, y, z, w]` at `4 * index`.
  */
+import { eulerQ64, matrixQ64 } from './quat64.ts';
 
 export type Vec3 = [number, number, number];
 export type Quat = [number, number, number, number];
@@ -300,27 +301,9 @@ export function qFromMatrix(m: ArrayLike<number>): Quat {
 
 /** Unit quaternion → row-major 3×3 rotation matrix. */
 export function qToMatrix(q: Quat): number[] {
-  const [x, y, z, w] = q;
-  const xx = x * x;
-  const yy = y * y;
-  const zz = z * z;
-  const xy = x * y;
-  const xz = x * z;
-  const yz = y * z;
-  const wx = w * x;
-  const wy = w * y;
-  const wz = w * z;
-  return [
-    1 - 2 * (yy + zz),
-    2 * (xy - wz),
-    2 * (xz + wy),
-    2 * (xy + wz),
-    1 - 2 * (xx + zz),
-    2 * (yz - wx),
-    2 * (xz - wy),
-    2 * (yz + wx),
-    1 - 2 * (xx + yy),
-  ];
+  const m = new Float64Array(9);
+  matrixQ64(Float64Array.from(q), 0, m);
+  return Array.from(m);
 }
 
 const AXES: Record<string, Vec3> = { X: [1, 0, 0], Y: [0, 1, 0], Z: [0, 0, 1] };
@@ -340,28 +323,10 @@ export function qFromEuler(angles: [number, number, number], order: EulerOrder):
  * `R = R(order[0], a0) · R(order[1], a1) · R(order[2], a2)`; the middle angle is in -π/2..π/2.
  */
 export function qToEuler(q: Quat, order: EulerOrder): [number, number, number] {
-  const m = qToMatrix(q);
   const idx = (c: string) => (c === 'X' ? 0 : c === 'Y' ? 1 : 2);
-  const i = idx(order[0]);
-  const j = idx(order[1]);
-  const k = idx(order[2]);
-  // Parity: +1 for cyclic orders (XYZ, YZX, ZXY), -1 otherwise.
-  const sign = (j - i + 3) % 3 === 1 ? 1 : -1;
-  const at = (r: number, c: number) => m[r * 3 + c];
-  // For R = Ri(a) Rj(b) Rk(c): R[i][k] = sign * sin(b).
-  const sb = Math.max(-1, Math.min(1, sign * at(i, k)));
-  const b = Math.asin(sb);
-  let a: number;
-  let c: number;
-  if (Math.abs(sb) < 0.9999999) {
-    a = Math.atan2(-sign * at(j, k), at(k, k));
-    c = Math.atan2(-sign * at(i, j), at(i, i));
-  } else {
-    // Gimbal lock: put everything into the first angle.
-    a = Math.atan2(sign * at(k, j), at(j, j));
-    c = 0;
-  }
-  return [a, b, c];
+  const e = new Float64Array(3);
+  eulerQ64(Float64Array.from(q), 0, idx(order[0]), idx(order[1]), idx(order[2]), e, 0);
+  return [e[0], e[1], e[2]];
 }
 
 export function readQuat(arr: ArrayLike<number>, index: number): Quat {

@@ -8,12 +8,14 @@
  * gives up and the right→left thigh (or upper-arm) direction gives left; without names, the feet's toe direction
  * gives the front. So Z-up Unreal files, VRM 0.x (facing -Z) and mirrored exports all come out facing +Z.
  */
+
+import { rotation4 } from '../mat4.ts';
 import { cross, dot, normalize, type Quat, qFromMatrix, qMul, type Vec3 } from '../math.ts';
 import type { MeshMaterial, SkinnedMesh } from '../rigs/types.ts';
 import { isAsciiFbx, isBinaryFbx } from './import/fbx-parse.ts';
 import { importFbx } from './import/fbx-scene.ts';
 import { importGltf, isGlb, isGltfJson } from './import/gltf-scene.ts';
-import { type CharacterFormat, CharacterImportError, type ImportedScene, rotation4 } from './import/scene.ts';
+import { type CharacterFormat, CharacterImportError, type ImportedScene } from './import/scene.ts';
 import { autoMap, CANONICAL_JOINTS, type JointMapping, type MappableBone } from './mapping.ts';
 
 export { type CharacterFormat, CharacterImportError } from './import/scene.ts';

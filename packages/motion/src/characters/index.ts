@@ -28,6 +28,7 @@
 import { ARKIT_BLENDSHAPES, type MotionClip, restClip, restPositions, type Skeleton } from '../clip.ts';
 import { write as writeGlb } from '../formats/gltf.ts';
 import { type Quat, qFromAxisAngle, qMul, qRotate, type Vec3 } from '../math.ts';
+import { rotateQ64 } from '../quat64.ts';
 import { rigToCanonical } from '../rigs/build.ts';
 import type { Character, MorphTarget, Rig, SkinnedMesh } from '../rigs/types.ts';
 import { createSkeleton, DEFAULT_PROPORTIONS } from '../skeleton.ts';
@@ -919,20 +920,6 @@ export function characterTexture(kind: CharacterKind): Uint8Array {
   return t;
 }
 
-/** `out` = the quaternion at `R[r..r+3]` applied to (vx, vy, vz) (the same arithmetic as `qRotate`). */
-function rotateInto(R: Float64Array, r: number, vx: number, vy: number, vz: number, out: Float64Array): void {
-  const qx = R[r];
-  const qy = R[r + 1];
-  const qz = R[r + 2];
-  const qw = R[r + 3];
-  const tx = 2 * (qy * vz - qz * vy);
-  const ty = 2 * (qz * vx - qx * vz);
-  const tz = 2 * (qx * vy - qy * vx);
-  out[0] = vx + qw * tx + (qy * tz - qz * ty);
-  out[1] = vy + qw * ty + (qz * tx - qx * tz);
-  out[2] = vz + qw * tz + (qx * ty - qy * tx);
-}
-
 /** Bind the builder's mesh: A-pose arms for A-pose rigs, rig joint names, typed arrays. */
 function finish(
   m: MeshBuilder,
@@ -994,8 +981,8 @@ function finish(
         }
         const r = 4 * (sd - 1);
         const c = 3 * (sd - 1);
-        rotateInto(R, r, px - C[c], py - C[c + 1], pz - C[c + 2], rp);
-        rotateInto(R, r, nx, ny, nz, rn);
+        rotateQ64(rp, R, r, px - C[c], py - C[c + 1], pz - C[c + 2]);
+        rotateQ64(rn, R, r, nx, ny, nz);
         ox += w * (C[c] + rp[0]);
         oy += w * (C[c + 1] + rp[1]);
         oz += w * (C[c + 2] + rp[2]);

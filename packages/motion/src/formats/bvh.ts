@@ -48,7 +48,7 @@ import {
   type Vec3,
   writeQuat,
 } from '../math.ts';
-import { mulQ64, rotateQ64 } from '../quat64.ts';
+import { eulerQ64, mulQ64, rotateQ64 } from '../quat64.ts';
 import { rigInternals } from '../rigs/build.ts';
 import type { RigClip } from '../rigs/types.ts';
 import { formatFixed, TextSink } from './bytes.ts';
@@ -66,55 +66,6 @@ export interface BvhWriteOptions {
 const fmt = formatFixed;
 
 const AXIS_INDEX: Record<string, number> = { X: 0, Y: 1, Z: 2 };
-
-/**
- * Allocation-free `qToEuler` (same formulas, same results) writing the angles for order (i, j, k) into out[o..o+3].
- */
-function eulerInto(
-  rot: Float32Array | Float64Array,
-  q: number,
-  i: number,
-  j: number,
-  k: number,
-  out: Float64Array,
-  o: number,
-): void {
-  // Read from the array here (four double arguments would be boxed on every call).
-  const qx = rot[q];
-  const qy = rot[q + 1];
-  const qz = rot[q + 2];
-  const qw = rot[q + 3];
-  const xx = qx * qx;
-  const yy = qy * qy;
-  const zz = qz * qz;
-  const xy = qx * qy;
-  const xz = qx * qz;
-  const yz = qy * qz;
-  const wx = qw * qx;
-  const wy = qw * qy;
-  const wz = qw * qz;
-  M[0] = 1 - 2 * (yy + zz);
-  M[1] = 2 * (xy - wz);
-  M[2] = 2 * (xz + wy);
-  M[3] = 2 * (xy + wz);
-  M[4] = 1 - 2 * (xx + zz);
-  M[5] = 2 * (yz - wx);
-  M[6] = 2 * (xz - wy);
-  M[7] = 2 * (yz + wx);
-  M[8] = 1 - 2 * (xx + yy);
-  const sign = (j - i + 3) % 3 === 1 ? 1 : -1;
-  const sb = Math.max(-1, Math.min(1, sign * M[i * 3 + k]));
-  const b = Math.asin(sb);
-  if (Math.abs(sb) < 0.9999999) {
-    out[o] = Math.atan2(-sign * M[j * 3 + k], M[k * 3 + k]);
-    out[o + 2] = Math.atan2(-sign * M[i * 3 + j], M[i * 3 + i]);
-  } else {
-    out[o] = Math.atan2(sign * M[k * 3 + j], M[j * 3 + j]);
-    out[o + 2] = 0;
-  }
-  out[o + 1] = b;
-}
-const M = new Float64Array(9);
 
 /** Serialises a clip as BVH text (see the file header for the conventions). */
 export function write(clip: MotionClip, options: BvhWriteOptions = {}): string {
@@ -155,7 +106,7 @@ function frameRows(
     for (let j = 0; j < n; j++) {
       const q = (f * n + j) * 4;
       const o = 6 * j + 3;
-      eulerInto(rot, q, ai, aj, ak, cur, o);
+      eulerQ64(rot, q, ai, aj, ak, cur, o);
       if (f > 0) unwrapEulerInto(cur, o, 6 * j, Math.PI);
       cur[6 * j] = cur[o];
       cur[6 * j + 1] = cur[o + 1];

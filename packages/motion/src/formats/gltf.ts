@@ -27,6 +27,7 @@
  */
 
 import type { MotionClip } from '../clip.ts';
+import { compose4, mul4 } from '../mat4.ts';
 import { continuousUnitQ64 } from '../quat64.ts';
 import type { RigClip, SkinnedMesh } from '../rigs/types.ts';
 
@@ -254,38 +255,6 @@ export function packGlb(json: object, bin: Uint8Array): Uint8Array {
 
 // ---------------------------------------------------------------- helpers
 
-/** Column-major 4×4 of translate(t) · rotate(q). */
-function trsMatrix(t: ArrayLike<number>, q: ArrayLike<number>): Float64Array {
-  const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
-  const m = new Float64Array(16);
-  m[0] = 1 - 2 * (y * y + z * z);
-  m[1] = 2 * (x * y + w * z);
-  m[2] = 2 * (x * z - w * y);
-  m[4] = 2 * (x * y - w * z);
-  m[5] = 1 - 2 * (x * x + z * z);
-  m[6] = 2 * (y * z + w * x);
-  m[8] = 2 * (x * z + w * y);
-  m[9] = 2 * (y * z - w * x);
-  m[10] = 1 - 2 * (x * x + y * y);
-  m[12] = t[0];
-  m[13] = t[1];
-  m[14] = t[2];
-  m[15] = 1;
-  return m;
-}
-
-/** Column-major a · b. */
-function mul4(a: Float64Array, b: Float64Array): Float64Array {
-  const o = new Float64Array(16);
-  for (let c = 0; c < 4; c++)
-    for (let r = 0; r < 4; r++) {
-      let s = 0;
-      for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
-      o[c * 4 + r] = s;
-    }
-  return o;
-}
-
 /** Inverse of a rigid (rotation + translation) column-major matrix. */
 function invRigid(m: Float64Array): Float64Array {
   const o = new Float64Array(16);
@@ -306,7 +275,7 @@ export function restWorldMatrices(anim: SkeletalAnimation): Float64Array[] {
       anim.restTranslations[3 * j + 2] * s,
     ];
     const q = Array.from({ length: 4 }, (_, k) => anim.restRotations[4 * j + k]);
-    const local = trsMatrix(t, q);
+    const local = compose4(t, q, [1, 1, 1]);
     const p = anim.parents[j];
     out.push(p < 0 ? local : mul4(out[p], local));
   }

@@ -6,6 +6,8 @@
  * differs from its rest pose still comes out consistent), normals, UVs, material groups, diffuse colours and
  * embedded PNG textures.
  */
+
+import { compose4, invert4, mul4, transformDir4, transformPoint4 } from '../../mat4.ts';
 import { type EulerOrder, qFromEuler } from '../../math.ts';
 import type { MeshMaterial } from '../../rigs/types.ts';
 import {
@@ -20,15 +22,10 @@ import {
 } from './fbx-parse.ts';
 import {
   CharacterImportError,
-  compose4,
   type ImportedScene,
-  invert4,
-  mul4,
   type SceneMesh,
   type SceneNode,
   topInfluences,
-  transformDir4,
-  transformPoint4,
 } from './scene.ts';
 
 const ORDERS: EulerOrder[] = ['ZYX', 'YZX', 'XZY', 'ZXY', 'YXZ', 'XYZ'];

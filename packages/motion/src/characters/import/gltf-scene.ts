@@ -4,19 +4,11 @@
  * (Σ w · jointWorld · inverseBindMatrix · v, the glTF skinning equation, so a scaling armature node such as
  * FBX2glTF's 100× root is accounted for). Materials: baseColorFactor and PNG base-colour textures.
  */
+
+import { compose4, IDENTITY4, mul4, transformDir4, transformPoint4 } from '../../mat4.ts';
 import type { MeshMaterial } from '../../rigs/types.ts';
 import { computeNormals } from './fbx-scene.ts';
-import {
-  CharacterImportError,
-  compose4,
-  IDENTITY4,
-  type ImportedScene,
-  mul4,
-  type SceneMesh,
-  type SceneNode,
-  transformDir4,
-  transformPoint4,
-} from './scene.ts';
+import { CharacterImportError, type ImportedScene, type SceneMesh, type SceneNode } from './scene.ts';
 
 interface GltfJson {
   asset?: { version?: string };
