@@ -6,9 +6,9 @@
  * foot (tour, digital human, community panel, version) stays inside the window. en and zh, screenshots scrolled to
  * the end of the menu.
  */
-import type { Browser } from 'playwright-core';
+
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, contextOf, e2eSkipped, type RunningServer, shot, useE2e } from './e2e-harness.ts';
+import { e2eSkipped, shot, useE2e } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@sidebar.test', password: 'sidebar-root-pass-1' };
 const SIZES = [
@@ -25,28 +25,22 @@ interface Box {
 
 describe.skipIf(e2eSkipped())('administrator sidebar e2e (chromium + real server)', () => {
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  let server: RunningServer;
-  let browser: Browser;
   let admin: string;
-  const { login } = apiOf(() => server);
+  const { login } = run.api;
   beforeAll(async () => {
-    server = run.server();
-    browser = run.browser();
     admin = await login(ADMIN.email, ADMIN.password);
   });
 
   it('every menu entry is reachable and wholly visible at 1366×768 and 1280×720, en and zh', async () => {
     for (const lang of ['en', 'zh'] as const) {
       for (const size of SIZES) {
-        const ctx = await contextOf(browser, server.url, {
+        const ctx = await run.context(lang, admin, {
           viewport: size,
           deviceScaleFactor: 1,
           noticesSeen: true,
-          lang,
-          token: admin,
         });
         const page = await ctx.newPage();
-        await page.goto(`${server.url}/capture/index/manageUser`);
+        await page.goto(`${run.server().url}/capture/index/manageUser`);
         await page.locator('[data-admin-page=manageUser]').waitFor();
         const menu = page.getByTestId('admin-menu');
         await menu.locator('[data-admin-path=auditLog]').waitFor();

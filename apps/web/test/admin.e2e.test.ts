@@ -9,22 +9,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  codeFromOutbox,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  ROOT,
-  type RunningServer,
-  shot,
-  TESTDATA,
-  trimClip,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { e2eSkipped, ROOT, shot, TESTDATA, trimClip, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@console.test', password: 'console-root-pass-1' };
 const PAGES = [
@@ -48,12 +35,8 @@ const PAGES = [
 
 describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server)', () => {
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPTURE_MODEL: 'lite' });
-  let server: RunningServer;
-  let browser: Browser;
   let admin: string;
   beforeAll(async () => {
-    server = run.server();
-    browser = run.browser();
     admin = await login(ADMIN.email, ADMIN.password);
   });
 
@@ -69,7 +52,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     }
   });
 
-  const { raw, call, encrypt, register: registerAs, login } = apiOf(() => server);
+  const { raw, call, encrypt, register: registerAs, login } = run.api;
   const register = async (email: string) => {
     const r = await registerAs(email, 'console-user-pass');
     return { token: r.token, id: r.user.id };
@@ -86,7 +69,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     form.set('boneType', 'Mixamo');
     form.set('tags', 'dance');
     form.set('file', new Blob([readFileSync(clipFile)], { type: 'video/mp4' }), 'dance.mp4');
-    const r = await fetch(`${server.url}/product/video/upload`, {
+    const r = await fetch(`${run.server().url}/product/video/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
       body: form,
@@ -115,7 +98,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
 
   /** A browser context logged in as `token`; the start carousel only where a test looks at it. */
   const context = (lang: 'en' | 'zh', token: string, carousel = false): Promise<BrowserContext> =>
-    contextOf(browser, server.url, { ...DESKTOP, noticesSeen: !carousel, lang, token });
+    run.context(lang, token, { noticesSeen: !carousel });
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(200);
@@ -143,11 +126,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     const code = (await call<{ user: { inviteCode: string } }>('GET', '/auth/info', undefined, player.token))
       .user.inviteCode;
     await call('POST', '/code/friend@example.com/1');
-    const fcode = await waitFor(
-      () => codeFromOutbox(server.dataDir, 'friend@example.com'),
-      20_000,
-      'the code mail',
-    );
+    const fcode = await run.api.mailedCode('friend@example.com');
     await call('POST', '/user/register', {
       email: 'friend@example.com',
       password: await encrypt('console-user-pass'),
@@ -162,7 +141,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
       'Xbot.glb',
     );
     const hr = (await (
-      await fetch(`${server.url}/product/tomokage/upload`, {
+      await fetch(`${run.server().url}/product/tomokage/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${player.token}` },
         body: human,
@@ -172,7 +151,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     const vid = await upload(player.token, 'studio dance');
     uploads++;
     await waitMade(player.token, vid);
-    const dl = await fetch(`${server.url}/product/motion/download/video/${vid}/Mixamo`, {
+    const dl = await fetch(`${run.server().url}/product/motion/download/video/${vid}/Mixamo`, {
       headers: { authorization: `Bearer ${player.token}` },
     });
     expect(dl.status).toBeLessThan(400);
@@ -181,7 +160,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, admin);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/manageUser`);
+      await page.goto(`${run.server().url}/capture/index/manageUser`);
       await closeCarousel(page);
       for (const path of PAGES) {
         await page.locator(`[data-admin-path=${path}]`).click();
@@ -220,7 +199,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
       .user.surplus;
     const actx = await context('en', admin);
     const ap = await actx.newPage();
-    await ap.goto(`${server.url}/capture/index/manageUser`);
+    await ap.goto(`${run.server().url}/capture/index/manageUser`);
     await ap.getByTestId('user-keyword').fill('player@');
     await ap.getByTestId('user-search').click();
     const row = ap.locator(`[data-testid=user-table] tr[data-row="${player.id}"]`);
@@ -242,12 +221,12 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
 
     const uctx = await context('en', player.token);
     const up = await uctx.newPage();
-    await up.goto(`${server.url}/capture/index/square`);
+    await up.goto(`${run.server().url}/capture/index/square`);
     await up.getByTestId('coins').waitFor();
     expect((await up.getByTestId('coins').textContent())?.trim()).toBe(`${before + 123} V`);
     // An ordinary user has no console.
     expect(await up.getByTestId('admin-menu').count()).toBe(0);
-    await up.goto(`${server.url}/capture/index/manageUser`);
+    await up.goto(`${run.server().url}/capture/index/manageUser`);
     await up.waitForURL(/\/404$/);
     await uctx.close();
 
@@ -278,7 +257,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
 
     const u2 = await context('en', player.token, true);
     const p2 = await u2.newPage();
-    await p2.goto(`${server.url}/capture/index/square`);
+    await p2.goto(`${run.server().url}/capture/index/square`);
     const slide = p2.locator('[data-testid=notice-slide]');
     await slide.waitFor();
     expect(await slide.textContent()).toContain('Spring release');
@@ -352,7 +331,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, op.token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/manageUser`);
+      await page.goto(`${run.server().url}/capture/index/manageUser`);
       await closeCarousel(page);
       await page.locator('[data-admin-page=manageUser]').waitFor();
       await settle(page);
@@ -370,7 +349,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
         'manageTomokage',
       ]);
       await shot(page, `admin-operator-${lang}`);
-      await page.goto(`${server.url}/capture/index/auditLog`);
+      await page.goto(`${run.server().url}/capture/index/auditLog`);
       await page.waitForURL(/\/404$/);
       await ctx.close();
     }
@@ -396,7 +375,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
         cwd: ROOT,
         env: {
           ...process.env,
-          DATA_DIR: server.dataDir,
+          DATA_DIR: run.server().dataDir,
           DATABASE_URL: '',
           REDIS_URL: '',
           NODE_ENV: 'test',
@@ -417,7 +396,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
 
     const ctx = await context('en', admin);
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/capture/index/machineManage`);
+    await page.goto(`${run.server().url}/capture/index/machineManage`);
     await closeCarousel(page);
     const row = page.locator('tr', { has: page.locator('[data-machine="e2e-second"]') });
     await row.waitFor({ timeout: 120_000 });
@@ -499,7 +478,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, admin);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/briefing`);
+      await page.goto(`${run.server().url}/capture/index/briefing`);
       await closeCarousel(page);
       const chart = page.getByTestId('briefing-chart');
       await chart.waitFor();

@@ -8,35 +8,23 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  type RunningServer,
-  shot,
-  TESTDATA,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { e2eSkipped, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@anim.test', password: 'anim-root-pass-1' };
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 
 describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
   let admin: string;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-anim-e2e-'));
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  const { call, register: registerAs, login } = apiOf(() => server);
+  const { call, register: registerAs, login } = run.api;
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'anim-pass-123')).token;
-  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
-    contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, noticesSeen: true, lang, token });
+  const context = (lang: 'en' | 'zh', token: string) =>
+    run.context(lang, token, { acceptDownloads: true, noticesSeen: true });
   const suggested = (d: { suggestedFilename(): string }) => d.suggestedFilename();
   const canvasShot = (page: Page) =>
     page.evaluate(
@@ -47,8 +35,6 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
     );
 
   beforeAll(async () => {
-    server = run.server();
-    browser = run.browser();
     admin = await login(ADMIN.email, ADMIN.password);
   });
 
@@ -61,7 +47,7 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
         (await call<{ user: { surplus: number } }>('GET', '/auth/info', undefined, token)).user.surplus;
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/animation`);
+      await page.goto(`${run.server().url}/capture/index/animation`);
       await page.getByTestId('anim-card').first().waitFor();
       await page.waitForLoadState('networkidle');
       expect(await page.getByTestId('anim-card').count()).toBe(12);
@@ -196,7 +182,7 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
         const id = (
           await call<{ list: { id: number }[] }>('POST', '/animation/search', { keyword: '05_02' }, token)
         ).list[0]!.id;
-        await page.goto(`${server.url}/capture/index/tomokage`);
+        await page.goto(`${run.server().url}/capture/index/tomokage`);
         await page.getByTestId('tomo-file').setInputFiles(XBOT);
         await page.locator('[data-action="tomo-upload"]').click();
         await page.locator('[data-testid="tomo-stage"][data-state="ready"]').waitFor({ timeout: 120_000 });
@@ -220,7 +206,7 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, admin);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/manageAnimation`);
+      await page.goto(`${run.server().url}/capture/index/manageAnimation`);
       await page.locator('[data-testid=animation-table] tbody tr[data-row]').first().waitFor();
       if (lang === 'en') {
         const row = page.locator('[data-testid=animation-table] tbody tr[data-row]', {

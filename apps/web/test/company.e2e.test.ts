@@ -14,21 +14,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TUTORIAL_JS, TUTORIAL_PY, TUTORIAL_STEPS, TUTORIAL_TS } from '../src/lib/companyTutorial.ts';
-import {
-  codeFromOutbox,
-  DESKTOP,
-  e2eSkipped,
-  type RunningServer,
-  setLang,
-  shot,
-  TESTDATA,
-  trimClip,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { e2eSkipped, shot, TESTDATA, trimClip, useE2e, waitFor } from './e2e-harness.ts';
 
 const MENU = {
   en: ['Company info', 'Recharge', 'Recharge detail', 'API tutorial', 'Price list'],
@@ -68,8 +57,6 @@ const RUNS: ['sqlite' | 'postgres', readonly ('en' | 'zh')[]][] = [
 describe.skipIf(e2eSkipped()).each(RUNS)(
   'company e2e on %s (chromium + real server + payment sandbox)',
   (kind, langs) => {
-    let server: RunningServer;
-    let browser: Browser;
     let hookServer: Server;
     let hookUrl = '';
     const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
@@ -91,8 +78,6 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
       ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema } : {}),
     });
     beforeAll(async () => {
-      server = run.server();
-      browser = run.browser();
       hookServer = createServer((req, res) => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
@@ -112,7 +97,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
       await page.evaluate(() => document.fonts.ready);
     };
     const cvOf = async (token: string) => {
-      const r = await fetch(`${server.url}/product/auth/company/info`, {
+      const r = await fetch(`${run.server().url}/product/auth/company/info`, {
         headers: { authorization: `Bearer ${token}` },
       });
       return ((await r.json()) as { data: { company: { cvCoin: number } } }).data.company.cvCoin;
@@ -122,16 +107,15 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
       let otherVideo = ''; // the first company's video, which the second company's key must not see
       for (const lang of langs) {
         const email = `acme-${lang}@example.com`;
-        const ctx = await browser.newContext({ ...DESKTOP });
-        await setLang(ctx, server.url, lang);
+        const ctx = await run.context(lang);
         const page = await ctx.newPage();
 
         // register as a company on the page
-        await page.goto(`${server.url}/capture/register`);
+        await page.goto(`${run.server().url}/capture/register`);
         await page.locator('input[name=email]').fill(email);
         await page.locator('input[name=company]').check();
         await page.locator('.code-btn').click();
-        const code = await waitFor(() => codeFromOutbox(server.dataDir, email), 20_000, 'the code mail');
+        const code = await run.api.mailedCode(email);
         await page.locator('input[name=code]').fill(code);
         await page.locator('input[name=password]').fill('acme-pass-123');
         await page.locator('input[name=password2]').fill('acme-pass-123');
@@ -151,7 +135,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
 
         // buy CV coins (first pack: 1000 CV) by WeChat QR on the sandbox phone
         const before = await cvOf(token);
-        await page.goto(`${server.url}/capture/index/recharge`);
+        await page.goto(`${run.server().url}/capture/index/recharge`);
         await page.getByTestId('co-pack').first().waitFor();
         await settle(page);
         await snap(page, `company-recharge-${lang}`);
@@ -169,7 +153,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         await page.keyboard.press('Escape');
 
         // API key (shown once) and a webhook
-        await page.goto(`${server.url}/capture/index/userDetailCompany`);
+        await page.goto(`${run.server().url}/capture/index/userDetailCompany`);
         await page.getByTestId('key-name').fill('render farm');
         await page.getByTestId('key-create').click();
         const key = ((await page.getByTestId('key-shown').locator('code').textContent()) ?? '').trim();
@@ -196,7 +180,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         await snap(page, `company-detail-${lang}`);
 
         // a separate process with only the key: the tutorial's curl steps
-        const base = `${server.url}/product`;
+        const base = `${run.server().url}/product`;
         const readInfo = JSON.parse(await bash(TUTORIAL_STEPS[0]!.curl, { BASE: base, KEY: readKey }));
         expect(readInfo.code).toBe(0);
         const video = trimClip(
@@ -250,15 +234,15 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         const status = JSON.parse(await bash(TUTORIAL_STEPS[2]!.curl, { BASE: base, KEY: key, ID: id }));
         expect(status.data.status).toBe(2);
         const dl = JSON.parse(await bash(TUTORIAL_STEPS[3]!.curl, { BASE: base, KEY: key, ID: id }));
-        const signed = new URL(dl.data.paths[0], server.url);
+        const signed = new URL(dl.data.paths[0], run.server().url);
         const zip = Buffer.from(
-          await (await fetch(`${server.url}${signed.pathname}${signed.search}`)).arrayBuffer(),
+          await (await fetch(`${run.server().url}${signed.pathname}${signed.search}`)).arrayBuffer(),
         );
         expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
         expect(zip.toString('latin1')).toMatch(/\.fbx/i);
 
         // the consume page shows the charge in CV coins
-        await page.goto(`${server.url}/capture/index/consume`);
+        await page.goto(`${run.server().url}/capture/index/consume`);
         const charge = page.getByTestId('ledger-row').filter({ hasText: lang === 'en' ? 'Upload' : '上传' });
         await charge.first().waitFor();
         expect(await charge.first().locator('td').nth(2).textContent()).toBe('-2');
@@ -266,7 +250,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         await snap(page, `company-consume-${lang}`);
 
         // the delivery log shows the delivery; the tutorial and the price list
-        await page.goto(`${server.url}/capture/index/userDetailCompany`);
+        await page.goto(`${run.server().url}/capture/index/userDetailCompany`);
         await page.getByTestId('delivery-row').first().waitFor();
         await page.getByTestId('delivery-row').first().scrollIntoViewIfNeeded();
         await settle(page);
@@ -284,7 +268,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         expect(
           verify(secret, again.headers['mocap-signature'] as string, again.body, Date.now() / 1000),
         ).toBe(true);
-        await page.goto(`${server.url}/capture/index/tutorial`);
+        await page.goto(`${run.server().url}/capture/index/tutorial`);
         await page.getByTestId('tut-curl').first().waitFor();
         expect(await page.getByTestId('tut-curl').nth(1).textContent()).toContain(TUTORIAL_STEPS[1]!.curl);
         expect(await page.getByTestId('tut-js').textContent()).toBe(TUTORIAL_JS);
@@ -295,7 +279,7 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         await page.getByTestId('tut-ts').scrollIntoViewIfNeeded();
         await snap(page, `company-tutorial-ts-${lang}`);
         // the endpoint list: every operation of the public API's OpenAPI document, with its fields
-        const doc = (await (await fetch(`${server.url}/product/company/openapi.json`)).json()) as {
+        const doc = (await (await fetch(`${run.server().url}/product/company/openapi.json`)).json()) as {
           paths: Record<string, Record<string, unknown>>;
         };
         const ops = Object.values(doc.paths).reduce((n, m) => n + Object.keys(m).length, 0);
@@ -313,14 +297,14 @@ describe.skipIf(e2eSkipped()).each(RUNS)(
         await snap(page, `company-tutorial-endpoints-${lang}`);
 
         // a key revoked on the page gets 401
-        await page.goto(`${server.url}/capture/index/userDetailCompany`);
+        await page.goto(`${run.server().url}/capture/index/userDetailCompany`);
         page.once('dialog', (d) => void d.accept());
         const farm = page.getByTestId('key-row').filter({ hasText: 'render farm' });
         await farm.locator('button').click();
         await farm.filter({ hasText: lang === 'en' ? 'Revoked' : '已吊销' }).waitFor();
         const info = JSON.parse(await bash(TUTORIAL_STEPS[0]!.curl, { BASE: base, KEY: key }));
         expect(info.code).toBe(401);
-        await page.goto(`${server.url}/capture/index/marked`);
+        await page.goto(`${run.server().url}/capture/index/marked`);
         await page.getByTestId('price-table').waitFor();
         await settle(page);
         await snap(page, `company-marked-${lang}`);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** Component tests: guard, sidebar rules in the UI, every upload validation as the user meets it, envelope handling. */
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Announcement, textHash } from '../src/components/Announcement.tsx';
 import { DownloadDialog } from '../src/components/DownloadDialog.tsx';
 import { ListState } from '../src/components/ListState.tsx';
@@ -16,11 +16,20 @@ import { ApiError } from '../src/lib/envelope.ts';
 import { setLangForTests, switchLang } from '../src/lib/i18n.ts';
 import { currentMessages, dismissMessage } from '../src/lib/messages.ts';
 import { blockBrowserZoom } from '../src/lib/scale.ts';
-import { type MaintainInfo, normaliseVideo } from '../src/lib/types.ts';
+import type { MaintainInfo } from '../src/lib/types.ts';
 import * as validation from '../src/lib/uploadValidation.ts';
 import { LoginPage, RegisterPage } from '../src/pages/Auth.tsx';
 import { UploadPage } from '../src/pages/Upload.tsx';
-import { fakeServer, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
+import {
+  cleanSlate,
+  fakeServer,
+  madeVideo,
+  makeUser,
+  ok,
+  renderAt,
+  renderNav,
+  setTokenCookie,
+} from './helpers.tsx';
 
 setLangForTests('zh');
 
@@ -34,15 +43,7 @@ const fail = (p: Promise<unknown>): Promise<ApiError> =>
   );
 const shown = () => currentMessages().map((m) => m.text);
 
-beforeEach(() => {
-  for (const m of currentMessages()) dismissMessage(m.id);
-  setTokenCookie(null);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+cleanSlate();
 
 describe('a list page’s states (ListState)', () => {
   const listOf = (loading: boolean, empty: boolean) =>
@@ -117,14 +118,11 @@ describe('navigation guard in the router', () => {
 
 describe('sidebar', () => {
   it('before the first upload only upload works; the others warn 请先上传视频', async () => {
-    setTokenCookie('t');
-    const { router } = renderAt(
-      '/index/myProPc',
-      [
-        { path: '/index/myProPc', element: <Sidebar tomoMaintain={false} /> },
-        { path: '/index/upload', element: <div>UPLOAD PAGE</div> },
-      ],
+    const { router } = renderNav(
+      <Sidebar tomoMaintain={false} />,
       makeUser({}, 0),
+      { '/index/upload': 'UPLOAD PAGE' },
+      '/index/myProPc',
     );
     const items = screen.getAllByRole('button').filter((b) => b.hasAttribute('data-menu-value'));
     expect(items.map((b) => b.getAttribute('data-menu-value'))).toEqual(['1', '2', '6']);
@@ -136,22 +134,18 @@ describe('sidebar', () => {
     expect(await screen.findByText('UPLOAD PAGE')).toBeTruthy();
   });
   it('after an upload every entry works', async () => {
-    setTokenCookie('t');
-    const { router } = renderAt(
-      '/index/myProPc',
-      [
-        { path: '/index/myProPc', element: <Sidebar tomoMaintain={false} /> },
-        { path: '/index/square', element: <div>SQUARE PAGE</div> },
-      ],
+    const { router } = renderNav(
+      <Sidebar tomoMaintain={false} />,
       makeUser({}, 3),
+      { '/index/square': 'SQUARE PAGE' },
+      '/index/myProPc',
     );
     fireEvent.click(screen.getByText('广场'));
     expect(await screen.findByText('SQUARE PAGE')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/index/square');
   });
   it('company accounts get the company menu (built entries only) and no digital-human button', () => {
-    setTokenCookie('t');
-    renderAt('/x', [{ path: '/x', element: <Sidebar tomoMaintain={false} /> }], makeUser({ type: 2 }, 0));
+    renderNav(<Sidebar tomoMaintain={false} />, makeUser({ type: 2 }, 0));
     expect(screen.queryByText('广场')).toBeNull();
     expect(screen.queryByText('数字人')).toBeNull();
   });
@@ -473,20 +467,7 @@ describe('shell pieces', () => {
 });
 
 describe('download and remake dialogs', () => {
-  const made = (over: Record<string, unknown> = {}) =>
-    normaliseVideo(
-      {
-        id: 9,
-        name: 'Dance',
-        status: 2,
-        duration: 5,
-        boneType: 'BoyFBX',
-        creatorId: 1,
-        freeRemakes: 1,
-        ...over,
-      },
-      makeUser(),
-    );
+  const made = (over: Record<string, unknown> = {}) => madeVideo('BoyFBX', over);
 
   it('an empty path list says 此视频无该文件', async () => {
     setTokenCookie('t');

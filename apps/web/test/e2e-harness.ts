@@ -294,7 +294,8 @@ export interface Envelope<T> {
 /**
  * The JSON API of a running test server as a test calls it: `raw` answers the envelope, `call` its data (throws
  * on a non-zero code), `encrypt` a password with the server's public key, `register` an account through the
- * e-mailed code (a company account with `company`), `login` an account's token.
+ * e-mailed code (a company account with `company`), `login` an account's token, `mailedCode` the code last mailed
+ * to an address (waited for up to 20 s).
  */
 export function apiOf(server: () => RunningServer) {
   const raw = async <T = unknown>(method: string, path: string, body?: unknown, token?: string) => {
@@ -317,13 +318,15 @@ export function apiOf(server: () => RunningServer) {
       Buffer.from(text),
     ).toString('base64');
   };
+  const mailedCode = (email: string, what = 'the code mail') =>
+    waitFor(() => codeFromOutbox(server().dataDir, email), 20_000, what);
   const register = async <T = { token: string; user: { id: number } }>(
     email: string,
     password: string,
     company = false,
   ) => {
     await call('POST', `/code/${company ? 'company/' : ''}${email}/1`);
-    const code = await waitFor(() => codeFromOutbox(server().dataDir, email), 20_000, 'the code mail');
+    const code = await mailedCode(email);
     return call<T>('POST', company ? '/company/register' : '/user/register', {
       email,
       password: await encrypt(password),
@@ -334,17 +337,23 @@ export function apiOf(server: () => RunningServer) {
   const login = async (username: string, password: string) =>
     (await call<{ token: string }>('POST', '/auth/login', { username, password: await encrypt(password) }))
       .token;
-  return { raw, call, encrypt, register, login };
+  return { raw, call, encrypt, mailedCode, register, login };
 }
+
+/** Options of a context made by `useE2e`'s `context`: DESKTOP unless a device is given. */
+export type ContextOptions = BrowserContextOptions & { noticesSeen?: boolean };
 
 /**
  * The life of an e2e file: before its tests, builds the web app and starts the server (with `env`) and Chromium;
  * after each test, fails it when a page met a 404 (issue 15.4); after all, stops both. `server()` and `browser()`
- * give the running pair.
+ * give the running pair, `api` its JSON API (`apiOf`), `context(lang, token, options)` a browser context on it
+ * (`contextOf`, DESKTOP unless `options` name another device).
  */
 export function useE2e(env: Record<string, string> = {}): {
   server: () => RunningServer;
   browser: () => Browser;
+  api: ReturnType<typeof apiOf>;
+  context: (lang: 'en' | 'zh', token?: string, options?: ContextOptions) => Promise<BrowserContext>;
 } {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
@@ -364,5 +373,11 @@ export function useE2e(env: Record<string, string> = {}): {
     await browser?.close();
     await server?.stop();
   });
-  return { server: () => server!, browser: () => browser! };
+  return {
+    server: () => server!,
+    browser: () => browser!,
+    api: apiOf(() => server!),
+    context: (lang, token, options = {}) =>
+      contextOf(browser!, server!.url, { ...DESKTOP, ...options, lang, token }),
+  };
 }

@@ -8,16 +8,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiOf,
-  codeFromOutbox,
+  type ContextOptions,
   DESKTOP,
-  e2eUnavailable,
+  e2eSkipped,
   PHONE,
-  type RunningServer,
-  setLang,
   shot,
   TESTDATA,
   trimClip,
@@ -25,41 +22,32 @@ import {
   waitFor,
 } from './e2e-harness.ts';
 
-const missing = e2eUnavailable();
-const CI = process.env.CI === 'true';
 const EMAIL = 'walker@example.com';
 const PASSWORD = 'walk-1234';
 const CLIP_SECONDS = 2;
 const ADMIN = { email: 'admin@mocap.test', password: 'admin-pass-4321' };
 
-describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
+describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
   let clip: string;
 
   // The lite body model keeps the capture of a 3 s clip short on 2 cores (the product default is heavy).
   const run = useE2e({ CAPTURE_MODEL: 'lite', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
   beforeAll(() => {
-    server = run.server();
-    browser = run.browser();
     clip = trimClip(join(TESTDATA, 'videos', 'romp_sample_video2_studio_dance.mp4'), CLIP_SECONDS);
   });
-  const { call: callAs, encrypt, register } = apiOf(() => server);
+  const { call: callAs, encrypt, register } = run.api;
 
-  const context = async (lang: 'en' | 'zh', device = DESKTOP): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ ...device, acceptDownloads: true });
-    await setLang(ctx, server.url, lang);
-    return ctx;
-  };
+  const context = (lang: 'en' | 'zh', device: ContextOptions = DESKTOP) =>
+    run.context(lang, undefined, { ...device, acceptDownloads: true });
   const open = async (ctx: BrowserContext, path: string): Promise<Page> => {
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/capture${path}`);
+    await page.goto(`${run.server().url}/capture${path}`);
     return page;
   };
   /** Copies the session cookie of one context into another (the same account in the other language). */
   const shareLogin = async (from: BrowserContext, to: BrowserContext) => {
     const token = (await from.cookies()).find((c) => c.name === 'mocap_v1_token');
-    if (token) await to.addCookies([{ name: token.name, value: token.value, url: server.url }]);
+    if (token) await to.addCookies([{ name: token.name, value: token.value, url: run.server().url }]);
   };
   /** The API as a client without a browser (admin settings, quick accounts). */
   const call = (method: string, path: string, body?: unknown, token?: string) =>
@@ -82,16 +70,16 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       await page.waitForURL(/\/capture\/home$/);
       await settle(page);
       await shot(page, `pc-home-${lang}`);
-      await page.goto(`${server.url}/capture/login`);
+      await page.goto(`${run.server().url}/capture/login`);
       await settle(page);
       await shot(page, `pc-login-${lang}`);
-      await page.goto(`${server.url}/capture/login?mode=reset`);
+      await page.goto(`${run.server().url}/capture/login?mode=reset`);
       await settle(page);
       await shot(page, `pc-reset-${lang}`);
-      await page.goto(`${server.url}/capture/register`);
+      await page.goto(`${run.server().url}/capture/register`);
       await settle(page);
       await shot(page, `pc-register-${lang}`);
-      await page.goto(`${server.url}/capture/index/square`);
+      await page.goto(`${run.server().url}/capture/index/square`);
       await page.waitForURL(/\/capture\/home$/);
       await ctx.close();
     }
@@ -104,11 +92,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.fill('input[name=email]', EMAIL);
     await page.click('.code-btn');
-    const code = await waitFor(
-      () => codeFromOutbox(server.dataDir, EMAIL),
-      20_000,
-      'the verification e-mail',
-    );
+    const code = await run.api.mailedCode(EMAIL, 'the verification e-mail');
     expect(code).toMatch(/^\d{4}$/);
     await page.fill('input[name=code]', code);
     await page.fill('input[name=password]', PASSWORD);
@@ -182,14 +166,14 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
           }
         }
         if (status === 'failed')
-          throw new Error(`capture failed: ${await card.textContent()}\n${server.log().slice(-3000)}`);
+          throw new Error(`capture failed: ${await card.textContent()}\n${run.server().log().slice(-3000)}`);
         return status === 'made';
       },
       // Generous: on a loaded 2-core machine the capture of 2 s can take minutes.
       900_000,
       'the capture to be made',
     ).catch((e: Error) => {
-      throw new Error(`${e.message}\n--- server log ---\n${server.log().slice(-4000)}`);
+      throw new Error(`${e.message}\n--- server log ---\n${run.server().log().slice(-4000)}`);
     });
     expect([...seen]).toContain('made');
     // The page showed the capture moving (progress values from the server, non-decreasing).
@@ -302,7 +286,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     await page.keyboard.press('Escape');
 
     // Publish to the square; it shows there, search finds it, collect toggles.
-    await page.goto(`${server.url}/capture/index/myProPc`);
+    await page.goto(`${run.server().url}/capture/index/myProPc`);
     await page.locator('[data-testid=video-card] [data-action=publish]').first().click();
     await page.getByText('Published to the square').waitFor();
     await page.click('[data-menu-value="6"]');
@@ -331,7 +315,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       ['/userCenter?tab=1', 'center'],
       ['/index/nowhere', 'notfound'],
     ] as const) {
-      await page.goto(`${server.url}/capture${path2}`);
+      await page.goto(`${run.server().url}/capture${path2}`);
       await settle(page);
       await shot(page, `pc-${name}-en`);
     }
@@ -365,7 +349,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       ['/userCenter?tab=1', 'center'],
       ['/index/nowhere', 'notfound'],
     ] as const) {
-      await zp.goto(`${server.url}/capture${path2}`);
+      await zp.goto(`${run.server().url}/capture${path2}`);
       await settle(zp);
       await shot(zp, `pc-${name}-zh`);
       if (name === 'upload') {
@@ -389,7 +373,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       await page.click('button[type=submit]');
       // myPro goes to the mobile page and keeps the query.
       await page.waitForURL(/myPromobile/);
-      await page.goto(`${server.url}/capture/index/myPro?status=made`);
+      await page.goto(`${run.server().url}/capture/index/myPro?status=made`);
       await page.waitForURL(/\/capture\/index\/myPromobile\?status=made$/);
       const card = page.locator('[data-testid=video-card]').first();
       await card.waitFor();
@@ -424,10 +408,10 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
       await page.locator('[data-testid=solve-options] summary').click();
       await page.locator('[data-testid=solve-options] input[name=height]').scrollIntoViewIfNeeded();
       await shot(page, `m-upload-options-${lang}`);
-      await page.goto(`${server.url}/capture/userCenter?tab=1`);
+      await page.goto(`${run.server().url}/capture/userCenter?tab=1`);
       await settle(page);
       await shot(page, `m-center-${lang}`);
-      await page.goto(`${server.url}/capture/home`);
+      await page.goto(`${run.server().url}/capture/home`);
       await settle(page);
       await shot(page, `m-home-${lang}`);
       await ctx.close();
@@ -485,7 +469,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     const token = await apiRegister(email, 'shell-1234');
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang);
-      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: run.server().url }]);
       const page = await open(ctx, '/index/myPro');
       await page.waitForURL(/myProPc$/);
       // Notices sorted by page; no autoplay; the button font follows the label length.
@@ -514,7 +498,7 @@ describe.skipIf(missing !== null && !CI)('web e2e (chromium + real server)', () 
     }
     // "Do not show again" told the server: a new session sees no carousel; the closed announcement stays closed.
     const ctx = await context('en');
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: run.server().url }]);
     const page = await open(ctx, '/index/myProPc');
     await page.getByTestId('announcement').waitFor();
     await page.locator('.announcement .icon-btn').click();

@@ -12,19 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  type RunningServer,
-  shot,
-  TESTDATA,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { e2eSkipped, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
 
 const EMAIL = 'two-people@example.com';
 const PASSWORD = 'gym-1234';
@@ -63,19 +53,14 @@ function jumpingClip(): string {
 }
 
 describe.skipIf(e2eSkipped())('first use 15.3 e2e: a two-person clip (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
   const run = useE2e({ CAPTURE_MODEL: 'lite' });
   let GYM: string;
   beforeAll(() => {
-    server = run.server();
-    browser = run.browser();
     GYM = jumpingClip();
   }, 300_000);
-  const api = apiOf(() => server);
+  const api = run.api;
 
-  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
-    contextOf(browser, server.url, { ...DESKTOP, lang, token });
+  const { context } = run;
   const call = (method: string, path: string, body?: unknown, token?: string) =>
     api.call<Record<string, unknown>>(method, path, body, token);
   const register = async () => String((await api.register(EMAIL, PASSWORD)).token);
@@ -97,7 +82,7 @@ describe.skipIf(e2eSkipped())('first use 15.3 e2e: a two-person clip (chromium +
       900_000,
       'the capture to be made',
     ).catch((e: Error) => {
-      throw new Error(`${e.message}\n--- server log ---\n${server.log().slice(-4000)}`);
+      throw new Error(`${e.message}\n--- server log ---\n${run.server().log().slice(-4000)}`);
     });
     return card;
   };
@@ -108,13 +93,13 @@ describe.skipIf(e2eSkipped())('first use 15.3 e2e: a two-person clip (chromium +
     const page = await en.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${server.url}/capture/index/uploadPc`);
+    await page.goto(`${run.server().url}/capture/index/uploadPc`);
     await expect.poll(() => coins(page)).toBe(50);
     // The icon is addressed from the base, not the page (./favicon.svg on /capture/index/music was a 404).
     const icon = await page.evaluate(
       () => (document.querySelector('link[rel=icon]') as HTMLLinkElement).href,
     );
-    expect(icon).toBe(`${server.url}/capture/favicon.svg`);
+    expect(icon).toBe(`${run.server().url}/capture/favicon.svg`);
     expect((await fetch(icon)).status).toBe(200);
 
     // Upload through the page, as a user would.
@@ -227,7 +212,7 @@ describe.skipIf(e2eSkipped())('first use 15.3 e2e: a two-person clip (chromium +
     // The same in Chinese.
     const zh = await context('zh', token);
     const zp = await zh.newPage();
-    await zp.goto(`${server.url}/capture/index/myProPc`);
+    await zp.goto(`${run.server().url}/capture/index/myProPc`);
     const zcard = zp.locator('[data-testid=video-card]').first();
     await zcard.locator('[data-testid=card-judgement]').waitFor();
     expect(await zcard.locator('[data-testid=card-judgement]').textContent()).toMatch(

@@ -12,10 +12,10 @@ import { TopBar } from '../src/components/TopBar.tsx';
 import { titleKeyFor } from '../src/lib/guard.ts';
 import { setLangForTests, t } from '../src/lib/i18n.ts';
 import { orderGoodsName } from '../src/lib/pay.ts';
-import { normaliseVideo } from '../src/lib/types.ts';
+
 import * as validation from '../src/lib/uploadValidation.ts';
 import { UploadPage } from '../src/pages/Upload.tsx';
-import { fakeServer, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
+import { fakeServer, madeVideo, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
 
 afterEach(() => {
   cleanup();
@@ -23,20 +23,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const made = (over: Record<string, unknown> = {}) =>
-  normaliseVideo(
-    {
-      id: 9,
-      name: 'Dance',
-      status: 2,
-      duration: 5,
-      boneType: 'Mixamo',
-      creatorId: 1,
-      freeRemakes: 1,
-      ...over,
-    },
-    makeUser(),
-  );
+const made = (over: Record<string, unknown> = {}) => madeVideo('Mixamo', over);
 
 describe('15.4 download dialog', () => {
   it('lists every bone type as upload and remake do; OnlyFace without a face capture says why', async () => {
@@ -202,6 +189,16 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
       'GET /motion/video/9/clip_url': () => ({ code: 307, message: 'x' }),
       'GET /motion/fbx/9/anm': () => ({ code: 307, message: 'x' }),
     });
+  /** The preview of `video` on the fake server, logged in. */
+  const preview = (video: ReturnType<typeof judged>, onRemake?: () => void) => {
+    setTokenCookie('t');
+    server();
+    return renderAt(
+      '/x',
+      [{ path: '/x', element: <PreviewPlayer video={video} onRemake={onRemake} /> }],
+      makeUser(),
+    );
+  };
 
   it('the card shows the quality and the weak parts; an unusable one says so and what came back', () => {
     setLangForTests('en');
@@ -247,14 +244,8 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
   ] as const) {
     it(`the preview: strip under the time bar, warning, free remake, rule (${lang})`, async () => {
       setLangForTests(lang);
-      setTokenCookie('t');
-      server();
       const onRemake = vi.fn();
-      renderAt(
-        '/x',
-        [{ path: '/x', element: <PreviewPlayer video={judged()} onRemake={onRemake} /> }],
-        makeUser(),
-      );
+      preview(judged(), onRemake);
       const notice = await screen.findByTestId('judge-notice');
       expect(notice.textContent).toContain(title);
       // Each range a chip (short words), its full sentence as the tooltip; a click seeks there.
@@ -285,30 +276,17 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
 
   it('none left: the spec’s words; an unusable result says what came back', async () => {
     setLangForTests('zh');
-    setTokenCookie('t');
-    server();
-    renderAt(
-      '/x',
-      [
-        {
-          path: '/x',
-          element: (
-            <PreviewPlayer
-              video={judged({
-                freeRemakes: 0,
-                judgement: {
-                  confidence: 0.3,
-                  ranges: [{ from: 0, to: 6, confidence: 0, reasons: ['gap'] }],
-                  unusable: true,
-                  refundedCoins: 10,
-                  judgeRemakes: 2,
-                },
-              })}
-            />
-          ),
+    preview(
+      judged({
+        freeRemakes: 0,
+        judgement: {
+          confidence: 0.3,
+          ranges: [{ from: 0, to: 6, confidence: 0, reasons: ['gap'] }],
+          unusable: true,
+          refundedCoins: 10,
+          judgeRemakes: 2,
         },
-      ],
-      makeUser(),
+      }),
     );
     expect((await screen.findByTestId('judge-notice')).textContent).toContain(
       '该结果不可用：薄弱片段占整段的 60%（整体可信度 30%）：',
@@ -321,29 +299,16 @@ describe('15.3 the judgement: card quality, timeline strip, warning with free re
 
   it('a clean result shows no warning', async () => {
     setLangForTests('en');
-    setTokenCookie('t');
-    server();
-    renderAt(
-      '/x',
-      [
-        {
-          path: '/x',
-          element: (
-            <PreviewPlayer
-              video={judged({
-                judgement: {
-                  confidence: 0.95,
-                  ranges: [],
-                  unusable: false,
-                  refundedCoins: 0,
-                  judgeRemakes: 0,
-                },
-              })}
-            />
-          ),
+    preview(
+      judged({
+        judgement: {
+          confidence: 0.95,
+          ranges: [],
+          unusable: false,
+          refundedCoins: 0,
+          judgeRemakes: 0,
         },
-      ],
-      makeUser(),
+      }),
     );
     await screen.findByTestId('judge-strip').catch(() => null);
     expect(screen.queryByTestId('judge-notice')).toBeNull();

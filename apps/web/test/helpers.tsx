@@ -1,12 +1,13 @@
 /** Component-test helpers: a fake /product server behind fetch and XHR, a session, a router. */
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { Guard } from '../src/components/Guard.tsx';
 import { Messages } from '../src/components/Messages.tsx';
+import { currentMessages, dismissMessage } from '../src/lib/messages.ts';
 import { SessionProvider } from '../src/lib/session.tsx';
-import { normaliseUser, type User } from '../src/lib/types.ts';
+import { normaliseUser, normaliseVideo, type User } from '../src/lib/types.ts';
 
 export type Handler = (body: unknown, url: URL) => unknown;
 
@@ -63,4 +64,40 @@ export function setTokenCookie(token: string | null): void {
   document.cookie = token
     ? `mocap_v1_token=${token}; path=/`
     : 'mocap_v1_token=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+}
+
+/**
+ * A made video (id 9, "Dance", 5 s, one free remake) of `boneType`, as the list answers it, with `over` on top:
+ * the video the dialog and card tests open.
+ */
+export const madeVideo = (boneType: string, over: Record<string, unknown> = {}) =>
+  normaliseVideo(
+    { id: 9, name: 'Dance', status: 2, duration: 5, boneType, creatorId: 1, freeRemakes: 1, ...over },
+    makeUser(),
+  );
+
+/**
+ * A clean page around each test of a file: no message shown and no token before it; after it, the DOM unmounted,
+ * stubbed globals (the fake server) and spies restored.
+ */
+export function cleanSlate(): void {
+  beforeEach(() => {
+    for (const m of currentMessages()) dismissMessage(m.id);
+    setTokenCookie(null);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+}
+
+/**
+ * `nav` (the sidebar or the phone tab bar) at `at` for `user`, logged in, beside placeholder pages (path → the
+ * text each shows), so that a test sees where an entry leads.
+ */
+export function renderNav(nav: ReactNode, user: User, pages: Record<string, string> = {}, at = '/x') {
+  setTokenCookie('t');
+  const placeholders = Object.entries(pages).map(([path, text]) => ({ path, element: <div>{text}</div> }));
+  return renderAt(at, [{ path: at, element: nav }, ...placeholders], user);
 }

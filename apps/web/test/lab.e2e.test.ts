@@ -14,22 +14,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from 'mmd-parser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  PHONE,
-  type RunningServer,
-  shot,
-  TESTDATA,
-  trimClip,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { e2eSkipped, PHONE, shot, TESTDATA, trimClip, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@lab.test', password: 'lab-root-pass-1' };
 const GENE_DIR = join(TESTDATA, 'formats', 'mmd', 'Gene_light');
@@ -40,16 +28,14 @@ interface Vmd {
 }
 
 describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
   let admin: string;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-lab-e2e-'));
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPTURE_MODEL: 'lite' });
-  const { call, register: registerAs, login } = apiOf(() => server);
+  const { call, register: registerAs, login } = run.api;
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'lab-pass-123')).token;
-  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
-    contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, noticesSeen: true, lang, token });
+  const context = (lang: 'en' | 'zh', token: string) =>
+    run.context(lang, token, { acceptDownloads: true, noticesSeen: true });
   const canvasShot = (page: Page, testId: string) =>
     page.evaluate(
       (id) =>
@@ -80,8 +66,6 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
   };
 
   beforeAll(async () => {
-    server = run.server();
-    browser = run.browser();
     admin = await login(ADMIN.email, ADMIN.password);
   });
 
@@ -109,7 +93,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
       const { token, ids } = await member(`lab-mmd-${lang}@example.com`);
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/mmd`);
+      await page.goto(`${run.server().url}/capture/index/mmd`);
       await page.getByTestId('mmd-stage').and(page.locator('[data-state="ready"]')).waitFor();
       expect(await page.title()).toContain(lang === 'en' ? 'MMD studio' : 'MMD 工作室');
       await page.getByTestId('mmd-motion').selectOption(`animation:${ids['05_02']}`);
@@ -177,7 +161,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     const free = await register('lab-free@example.com');
     const ctx = await context('en', free);
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/capture/index/mmd`);
+    await page.goto(`${run.server().url}/capture/index/mmd`);
     await page.getByTestId('mmd-paid').waitFor();
     expect(await page.getByTestId('mmd-play').count()).toBe(0);
     await ctx.close();
@@ -188,7 +172,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
       const { token, ids } = await member(`lab-exp-${lang}@example.com`);
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/experiment`);
+      await page.goto(`${run.server().url}/capture/index/experiment`);
       await page.getByTestId('exp-left-pick').selectOption(`animation:${ids['05_02']}`);
       await page.getByTestId('exp-right-pick').selectOption(`animation:${ids['05_03']}`);
       for (const side of ['exp-left', 'exp-right'])
@@ -212,9 +196,9 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     }
     // Phones: experiment is the third tab (spec §2: home, upload, experiment); the two sides stack.
     const { token } = await member('lab-exp-phone@example.com');
-    const ctx = await contextOf(browser, server.url, { ...PHONE, noticesSeen: true, lang: 'zh', token });
+    const ctx = await run.context('zh', token, { ...PHONE, noticesSeen: true });
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/capture/index/experiment`);
+    await page.goto(`${run.server().url}/capture/index/experiment`);
     for (const side of ['exp-left', 'exp-right'])
       await page.getByTestId(side).and(page.locator('[data-state="ready"]')).waitFor({ timeout: 60_000 });
     const tabs = await page
@@ -247,7 +231,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
       const token = await register(`lab-wis-${lang}@example.com`);
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/wisdom`);
+      await page.goto(`${run.server().url}/capture/index/wisdom`);
       await page.getByTestId('wis-file').setInputFiles(VIDEO);
       await page.getByTestId('wis-result').waitFor({ timeout: 60_000 });
       const checks = page.locator('.wis-check');
@@ -276,7 +260,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     form.set('boneType', 'Mixamo');
     form.set('file', new Blob([readFileSync(clip)], { type: 'video/mp4' }), 'shot.mp4');
     const up = (await (
-      await fetch(`${server.url}/product/video/upload`, {
+      await fetch(`${run.server().url}/product/video/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}` },
         body: form,
@@ -296,7 +280,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/animation`);
+      await page.goto(`${run.server().url}/capture/index/animation`);
       await page.getByTestId('anim-share').waitFor();
       await shot(page, `animation-share-${lang}`);
       if (lang === 'en') {
@@ -317,7 +301,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     await call('POST', '/admin/animation/publish', { id: hidden.list[0]!.id, published: true }, admin);
     const ctx = await context('en', token);
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/capture/index/animation`);
+    await page.goto(`${run.server().url}/capture/index/animation`);
     await page.getByTestId('anim-keyword').fill('my jump shot');
     await page.getByTestId('anim-keyword').press('Enter');
     const card = page.getByTestId('anim-card').filter({ hasText: 'my jump shot' });
@@ -351,7 +335,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     await call('POST', '/admin/animation/publish', { id: again.list[0]!.id, published: true }, admin);
     const zh = await context('zh', token);
     const zpage = await zh.newPage();
-    await zpage.goto(`${server.url}/capture/index/animation`);
+    await zpage.goto(`${run.server().url}/capture/index/animation`);
     await zpage.getByTestId('anim-keyword').fill('my jump shot');
     await zpage.getByTestId('anim-keyword').press('Enter');
     await zpage

@@ -4,13 +4,13 @@
  * user, stays on the login page and tells the user; the same form with code 0 logs in.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { getToken } from '../src/lib/cookies.ts';
 import { setLangForTests } from '../src/lib/i18n.ts';
-import { currentMessages, dismissMessage } from '../src/lib/messages.ts';
+import { currentMessages } from '../src/lib/messages.ts';
 import { LoginPage } from '../src/pages/Auth.tsx';
-import { fakeServer, ok, renderAt, setTokenCookie } from './helpers.tsx';
+import { cleanSlate, fakeServer, ok, renderAt } from './helpers.tsx';
 
 setLangForTests('en');
 const { publicKey } = generateKeyPairSync('rsa', {
@@ -19,14 +19,7 @@ const { publicKey } = generateKeyPairSync('rsa', {
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
 });
 
-beforeEach(() => {
-  for (const m of currentMessages()) dismissMessage(m.id);
-  setTokenCookie(null);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+cleanSlate();
 
 const submit = () => {
   const set = (name: string, value: string) =>

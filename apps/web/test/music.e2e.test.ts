@@ -12,34 +12,19 @@ import { join } from 'node:path';
 import { testTracks } from '@mocap/dance';
 import { wavBytes } from '@mocap/dance/node';
 import { Parser } from 'mmd-parser';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  type RunningServer,
-  shot,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { e2eSkipped, shot, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@music.test', password: 'music-root-pass-1' };
 
 describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-music-e2e-'));
 
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  beforeAll(() => {
-    server = run.server();
-    browser = run.browser();
-  });
-  const { call, register: registerAs, login } = apiOf(() => server);
+  const { call, register: registerAs, login } = run.api;
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'music-pass-123')).token;
   const adminToken = () => login(ADMIN.email, ADMIN.password);
@@ -66,9 +51,9 @@ describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
       const wav = join(dir, `song-${lang}.wav`);
       writeFileSync(wav, wavBytes({ samples: t.samples, sampleRate: t.sampleRate }));
       const token = await register(`music-${lang}@example.com`);
-      const ctx = await contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, lang, token });
+      const ctx = await run.context(lang, token, { acceptDownloads: true });
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/music`);
+      await page.goto(`${run.server().url}/capture/index/music`);
       await page.getByTestId('music-price').waitFor();
       await page.waitForLoadState('networkidle');
       await shot(page, `music-empty-${lang}`);
@@ -209,7 +194,7 @@ describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
       await page.locator('.modal .btn-primary, .modal .btn-danger').last().click();
       // My Projects shows the card with its live status until the new dance is made.
       await page.waitForFunction(() => !document.querySelector('.modal'));
-      await page.goto(`${server.url}/capture/index/myPro`);
+      await page.goto(`${run.server().url}/capture/index/myPro`);
       const chip = page.getByTestId('music-strip-card').first();
       await chip.waitFor();
       const statuses = new Set<string>();
@@ -229,7 +214,7 @@ describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
         .list[0]!;
       expect(m.seed).not.toBe(seed0);
       expect(m.status).toBe(2);
-      await page.goto(`${server.url}/capture/index/music`);
+      await page.goto(`${run.server().url}/capture/index/music`);
       await page.getByTestId('music-card').first().waitFor();
       await page.waitForLoadState('networkidle');
       await shot(page, `music-redone-${lang}`);

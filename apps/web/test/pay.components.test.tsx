@@ -38,24 +38,23 @@ function Host() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        onClick={() => {
-          setG(MONTHLY);
-          setOpen(true);
-        }}
-      >
-        open-monthly
-      </button>
-      <button
-        type="button"
-        onClick={() => {
-          setG(YEARLY);
-          setOpen(true);
-        }}
-      >
-        open-yearly
-      </button>
+      {(
+        [
+          ['open-monthly', MONTHLY],
+          ['open-yearly', YEARLY],
+        ] as const
+      ).map(([label, goods]) => (
+        <button
+          key={label}
+          type="button"
+          onClick={() => {
+            setG(goods);
+            setOpen(true);
+          }}
+        >
+          {label}
+        </button>
+      ))}
       <span data-testid="selected">{g ? g.id : 'none'}</span>
       <PayModal
         goods={g}

@@ -5,34 +5,18 @@
  * through the Alipay sandbox cashier and comes back with payStatus/orderNo; a countdown that runs out shows
  * fail and resets; a company account gets the refusal. Every page is screenshotted in en and zh.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  PHONE,
-  type RunningServer,
-  shot,
-  useE2e,
-} from './e2e-harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eSkipped, PHONE, shot, useE2e } from './e2e-harness.ts';
 
 const DAY = 86_400_000;
 
 describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sandbox)', () => {
   const run = useE2e();
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(() => {
-    server = run.server();
-    browser = run.browser();
-  });
-  const { call, register: registerAs } = apiOf(() => server);
+  const { call, register: registerAs } = run.api;
   const register = async (email: string, company = false) =>
     (await registerAs<{ token: string }>(email, 'pay-pass-123', company)).token;
-  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
-    contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, lang, token });
+  const context = (lang: 'en' | 'zh', token: string) => run.context(lang, token, { acceptDownloads: true });
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
@@ -53,7 +37,7 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
       const before = await info(token);
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/asPay/index`);
+      await page.goto(`${run.server().url}/capture/asPay/index`);
       await page.getByTestId('buy-monthly').waitFor();
       await settle(page);
       await shot(page, `pay-pricing-free-${lang}`);
@@ -112,7 +96,7 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
       await page.keyboard.press('Escape');
 
       // User centre, pay plan: plan, expiry, coins, the order.
-      await page.goto(`${server.url}/capture/userCenter?tab=2`);
+      await page.goto(`${run.server().url}/capture/userCenter?tab=2`);
       await page.getByTestId('orders').waitFor();
       expect(await page.getByTestId('plan-coins').textContent()).toBe(String(after.surplus));
       expect(await page.getByTestId('plan-expiry').isVisible()).toBe(true);
@@ -121,7 +105,7 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
       await shot(page, `pay-center-plan-${lang}`);
 
       // Upgrade to yearly through the Alipay sandbox.
-      await page.goto(`${server.url}/capture/asPay/index`);
+      await page.goto(`${run.server().url}/capture/asPay/index`);
       await page.getByTestId('buy-yearly').waitFor();
       await settle(page);
       await shot(page, `pay-pricing-monthly-${lang}`);
@@ -162,7 +146,7 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
         ['/userCenter?tab=4', 'pay-center-cashback'],
         ['/index/marked', 'pay-marked'],
       ] as const) {
-        await page.goto(`${server.url}/capture${path}`);
+        await page.goto(`${run.server().url}/capture${path}`);
         await settle(page);
         await shot(page, `${name}-${lang}`);
       }
@@ -177,7 +161,7 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
       await page.clock.install();
-      await page.goto(`${server.url}/capture/asPay/index`);
+      await page.goto(`${run.server().url}/capture/asPay/index`);
       await page.getByTestId('buy-monthly').waitFor();
       await page.getByTestId('buy-monthly').click();
       await page.getByTestId('pay-qr').waitFor();
@@ -207,9 +191,9 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
   it('phone: the pricing page and the payment modal fit a phone screen', async () => {
     const token = await register('phone@example.com');
     for (const lang of ['en', 'zh'] as const) {
-      const ctx = await contextOf(browser, server.url, { ...PHONE, lang, token });
+      const ctx = await run.context(lang, token, PHONE);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/asPay/index`);
+      await page.goto(`${run.server().url}/capture/asPay/index`);
       await page.getByTestId('buy-monthly').waitFor();
       await settle(page);
       // One column: no horizontal scrolling.
@@ -231,7 +215,7 @@ describe.skipIf(e2eSkipped())('payments e2e (chromium + real server + payment sa
       const token = await register(`acme-${lang}@example.com`, true);
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/asPay/index`);
+      await page.goto(`${run.server().url}/capture/asPay/index`);
       await page.getByTestId('cv-card').waitFor();
       await page.getByTestId('buy-monthly').click();
       const toast = page.locator('.toast, .notification').filter({

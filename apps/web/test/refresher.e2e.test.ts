@@ -41,16 +41,14 @@ import {
   Renderer,
   solvedJoints,
 } from '@mocap/quality';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyse, type TracksDoc } from '../src/pages/refresher/model.ts';
 import {
-  apiOf,
+  type ContextOptions,
   DESKTOP,
   e2eUnavailable,
   PHONE,
-  type RunningServer,
-  setLang,
   shot,
   TESTDATA,
   useE2e,
@@ -124,8 +122,6 @@ function projected(gt: GroundTruth, f: number, joint: RecordedJoint): [number, n
 }
 
 describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
   /** The wrist clip: a man walking past the camera (arms swing in the picture). */
   let side: Clip;
   /** The leg clip: the X Bot walking towards the camera (legs apart in the picture). */
@@ -152,15 +148,11 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     front = await render('xbot-walk-front');
     await renderer?.close();
   }, 900_000);
-  const run = useE2e({ CAPTURE_MODEL: 'heavy', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  beforeAll(() => {
-    server = run.server();
-    browser = run.browser();
-  });
+  const e2e = useE2e({ CAPTURE_MODEL: 'heavy', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
   afterAll(() => {
-    if (process.env.RF_E2E_LOG) console.log(server?.log().slice(-4000));
+    if (process.env.RF_E2E_LOG) console.log(e2e.server()?.log().slice(-4000));
   });
-  const api = apiOf(() => server);
+  const api = e2e.api;
 
   const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string) =>
     api.raw<T>(method, path, body, token);
@@ -183,7 +175,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       { name: clip.name.replace(/\.mp4$/, '').slice(0, 15), boneType: 'Mixamo', tags: 'walk' },
       { name: clip.name, data: readFileSync(clip.video) },
     );
-    const r = await fetch(`${server.url}/product/video/upload`, {
+    const r = await fetch(`${e2e.server().url}/product/video/upload`, {
       method: 'POST',
       headers: { 'content-type': m.type, authorization: `Bearer ${token}` },
       body: m.body,
@@ -209,7 +201,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     );
   const tracksOf = async (id: number, token: string): Promise<Doc> => {
     const d = await ok<{ poseUrl: string }>('GET', `/video/2d?id=${id}`, undefined, token);
-    return (await (await fetch(new URL(d.poseUrl, server.url))).json()) as Doc;
+    return (await (await fetch(new URL(d.poseUrl, e2e.server().url))).json()) as Doc;
   };
   /**
    * Mean error (m) of a solved joint against the truth over frames [a, b]: the solved clip aligned rigidly to the
@@ -225,7 +217,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     b: number,
   ) => {
     const c = await ok<{ url: string }>('GET', `/motion/video/${id}/clip_url`, undefined, token);
-    const motion = motionJson.read(await (await fetch(new URL(c.url, server.url))).text());
+    const motion = motionJson.read(await (await fetch(new URL(c.url, e2e.server().url))).text());
     return errorOf(motion, clip, joint, a, b);
   };
   const errorOf = (motion: MotionClip, clip: Clip, joint: RecordedJoint, a: number, b: number) => {
@@ -247,7 +239,9 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   /** The video's solved clip as the server stores it. */
   const clipOf = async (id: number, token: string) => {
     const c = await ok<{ url: string }>('GET', `/motion/video/${id}/clip_url`, undefined, token);
-    return motionJson.read(await (await fetch(new URL(c.url, server.url), { cache: 'no-store' })).text());
+    return motionJson.read(
+      await (await fetch(new URL(c.url, e2e.server().url), { cache: 'no-store' })).text(),
+    );
   };
   /** Mean error of both legs' knees and ankles (all the swapped joints the truth records) on the leg frames. */
   const bothLegs = (motion: MotionClip) =>
@@ -364,15 +358,13 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   const context = async (
     lang: 'en' | 'zh',
     token: string,
-    device: object = DESKTOP,
+    device: ContextOptions = DESKTOP,
   ): Promise<BrowserContext> => {
-    const ctx = await browser.newContext({ ...device });
+    const ctx = await e2e.context(lang, token, device);
     ctx.on('page', (pg) => {
       pg.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
       pg.on('console', (m) => m.type() === 'error' && console.log(`console error: ${m.text()}`));
     });
-    await setLang(ctx, server.url, lang);
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
     return ctx;
   };
   /** The editor loaded (or why not: the load-failure advice, a refusal, a spinner). */
@@ -509,7 +501,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   /** SHA-256 of the video's Mixamo zip as a download gives it. */
   const zipHash = async (id: number, token: string) => {
     const d = await ok<{ paths: string[] }>('GET', `/motion/download/video/${id}/Mixamo`, undefined, token);
-    const bytes = Buffer.from(await (await fetch(new URL(d.paths[0], server.url))).arrayBuffer());
+    const bytes = Buffer.from(await (await fetch(new URL(d.paths[0], e2e.server().url))).arrayBuffer());
     expect(bytes.length).toBeGreaterThan(1000);
     return createHash('sha256').update(bytes).digest('hex');
   };
@@ -555,7 +547,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token, phone ? PHONE : DESKTOP);
       page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
       if (phone) await page.waitForURL(/\/refresherM\?id=/);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, id, token, /^0 keyframes, 1 /);
@@ -672,7 +664,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
       await waitReady(page);
       expect((await page.getByTestId('rf-sidebar').boundingBox())!.width).toBeCloseTo(277, 0);
       await page.getByTestId('rf-viewer').and(page.locator('[data-ready="1"]')).waitFor();
@@ -723,7 +715,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       await ctx.close();
       const other = await context(lang, token);
       const page2 = await other.newPage();
-      await page2.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page2.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
       await waitReady(page2);
       await page2.getByTestId('rf-draft-note').waitFor();
       expect(await page2.getByTestId('rf-edits').textContent()).toMatch(/^2 /);
@@ -773,7 +765,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${legId}`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=${legId}`);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, legId, token, /^0 keyframes, 1 /);
       const swaps = await runs(page, 'swap');
@@ -949,7 +941,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, id, token, /^1 /);
       await goTo(page, HF);
@@ -996,7 +988,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=1`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=1`);
       const box = page.getByTestId('rf-refused');
       await box.waitFor();
       expect(await box.textContent()).toContain(
@@ -1022,7 +1014,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${theirs}`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=${theirs}`);
       const box = page.getByTestId('rf-load-failed');
       await box.waitFor();
       expect(await box.textContent()).toContain(
@@ -1045,7 +1037,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     for (const lang of ['zh', 'en'] as const) {
       const ctx = await context(lang, token, PHONE);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/refresher?id=${id}`);
+      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
       await page.waitForURL(/\/refresherM\?id=/);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, id, token, /^2 /);

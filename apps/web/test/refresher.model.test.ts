@@ -35,6 +35,15 @@ const W = 960;
 const H = 540;
 const FPS = 30;
 const S = 300; // px per metre
+/** The hand points (pinky, index, thumb) with the wrist each hangs from: left, then right. */
+const FINGERS = [
+  [17, 15],
+  [19, 15],
+  [21, 15],
+  [18, 16],
+  [20, 16],
+  [22, 16],
+] as const;
 
 /** A person walking slowly across, arms and legs swinging; image = world · S + origin. */
 function walk(n: number): TracksDoc {
@@ -56,15 +65,7 @@ function walk(n: number): TracksDoc {
     set(14, -0.22, -0.2, sw);
     set(15, 0.24 - sw * 0.3, 0.05, -sw);
     set(16, -0.24 + sw * 0.3, 0.05, sw);
-    for (const [j, p] of [
-      [17, 15],
-      [19, 15],
-      [21, 15],
-      [18, 16],
-      [20, 16],
-      [22, 16],
-    ] as const)
-      set(j, w[p][0] + (j % 2 ? 0.02 : -0.02), w[p][1] + 0.06, w[p][2]);
+    for (const [j, p] of FINGERS) set(j, w[p][0] + (j % 2 ? 0.02 : -0.02), w[p][1] + 0.06, w[p][2]);
     set(23, 0.1, 0);
     set(24, -0.1, 0);
     // Seen from the front: the legs swing in depth and a little sideways, never crossing in the picture.
@@ -123,15 +124,7 @@ function sideWalk(n: number, noise = 0): TracksDoc {
     set(14, 0.08 * sw, -0.2, 0.2);
     set(15, -0.2 * sw, 0.05, -0.2);
     set(16, 0.2 * sw, 0.05, 0.2);
-    for (const [j, p] of [
-      [17, 15],
-      [19, 15],
-      [21, 15],
-      [18, 16],
-      [20, 16],
-      [22, 16],
-    ] as const)
-      set(j, w[p][0] + 0.03, w[p][1] + 0.06, w[p][2]);
+    for (const [j, p] of FINGERS) set(j, w[p][0] + 0.03, w[p][1] + 0.06, w[p][2]);
     set(23, 0, 0, -0.1);
     set(24, 0, 0, 0.1);
     for (const [j, k, y, dx] of [

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server } from '../../server/test/s3-server.ts';
-import { apiOf, DESKTOP, e2eSkipped, setLang, TESTDATA, trimClip, useE2e } from './e2e-harness.ts';
+import { e2eSkipped, TESTDATA, trimClip, useE2e } from './e2e-harness.ts';
 
 const s3 = e2eSkipped() ? null : await startS3Server('mocap-web-upload', { cors: true });
 afterAll(() => s3?.close());
@@ -22,14 +22,12 @@ describe.skipIf(e2eSkipped())('direct video upload to S3 storage (chromium + rea
     S3_ACCESS_KEY_ID,
     S3_SECRET_ACCESS_KEY,
   });
-  const { register } = apiOf(() => run.server());
+  const { register } = run.api;
 
   it('PUTs the file to the bucket with fresh upload credentials and confirms it', async () => {
     const server = run.server();
     const { token } = await register<{ token: string }>('s3-web@example.com', 's3-web-pass-1');
-    const ctx = await run.browser().newContext(DESKTOP);
-    await setLang(ctx, server.url, 'en');
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+    const ctx = await run.context('en', token);
     const page = await ctx.newPage();
     const seen: { method: string; url: string }[] = [];
     page.on('request', (r: Request) => seen.push({ method: r.method(), url: r.url() }));

@@ -8,21 +8,19 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiOf, DESKTOP, e2eSkipped, type RunningServer, setLang, useE2e, waitFor } from './e2e-harness.ts';
+import { e2eSkipped, useE2e, waitFor } from './e2e-harness.ts';
 
 const SHOTS = process.env.SHELL_SHOTS ?? '/tmp/shots/h25';
 const ADMIN = { email: 'shell-admin@example.com', password: 'shell-admin-123' };
 
 describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium + real server)', () => {
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  let server: RunningServer;
-  let browser: Browser;
   let admin: string;
-  const { raw, call, encrypt, register: registerAs, login } = apiOf(() => server);
+  const { raw, call, encrypt, register: registerAs, login } = run.api;
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'shell-pass-123')).token;
   /**
@@ -38,15 +36,13 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     return body?.page === '/index/myProPc' && !body.action;
   };
   const context = async (lang: 'en' | 'zh', token: string): Promise<BrowserContext> => {
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await run.context(lang, token);
     ctx.on('request', (r) => {
       if (isHomeView(r)) homeViewsRequested++;
     });
     ctx.on('requestfinished', (r) => {
       if (isHomeView(r)) homeViewsSent++;
     });
-    await setLang(ctx, server.url, lang);
-    await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
     return ctx;
   };
   const shot = async (page: Page, name: string) => {
@@ -71,8 +67,6 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
   };
 
   beforeAll(async () => {
-    server = run.server();
-    browser = run.browser();
     admin = await login(ADMIN.email, ADMIN.password);
     // The administrator sets the panel: the chat group as an uploaded QR picture, the others as links.
     const picture = await QRCode.toBuffer('https://example.com/chat-group-invite', {
@@ -83,7 +77,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     form.append('purpose', 'qrcode');
     form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'group.png');
     const up = (await (
-      await fetch(`${server.url}/product/file/upload`, {
+      await fetch(`${run.server().url}/product/file/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${admin}` },
         body: form,
@@ -120,7 +114,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     nf.append('purpose', 'notice');
     nf.append('file', new Blob([new Uint8Array(slide)], { type: 'image/png' }), 'slide.png');
     const nup = (await (
-      await fetch(`${server.url}/product/file/upload`, {
+      await fetch(`${run.server().url}/product/file/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${admin}` },
         body: nf,
@@ -143,7 +137,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
       const token = await register(`tour-${lang}@example.com`);
       const ctx = await context(lang, token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/myPro`);
+      await page.goto(`${run.server().url}/capture/index/myPro`);
       // The notice carousel opens first: its uploaded picture arrives as a signed webp.
       const slideImg = page.getByTestId('notice-slide').locator('img');
       await slideImg.waitFor();
@@ -154,7 +148,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
       );
       const src = (await slideImg.getAttribute('src')) ?? '';
       expect(src).toContain('/product/files?token=');
-      const pic = await fetch(new URL(src, server.url));
+      const pic = await fetch(new URL(src, run.server().url));
       expect(pic.headers.get('content-type')).toBe('image/webp');
       expect(noticeKey).toMatch(/^uploadZM\/[0-9a-f]{32}\.png$/);
       await settle(page);
@@ -227,7 +221,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
       await ctx.close();
       const again = await context(lang, token);
       const p2 = await again.newPage();
-      await p2.goto(`${server.url}/capture/index/myPro`);
+      await p2.goto(`${run.server().url}/capture/index/myPro`);
       await p2.getByTestId('community').waitFor();
       await settle(p2);
       expect(await p2.getByTestId('tour').count()).toBe(0);
@@ -238,7 +232,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     const token = await register('tour-later@example.com');
     const ctx = await context('en', token);
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/capture/index/myPro`);
+    await page.goto(`${run.server().url}/capture/index/myPro`);
     await closeNotice(page);
     await page.getByTestId('tour-later').click();
     await page.getByTestId('tour').waitFor({ state: 'detached' });
@@ -252,7 +246,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     await ctx.close();
     const next = await context('en', token);
     const p3 = await next.newPage();
-    await p3.goto(`${server.url}/capture/index/myPro`);
+    await p3.goto(`${run.server().url}/capture/index/myPro`);
     await p3.getByTestId('tour').waitFor();
     await closeNotice(p3);
     await p3.getByTestId('tour-never').click();
@@ -314,7 +308,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
       expect(me.user.previousLoginAt).toBeGreaterThan(0);
       const ctx = await context(lang, login.token);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/service`);
+      await page.goto(`${run.server().url}/capture/index/service`);
       await closeNotice(page);
       const card = page.getByTestId('community-settings');
       await card.waitFor();
@@ -388,7 +382,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
 
       // The page-view report on the information report: what the server answered the page is what it shows.
       const answered = page.waitForResponse((r) => r.url().endsWith('/product/sysInfo/pageView'));
-      await page.goto(`${server.url}/capture/index/briefing`);
+      await page.goto(`${run.server().url}/capture/index/briefing`);
       const report = page.getByTestId('pageview-report');
       await report.waitFor();
       const res = await answered;

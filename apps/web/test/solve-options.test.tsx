@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RemakeDialog } from '../src/components/VideoDialogs.tsx';
 import { setLangForTests } from '../src/lib/i18n.ts';
 import { checkSolveOptions, formOf, toApi } from '../src/lib/solveOptions.ts';
-import { normaliseVideo } from '../src/lib/types.ts';
+
 import * as validation from '../src/lib/uploadValidation.ts';
 import { UploadPage } from '../src/pages/Upload.tsx';
-import { fakeServer, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
+import { fakeServer, madeVideo, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
 
 afterEach(() => {
   cleanup();
@@ -142,19 +142,9 @@ describe('remake dialog', () => {
       },
       'GET /auth/info': () => ok({ user: { id: 1, surplus: 47, level: 'free' }, roles: [], uploadCount: 1 }),
     });
-    const video = normaliseVideo(
-      {
-        id: 9,
-        name: 'Dance',
-        status: 2,
-        duration: 5,
-        boneType: 'BoyFBX',
-        creatorId: 1,
-        freeRemakes: 1,
-        solveOptions: { smoothing: 0.3, footLock: 'always', rootAtOrigin: true, height: 1.64 },
-      },
-      makeUser(),
-    );
+    const video = madeVideo('BoyFBX', {
+      solveOptions: { smoothing: 0.3, footLock: 'always', rootAtOrigin: true, height: 1.64 },
+    });
     const done = vi.fn();
     renderAt(
       '/x',

@@ -10,19 +10,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  type RunningServer,
-  shot,
-  TESTDATA,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import { e2eSkipped, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@tomokage.test', password: 'tomokage-root-pass-1' };
 const FILES = {
@@ -43,17 +33,12 @@ interface Card {
 
 describe.skipIf(e2eSkipped(have))('digital humans on the console e2e (chromium + real server)', () => {
   const run = useE2e({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-  let server: RunningServer;
-  let browser: Browser;
   let admin: string;
-  const { raw, call, register, login } = apiOf(() => server);
+  const { raw, call, register, login } = run.api;
   beforeAll(async () => {
-    server = run.server();
-    browser = run.browser();
     admin = await login(ADMIN.email, ADMIN.password);
   });
-  const context = (lang: 'en' | 'zh', token: string): Promise<BrowserContext> =>
-    contextOf(browser, server.url, { ...DESKTOP, noticesSeen: true, lang, token });
+  const context = (lang: 'en' | 'zh', token: string) => run.context(lang, token, { noticesSeen: true });
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(200);
@@ -69,7 +54,7 @@ describe.skipIf(e2eSkipped(have))('digital humans on the console e2e (chromium +
       form.set('name', name);
       form.set('file', new Blob([readFileSync(file)]), file.slice(file.lastIndexOf('/') + 1));
       const r = (await (
-        await fetch(`${server.url}/product/tomokage/upload`, {
+        await fetch(`${run.server().url}/product/tomokage/upload`, {
           method: 'POST',
           headers: { authorization: `Bearer ${owner}` },
           body: form,
@@ -89,7 +74,7 @@ describe.skipIf(e2eSkipped(have))('digital humans on the console e2e (chromium +
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, owner);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/tomokage`);
+      await page.goto(`${run.server().url}/capture/index/tomokage`);
       const card = page.locator('.tomo-card', { hasText: 'Quaternius man' });
       await card.getByTestId('tomo-mapped').waitFor();
       expect(await card.getByTestId('tomo-mapped').textContent()).toBe(
@@ -121,7 +106,7 @@ describe.skipIf(e2eSkipped(have))('digital humans on the console e2e (chromium +
     for (const lang of ['en', 'zh'] as const) {
       const ctx = await context(lang, admin);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/manageTomokage`);
+      await page.goto(`${run.server().url}/capture/index/manageTomokage`);
       await page.locator('[data-admin-page=manageTomokage]').waitFor();
       const table = page.getByTestId('tomokage-table');
       const row = (name: string) => table.locator('tbody tr', { hasText: name });

@@ -14,34 +14,16 @@ import { join } from 'node:path';
 import { testTracks } from '@mocap/dance';
 import { wavBytes } from '@mocap/dance/node';
 import { importCharacter } from '@mocap/motion/characters';
-import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiOf,
-  contextOf,
-  DESKTOP,
-  e2eSkipped,
-  PHONE,
-  type RunningServer,
-  setLang,
-  shot,
-  TESTDATA,
-  useE2e,
-  waitFor,
-} from './e2e-harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eSkipped, PHONE, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 
 describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + real server)', () => {
-  let server: RunningServer;
-  let browser: Browser;
   const dir = mkdtempSync(join(tmpdir(), 'mocap-tomo-e2e-'));
   const run = useE2e();
-  beforeAll(() => {
-    server = run.server();
-    browser = run.browser();
-  });
-  const { call, register: registerAs } = apiOf(() => server);
+  const { call, register: registerAs } = run.api;
   const register = async (email: string) =>
     (await registerAs<{ token: string }>(email, 'tomo-pass-123')).token;
   /** A made dance for the account (the real music job). */
@@ -58,7 +40,7 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
       new Blob([Buffer.from(wavBytes({ samples: t.samples, sampleRate: t.sampleRate }))]),
       `song${seed}.wav`,
     );
-    const r = await fetch(`${server.url}/product/music/upload`, {
+    const r = await fetch(`${run.server().url}/product/music/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
       body: form,
@@ -109,9 +91,9 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
     for (const lang of ['en', 'zh'] as const) {
       const token = await register(`tomo-${lang}@example.com`);
       await makeDance(token, lang === 'en' ? 7 : 8);
-      const ctx = await contextOf(browser, server.url, { ...DESKTOP, acceptDownloads: true, lang, token });
+      const ctx = await run.context(lang, token, { acceptDownloads: true });
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/myPro`);
+      await page.goto(`${run.server().url}/capture/index/myPro`);
       // The sidebar button leads to the page (individual account, no maintenance).
       await page.getByTestId('digital-human').click();
       await page.waitForURL(/\/index\/tomokage$/);
@@ -218,11 +200,9 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
   it('phone: the tab bar has the digital human; its page uploads and lists a character', async () => {
     for (const lang of ['en', 'zh'] as const) {
       const token = await register(`tomo-phone-${lang}@example.com`);
-      const ctx = await browser.newContext(PHONE);
-      await setLang(ctx, server.url, lang);
-      await ctx.addCookies([{ name: 'mocap_v1_token', value: token, url: server.url }]);
+      const ctx = await run.context(lang, token, PHONE);
       const page = await ctx.newPage();
-      await page.goto(`${server.url}/capture/index/myPro`);
+      await page.goto(`${run.server().url}/capture/index/myPro`);
       const tab = page.getByTestId('tab-digital-human');
       await tab.waitFor();
       expect(await tab.isVisible()).toBe(true);

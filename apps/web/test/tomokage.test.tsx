@@ -9,22 +9,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MobileTabBar, Sidebar } from '../src/components/Sidebar.tsx';
 import { jointLabel } from '../src/i18n/tomokage.ts';
 import { setLangForTests } from '../src/lib/i18n.ts';
-import { makeUser, renderAt, setTokenCookie } from './helpers.tsx';
+import { makeUser, renderNav } from './helpers.tsx';
 
 afterEach(() => cleanup());
+const TOMOKAGE = { '/index/tomokage': 'TOMOKAGE PAGE' };
 
 describe('sidebar digital-human button', () => {
   it('individual account: opens the digital-human page', async () => {
     setLangForTests('en');
-    setTokenCookie('t');
-    const { router } = renderAt(
-      '/x',
-      [
-        { path: '/x', element: <Sidebar tomoMaintain={false} /> },
-        { path: '/index/tomokage', element: <div>TOMOKAGE PAGE</div> },
-      ],
-      makeUser({}, 1),
-    );
+    const { router } = renderNav(<Sidebar tomoMaintain={false} />, makeUser({}, 1), TOMOKAGE);
     const btn = screen.getByTestId('digital-human') as HTMLButtonElement;
     expect(btn.disabled).toBe(false);
     expect(btn.textContent).toContain('Digital human');
@@ -35,8 +28,7 @@ describe('sidebar digital-human button', () => {
 
   it('maintenance: disabled, with the maintenance label (zh)', () => {
     setLangForTests('zh');
-    setTokenCookie('t');
-    renderAt('/x', [{ path: '/x', element: <Sidebar tomoMaintain={true} /> }], makeUser({}, 1));
+    renderNav(<Sidebar tomoMaintain={true} />, makeUser({}, 1));
     const btn = screen.getByTestId('digital-human') as HTMLButtonElement;
     expect(btn.disabled).toBe(true);
     expect(btn.textContent).toContain('维护中');
@@ -44,8 +36,7 @@ describe('sidebar digital-human button', () => {
 
   it('company account: no button', () => {
     setLangForTests('en');
-    setTokenCookie('t');
-    renderAt('/x', [{ path: '/x', element: <Sidebar tomoMaintain={false} /> }], makeUser({ type: 2 }, 1));
+    renderNav(<Sidebar tomoMaintain={false} />, makeUser({ type: 2 }, 1));
     expect(screen.queryByTestId('digital-human')).toBeNull();
   });
 });
@@ -53,15 +44,7 @@ describe('sidebar digital-human button', () => {
 describe('phone tab bar digital-human tab', () => {
   it('individual account: a tab between the menu and Me that opens the digital-human page', async () => {
     setLangForTests('en');
-    setTokenCookie('t');
-    const { router } = renderAt(
-      '/x',
-      [
-        { path: '/x', element: <MobileTabBar tomoMaintain={false} /> },
-        { path: '/index/tomokage', element: <div>TOMOKAGE PAGE</div> },
-      ],
-      makeUser({}, 1),
-    );
+    const { router } = renderNav(<MobileTabBar tomoMaintain={false} />, makeUser({}, 1), TOMOKAGE);
     const tabs = [...document.querySelectorAll('.tabbar .tab')].map((b) => b.textContent);
     expect(tabs.slice(-2)).toEqual(['Digital human', 'Me']);
     const tab = screen.getByTestId('tab-digital-human');
@@ -73,12 +56,7 @@ describe('phone tab bar digital-human tab', () => {
 
   it('maintenance: greyed out, says so and stays (zh)', () => {
     setLangForTests('zh');
-    setTokenCookie('t');
-    const { router } = renderAt(
-      '/x',
-      [{ path: '/x', element: <MobileTabBar tomoMaintain={true} /> }],
-      makeUser({}, 1),
-    );
+    const { router } = renderNav(<MobileTabBar tomoMaintain={true} />, makeUser({}, 1));
     const tab = screen.getByTestId('tab-digital-human');
     expect(tab.className).toContain('inactive');
     expect(tab.getAttribute('title')).toContain('维护中');
@@ -88,8 +66,7 @@ describe('phone tab bar digital-human tab', () => {
 
   it('company account: no tab', () => {
     setLangForTests('en');
-    setTokenCookie('t');
-    renderAt('/x', [{ path: '/x', element: <MobileTabBar /> }], makeUser({ type: 2 }, 1));
+    renderNav(<MobileTabBar />, makeUser({ type: 2 }, 1));
     expect(screen.queryByTestId('tab-digital-human')).toBeNull();
   });
 });
