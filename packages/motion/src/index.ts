@@ -54,6 +54,7 @@ export {
 export { BONE_TYPE_INFO, type BoneTypeInfo } from './export/readme.ts';
 export * as unityAnim from './formats/anim.ts';
 export * as bvh from './formats/bvh.ts';
+export { crc32 } from './formats/bytes.ts';
 export * as csm from './formats/csm.ts';
 export * as faceCurves from './formats/face.ts';
 export * as fbx from './formats/fbx.ts';
@@ -62,7 +63,7 @@ export * as motionJson from './formats/json.ts';
 export * as png from './formats/png.ts';
 export * as vmd from './formats/vmd.ts';
 export * as vrma from './formats/vrma.ts';
-export { crc32, type ZipEntry, zip } from './formats/zip.ts';
+export { type ZipEntry, zip } from './formats/zip.ts';
 export type { EulerOrder, Quat, Vec3 } from './math.ts';
 export * as math from './math.ts';
 export { mulberry32 } from './random.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { forwardKinematics, jointCount, type MotionClip, restClip } from '../src/clip.ts';
 import { write } from '../src/formats/anim.ts';
-import { crc32 } from '../src/formats/png.ts';
+import { crc32 } from '../src/formats/bytes.ts';
 import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from '../src/math.ts';
 import { retarget } from '../src/retarget/index.ts';
 import { buildRig } from '../src/rigs/index.ts';

@@ -33,8 +33,7 @@
 
 import { ARKIT_BLENDSHAPES } from '../clip.ts';
 import type { RigClip } from '../rigs/types.ts';
-import { DIGITS4 } from './bytes.ts';
-import { crc32 } from './png.ts';
+import { crc32, DIGITS4, TextSink } from './bytes.ts';
 
 export interface AnimOptions {
   /** Clip name (default: the RigClip's name). */
@@ -108,41 +107,13 @@ function num(v: number): string {
   return neg ? `-${out}` : out;
 }
 
-/** A growing UTF-8 byte buffer: the clip text is written here, not as millions of small strings (GC). */
-class Sink {
-  buf: Uint8Array;
-  len = 0;
-  private digits = new Uint8Array(24);
-  /** `capacity`: the expected size (a good guess spares the copies of growing by doubling). */
-  constructor(capacity = 1 << 16) {
-    this.buf = new Uint8Array(Math.max(64, capacity));
-  }
-  ensure(n: number) {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const b = new Uint8Array(size);
-    b.set(this.buf.subarray(0, this.len));
-    this.buf = b;
-  }
-  str(s: string): this {
-    this.ensure(s.length * 3);
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 128) this.buf[this.len++] = c;
-      else {
-        this.len += new TextEncoder().encodeInto(s.slice(i), this.buf.subarray(this.len)).written;
-        break;
-      }
-    }
-    return this;
-  }
+/** The clip text's byte buffer (not millions of small strings: GC): a `TextSink` with lines and Unity's numbers. */
+class Sink extends TextSink {
   line(s: string): this {
     this.str(s);
     this.buf[this.len++] = 10;
     return this;
   }
-  private scratch = new Float64Array(1);
   /** `num(v)` without allocating: 7 decimals, no exponent. */
   num(v: number): this {
     // Small enough to be inlined: the value reaches numAt through a scratch array (a double argument of a
@@ -191,29 +162,12 @@ class Sink {
       const hi = (fp / 10000) | 0;
       const lo = (fp | 0) - hi * 10000;
       const digits = this.digits;
-      digits[0] = DIGITS4[4 * hi + 1];
-      digits[1] = DIGITS4[4 * hi + 2];
-      digits[2] = DIGITS4[4 * hi + 3];
-      digits[3] = DIGITS4[4 * lo];
-      digits[4] = DIGITS4[4 * lo + 1];
-      digits[5] = DIGITS4[4 * lo + 2];
-      digits[6] = DIGITS4[4 * lo + 3];
+      for (let k = 0; k < 3; k++) digits[k] = DIGITS4[4 * hi + 1 + k];
+      for (let k = 0; k < 4; k++) digits[3 + k] = DIGITS4[4 * lo + k];
       buf[this.len++] = 46;
       for (let k = 0; k < d; k++) buf[this.len++] = digits[k];
     }
     return this;
-  }
-  raw(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.len);
-    this.len += b.length;
-    return this;
-  }
-  bytes(): Uint8Array {
-    return this.buf.subarray(0, this.len);
-  }
-  text(): string {
-    return Buffer.from(this.buf.buffer, 0, this.len).toString('utf8');
   }
 }
 

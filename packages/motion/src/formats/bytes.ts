@@ -4,7 +4,42 @@
  * known only after a nested block is written.
  */
 
+import * as zlib from 'node:zlib';
+
 const utf8 = new TextEncoder();
+
+/**
+ * `buf` itself when `n` more bytes fit after its first `len`, else a copy of those `len` bytes in a buffer of
+ * double the size (doubled again until they fit): the growable writers' one growth rule.
+ */
+export function grown(buf: Uint8Array, len: number, n: number): Uint8Array {
+  if (len + n <= buf.length) return buf;
+  let size = buf.length * 2;
+  while (size < len + n) size *= 2;
+  const b = new Uint8Array(size);
+  b.set(buf.subarray(0, len));
+  return b;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+const nativeCrc = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
+/** CRC-32 (IEEE 802.3), as used by zip and PNG (node:zlib's native crc32 when available). */
+export function crc32(data: Uint8Array, seed = 0): number {
+  if (nativeCrc) return nativeCrc(data, seed) >>> 0;
+  let c = (seed ^ 0xffffffff) >>> 0;
+  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
 
 /** Typed arrays hold their values in the machine's byte order: little-endian on x86 and ARM. */
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
@@ -31,14 +66,9 @@ export class ByteWriter {
 
   /** Makes room for `n` more bytes. */
   ensure(n: number): void {
-    const need = this.length + n;
-    if (need <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < need) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
+    if (this.length + n <= this.buf.length) return;
+    this.buf = grown(this.buf, this.length, n);
+    this.view = new DataView(this.buf.buffer);
   }
 
   u8(v: number): void {
@@ -87,40 +117,24 @@ export class ByteWriter {
     this.length += 8;
   }
   /** Numbers as little-endian float32 / float64 / int32 values (converted as a typed array would). */
-  // An array of the written type is copied as its bytes on a little-endian machine (the same bytes as writing it
-  // value by value, NaN payloads aside: one memcpy instead of a DataView call per value: FBX key curves, meshes).
+  // An array of another type is converted to one of the written type first (the same conversion as a DataView
+  // write); the typed array is then copied as its bytes (one memcpy instead of a DataView call per value: FBX
+  // key curves, meshes), the same bytes as writing it value by value, NaN payloads aside.
   f32s(v: ArrayLike<number>): void {
-    if (LITTLE_ENDIAN && v instanceof Float32Array) {
-      this.bytes(asBytes(v));
-      return;
-    }
-    this.ensure(4 * v.length);
-    const dv = this.view;
-    let o = this.length;
-    for (let i = 0; i < v.length; i++, o += 4) dv.setFloat32(o, v[i], true);
-    this.length = o;
+    this.typed(v instanceof Float32Array ? v : Float32Array.from(v));
   }
   f64s(v: ArrayLike<number>): void {
-    if (LITTLE_ENDIAN && v instanceof Float64Array) {
-      this.bytes(asBytes(v));
-      return;
-    }
-    this.ensure(8 * v.length);
-    const dv = this.view;
-    let o = this.length;
-    for (let i = 0; i < v.length; i++, o += 8) dv.setFloat64(o, v[i], true);
-    this.length = o;
+    this.typed(v instanceof Float64Array ? v : Float64Array.from(v));
   }
   i32s(v: ArrayLike<number>): void {
-    if (LITTLE_ENDIAN && v instanceof Int32Array) {
-      this.bytes(asBytes(v));
-      return;
-    }
-    this.ensure(4 * v.length);
-    const dv = this.view;
-    let o = this.length;
-    for (let i = 0; i < v.length; i++, o += 4) dv.setInt32(o, v[i], true);
-    this.length = o;
+    this.typed(v instanceof Int32Array ? v : Int32Array.from(v));
+  }
+  /** A typed array's values, little-endian: its bytes (byte-swapped per value on a big-endian machine). */
+  private typed(v: Float32Array | Float64Array | Int32Array): void {
+    const at = this.length;
+    this.bytes(asBytes(v));
+    const k = v.BYTES_PER_ELEMENT;
+    if (!LITTLE_ENDIAN) for (let o = at; o < this.length; o += k) this.buf.subarray(o, o + k).reverse();
   }
   bytes(b: Uint8Array): void {
     this.ensure(b.length);
@@ -228,20 +242,15 @@ export const formatFixed = (x: number, d: number): string => {
 export class TextSink {
   buf: Uint8Array;
   len = 0;
-  private readonly digits = new Uint8Array(24);
-  private readonly scratch = new Float64Array(1);
+  protected readonly digits = new Uint8Array(24);
+  protected readonly scratch = new Float64Array(1);
 
   constructor(initialCapacity = 1 << 16) {
     this.buf = new Uint8Array(Math.max(64, initialCapacity));
   }
 
   ensure(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const b = new Uint8Array(size);
-    b.set(this.buf.subarray(0, this.len));
-    this.buf = b;
+    if (this.len + n > this.buf.length) this.buf = grown(this.buf, this.len, n);
   }
 
   /** Appends a string (UTF-8). */

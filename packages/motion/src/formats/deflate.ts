@@ -15,6 +15,7 @@
  */
 
 import * as zlib from 'node:zlib';
+import { grown } from './bytes.ts';
 
 export interface DeflateHint {
   /** First byte of the range. */
@@ -61,7 +62,7 @@ function codeIndex(base: readonly number[], v: number): number {
 }
 
 /** The writers' buffer, kept from stream to stream (`deflateWithHints` returns a copy of the bytes written). */
-let SCRATCH = new Uint8Array(0);
+let SCRATCH: Uint8Array = new Uint8Array(0);
 
 class BitWriter {
   buf: Uint8Array;
@@ -74,12 +75,8 @@ class BitWriter {
   }
   private ensure(n: number): void {
     if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const b = new Uint8Array(size);
-    b.set(this.buf.subarray(0, this.len));
-    this.buf = b;
-    SCRATCH = b;
+    this.buf = grown(this.buf, this.len, n);
+    SCRATCH = this.buf;
   }
   /** Appends the low `n` (≤ 16) bits of `v`, least significant first. */
   bits(v: number, n: number): void {

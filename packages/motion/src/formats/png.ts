@@ -8,22 +8,7 @@
  */
 
 import { deflateSync, inflateSync } from 'node:zlib';
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(bytes: Uint8Array, start = 0, end = bytes.length, seed = 0): number {
-  let c = (seed ^ 0xffffffff) >>> 0;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+import { crc32 } from './bytes.ts';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -31,7 +16,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   dv.setUint32(0, data.length);
   for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
   out.set(data, 8);
-  dv.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
+  dv.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
   return out;
 }
 
@@ -105,7 +90,7 @@ export function decodePng(png: Uint8Array): { width: number; height: number; pix
     const len = dv.getUint32(o);
     const type = String.fromCharCode(...png.subarray(o + 4, o + 8));
     const data = png.subarray(o + 8, o + 8 + len);
-    if (crc32(png, o + 4, o + 8 + len) !== dv.getUint32(o + 8 + len))
+    if (crc32(png.subarray(o + 4, o + 8 + len)) !== dv.getUint32(o + 8 + len))
       throw new Error(`PNG: bad CRC in ${type}`);
     if (type === 'IHDR') {
       const h = new DataView(data.buffer, data.byteOffset, data.byteLength);

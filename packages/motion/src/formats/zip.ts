@@ -14,7 +14,7 @@
  */
 
 import * as zlib from 'node:zlib';
-import { ByteWriter, encodeUtf8 } from './bytes.ts';
+import { ByteWriter, crc32, encodeUtf8 } from './bytes.ts';
 import { type DeflateHint, deflateWithHints } from './deflate.ts';
 
 export interface ZipEntry {
@@ -32,26 +32,6 @@ export interface ZipOptions {
   level?: number;
   /** Modification time of every entry (default 1980-01-01T00:00:00, local MS-DOS time). */
   date?: Date;
-}
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-const nativeCrc = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
-
-/** CRC-32 (IEEE 802.3), as used by zip and PNG (node:zlib's native crc32 when available). */
-export function crc32(data: Uint8Array, seed = 0): number {
-  if (nativeCrc) return nativeCrc(data, seed) >>> 0;
-  let c = (seed ^ 0xffffffff) >>> 0;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 function dosDateTime(d: Date | undefined): { date: number; time: number } {
@@ -72,6 +52,24 @@ function checkName(name: string): void {
 
 /** Compressed bodies of byte arrays already zipped (the same FBX/BVH/PNG goes into several bone types' zips). */
 const BODY_CACHE = new WeakMap<Uint8Array, { key: string; crc: number; method: number; body: Uint8Array }>();
+
+/** The fields a local header and its central-directory record share: version needed … file name length. */
+function entryFields(
+  w: ByteWriter,
+  p: { name: Uint8Array; raw: Uint8Array; body: Uint8Array; crc: number; method: number },
+  time: number,
+  date: number,
+): void {
+  w.u16(20); // version needed
+  w.u16(0x0800); // UTF-8 names
+  w.u16(p.method);
+  w.u16(time);
+  w.u16(date);
+  w.u32(p.crc);
+  w.u32(p.body.length);
+  w.u32(p.raw.length);
+  w.u16(p.name.length);
+}
 
 /** Builds a zip archive from entries. */
 export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uint8Array {
@@ -117,15 +115,7 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
   for (const p of parts) {
     offsets.push(w.length);
     w.u32(0x04034b50);
-    w.u16(20); // version needed
-    w.u16(0x0800); // UTF-8 names
-    w.u16(p.method);
-    w.u16(time);
-    w.u16(date);
-    w.u32(p.crc);
-    w.u32(p.body.length);
-    w.u32(p.raw.length);
-    w.u16(p.name.length);
+    entryFields(w, p, time, date);
     w.u16(0);
     w.bytes(p.name);
     w.bytes(p.body);
@@ -134,15 +124,7 @@ export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uin
   parts.forEach((p, i) => {
     w.u32(0x02014b50);
     w.u16(0x031e); // made by: UNIX, spec 3.0
-    w.u16(20);
-    w.u16(0x0800);
-    w.u16(p.method);
-    w.u16(time);
-    w.u16(date);
-    w.u32(p.crc);
-    w.u32(p.body.length);
-    w.u32(p.raw.length);
-    w.u16(p.name.length);
+    entryFields(w, p, time, date);
     w.u16(0); // extra
     w.u16(0); // comment
     w.u16(0); // disk

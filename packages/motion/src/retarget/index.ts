@@ -51,13 +51,8 @@ function storeLocal(c: LocalCtx, f: number, b: number): void {
   const { W, P, L, T, q } = c;
   const p = c.parent[b];
   if (p < 0) {
-    L[0] = W[4 * b];
-    L[1] = W[4 * b + 1];
-    L[2] = W[4 * b + 2];
-    L[3] = W[4 * b + 3];
-    T[0] = P[3 * b];
-    T[1] = P[3 * b + 1];
-    T[2] = P[3 * b + 2];
+    L.set(W.subarray(4 * b, 4 * b + 4));
+    T.set(P.subarray(3 * b, 3 * b + 3));
   } else {
     conjMulQ64(L, 0, W, 4 * p, W, 4 * b);
     rotateQ64(T, W, 4 * p, P[3 * b] - P[3 * p], P[3 * b + 1] - P[3 * p + 1], P[3 * b + 2] - P[3 * p + 2], -1);
