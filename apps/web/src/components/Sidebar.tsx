@@ -56,6 +56,33 @@ export function useMenuClick() {
   };
 }
 
+/**
+ * One entry of a sidebar menu: its icon and label, `on` on the current page (marked for assistive technology),
+ * `inactive` greyed; `attrs` are the entry's data attributes (which entry it is, for tests and the tour).
+ */
+function MenuButton(props: {
+  on: boolean;
+  inactive?: boolean;
+  icon: string;
+  label: string;
+  attrs: Record<string, string | number | boolean>;
+  onClick: () => void;
+}) {
+  const { on, inactive = false, icon, label, attrs, onClick } = props;
+  return (
+    <button
+      type="button"
+      {...attrs}
+      className={`menu-item${on ? ' on' : ''}${inactive ? ' inactive' : ''}`}
+      aria-current={on ? 'page' : undefined}
+      onClick={onClick}
+    >
+      <Icon name={icon} size={20} />
+      <span>{label}</span>
+    </button>
+  );
+}
+
 export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
   const { user } = useSession();
   const { pathname } = useLocation();
@@ -77,58 +104,36 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
           const active = isMenuItemActive(item, { hasUploaded, company: !!user?.company });
           const on = current?.value === item.value;
           return (
-            <button
-              type="button"
+            <MenuButton
               key={item.value}
-              data-menu-value={item.value}
-              className={`menu-item${on ? ' on' : ''}${active ? '' : ' inactive'}`}
-              aria-disabled={!active}
-              aria-current={on ? 'page' : undefined}
+              on={on}
+              inactive={!active}
+              icon={on ? item.iconOn : item.icon}
+              label={t(item.label)}
+              attrs={{ 'data-menu-value': item.value, 'aria-disabled': !active }}
               onClick={() => click(item)}
-            >
-              <Icon name={on ? item.iconOn : item.icon} size={20} />
-              <span>{t(item.label)}</span>
-            </button>
+            />
           );
         })}
       </nav>
       {/* The company menu is exactly its five entries (spec §2: the role company restricts the menu). */}
       {!user?.company && (
         <nav className="menu menu-lab" aria-label="lab">
-          <button
-            type="button"
-            data-menu-path="/index/music"
-            className={`menu-item${pathname.startsWith('/index/music') ? ' on' : ''}`}
-            aria-current={pathname.startsWith('/index/music') ? 'page' : undefined}
-            onClick={() => navigate('/index/music')}
-          >
-            <Icon name={pathname.startsWith('/index/music') ? 'playOn' : 'play'} size={20} />
-            <span>{tm('menu.music')}</span>
-          </button>
-          <button
-            type="button"
-            data-menu-path="/index/animation"
-            className={`menu-item${pathname.startsWith('/index/animation') ? ' on' : ''}`}
-            aria-current={pathname.startsWith('/index/animation') ? 'page' : undefined}
-            onClick={() => navigate('/index/animation')}
-          >
-            <Icon name={pathname.startsWith('/index/animation') ? 'animationOn' : 'animation'} size={20} />
-            <span>{tl('anim.title')}</span>
-          </button>
-          {LAB_PAGES.map((l) => {
+          {[
+            { path: '/index/music', icon: 'play', label: tm('menu.music') },
+            { path: '/index/animation', icon: 'animation', label: tl('anim.title') },
+            ...LAB_PAGES.map((l) => ({ ...l, label: tlab(l.label) })),
+          ].map((l) => {
             const on = pathname.startsWith(l.path);
             return (
-              <button
-                type="button"
+              <MenuButton
                 key={l.path}
-                data-menu-path={l.path}
-                className={`menu-item${on ? ' on' : ''}`}
-                aria-current={on ? 'page' : undefined}
+                on={on}
+                icon={on ? `${l.icon}On` : l.icon}
+                label={l.label}
+                attrs={{ 'data-menu-path': l.path }}
                 onClick={() => navigate(l.path)}
-              >
-                <Icon name={on ? `${l.icon}On` : l.icon} size={20} />
-                <span>{tlab(l.label)}</span>
-              </button>
+              />
             );
           })}
         </nav>
@@ -184,17 +189,14 @@ function AdminMenu({ pathname }: { pathname: string }) {
         const to = `/index/${p.path}`;
         const on = pathname === to || pathname.startsWith(`${to}/`);
         return (
-          <button
-            type="button"
+          <MenuButton
             key={p.path}
-            data-admin-path={p.path}
-            className={`menu-item${on ? ' on' : ''}`}
-            aria-current={on ? 'page' : undefined}
+            on={on}
+            icon={`${ADMIN_ICONS[p.icon] ?? p.icon}${on ? 'On' : ''}`}
+            label={adminPageTitle(p.path) ?? p.title}
+            attrs={{ 'data-admin-path': p.path }}
             onClick={() => navigate(to)}
-          >
-            <Icon name={`${ADMIN_ICONS[p.icon] ?? p.icon}${on ? 'On' : ''}`} size={20} />
-            <span>{adminPageTitle(p.path) ?? p.title}</span>
-          </button>
+          />
         );
       })}
     </nav>

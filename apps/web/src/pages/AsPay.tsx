@@ -24,6 +24,7 @@ import {
 import { PLAN_LIMITS } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
 import '../styles/pay.css';
+import { TableHead } from '../components/Tabs.tsx';
 
 function useGoods() {
   const [goods, setGoods] = useState<GoodsList | null>(null);
@@ -275,13 +276,7 @@ export function MarkedPage() {
   return (
     <div className="marked panel">
       <table className="price-table" data-testid="price-table">
-        <thead>
-          <tr>
-            <th>{t('order.goods')}</th>
-            <th>{t('pay.included')}</th>
-            <th>{t('order.amount')}</th>
-          </tr>
-        </thead>
+        <TableHead heads={[t('order.goods'), t('pay.included'), t('order.amount')]} />
         <tbody>
           {rows.map((g) => (
             <tr key={g.id}>

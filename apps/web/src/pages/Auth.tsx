@@ -1,5 +1,5 @@
 /** /login (with the password reset view) and /register. */
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { LegalLinks } from '../components/Footer.tsx';
 import { useMaintain } from '../components/Layout.tsx';
@@ -77,24 +77,20 @@ function CodeAndPasswords(props: {
           <CodeButton email={props.email} type={props.codeType} company={props.company} />
         </div>
       </Field>
-      <Field label={props.passwordLabel} error={errors.password}>
-        <input
-          name="password"
+      {(
+        [
+          ['password', props.passwordLabel, props.password, props.setPassword],
+          ['password2', t('auth.password2'), props.password2, props.setPassword2],
+        ] as const
+      ).map(([name, label, value, set]) => (
+        <TextField
+          key={name}
+          {...{ name, label, value, set }}
+          error={errors[name]}
           type="password"
           autoComplete="new-password"
-          value={props.password}
-          onChange={(e) => props.setPassword(e.target.value)}
         />
-      </Field>
-      <Field label={t('auth.password2')} error={errors.password2}>
-        <input
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          value={props.password2}
-          onChange={(e) => props.setPassword2(e.target.value)}
-        />
-      </Field>
+      ))}
     </>
   );
 }
@@ -160,6 +156,24 @@ export function StickFigure() {
         ))}
       </g>
     </svg>
+  );
+}
+
+/** A labelled text input of a form: `set` takes what the user types. */
+function TextField(
+  props: {
+    label: string;
+    error?: string | null;
+    name: string;
+    value: string;
+    set: (v: string) => void;
+  } & Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'placeholder'>,
+) {
+  const { label, error, set, ...input } = props;
+  return (
+    <Field label={label} error={error}>
+      <input {...input} onChange={(e) => set(e.target.value)} />
+    </Field>
   );
 }
 
@@ -251,26 +265,26 @@ function LoginForm() {
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t('auth.loginTitle')}</h1>
       <p className="muted">{t('auth.loginSub')}</p>
-      <Field label={t('auth.email')} error={errors.email}>
-        <input
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          placeholder={t('auth.emailPlaceholder')}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </Field>
-      <Field label={t('auth.password')} error={errors.password}>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          placeholder={t('auth.passwordPlaceholder')}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </Field>
+      <TextField
+        name="email"
+        label={t('auth.email')}
+        error={errors.email}
+        value={email}
+        set={setEmail}
+        type="email"
+        autoComplete="username"
+        placeholder={t('auth.emailPlaceholder')}
+      />
+      <TextField
+        name="password"
+        label={t('auth.password')}
+        error={errors.password}
+        value={password}
+        set={setPassword}
+        type="password"
+        autoComplete="current-password"
+        placeholder={t('auth.passwordPlaceholder')}
+      />
       <div className="auth-row">
         <CompanyToggle company={company} setCompany={setCompany} />
         <Link to="/login?mode=reset">{t('auth.forgot')}</Link>
@@ -373,9 +387,14 @@ function ResetForm({ onDone }: { onDone: () => void }) {
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t('auth.resetTitle')}</h1>
       <p className="muted">{t('auth.resetSub')}</p>
-      <Field label={t('auth.email')} error={errors.email}>
-        <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      </Field>
+      <TextField
+        name="email"
+        label={t('auth.email')}
+        error={errors.email}
+        value={email}
+        set={setEmail}
+        type="email"
+      />
       <CodeAndPasswords
         {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
         codeType={CODE_TYPE.reset}
@@ -426,15 +445,15 @@ export function RegisterPage() {
       <form className="auth-form" onSubmit={submit} noValidate>
         <h1>{t('auth.registerTitle')}</h1>
         <p className="muted">{t('auth.registerSub')}</p>
-        <Field label={t('auth.email')} error={errors.email}>
-          <input
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </Field>
+        <TextField
+          name="email"
+          label={t('auth.email')}
+          error={errors.email}
+          value={email}
+          set={setEmail}
+          type="email"
+          autoComplete="email"
+        />
         <CodeAndPasswords
           {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
           codeType={CODE_TYPE.register}
@@ -442,14 +461,13 @@ export function RegisterPage() {
           passwordLabel={t('auth.password')}
         />
         <CompanyToggle company={company} setCompany={setCompany} />
-        <Field label={t('auth.invite')}>
-          <input
-            name="invite"
-            value={invite}
-            placeholder={t('auth.invitePlaceholder')}
-            onChange={(e) => setInvite(e.target.value)}
-          />
-        </Field>
+        <TextField
+          name="invite"
+          label={t('auth.invite')}
+          value={invite}
+          set={setInvite}
+          placeholder={t('auth.invitePlaceholder')}
+        />
         <div className={`agree${errors.agree ? ' has-error' : ''}`}>
           <label className="checkbox">
             <input

@@ -15,6 +15,7 @@ import type {
 } from '@mocap/contracts';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { PayModal } from '../components/PayModal.tsx';
+import { TableHead } from '../components/Tabs.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
 import { API_BASE, api } from '../lib/api.ts';
 import {
@@ -41,13 +42,7 @@ type LedgerPage = Page<LedgerEntry> & { balance: number };
 function CoTable({ heads, empty, children }: { heads: string[]; empty: boolean; children: ReactNode }) {
   return (
     <table className="price-table co-table">
-      <thead>
-        <tr>
-          {heads.map((h) => (
-            <th key={h}>{h}</th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead heads={heads} />
       <tbody>
         {empty && (
           <tr>
@@ -576,14 +571,14 @@ function ApiReference() {
             {op.description && <p className="co-op-desc">{op.description}</p>}
             {fields.length > 0 && (
               <table className="table co-fields">
-                <thead>
-                  <tr>
-                    <th>{tc('co.tut.ref.field')}</th>
-                    <th>{tc('co.tut.ref.in')}</th>
-                    <th>{tc('co.tut.ref.type')}</th>
-                    <th>{tc('co.tut.ref.about')}</th>
-                  </tr>
-                </thead>
+                <TableHead
+                  heads={[
+                    tc('co.tut.ref.field'),
+                    tc('co.tut.ref.in'),
+                    tc('co.tut.ref.type'),
+                    tc('co.tut.ref.about'),
+                  ]}
+                />
                 <tbody>
                   {fields.map((f) => (
                     <tr key={`${f.where}:${f.name}`}>

@@ -147,21 +147,34 @@ function DownloadRow({ card }: { card: MusicCard }) {
   );
 }
 
+/** A dance's status chip: not made, in progress (with its percentage), made or failed. */
+function MusicStatus({ card: m }: { card: MusicCard }) {
+  return (
+    <span className={`status status-${['notMade', 'inProgress', 'made', 'failed'][m.status]}`}>
+      {m.status === 1
+        ? t('status.inProgressPct', { n: m.progress })
+        : t(STATUS_KEY[m.status] ?? 'status.notMade')}
+    </span>
+  );
+}
+
 /**
- * The user's music cards in My Projects (shown only when there are some): name, status, live progress (polled
- * every second while a dance is made), a link to the music page for preview and downloads.
+ * The user's first `size` music cards, `loading` until the first answer; live progress: polled every second while
+ * a dance is being made. A failed load keeps the list (the call shows its own error unless silent).
  */
-export function MusicStrip() {
-  const navigate = useNavigate();
+function useMusicCards(size: number) {
   const [list, setList] = useState<MusicCard[]>([]);
+  const [loading, setLoading] = useState(true);
   const load = useCallback(async () => {
     try {
-      const p = await api.post<Page<MusicCard>>('/music/center', { page: 1, size: 6 }, { silent: true });
+      const p = await api.post<Page<MusicCard>>('/music/center', { page: 1, size }, { silent: true });
       setList(p.list);
     } catch {
-      /* not shown: the strip is optional */
+      /* silent: the page shows its list as it was, the strip nothing */
+    } finally {
+      setLoading(false);
     }
-  }, []);
+  }, [size]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -171,6 +184,16 @@ export function MusicStrip() {
     const h = setInterval(() => void load(), 1000);
     return () => clearInterval(h);
   }, [busy, load]);
+  return { list, loading, load };
+}
+
+/**
+ * The user's music cards in My Projects (shown only when there are some): name, status, live progress (polled
+ * every second while a dance is made), a link to the music page for preview and downloads.
+ */
+export function MusicStrip() {
+  const navigate = useNavigate();
+  const { list } = useMusicCards(6);
   if (list.length === 0) return null;
   return (
     <section className="music-strip" data-testid="music-strip">
@@ -192,11 +215,7 @@ export function MusicStrip() {
           >
             <Icon name="play" size={14} />
             <span className="music-chip-name">{m.name}</span>
-            <span className={`status status-${['notMade', 'inProgress', 'made', 'failed'][m.status]}`}>
-              {m.status === 1
-                ? t('status.inProgressPct', { n: m.progress })
-                : t(STATUS_KEY[m.status] ?? 'status.notMade')}
-            </span>
+            <MusicStatus card={m} />
           </button>
         ))}
       </div>
@@ -208,35 +227,13 @@ export function MusicPage() {
   const { user, refresh } = useSession();
   const plan = user ? planOf(user) : 'free';
   const maxSec = PLAN_LIMITS[plan]?.durationSec ?? 30;
-  const [list, setList] = useState<MusicCard[]>([]);
-  const [loading, setLoading] = useState(true);
+  const { list, loading, load } = useMusicCards(50);
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
   const [sending, setSending] = useState<number | null>(null);
   const [preview, setPreview] = useState<MusicCard | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'redone' | 'delete'; card: MusicCard } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const p = await api.post<Page<MusicCard>>('/music/center', { page: 1, size: 50 }, { silent: true });
-      setList(p.list);
-    } catch {
-      /* shown */
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  // Live progress: poll every second while a dance is being made.
-  const busy = list.some((m) => m.status === 0 || m.status === 1);
-  useEffect(() => {
-    if (!busy) return;
-    const h = setInterval(() => void load(), 1000);
-    return () => clearInterval(h);
-  }, [busy, load]);
 
   const send = async () => {
     if (!file) {
@@ -334,11 +331,7 @@ export function MusicPage() {
                 <div className="music-card-title" title={m.fileName}>
                   {m.name}
                 </div>
-                <span className={`status status-${['notMade', 'inProgress', 'made', 'failed'][m.status]}`}>
-                  {m.status === 1
-                    ? t('status.inProgressPct', { n: m.progress })
-                    : t(STATUS_KEY[m.status] ?? 'status.notMade')}
-                </span>
+                <MusicStatus card={m} />
               </div>
               <div className="card-meta">
                 <span>{m.duration.toFixed(1)}s</span>

@@ -9,6 +9,7 @@ import { ListState } from '../components/ListState.tsx';
 import { Confirm } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { PreviewDialog } from '../components/Preview.tsx';
+import { Tabs } from '../components/Tabs.tsx';
 import { EditDialog, FeedbackDialog, RemakeDialog } from '../components/VideoDialogs.tsx';
 import { useBusy } from '../lib/busy.ts';
 import { deleteVideo, myVideos, publishToSquare } from '../lib/endpoints.ts';
@@ -169,20 +170,14 @@ export function MyProPage({ mobile = false }: { mobile?: boolean }) {
     <div className={mobile ? 'mypro mypro-m' : 'mypro'}>
       <MusicStrip />
       <div className="toolbar">
-        <div className="filters" role="tablist">
-          {FILTERS.map((f) => (
-            <button
-              type="button"
-              role="tab"
-              key={f.key}
-              aria-selected={filter === f.key}
-              className={`filter${filter === f.key ? ' on' : ''}`}
-              onClick={() => setQuery({ status: f.key === 'all' ? undefined : f.key, page: undefined })}
-            >
-              {t(`project.filter.${f.key}`)}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          keys={FILTERS.map((f) => f.key)}
+          current={filter}
+          label={(k) => t(`project.filter.${k}`)}
+          pick={(k) => setQuery({ status: k === 'all' ? undefined : k, page: undefined })}
+          className="filters"
+          itemClass="filter"
+        />
         <form
           className="search"
           onSubmit={(e) => {

@@ -31,6 +31,7 @@ import { useSession } from '../lib/session.tsx';
 import { GltfViewer } from '../three/GltfViewer.ts';
 import '../styles/studio.css';
 import '../styles/tomokage.css';
+import { Tabs } from '../components/Tabs.tsx';
 import { useBusy } from '../lib/busy.ts';
 import { useViewerIn } from '../three/useViewer.ts';
 
@@ -451,21 +452,13 @@ function CharacterDialog({
             )}
           </div>
           <div className="tomo-right">
-            <div className="tabs" role="tablist">
-              {(['mapping', 'apply'] as const).map((k) => (
-                <button
-                  key={k}
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === k}
-                  className={`tab-btn${tab === k ? ' on' : ''}`}
-                  onClick={() => setTab(k)}
-                  data-tab={k}
-                >
-                  {tt(k === 'mapping' ? 'tomo.tab.mapping' : 'tomo.tab.apply')}
-                </button>
-              ))}
-            </div>
+            <Tabs
+              keys={['mapping', 'apply'] as const}
+              current={tab}
+              label={(k) => tt(k === 'mapping' ? 'tomo.tab.mapping' : 'tomo.tab.apply')}
+              pick={setTab}
+              tagged
+            />
             {tab === 'mapping' ? (
               <MappingEditor
                 d={d}

@@ -2,6 +2,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
+import { Tabs } from '../components/Tabs.tsx';
 import { BackHead, PlanBadge, signOut } from '../components/TopBar.tsx';
 import { useBusy } from '../lib/busy.ts';
 import { isPhone } from '../lib/device.ts';
@@ -83,20 +84,12 @@ export function UserCenterPage() {
   return (
     <div className={`center${isPhone() ? ' center-m' : ''}`}>
       <BackHead title={t('title.userCenter')} />
-      <div className="tabs" role="tablist">
-        {['1', '2', '3', '4'].map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            aria-selected={tab === k}
-            className={`tab-btn${tab === k ? ' on' : ''}`}
-            onClick={() => setParams({ tab: k }, { replace: true })}
-          >
-            {t(`center.tab${k}`)}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        keys={['1', '2', '3', '4']}
+        current={tab}
+        label={(k) => t(`center.tab${k}`)}
+        pick={(k) => setParams({ tab: k }, { replace: true })}
+      />
       {tab === '2' && <PayPlanTab />}
       {tab === '3' && <InviteTab />}
       {tab === '4' && <CashbackTab />}

@@ -27,6 +27,7 @@ import {
 import { useSession } from '../lib/session.tsx';
 import { formatDate } from './MyPro.tsx';
 import '../styles/pay.css';
+import { TableHead } from '../components/Tabs.tsx';
 
 export function PayPlanTab() {
   const { user } = useSession();
@@ -72,16 +73,16 @@ export function PayPlanTab() {
         {orders && orders.list.length === 0 && <p className="muted">{t('order.none')}</p>}
         {orders && orders.list.length > 0 && (
           <table className="price-table orders" data-testid="orders">
-            <thead>
-              <tr>
-                <th>{t('order.no')}</th>
-                <th>{t('order.goods')}</th>
-                <th>{t('order.amount')}</th>
-                <th>{t('order.status')}</th>
-                <th>{t('order.created')}</th>
-                <th />
-              </tr>
-            </thead>
+            <TableHead
+              heads={[
+                t('order.no'),
+                t('order.goods'),
+                t('order.amount'),
+                t('order.status'),
+                t('order.created'),
+                '',
+              ]}
+            />
             <tbody>
               {orders.list.map((o) => (
                 <tr key={o.orderNo}>

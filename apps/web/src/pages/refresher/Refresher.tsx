@@ -21,6 +21,7 @@ import { useSession } from '../../lib/session.tsx';
 import { parseClip } from '../../three/clip.ts';
 import { MotionViewer } from '../../three/Viewer.ts';
 import '../../styles/refresher.css';
+import { Tabs } from '../../components/Tabs.tsx';
 import {
   deleteDraft,
   fetchTracks,
@@ -1236,26 +1237,14 @@ function Editor({
       <div className="rf rf-m" data-testid="rf-editor" data-phase={phase}>
         {head}
         <div className="rf-m-view">
-          <div className="rf-seg rf-m-toggle" role="tablist">
-            <button
-              type="button"
-              role="tab"
-              aria-selected={view === '2d'}
-              className={`rf-seg-btn${view === '2d' ? ' on' : ''}`}
-              onClick={() => setView('2d')}
-            >
-              {t('rf.view2d')}
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={view === '3d'}
-              className={`rf-seg-btn${view === '3d' ? ' on' : ''}`}
-              onClick={() => setView('3d')}
-            >
-              {t('rf.view3d')}
-            </button>
-          </div>
+          <Tabs
+            keys={['2d', '3d'] as const}
+            current={view}
+            label={(k) => t(k === '2d' ? 'rf.view2d' : 'rf.view3d')}
+            pick={setView}
+            className="rf-seg rf-m-toggle"
+            itemClass="rf-seg-btn"
+          />
           <div className={view === '2d' ? '' : 'rf-offscreen'}>{stageEl}</div>
           {solvedEl}
         </div>
