@@ -8,6 +8,7 @@
  */
 
 import type { Skeleton } from '../clip.ts';
+import type { Vec3 } from '../math.ts';
 import {
   type AxisConvention,
   type BoneTemplate,
@@ -25,6 +26,55 @@ const SIDES = [
   { c: 'right', L: 'Right', l: 'r', B: 'R' },
 ] as const;
 const CANON_FINGERS = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'] as const;
+type Side = (typeof SIDES)[number];
+/** The canonical joints of an arm and of a leg, body outwards. */
+const ARM = ['Clavicle', 'UpperArm', 'Forearm', 'Hand'];
+const LEG = ['Thigh', 'Shin', 'Foot', 'Toes'];
+
+/** Canonical joint names of one side (`left` + `Thigh`...). */
+const sided = (s: Side, joints: readonly string[]): string[] => joints.map((j) => `${s.c}${j}`);
+
+/**
+ * Bones `names[i]`, each the parent of the next (the first under `parent`), driven by the canonical joints
+ * `sources[i]`; `aim`: where the last one aims.
+ */
+function chain(
+  parent: string,
+  names: readonly string[],
+  sources: readonly string[],
+  aim?: string,
+): BoneTemplate[] {
+  return names.map((name, i) => ({
+    name,
+    parent: i === 0 ? parent : names[i - 1],
+    source: sources[i],
+    ...(aim && i === names.length - 1 ? { aim } : {}),
+  }));
+}
+
+/** The three links of the canonical finger `f` on side `s` under `parent`, link k (1..3) named `link(k)`. */
+const finger = (s: Side, f: string, parent: string, link: (k: number) => string): BoneTemplate[] =>
+  chain(
+    parent,
+    [1, 2, 3].map(link),
+    [1, 2, 3].map((k) => `${s.c}${f}${k}`),
+  );
+
+/** A helper bone a fraction `t` of the way from the canonical joint `from` to `to`. */
+const between = (name: string, parent: string, from: string, to: string, t: number): BoneTemplate => ({
+  name,
+  parent,
+  at: { lerp: [from, to, t] },
+  role: 'helper',
+});
+
+/** A leaf bone at the tip of the canonical joint `joint`. */
+const tipEnd = (name: string, parent: string, joint: string): BoneTemplate => ({
+  name,
+  parent,
+  at: { tip: joint },
+  role: 'end',
+});
 
 // ------------------------------------------------------------------ Mixamo (and C4D, which uses its names)
 
@@ -40,36 +90,16 @@ function mixamoBones(prefix: string): BoneTemplate[] {
     { name: m('Head_end'), parent: m('Head'), at: { tip: 'head' }, role: 'end' },
   ];
   for (const s of SIDES) {
-    bones.push(
-      { name: m(`${s.L}Shoulder`), parent: m('Spine2'), source: `${s.c}Clavicle` },
-      { name: m(`${s.L}Arm`), parent: m(`${s.L}Shoulder`), source: `${s.c}UpperArm` },
-      { name: m(`${s.L}ForeArm`), parent: m(`${s.L}Arm`), source: `${s.c}Forearm` },
-      {
-        name: m(`${s.L}Hand`),
-        parent: m(`${s.L}ForeArm`),
-        source: `${s.c}Hand`,
-        aim: m(`${s.L}HandMiddle1`),
-      },
-    );
+    const arm = ['Shoulder', 'Arm', 'ForeArm', 'Hand'].map((n) => m(`${s.L}${n}`));
+    bones.push(...chain(m('Spine2'), arm, sided(s, ARM), m(`${s.L}HandMiddle1`)));
     for (const f of CANON_FINGERS) {
-      const mf = f === 'Pinky' ? 'Pinky' : f;
-      let parent = m(`${s.L}Hand`);
-      for (let k = 1; k <= 3; k++) {
-        const name = m(`${s.L}Hand${mf}${k}`);
-        bones.push({ name, parent, source: `${s.c}${f}${k}` });
-        parent = name;
-      }
-      bones.push({ name: m(`${s.L}Hand${mf}3_end`), parent, at: { tip: `${s.c}${f}3` }, role: 'end' });
+      const links = finger(s, f, m(`${s.L}Hand`), (k) => m(`${s.L}Hand${f}${k}`));
+      bones.push(...links, tipEnd(m(`${s.L}Hand${f}3_end`), links[2].name, `${s.c}${f}3`));
     }
   }
   for (const s of SIDES) {
-    bones.push(
-      { name: m(`${s.L}UpLeg`), parent: m('Hips'), source: `${s.c}Thigh` },
-      { name: m(`${s.L}Leg`), parent: m(`${s.L}UpLeg`), source: `${s.c}Shin` },
-      { name: m(`${s.L}Foot`), parent: m(`${s.L}Leg`), source: `${s.c}Foot` },
-      { name: m(`${s.L}ToeBase`), parent: m(`${s.L}Foot`), source: `${s.c}Toes` },
-      { name: m(`${s.L}ToeBase_end`), parent: m(`${s.L}ToeBase`), at: { tip: `${s.c}Toes` }, role: 'end' },
-    );
+    const leg = ['UpLeg', 'Leg', 'Foot', 'ToeBase'].map((n) => m(`${s.L}${n}`));
+    bones.push(...chain(m('Hips'), leg, sided(s, LEG)), tipEnd(m(`${s.L}ToeBase_end`), leg[3], `${s.c}Toes`));
   }
   return bones;
 }
@@ -146,83 +176,43 @@ const ueAxes = (b: BoneTemplate): ReturnType<Exclude<AxisConvention, 'identity'>
   };
 };
 
-function ueArm(s: (typeof SIDES)[number], ue5: boolean, spineTop: string): BoneTemplate[] {
+function ueArm(s: Side, ue5: boolean, spineTop: string): BoneTemplate[] {
   const x = (n: string) => `${n}_${s.l}`;
-  const bones: BoneTemplate[] = [
-    { name: x('clavicle'), parent: spineTop, source: `${s.c}Clavicle` },
-    { name: x('upperarm'), parent: x('clavicle'), source: `${s.c}UpperArm` },
-    { name: x('lowerarm'), parent: x('upperarm'), source: `${s.c}Forearm` },
-    {
-      name: x('hand'),
-      parent: x('lowerarm'),
-      source: `${s.c}Hand`,
-      aim: ue5 ? x('middle_metacarpal') : x('middle_01'),
-    },
-  ];
-  const ueFinger: Record<string, string> = {
-    Thumb: 'thumb',
-    Index: 'index',
-    Middle: 'middle',
-    Ring: 'ring',
-    Pinky: 'pinky',
-  };
-  const order = ue5
-    ? ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky']
-    : ['Index', 'Middle', 'Pinky', 'Ring', 'Thumb'];
+  const arm = ['clavicle', 'upperarm', 'lowerarm', 'hand'].map(x);
+  const bones = chain(spineTop, arm, sided(s, ARM), ue5 ? x('middle_metacarpal') : x('middle_01'));
+  const order = ue5 ? CANON_FINGERS : (['Index', 'Middle', 'Pinky', 'Ring', 'Thumb'] as const);
   for (const f of order) {
-    const uf = ueFinger[f];
+    const uf = f.toLowerCase();
     let parent = x('hand');
     if (ue5 && f !== 'Thumb') {
       bones.push({ name: x(`${uf}_metacarpal`), parent, at: { lerp: [`${s.c}Hand`, `${s.c}${f}1`, 0.25] } });
       parent = x(`${uf}_metacarpal`);
     }
-    for (let k = 1; k <= 3; k++) {
-      const name = x(`${uf}_0${k}`);
-      bones.push({ name, parent, source: `${s.c}${f}${k}` });
-      parent = name;
-    }
+    bones.push(...finger(s, f, parent, (k) => x(`${uf}_0${k}`)));
   }
   const twists = ue5 ? [1, 2] : [1];
-  for (const k of twists)
-    bones.push({
-      name: x(`lowerarm_twist_0${k}`),
-      parent: x('lowerarm'),
-      at: { lerp: [`${s.c}Forearm`, `${s.c}Hand`, ue5 ? (k === 1 ? 0.66 : 0.33) : 0.5] },
-      role: 'helper',
-    });
-  for (const k of twists)
-    bones.push({
-      name: x(`upperarm_twist_0${k}`),
-      parent: x('upperarm'),
-      at: { lerp: [`${s.c}UpperArm`, `${s.c}Forearm`, ue5 ? (k === 1 ? 0.02 : 0.5) : 0.02] },
-      role: 'helper',
-    });
+  for (const k of twists) {
+    const t = ue5 ? (k === 1 ? 0.66 : 0.33) : 0.5;
+    bones.push(between(x(`lowerarm_twist_0${k}`), x('lowerarm'), `${s.c}Forearm`, `${s.c}Hand`, t));
+  }
+  for (const k of twists) {
+    const t = ue5 ? (k === 1 ? 0.02 : 0.5) : 0.02;
+    bones.push(between(x(`upperarm_twist_0${k}`), x('upperarm'), `${s.c}UpperArm`, `${s.c}Forearm`, t));
+  }
   return bones;
 }
 
-function ueLeg(s: (typeof SIDES)[number], ue5: boolean): BoneTemplate[] {
+function ueLeg(s: Side, ue5: boolean): BoneTemplate[] {
   const x = (n: string) => `${n}_${s.l}`;
   const twists = ue5 ? [1, 2] : [1];
   return [
-    { name: x('thigh'), parent: 'pelvis', source: `${s.c}Thigh` },
-    { name: x('calf'), parent: x('thigh'), source: `${s.c}Shin` },
-    ...twists.map(
-      (k): BoneTemplate => ({
-        name: x(`calf_twist_0${k}`),
-        parent: x('calf'),
-        at: { lerp: [`${s.c}Shin`, `${s.c}Foot`, k === 1 ? 0.5 : 0.25] },
-        role: 'helper',
-      }),
+    ...chain('pelvis', [x('thigh'), x('calf')], sided(s, ['Thigh', 'Shin'])),
+    ...twists.map((k) =>
+      between(x(`calf_twist_0${k}`), x('calf'), `${s.c}Shin`, `${s.c}Foot`, k === 1 ? 0.5 : 0.25),
     ),
-    { name: x('foot'), parent: x('calf'), source: `${s.c}Foot` },
-    { name: x('ball'), parent: x('foot'), source: `${s.c}Toes` },
-    ...twists.map(
-      (k): BoneTemplate => ({
-        name: x(`thigh_twist_0${k}`),
-        parent: x('thigh'),
-        at: { lerp: [`${s.c}Thigh`, `${s.c}Shin`, k === 1 ? 0.25 : 0.5] },
-        role: 'helper',
-      }),
+    ...chain(x('calf'), [x('foot'), x('ball')], sided(s, ['Foot', 'Toes'])),
+    ...twists.map((k) =>
+      between(x(`thigh_twist_0${k}`), x('thigh'), `${s.c}Thigh`, `${s.c}Shin`, k === 1 ? 0.25 : 0.5),
     ),
   ];
 }
@@ -311,6 +301,18 @@ export const UE5: RigTemplate = {
 
 function ccBones(): BoneTemplate[] {
   const c = (n: string) => `CC_Base_${n}`;
+  /** Twist bones 01 and 02 of `limb` (x: the side's namer), a third and two thirds from `from` to `to`. */
+  const twists = (x: (n: string) => string, limb: string, from: string, to: string): BoneTemplate[] => [
+    between(x(`${limb}Twist01`), x(limb), from, to, 0.33),
+    between(x(`${limb}Twist02`), x(`${limb}Twist01`), from, to, 0.66),
+  ];
+  /** A facial bone at `offset` (metres) from the head joint. */
+  const face = (name: string, parent: string, offset: Vec3, role: 'helper' | 'end'): BoneTemplate => ({
+    name: c(name),
+    parent: c(parent),
+    at: { joint: 'head', offset },
+    role,
+  });
   const bones: BoneTemplate[] = [
     { name: c('BoneRoot'), parent: null, at: { origin: true }, role: 'root' },
     { name: c('Hip'), parent: c('BoneRoot'), source: 'hips', aim: c('Waist') },
@@ -318,160 +320,59 @@ function ccBones(): BoneTemplate[] {
   ];
   for (const s of SIDES) {
     const x = (n: string) => c(`${s.B}_${n}`);
-    bones.push(
-      { name: x('Thigh'), parent: c('Pelvis'), source: `${s.c}Thigh` },
-      { name: x('Calf'), parent: x('Thigh'), source: `${s.c}Shin` },
-      { name: x('Foot'), parent: x('Calf'), source: `${s.c}Foot` },
-      { name: x('ToeBase'), parent: x('Foot'), source: `${s.c}Toes` },
-    );
+    bones.push(...chain(c('Pelvis'), ['Thigh', 'Calf', 'Foot', 'ToeBase'].map(x), sided(s, LEG)));
     for (const t of ['BigToe1', 'IndexToe1', 'MidToe1', 'RingToe1', 'PinkyToe1'])
-      bones.push({ name: x(t), parent: x('ToeBase'), at: { tip: `${s.c}Toes` }, role: 'end' });
+      bones.push(tipEnd(x(t), x('ToeBase'), `${s.c}Toes`));
     bones.push(
       { name: x('ToeBaseShareBone'), parent: x('Foot'), at: `${s.c}Toes`, role: 'helper' },
-      {
-        name: x('CalfTwist01'),
-        parent: x('Calf'),
-        at: { lerp: [`${s.c}Shin`, `${s.c}Foot`, 0.33] },
-        role: 'helper',
-      },
-      {
-        name: x('CalfTwist02'),
-        parent: x('CalfTwist01'),
-        at: { lerp: [`${s.c}Shin`, `${s.c}Foot`, 0.66] },
-        role: 'helper',
-      },
+      ...twists(x, 'Calf', `${s.c}Shin`, `${s.c}Foot`),
       { name: x('KneeShareBone'), parent: x('Calf'), at: `${s.c}Shin`, role: 'helper' },
-      {
-        name: x('ThighTwist01'),
-        parent: x('Thigh'),
-        at: { lerp: [`${s.c}Thigh`, `${s.c}Shin`, 0.33] },
-        role: 'helper',
-      },
-      {
-        name: x('ThighTwist02'),
-        parent: x('ThighTwist01'),
-        at: { lerp: [`${s.c}Thigh`, `${s.c}Shin`, 0.66] },
-        role: 'helper',
-      },
+      ...twists(x, 'Thigh', `${s.c}Thigh`, `${s.c}Shin`),
     );
   }
   bones.push(
-    { name: c('Waist'), parent: c('Hip'), source: 'spine' },
-    { name: c('Spine01'), parent: c('Waist'), source: 'spine1' },
-    { name: c('Spine02'), parent: c('Spine01'), source: 'spine2', aim: c('NeckTwist01') },
+    ...chain(
+      c('Hip'),
+      ['Waist', 'Spine01', 'Spine02'].map(c),
+      ['spine', 'spine1', 'spine2'],
+      c('NeckTwist01'),
+    ),
     { name: c('NeckTwist01'), parent: c('Spine02'), source: 'neck' },
     { name: c('NeckTwist02'), parent: c('NeckTwist01'), at: { lerp: ['neck', 'head', 0.5] } },
     { name: c('Head'), parent: c('NeckTwist02'), source: 'head' },
     { name: c('FacialBone'), parent: c('Head'), at: { lerp: ['head', 'tip:head', 0.3] }, role: 'helper' },
-    {
-      name: c('JawRoot'),
-      parent: c('FacialBone'),
-      at: { joint: 'head', offset: [0, 0.01, 0.03] },
-      role: 'helper',
-    },
-    {
-      name: c('Tongue01'),
-      parent: c('JawRoot'),
-      at: { joint: 'head', offset: [0, 0.0, 0.05] },
-      role: 'helper',
-    },
-    {
-      name: c('Tongue02'),
-      parent: c('Tongue01'),
-      at: { joint: 'head', offset: [0, 0.0, 0.065] },
-      role: 'helper',
-    },
-    {
-      name: c('Tongue03'),
-      parent: c('Tongue02'),
-      at: { joint: 'head', offset: [0, 0.0, 0.08] },
-      role: 'end',
-    },
-    { name: c('Teeth02'), parent: c('JawRoot'), at: { joint: 'head', offset: [0, 0.0, 0.085] }, role: 'end' },
-    {
-      name: c('L_Eye'),
-      parent: c('FacialBone'),
-      at: { joint: 'head', offset: [0.032, 0.07, 0.08] },
-      role: 'end',
-    },
-    {
-      name: c('R_Eye'),
-      parent: c('FacialBone'),
-      at: { joint: 'head', offset: [-0.032, 0.07, 0.08] },
-      role: 'end',
-    },
-    {
-      name: c('UpperJaw'),
-      parent: c('FacialBone'),
-      at: { joint: 'head', offset: [0, 0.03, 0.07] },
-      role: 'helper',
-    },
-    {
-      name: c('Teeth01'),
-      parent: c('UpperJaw'),
-      at: { joint: 'head', offset: [0, 0.03, 0.085] },
-      role: 'end',
-    },
+    face('JawRoot', 'FacialBone', [0, 0.01, 0.03], 'helper'),
+    face('Tongue01', 'JawRoot', [0, 0.0, 0.05], 'helper'),
+    face('Tongue02', 'Tongue01', [0, 0.0, 0.065], 'helper'),
+    face('Tongue03', 'Tongue02', [0, 0.0, 0.08], 'end'),
+    face('Teeth02', 'JawRoot', [0, 0.0, 0.085], 'end'),
+    face('L_Eye', 'FacialBone', [0.032, 0.07, 0.08], 'end'),
+    face('R_Eye', 'FacialBone', [-0.032, 0.07, 0.08], 'end'),
+    face('UpperJaw', 'FacialBone', [0, 0.03, 0.07], 'helper'),
+    face('Teeth01', 'UpperJaw', [0, 0.03, 0.085], 'end'),
   );
-  const ccFinger: Record<string, string> = {
-    Thumb: 'Thumb',
-    Index: 'Index',
-    Middle: 'Mid',
-    Ring: 'Ring',
-    Pinky: 'Pinky',
-  };
   for (const s of SIDES) {
     const x = (n: string) => c(`${s.B}_${n}`);
     bones.push(
-      { name: x('Clavicle'), parent: c('Spine02'), source: `${s.c}Clavicle` },
-      { name: x('Upperarm'), parent: x('Clavicle'), source: `${s.c}UpperArm` },
-      { name: x('Forearm'), parent: x('Upperarm'), source: `${s.c}Forearm` },
-      { name: x('Hand'), parent: x('Forearm'), source: `${s.c}Hand`, aim: x('Mid1') },
+      ...chain(c('Spine02'), ['Clavicle', 'Upperarm', 'Forearm', 'Hand'].map(x), sided(s, ARM), x('Mid1')),
     );
-    for (const f of CANON_FINGERS) {
-      let parent = x('Hand');
-      for (let k = 1; k <= 3; k++) {
-        const name = x(`${ccFinger[f]}${k}`);
-        bones.push({ name, parent, source: `${s.c}${f}${k}` });
-        parent = name;
-      }
-    }
+    for (const f of CANON_FINGERS)
+      bones.push(...finger(s, f, x('Hand'), (k) => x(`${f === 'Middle' ? 'Mid' : f}${k}`)));
+    const side = s.c === 'left' ? 1 : -1;
     bones.push(
-      {
-        name: x('ForearmTwist01'),
-        parent: x('Forearm'),
-        at: { lerp: [`${s.c}Forearm`, `${s.c}Hand`, 0.33] },
-        role: 'helper',
-      },
-      {
-        name: x('ForearmTwist02'),
-        parent: x('ForearmTwist01'),
-        at: { lerp: [`${s.c}Forearm`, `${s.c}Hand`, 0.66] },
-        role: 'helper',
-      },
+      ...twists(x, 'Forearm', `${s.c}Forearm`, `${s.c}Hand`),
       { name: x('ElbowShareBone'), parent: x('Forearm'), at: `${s.c}Forearm`, role: 'helper' },
-      {
-        name: x('UpperarmTwist01'),
-        parent: x('Upperarm'),
-        at: { lerp: [`${s.c}UpperArm`, `${s.c}Forearm`, 0.33] },
-        role: 'helper',
-      },
-      {
-        name: x('UpperarmTwist02'),
-        parent: x('UpperarmTwist01'),
-        at: { lerp: [`${s.c}UpperArm`, `${s.c}Forearm`, 0.66] },
-        role: 'helper',
-      },
+      ...twists(x, 'Upperarm', `${s.c}UpperArm`, `${s.c}Forearm`),
       {
         name: x('RibsTwist'),
         parent: c('Spine02'),
-        at: { joint: 'spine2', offset: [s.c === 'left' ? 0.08 : -0.08, 0.02, 0.05] },
+        at: { joint: 'spine2', offset: [side * 0.08, 0.02, 0.05] },
         role: 'helper',
       },
       {
         name: x('Breast'),
         parent: x('RibsTwist'),
-        at: { joint: 'spine2', offset: [s.c === 'left' ? 0.09 : -0.09, 0.02, 0.1] },
+        at: { joint: 'spine2', offset: [side * 0.09, 0.02, 0.1] },
         role: 'end',
       },
     );
@@ -512,18 +413,12 @@ export const R15: RigTemplate = {
     { name: 'LowerTorso', parent: 'HumanoidRootNode', source: 'hips' },
     { name: 'UpperTorso', parent: 'LowerTorso', source: 'spine1', at: 'spine' },
     { name: 'Head', parent: 'UpperTorso', source: 'head', at: 'neck' },
-    { name: 'LeftUpperArm', parent: 'UpperTorso', source: 'leftUpperArm' },
-    { name: 'LeftLowerArm', parent: 'LeftUpperArm', source: 'leftForearm' },
-    { name: 'LeftHand', parent: 'LeftLowerArm', source: 'leftHand' },
-    { name: 'RightUpperArm', parent: 'UpperTorso', source: 'rightUpperArm' },
-    { name: 'RightLowerArm', parent: 'RightUpperArm', source: 'rightForearm' },
-    { name: 'RightHand', parent: 'RightLowerArm', source: 'rightHand' },
-    { name: 'LeftUpperLeg', parent: 'LowerTorso', source: 'leftThigh' },
-    { name: 'LeftLowerLeg', parent: 'LeftUpperLeg', source: 'leftShin' },
-    { name: 'LeftFoot', parent: 'LeftLowerLeg', source: 'leftFoot' },
-    { name: 'RightUpperLeg', parent: 'LowerTorso', source: 'rightThigh' },
-    { name: 'RightLowerLeg', parent: 'RightUpperLeg', source: 'rightShin' },
-    { name: 'RightFoot', parent: 'RightLowerLeg', source: 'rightFoot' },
+    ...SIDES.flatMap((s) =>
+      chain('UpperTorso', [`${s.L}UpperArm`, `${s.L}LowerArm`, `${s.L}Hand`], sided(s, ARM.slice(1))),
+    ),
+    ...SIDES.flatMap((s) =>
+      chain('LowerTorso', [`${s.L}UpperLeg`, `${s.L}LowerLeg`, `${s.L}Foot`], sided(s, LEG.slice(0, 3))),
+    ),
   ],
   notes: [
     '17 nodes named and nested like the official R15 rigs (Root, HumanoidRootNode, LowerTorso, UpperTorso, Head, arms, legs).',
@@ -545,13 +440,8 @@ function bipedBones(): BoneTemplate[] {
     { name: p('Spine'), parent: p('Pelvis'), source: 'spine' },
   ];
   for (const s of SIDES) {
-    bones.push(
-      { name: p(`${s.B} Thigh`), parent: p('Spine'), source: `${s.c}Thigh` },
-      { name: p(`${s.B} Calf`), parent: p(`${s.B} Thigh`), source: `${s.c}Shin` },
-      { name: p(`${s.B} Foot`), parent: p(`${s.B} Calf`), source: `${s.c}Foot` },
-      { name: p(`${s.B} Toe0`), parent: p(`${s.B} Foot`), source: `${s.c}Toes` },
-      { name: p(`${s.B} Toe0Nub`), parent: p(`${s.B} Toe0`), at: { tip: `${s.c}Toes` }, role: 'end' },
-    );
+    const leg = ['Thigh', 'Calf', 'Foot', 'Toe0'].map((n) => p(`${s.B} ${n}`));
+    bones.push(...chain(p('Spine'), leg, sided(s, LEG)), tipEnd(p(`${s.B} Toe0Nub`), leg[3], `${s.c}Toes`));
   }
   bones.push(
     { name: p('Spine1'), parent: p('Spine'), source: 'spine1' },
@@ -561,20 +451,12 @@ function bipedBones(): BoneTemplate[] {
     { name: p('HeadNub'), parent: p('Head'), at: { tip: 'head' }, role: 'end' },
   );
   for (const s of SIDES) {
-    bones.push(
-      { name: p(`${s.B} Clavicle`), parent: p('Neck'), source: `${s.c}Clavicle` },
-      { name: p(`${s.B} UpperArm`), parent: p(`${s.B} Clavicle`), source: `${s.c}UpperArm` },
-      { name: p(`${s.B} Forearm`), parent: p(`${s.B} UpperArm`), source: `${s.c}Forearm` },
-      { name: p(`${s.B} Hand`), parent: p(`${s.B} Forearm`), source: `${s.c}Hand`, aim: p(`${s.B} Finger2`) },
-    );
+    const arm = ['Clavicle', 'UpperArm', 'Forearm', 'Hand'].map((n) => p(`${s.B} ${n}`));
+    bones.push(...chain(p('Neck'), arm, sided(s, ARM), p(`${s.B} Finger2`)));
     CANON_FINGERS.forEach((f, i) => {
-      const names = [p(`${s.B} Finger${i}`), p(`${s.B} Finger${i}1`), p(`${s.B} Finger${i}2`)];
-      let parent = p(`${s.B} Hand`);
-      names.forEach((name, k) => {
-        bones.push({ name, parent, source: `${s.c}${f}${k + 1}` });
-        parent = name;
-      });
-      bones.push({ name: p(`${s.B} Finger${i}Nub`), parent, at: { tip: `${s.c}${f}3` }, role: 'end' });
+      // Finger<i>, Finger<i>1, Finger<i>2, then the Nub.
+      const links = finger(s, f, arm[3], (k) => p(`${s.B} Finger${i}${k === 1 ? '' : k - 1}`));
+      bones.push(...links, tipEnd(p(`${s.B} Finger${i}Nub`), links[2].name, `${s.c}${f}3`));
     });
   }
   return bones;
@@ -614,53 +496,36 @@ function mmdBones(): BoneTemplate[] {
     { name: '下半身', parent: '腰', source: 'hips' },
   ];
   const fw = ['０', '１', '２', '３'];
+  const fingers: [string, string, number][] = [
+    ['親指', 'Thumb', 0],
+    ['人指', 'Index', 1],
+    ['中指', 'Middle', 1],
+    ['薬指', 'Ring', 1],
+    ['小指', 'Pinky', 1],
+  ];
+  const kanji = (s: Side) => (s.c === 'left' ? '左' : '右');
   for (const s of SIDES) {
-    const k = s.c === 'left' ? '左' : '右';
+    const k = kanji(s);
     bones.push(
-      { name: `${k}肩`, parent: '上半身2', source: `${s.c}Clavicle` },
-      { name: `${k}腕`, parent: `${k}肩`, source: `${s.c}UpperArm` },
-      {
-        name: `${k}腕捩`,
-        parent: `${k}腕`,
-        at: { lerp: [`${s.c}UpperArm`, `${s.c}Forearm`, 0.6] },
-        role: 'helper',
-      },
+      ...chain('上半身2', [`${k}肩`, `${k}腕`], sided(s, ['Clavicle', 'UpperArm'])),
+      between(`${k}腕捩`, `${k}腕`, `${s.c}UpperArm`, `${s.c}Forearm`, 0.6),
       { name: `${k}ひじ`, parent: `${k}腕`, source: `${s.c}Forearm` },
-      {
-        name: `${k}手捩`,
-        parent: `${k}ひじ`,
-        at: { lerp: [`${s.c}Forearm`, `${s.c}Hand`, 0.6] },
-        role: 'helper',
-      },
+      between(`${k}手捩`, `${k}ひじ`, `${s.c}Forearm`, `${s.c}Hand`, 0.6),
       { name: `${k}手首`, parent: `${k}ひじ`, source: `${s.c}Hand` },
     );
-    const fingers: [string, string, number][] = [
-      ['親指', 'Thumb', 0],
-      ['人指', 'Index', 1],
-      ['中指', 'Middle', 1],
-      ['薬指', 'Ring', 1],
-      ['小指', 'Pinky', 1],
-    ];
-    for (const [jp, f, first] of fingers) {
-      let parent = `${k}手首`;
-      for (let i = 0; i < 3; i++) {
-        const name = `${k}${jp}${fw[first + i]}`;
-        bones.push({ name, parent, source: `${s.c}${f}${i + 1}` });
-        parent = name;
-      }
-    }
+    for (const [jp, f, first] of fingers)
+      bones.push(...finger(s, f, `${k}手首`, (i) => `${k}${jp}${fw[first + i - 1]}`));
   }
-  for (const s of SIDES) {
-    const k = s.c === 'left' ? '左' : '右';
+  for (const s of SIDES)
     bones.push(
-      { name: `${k}足`, parent: '下半身', source: `${s.c}Thigh` },
-      { name: `${k}ひざ`, parent: `${k}足`, source: `${s.c}Shin` },
-      { name: `${k}足首`, parent: `${k}ひざ`, source: `${s.c}Foot` },
-      { name: `${k}つま先`, parent: `${k}足首`, source: `${s.c}Toes` },
+      ...chain(
+        '下半身',
+        ['足', 'ひざ', '足首', 'つま先'].map((n) => `${kanji(s)}${n}`),
+        sided(s, LEG),
+      ),
     );
-  }
   for (const s of SIDES) {
-    const k = s.c === 'left' ? '左' : '右';
+    const k = kanji(s);
     bones.push(
       { name: `${k}足IK親`, parent: '全ての親', at: { origin: true }, role: 'helper' },
       { name: `${k}足ＩＫ`, parent: `${k}足IK親`, role: 'ik', follows: `${k}足首` },
@@ -697,38 +562,21 @@ function unityBones(): BoneTemplate[] {
     { name: 'Neck', parent: 'UpperChest', source: 'neck' },
     { name: 'Head', parent: 'Neck', source: 'head' },
   ];
-  const uf: Record<string, string> = {
-    Thumb: 'Thumb',
-    Index: 'Index',
-    Middle: 'Middle',
-    Ring: 'Ring',
-    Pinky: 'Little',
-  };
   const seg = ['Proximal', 'Intermediate', 'Distal'];
   for (const s of SIDES) {
-    bones.push(
-      { name: `${s.L}Shoulder`, parent: 'UpperChest', source: `${s.c}Clavicle` },
-      { name: `${s.L}UpperArm`, parent: `${s.L}Shoulder`, source: `${s.c}UpperArm` },
-      { name: `${s.L}LowerArm`, parent: `${s.L}UpperArm`, source: `${s.c}Forearm` },
-      { name: `${s.L}Hand`, parent: `${s.L}LowerArm`, source: `${s.c}Hand` },
-    );
-    for (const f of CANON_FINGERS) {
-      let parent = `${s.L}Hand`;
-      for (let k = 0; k < 3; k++) {
-        const name = `${s.L}${uf[f]}${seg[k]}`;
-        bones.push({ name, parent, source: `${s.c}${f}${k + 1}` });
-        parent = name;
-      }
-    }
+    const arm = ['Shoulder', 'UpperArm', 'LowerArm', 'Hand'].map((n) => `${s.L}${n}`);
+    bones.push(...chain('UpperChest', arm, sided(s, ARM)));
+    for (const f of CANON_FINGERS)
+      bones.push(...finger(s, f, arm[3], (k) => `${s.L}${f === 'Pinky' ? 'Little' : f}${seg[k - 1]}`));
   }
-  for (const s of SIDES) {
+  for (const s of SIDES)
     bones.push(
-      { name: `${s.L}UpperLeg`, parent: 'Hips', source: `${s.c}Thigh` },
-      { name: `${s.L}LowerLeg`, parent: `${s.L}UpperLeg`, source: `${s.c}Shin` },
-      { name: `${s.L}Foot`, parent: `${s.L}LowerLeg`, source: `${s.c}Foot` },
-      { name: `${s.L}Toes`, parent: `${s.L}Foot`, source: `${s.c}Toes` },
+      ...chain(
+        'Hips',
+        ['UpperLeg', 'LowerLeg', 'Foot', 'Toes'].map((n) => `${s.L}${n}`),
+        sided(s, LEG),
+      ),
     );
-  }
   return bones;
 }
 
