@@ -69,12 +69,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     form.set('boneType', 'Mixamo');
     form.set('tags', 'dance');
     form.set('file', new Blob([readFileSync(clipFile)], { type: 'video/mp4' }), 'dance.mp4');
-    const r = await fetch(`${run.server().url}/product/video/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    const env = (await r.json()) as { code: number; message: string; data: { id: number } };
+    const env = await run.api.post<{ id: number }>('/video/upload', form, token);
     if (env.code !== 0) throw new Error(`upload: ${env.code} ${env.message}`);
     return env.data.id;
   };
@@ -140,13 +135,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
       new Blob([readFileSync(join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb'))]),
       'Xbot.glb',
     );
-    const hr = (await (
-      await fetch(`${run.server().url}/product/tomokage/upload`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${player.token}` },
-        body: human,
-      })
-    ).json()) as { code: number; message: string };
+    const hr = await run.api.post('/tomokage/upload', human, player.token);
     expect(hr.code, hr.message).toBe(0);
     const vid = await upload(player.token, 'studio dance');
     uploads++;

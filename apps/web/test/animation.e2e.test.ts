@@ -5,13 +5,13 @@
  * once), downloads another bone type free; the administrator hides one on manageAnimation and the user no longer
  * sees it. Screenshots in en and zh.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSkipped, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
+import { downloadBy, e2eSkipped, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@anim.test', password: 'anim-root-pass-1' };
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
@@ -26,6 +26,16 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
   const context = (lang: 'en' | 'zh', token: string) =>
     run.context(lang, token, { acceptDownloads: true, noticesSeen: true });
   const suggested = (d: { suggestedFilename(): string }) => d.suggestedFilename();
+  /** Collects the animation of `card`: its collect button pressed, waited for (`what`). */
+  const collect = async (card: Locator, what: string) => {
+    await card.locator('[data-action="collect"]').click();
+    await waitFor(
+      async () =>
+        (await card.locator('[data-action="collect"]').getAttribute('aria-pressed')) === 'true' ? true : null,
+      10_000,
+      what,
+    );
+  };
   const canvasShot = (page: Page) =>
     page.evaluate(
       () =>
@@ -86,15 +96,7 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
       await page.locator('.music-preview').waitFor({ state: 'detached' });
 
       // Collect, then the collected-only filter shows it.
-      await card.locator('[data-action="collect"]').click();
-      await waitFor(
-        async () =>
-          (await card.locator('[data-action="collect"]').getAttribute('aria-pressed')) === 'true'
-            ? true
-            : null,
-        10_000,
-        'collected',
-      );
+      await collect(card, 'collected');
       await page.getByTestId('anim-keyword').fill('');
       await page.getByTestId('anim-keyword').press('Enter');
       await page.locator('.anim-filters input[type="checkbox"]').check();
@@ -110,13 +112,11 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
       await card.locator('[data-action="buy"]').click();
       await page.locator('.modal').waitFor();
       await shot(page, `animation-buy-${lang}`);
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.locator('.modal .btn-primary').last().click(),
-      ]);
-      const zipPath = join(dir, `anim-${lang}.zip`);
-      await download.saveAs(zipPath);
-      const zip = readFileSync(zipPath);
+      const [zip] = await downloadBy(
+        page,
+        page.locator('.modal .btn-primary').last(),
+        join(dir, `anim-${lang}.zip`),
+      );
       expect(zip.subarray(0, 2).toString()).toBe('PK');
       expect(zip.includes(Buffer.from('.fbx'))).toBe(true);
       await card.locator('[data-action="download"]').waitFor();
@@ -138,15 +138,7 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
       ).list[0]!.price;
       await page.locator('.anim-filters input[type="checkbox"]').uncheck();
       const card04 = page.getByTestId('anim-card').filter({ hasText: 'CMU dance 05_04' });
-      await card04.locator('[data-action="collect"]').click();
-      await waitFor(
-        async () =>
-          (await card04.locator('[data-action="collect"]').getAttribute('aria-pressed')) === 'true'
-            ? true
-            : null,
-        10_000,
-        'collected 05_04',
-      );
+      await collect(card04, 'collected 05_04');
       await page.locator('.anim-filters input[type="checkbox"]').check();
       await waitFor(
         async () => ((await page.getByTestId('anim-card').count()) === 2 ? true : null),
@@ -157,14 +149,13 @@ describe.skipIf(e2eSkipped())('animation library e2e (chromium + real server)', 
       await page.locator('.modal').waitFor();
       expect(await page.locator('.modal').textContent()).toContain(String(p04));
       await shot(page, `animation-bundle-${lang}`);
-      const [bundle] = await Promise.all([
-        page.waitForEvent('download'),
-        page.locator('.modal .btn-primary').last().click(),
-      ]);
-      const bundlePath = join(dir, `anim-bundle-${lang}.zip`);
-      await bundle.saveAs(bundlePath);
+      const [bundleBytes, bundle] = await downloadBy(
+        page,
+        page.locator('.modal .btn-primary').last(),
+        join(dir, `anim-bundle-${lang}.zip`),
+      );
       // Two inner zips, each holding an FBX.
-      const outer = unzipSync(new Uint8Array(readFileSync(bundlePath)));
+      const outer = unzipSync(new Uint8Array(bundleBytes));
       expect(Object.keys(outer).filter((n) => n.endsWith('.zip')).length).toBe(2);
       for (const inner of Object.values(outer))
         expect(Object.keys(unzipSync(inner)).some((n) => n.toLowerCase().endsWith('.fbx'))).toBe(true);

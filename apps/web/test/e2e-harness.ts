@@ -18,7 +18,14 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Download,
+  Locator,
+  Page,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -235,6 +242,13 @@ export async function shot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** Clicks `target` on `page` and saves the download it starts as `file`: the file's bytes, and the download. */
+export async function downloadBy(page: Page, target: Locator, file: string): Promise<[Buffer, Download]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);
+  await download.saveAs(file);
+  return [readFileSync(file), download];
+}
+
 /** The first `seconds` of a testdata video at exactly 30 fps (whole seconds, so the coin cost is exact). */
 export function trimClip(source: string, seconds: number, width = 640): string {
   const dir = mkdtempSync(join(tmpdir(), 'mocap-web-clip-'));
@@ -292,7 +306,8 @@ export interface Envelope<T> {
 }
 
 /**
- * The JSON API of a running test server as a test calls it: `raw` answers the envelope, `call` its data (throws
+ * The JSON API of a running test server as a test calls it: `raw` answers the envelope (`post` that of a
+ * multipart upload), `call` its data (throws
  * on a non-zero code), `encrypt` a password with the server's public key, `register` an account through the
  * e-mailed code (a company account with `company`), `login` an account's token, `mailedCode` the code last mailed
  * to an address (waited for up to 20 s).
@@ -303,6 +318,15 @@ export function apiOf(server: () => RunningServer) {
       method,
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    });
+    return (await r.json()) as Envelope<T>;
+  };
+  /** A multipart POST (an upload) as `token`: the envelope. */
+  const post = async <T = unknown>(path: string, form: FormData, token: string) => {
+    const r = await fetch(`${server().url}/product${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
     });
     return (await r.json()) as Envelope<T>;
   };
@@ -337,7 +361,7 @@ export function apiOf(server: () => RunningServer) {
   const login = async (username: string, password: string) =>
     (await call<{ token: string }>('POST', '/auth/login', { username, password: await encrypt(password) }))
       .token;
-  return { raw, call, encrypt, mailedCode, register, login };
+  return { raw, post, call, encrypt, mailedCode, register, login };
 }
 
 /** Options of a context made by `useE2e`'s `context`: DESKTOP unless a device is given. */

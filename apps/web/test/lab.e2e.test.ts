@@ -17,7 +17,7 @@ import { Parser } from 'mmd-parser';
 import type { Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSkipped, PHONE, shot, TESTDATA, trimClip, useE2e, waitFor } from './e2e-harness.ts';
+import { downloadBy, e2eSkipped, PHONE, shot, TESTDATA, trimClip, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@lab.test', password: 'lab-root-pass-1' };
 const GENE_DIR = join(TESTDATA, 'formats', 'mmd', 'Gene_light');
@@ -114,13 +114,12 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
       await ankleMoves(page);
       await shot(page, `lab-mmd-${lang}`);
       // Download VMD: the VMD-TDA zip, read back by mmd-parser.
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByTestId('mmd-download').click(),
-      ]);
-      const zipPath = join(dir, `mmd-${lang}.zip`);
-      await download.saveAs(zipPath);
-      const files = unzipSync(new Uint8Array(readFileSync(zipPath)));
+      const [zipBytes] = await downloadBy(
+        page,
+        page.getByTestId('mmd-download'),
+        join(dir, `mmd-${lang}.zip`),
+      );
+      const files = unzipSync(new Uint8Array(zipBytes));
       const vmdName = Object.keys(files).find((n) => n.endsWith('.vmd'))!;
       expect(vmdName).toBeTruthy();
       const bytes = files[vmdName]!;
@@ -259,13 +258,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     form.set('tags', 'x');
     form.set('boneType', 'Mixamo');
     form.set('file', new Blob([readFileSync(clip)], { type: 'video/mp4' }), 'shot.mp4');
-    const up = (await (
-      await fetch(`${run.server().url}/product/video/upload`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-        body: form,
-      })
-    ).json()) as { code: number; message: string; data: { id: number } };
+    const up = await run.api.post<{ id: number }>('/video/upload', form, token);
     expect(up.code, up.message).toBe(0);
     await waitFor(
       async () => {

@@ -6,7 +6,7 @@
  * as the song); the account moves to the monthly plan and a VMD-TDA zip downloads and opens in mmd-parser (keys on
  * the centre and leg IK bones to the end of the song); a new dance (redone) is made. Screenshots in en and zh.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testTracks } from '@mocap/dance';
@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { describe, expect, it } from 'vitest';
-import { e2eSkipped, shot, useE2e, waitFor } from './e2e-harness.ts';
+import { downloadBy, e2eSkipped, shot, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@music.test', password: 'music-root-pass-1' };
 
@@ -142,13 +142,11 @@ describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
 
       // Download a Mixamo zip (a free account gets FBX bone types).
       await page.getByTestId('music-bonetype').first().selectOption('Mixamo');
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.locator('[data-action="music-download"]').first().click(),
-      ]);
-      const zipPath = join(dir, `dance-${lang}.zip`);
-      await download.saveAs(zipPath);
-      const zip = readFileSync(zipPath);
+      const [zip] = await downloadBy(
+        page,
+        page.locator('[data-action="music-download"]').first(),
+        join(dir, `dance-${lang}.zip`),
+      );
       expect(zip.subarray(0, 2).toString()).toBe('PK');
       // Opened by three.js's FBXLoader: mixamorig bones, one take as long as the song.
       const song = (await call<{ list: { duration: number }[] }>('POST', '/music/center', {}, token)).list[0]!
@@ -170,13 +168,12 @@ describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
       await call('POST', `/user/updateLevel/${me.user.id}/monthly/30`, {}, await adminToken());
       await page.reload();
       await page.getByTestId('music-bonetype').first().selectOption('VMD-TDA');
-      const [vmdDownload] = await Promise.all([
-        page.waitForEvent('download'),
-        page.locator('[data-action="music-download"]').first().click(),
-      ]);
-      const vmdZipPath = join(dir, `dance-${lang}-vmd.zip`);
-      await vmdDownload.saveAs(vmdZipPath);
-      const vmd = new Parser().parseVmd(fileOf(readFileSync(vmdZipPath), '.vmd'), false) as {
+      const [vmdZipBytes] = await downloadBy(
+        page,
+        page.locator('[data-action="music-download"]').first(),
+        join(dir, `dance-${lang}-vmd.zip`),
+      );
+      const vmd = new Parser().parseVmd(fileOf(vmdZipBytes, '.vmd'), false) as {
         motions: { boneName: string; frameNum: number }[];
       };
       for (const b of ['センター', 'グルーブ', '左足ＩＫ', '右足ＩＫ', '上半身', '頭'])

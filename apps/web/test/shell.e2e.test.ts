@@ -76,13 +76,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     const form = new FormData();
     form.append('purpose', 'qrcode');
     form.append('file', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'group.png');
-    const up = (await (
-      await fetch(`${run.server().url}/product/file/upload`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}` },
-        body: form,
-      })
-    ).json()) as { code: number; message: string; data: { key: string } };
+    const up = await run.api.post<{ key: string }>('/file/upload', form, admin);
     expect(up.code, up.message).toBe(0);
     await call(
       'POST',
@@ -113,13 +107,7 @@ describe.skipIf(e2eSkipped())('first-use tour and community panel e2e (chromium 
     const nf = new FormData();
     nf.append('purpose', 'notice');
     nf.append('file', new Blob([new Uint8Array(slide)], { type: 'image/png' }), 'slide.png');
-    const nup = (await (
-      await fetch(`${run.server().url}/product/file/upload`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}` },
-        body: nf,
-      })
-    ).json()) as { code: number; message: string; data: { key: string } };
+    const nup = await run.api.post<{ key: string }>('/file/upload', nf, admin);
     expect(nup.code, nup.message).toBe(0);
     noticeKey = nup.data.key;
     await call(

@@ -8,7 +8,7 @@
  * X Bot's skeleton and mesh). On a phone the tab bar's digital-human tab opens the page, where the character
  * uploads and its card shows. Screenshots in en and zh.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testTracks } from '@mocap/dance';
@@ -16,9 +16,22 @@ import { wavBytes } from '@mocap/dance/node';
 import { importCharacter } from '@mocap/motion/characters';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eSkipped, PHONE, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
+import { downloadBy, e2eSkipped, PHONE, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
+
+/** Closes the character dialog (Escape, or its close button), back on the list with its pictures loaded. */
+async function closeDialog(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page
+    .locator('.tomo-dialog')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+  if (await page.locator('.tomo-dialog').count())
+    await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+  await page.getByTestId('tomo-front').first().waitFor();
+  await page.waitForLoadState('networkidle');
+}
 
 describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + real server)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mocap-tomo-e2e-'));
@@ -170,28 +183,18 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
       await shot(page, `tomokage-apply-${lang}`);
 
       // Download the FBX: the character's own skeleton and mesh.
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.locator('[data-action="tomo-download-fbx"]').first().click(),
-      ]);
-      const fbxPath = join(dir, `xbot-${lang}.fbx`);
-      await download.saveAs(fbxPath);
-      const fbx = readFileSync(fbxPath);
+      const [fbx] = await downloadBy(
+        page,
+        page.locator('[data-action="tomo-download-fbx"]').first(),
+        join(dir, `xbot-${lang}.fbx`),
+      );
       expect(fbx.subarray(0, 18).toString()).toBe('Kaydara FBX Binary');
       const back = importCharacter(new Uint8Array(fbx));
       expect(back.bones.length).toBe(65);
       expect(back.stats.vertices).toBe(28374);
       writeFileSync(join(dir, 'ok'), 'x');
 
-      await page.keyboard.press('Escape');
-      await page
-        .locator('.tomo-dialog')
-        .waitFor({ state: 'detached' })
-        .catch(() => undefined);
-      if (await page.locator('.tomo-dialog').count())
-        await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
-      await page.getByTestId('tomo-front').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await closeDialog(page);
       await shot(page, `tomokage-list-${lang}`);
       await ctx.close();
     }
@@ -217,15 +220,7 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
       await page.locator('[data-action="tomo-upload"]').click();
       await page.locator('[data-testid="tomo-stage"][data-state="ready"]').waitFor({ timeout: 120_000 });
       await shot(page, `tomokage-phone-mapping-${lang}`);
-      await page.keyboard.press('Escape');
-      await page
-        .locator('.tomo-dialog')
-        .waitFor({ state: 'detached' })
-        .catch(() => undefined);
-      if (await page.locator('.tomo-dialog').count())
-        await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
-      await page.getByTestId('tomo-front').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await closeDialog(page);
       await shot(page, `tomokage-phone-list-${lang}`);
       await ctx.close();
     }

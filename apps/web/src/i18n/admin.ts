@@ -1,5 +1,5 @@
 /** Strings of the administrator console (issue 21): own en/zh tables with the same keys (the type enforces it). */
-import { getLang } from '../lib/i18n.ts';
+import { translate } from '../lib/i18n.ts';
 
 export const adminEn = {
   'admin.section': 'Administration',
@@ -739,9 +739,7 @@ export const adminZh: Record<AdminKey, string> = {
 };
 
 export function ta(key: AdminKey, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? adminZh : adminEn)[key] ?? adminEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(adminEn, adminZh, key, vars);
 }
 
 /** A role's title: the built-in roles in the UI's language unless renamed. */

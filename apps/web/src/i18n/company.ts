@@ -1,5 +1,5 @@
 /** Strings of the company pages (issue 20): own en/zh tables with the same keys (the type enforces it). */
-import { getLang } from '../lib/i18n.ts';
+import { translate } from '../lib/i18n.ts';
 
 export const companyEn = {
   'co.account': 'Company account',
@@ -191,7 +191,5 @@ export const companyZh: Record<CompanyKey, string> = {
 };
 
 export function tc(key: CompanyKey, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? companyZh : companyEn)[key] ?? companyEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(companyEn, companyZh, key, vars);
 }

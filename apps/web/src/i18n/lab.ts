@@ -1,5 +1,5 @@
 /** Strings of the lab pages mmd, experiment and wisdom (issue 22); the pages' own `tlab` reads them. */
-import { getLang } from '../lib/i18n.ts';
+import { translate } from '../lib/i18n.ts';
 
 export const labEn = {
   'lab.mmd': 'MMD studio',
@@ -143,7 +143,5 @@ export const labZh: Record<keyof typeof labEn, string> = {
 };
 
 export function tlab(key: keyof typeof labEn, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? labZh : labEn)[key] ?? labEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(labEn, labZh, key, vars);
 }

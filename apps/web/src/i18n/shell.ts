@@ -1,5 +1,5 @@
 /** Strings of the first-use tour and the community panel (issue 25). */
-import { getLang } from '../lib/i18n.ts';
+import { translate } from '../lib/i18n.ts';
 
 export const shellEn = {
   'tour.label': 'Getting started',
@@ -47,7 +47,5 @@ export const shellZh: Record<keyof typeof shellEn, string> = {
 };
 
 export function tsh(key: keyof typeof shellEn, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? shellZh : shellEn)[key] ?? shellEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(shellEn, shellZh, key, vars);
 }

@@ -38,9 +38,26 @@ export const hasKey = (key: string): boolean => key in en;
 
 export function t(key: string, vars?: Record<string, string | number>): string {
   const dict = DICTS[current] as Record<string, string>;
-  let s = dict[key] ?? (en as Record<string, string>)[key] ?? key;
+  return fill(dict[key] ?? (en as Record<string, string>)[key] ?? key, vars);
+}
+
+/** `s` with each `{name}` placeholder of `vars` replaced by its value. */
+function fill(s: string, vars?: Record<string, string | number>): string {
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
+}
+
+/**
+ * A string of a page's or feature's own dictionary pair in the user's language (the English one where the
+ * Chinese lacks the key), its `{name}` placeholders filled from `vars`.
+ */
+export function translate<K extends string>(
+  en: Record<K, string>,
+  zh: Partial<Record<K, string>>,
+  key: K,
+  vars?: Record<string, string | number>,
+): string {
+  return fill((current === 'zh' ? zh : en)[key] ?? en[key], vars);
 }
 
 /**

@@ -12,7 +12,7 @@ import { Pager } from '../components/Pager.tsx';
 import { animationEn, animationZh } from '../i18n/animation.ts';
 import { api } from '../lib/api.ts';
 import { DEFAULT_BONE_TYPES } from '../lib/bonetypes.ts';
-import { getLang, t } from '../lib/i18n.ts';
+import { t, translate } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { useSession } from '../lib/session.tsx';
 import { parseClip } from '../three/clip.ts';
@@ -25,9 +25,7 @@ import { useBusy } from '../lib/busy.ts';
 
 /** The library's strings in the user's language. */
 export function tl(key: keyof typeof animationEn, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? animationZh : animationEn)[key] ?? animationEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(animationEn, animationZh, key, vars);
 }
 
 /** An animation card as `/animation/*` answers it (the contract's). */

@@ -13,7 +13,7 @@ import { ListState } from '../components/ListState.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { musicEn, musicZh } from '../i18n/music.ts';
 import { api, upload } from '../lib/api.ts';
-import { getLang, t } from '../lib/i18n.ts';
+import { t, translate } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { PLAN_LIMITS, planOf } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
@@ -24,9 +24,7 @@ import '../styles/music.css';
 
 /** The page's strings in the user's language. */
 export function tm(key: keyof typeof musicEn, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? musicZh : musicEn)[key] ?? musicEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(musicEn, musicZh, key, vars);
 }
 
 /** A music card as `/music/*` answers it (the contract's). */

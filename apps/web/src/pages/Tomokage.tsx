@@ -24,7 +24,7 @@ import { ListState } from '../components/ListState.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { jointLabel, tomokageEn, tomokageZh } from '../i18n/tomokage.ts';
 import { api, upload } from '../lib/api.ts';
-import { getLang } from '../lib/i18n.ts';
+import { getLang, translate } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { planOf } from '../lib/plans.ts';
 import { useSession } from '../lib/session.tsx';
@@ -36,9 +36,7 @@ import { useBusy } from '../lib/busy.ts';
 import { useViewerIn } from '../three/useViewer.ts';
 
 export function tt(key: keyof typeof tomokageEn, vars?: Record<string, string | number>): string {
-  let s: string = (getLang() === 'zh' ? tomokageZh : tomokageEn)[key] ?? tomokageEn[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return translate(tomokageEn, tomokageZh, key, vars);
 }
 
 /** The server's limits by plan (modules/tomokage/service.ts CHARACTER_LIMITS). */

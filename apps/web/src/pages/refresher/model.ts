@@ -8,6 +8,8 @@
  * presence; world landmarks in metres, x right, y down, origin at the hip midpoint).
  */
 
+import { POSE_LANDMARKS } from '@mocap/contracts';
+
 export type ImagePoint = [number, number, number, number, number];
 export type WorldPoint = [number, number, number];
 
@@ -39,41 +41,8 @@ export interface TracksDoc {
   [key: string]: unknown;
 }
 
-export const LANDMARK_NAMES = [
-  'nose',
-  'left_eye_inner',
-  'left_eye',
-  'left_eye_outer',
-  'right_eye_inner',
-  'right_eye',
-  'right_eye_outer',
-  'left_ear',
-  'right_ear',
-  'mouth_left',
-  'mouth_right',
-  'left_shoulder',
-  'right_shoulder',
-  'left_elbow',
-  'right_elbow',
-  'left_wrist',
-  'right_wrist',
-  'left_pinky',
-  'right_pinky',
-  'left_index',
-  'right_index',
-  'left_thumb',
-  'right_thumb',
-  'left_hip',
-  'right_hip',
-  'left_knee',
-  'right_knee',
-  'left_ankle',
-  'right_ankle',
-  'left_heel',
-  'right_heel',
-  'left_foot_index',
-  'right_foot_index',
-] as const;
+/** MediaPipe's 33 pose landmarks in the tracks' order (the contract's). */
+export const LANDMARK_NAMES = POSE_LANDMARKS;
 export const NUM_POINTS = LANDMARK_NAMES.length;
 export const lm = (name: (typeof LANDMARK_NAMES)[number]): number => LANDMARK_NAMES.indexOf(name);
 
