@@ -26,9 +26,12 @@ import {
   madeVideo,
   makeUser,
   ok,
+  remakeServer,
   renderAt,
   renderNav,
   setTokenCookie,
+  squareVideoRoutes,
+  stubObjectUrls,
 } from './helpers.tsx';
 
 setLangForTests('zh');
@@ -199,10 +202,7 @@ describe('upload page validations', () => {
   it('duplicate file, title, category/tag, comma, FBX only, coins, then the confirmation shows the cost', async () => {
     const srv = server();
     vi.spyOn(validation, 'readDuration').mockResolvedValue(9.4);
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }),
-    );
+    stubObjectUrls();
     mount(50);
     const f = mp4('a-very-long-file-name-here.mp4', 2 * MB, 7);
     drop([f]);
@@ -237,10 +237,7 @@ describe('upload page validations', () => {
   it('insufficient coins blocks before any byte is sent', async () => {
     const srv = server();
     vi.spyOn(validation, 'readDuration').mockResolvedValue(20);
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }),
-    );
+    stubObjectUrls();
     mount(5);
     drop([mp4('dance.mp4')]);
     await screen.findByDisplayValue('dance');
@@ -489,19 +486,7 @@ describe('download and remake dialogs', () => {
   it('a square video of someone else shows its price and asks before charging', async () => {
     setTokenCookie('t');
     const srv = fakeServer({
-      'GET /motion/boneTypes': () => ok([]),
-      'GET /motion/video/9': () => ok({ zips: [{ boneType: 'Mixamo', format: 'fbx', allowed: true }] }),
-      'GET /motion/preMotionDownload/9': () =>
-        ok({
-          id: 9,
-          duration: 5,
-          price: 5,
-          due: 5,
-          owned: false,
-          purchased: false,
-          balance: 50,
-          enough: true,
-        }),
+      ...squareVideoRoutes({ due: 5, owned: false, purchased: false, balance: 50, enough: true }),
       'GET /motion/download/video/9/Mixamo': () =>
         ok({
           paths: ['/product/files/x.zip'],
@@ -530,18 +515,11 @@ describe('download and remake dialogs', () => {
   });
 
   it('remake: a free remake first; when none is left (307) the paid remake with its cost', async () => {
-    setTokenCookie('t');
-    const bodies: unknown[] = [];
-    fakeServer({
-      'GET /motion/boneTypes': () => ok([]),
-      'POST /video/videoRedo': (b) => {
-        bodies.push(b);
-        return (b as { paid?: boolean }).paid
-          ? ok({ id: 9, charged: 3 })
-          : { code: 307, message: '您的视频免费制作次数已用完' };
-      },
-      'GET /auth/info': () => ok({ user: { id: 1, surplus: 47, level: 'free' }, roles: [], uploadCount: 1 }),
-    });
+    const bodies = remakeServer((b) =>
+      (b as { paid?: boolean }).paid
+        ? ok({ id: 9, charged: 3 })
+        : { code: 307, message: '您的视频免费制作次数已用完' },
+    );
     const done = vi.fn();
     renderAt(
       '/x',

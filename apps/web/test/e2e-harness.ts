@@ -242,6 +242,17 @@ export async function shot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** Closes the dialog `selector` of `page`: Escape, and its close button when it is still open after that. */
+export async function closeDialog(page: Page, selector: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page
+    .locator(selector)
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+  if (await page.locator(selector).count())
+    await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+}
+
 /** Clicks `target` on `page` and saves the download it starts as `file`: the file's bytes, and the download. */
 export async function downloadBy(page: Page, target: Locator, file: string): Promise<[Buffer, Download]> {
   const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);

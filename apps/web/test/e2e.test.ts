@@ -26,6 +26,13 @@ const EMAIL = 'walker@example.com';
 const PASSWORD = 'walk-1234';
 const CLIP_SECONDS = 2;
 const ADMIN = { email: 'admin@mocap.test', password: 'admin-pass-4321' };
+/** The other logged-in pages screenshotted in each language (path, name). */
+const OTHER_PAGES = [
+  ['/index/square', 'square'],
+  ['/index/upload', 'upload'],
+  ['/userCenter?tab=1', 'center'],
+  ['/index/nowhere', 'notfound'],
+] as const;
 
 describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
   let clip: string;
@@ -309,12 +316,7 @@ describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
     await shot(page, 'pc-square-collected-en');
 
     // The other logged-in pages in en, then everything in zh.
-    for (const [path2, name] of [
-      ['/index/square', 'square'],
-      ['/index/upload', 'upload'],
-      ['/userCenter?tab=1', 'center'],
-      ['/index/nowhere', 'notfound'],
-    ] as const) {
+    for (const [path2, name] of OTHER_PAGES) {
       await page.goto(`${run.server().url}/capture${path2}`);
       await settle(page);
       await shot(page, `pc-${name}-en`);
@@ -343,12 +345,7 @@ describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
     await zp.locator('[data-testid=download-dialog]').waitFor();
     await shot(zp, 'pc-download-zh');
     await zp.keyboard.press('Escape');
-    for (const [path2, name] of [
-      ['/index/square', 'square'],
-      ['/index/upload', 'upload'],
-      ['/userCenter?tab=1', 'center'],
-      ['/index/nowhere', 'notfound'],
-    ] as const) {
+    for (const [path2, name] of OTHER_PAGES) {
       await zp.goto(`${run.server().url}/capture${path2}`);
       await settle(zp);
       await shot(zp, `pc-${name}-zh`);

@@ -15,7 +15,15 @@ import { orderGoodsName } from '../src/lib/pay.ts';
 
 import * as validation from '../src/lib/uploadValidation.ts';
 import { UploadPage } from '../src/pages/Upload.tsx';
-import { fakeServer, madeVideo, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
+import {
+  fakeServer,
+  madeVideo,
+  makeUser,
+  ok,
+  renderAt,
+  setTokenCookie,
+  squareVideoRoutes,
+} from './helpers.tsx';
 
 afterEach(() => {
   cleanup();
@@ -56,21 +64,7 @@ describe('15.4 download dialog', () => {
   it('after paying for a square video the dialog says it was bought, not that it is mine', async () => {
     setLangForTests('en');
     setTokenCookie('t');
-    fakeServer({
-      'GET /motion/boneTypes': () => ok([]),
-      'GET /motion/video/9': () => ok({ zips: [{ boneType: 'Mixamo', format: 'fbx', allowed: true }] }),
-      'GET /motion/preMotionDownload/9': () =>
-        ok({
-          id: 9,
-          duration: 5,
-          price: 5,
-          due: 0,
-          owned: false,
-          purchased: true,
-          balance: 45,
-          enough: true,
-        }),
-    });
+    fakeServer(squareVideoRoutes({ due: 0, owned: false, purchased: true, balance: 45, enough: true }));
     renderAt(
       '/x',
       [{ path: '/x', element: <DownloadDialog video={made({ creatorId: 2 })} onClose={() => undefined} /> }],
@@ -144,21 +138,22 @@ describe('15.3 the capture’s notes about its result are shown in the preview (
       'GET /motion/video/9/clip_url': () => ({ code: 307, message: 'x' }),
       'GET /motion/fbx/9/anm': () => ({ code: 307, message: 'x' }),
     });
-  it('en', async () => {
-    setLangForTests('en');
+  /** The preview of the made video on that server, logged in: its notes box. */
+  const warningsOf = () => {
     setTokenCookie('t');
     server();
     renderAt('/x', [{ path: '/x', element: <PreviewPlayer video={made()} /> }], makeUser());
-    const box = await screen.findByTestId('preview-warnings');
+    return screen.findByTestId('preview-warnings');
+  };
+  it('en', async () => {
+    setLangForTests('en');
+    const box = await warningsOf();
     expect(box.textContent).toContain('Notes on how this result was made:');
     expect(box.textContent).toContain('floor raised by 4 cm to the feet');
   });
   it('zh: known sentences translated, an unknown one kept', async () => {
     setLangForTests('zh');
-    setTokenCookie('t');
-    server();
-    renderAt('/x', [{ path: '/x', element: <PreviewPlayer video={made()} /> }], makeUser());
-    const box = await screen.findByTestId('preview-warnings');
+    const box = await warningsOf();
     expect(box.textContent).toContain('本结果的制作说明：');
     expect(box.textContent).toContain('地面抬高 4 厘米以贴合双脚');
     expect(box.textContent).not.toContain('floor raised');

@@ -101,3 +101,39 @@ export function renderNav(nav: ReactNode, user: User, pages: Record<string, stri
   const placeholders = Object.entries(pages).map(([path, text]) => ({ path, element: <div>{text}</div> }));
   return renderAt(at, [{ path: at, element: nav }, ...placeholders], user);
 }
+
+/**
+ * The routes of the download dialog for someone else's square video 9 (bone types, its Mixamo zip, the offer:
+ * 5 s at 5 V with `offer` on top).
+ */
+export const squareVideoRoutes = (offer: Record<string, unknown>): Record<string, Handler> => ({
+  'GET /motion/boneTypes': () => ok([]),
+  'GET /motion/video/9': () => ok({ zips: [{ boneType: 'Mixamo', format: 'fbx', allowed: true }] }),
+  'GET /motion/preMotionDownload/9': () => ok({ id: 9, duration: 5, price: 5, ...offer }),
+});
+
+/**
+ * A logged-in fake server for the remake dialog: `POST /video/videoRedo` answers `answer(body)` and records each
+ * body in the returned list; the account has 47 V after.
+ */
+export function remakeServer(answer: (body: unknown) => unknown): unknown[] {
+  setTokenCookie('t');
+  const bodies: unknown[] = [];
+  fakeServer({
+    'GET /motion/boneTypes': () => ok([]),
+    'POST /video/videoRedo': (b) => {
+      bodies.push(b);
+      return answer(b);
+    },
+    'GET /auth/info': () => ok({ user: { id: 1, surplus: 47, level: 'free' }, roles: [], uploadCount: 1 }),
+  });
+  return bodies;
+}
+
+/** URL.createObjectURL/revokeObjectURL stubbed (happy-dom has none): every object URL is `blob:x`. */
+export const stubObjectUrls = (): void => {
+  vi.stubGlobal(
+    'URL',
+    Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }),
+  );
+};

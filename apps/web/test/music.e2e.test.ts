@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 import { describe, expect, it } from 'vitest';
-import { downloadBy, e2eSkipped, shot, useE2e, waitFor } from './e2e-harness.ts';
+import { closeDialog, downloadBy, e2eSkipped, shot, useE2e, waitFor } from './e2e-harness.ts';
 
 const ADMIN = { email: 'root@music.test', password: 'music-root-pass-1' };
 
@@ -132,13 +132,7 @@ describe.skipIf(e2eSkipped())('music e2e (chromium + real server)', () => {
       await page.evaluate(() =>
         (document.querySelector('[data-testid="music-audio"]') as HTMLAudioElement).pause(),
       );
-      await page.keyboard.press('Escape');
-      await page
-        .locator('.music-preview')
-        .waitFor({ state: 'detached' })
-        .catch(() => undefined);
-      if (await page.locator('.music-preview').count())
-        await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+      await closeDialog(page, '.music-preview');
 
       // Download a Mixamo zip (a free account gets FBX bone types).
       await page.getByTestId('music-bonetype').first().selectOption('Mixamo');

@@ -45,6 +45,15 @@ const FINGERS = [
   [22, 16],
 ] as const;
 
+/** The tracks document of `frames` (the W×H picture at FPS). */
+const docOf = (frames: TracksDoc['frames']): TracksDoc => ({
+  format: 'mocap-tracks',
+  version: 1,
+  createdAt: '2026-11-26T00:00:00Z',
+  video: { width: W, height: H, fps: FPS, frameCount: frames.length, duration: frames.length / FPS },
+  frames,
+});
+
 /** A person walking slowly across, arms and legs swinging; image = world · S + origin. */
 function walk(n: number): TracksDoc {
   const frames: TrackFrame[] = [];
@@ -80,13 +89,7 @@ function walk(n: number): TracksDoc {
     const image = w.map(([x, y, z]) => [ox + x * S, oy + y * S, z * S, 0.99, 0.99] as ImagePoint);
     frames.push({ index: i, time: t, state: 'tracked', score: 1, image, world: w });
   }
-  return {
-    format: 'mocap-tracks',
-    version: 1,
-    createdAt: '2026-11-26T00:00:00Z',
-    video: { width: W, height: H, fps: FPS, frameCount: n, duration: n / FPS },
-    frames,
-  };
+  return docOf(frames);
 }
 
 const clone = (d: TracksDoc): TracksDoc => JSON.parse(JSON.stringify(d));
@@ -142,13 +145,7 @@ function sideWalk(n: number, noise = 0): TracksDoc {
     );
     frames.push({ index: i, time: t, state: 'tracked', score: 1, image, world: w });
   }
-  return {
-    format: 'mocap-tracks',
-    version: 1,
-    createdAt: '2026-11-26T00:00:00Z',
-    video: { width: W, height: H, fps: FPS, frameCount: n, duration: n / FPS },
-    frames,
-  };
+  return docOf(frames);
 }
 
 /**

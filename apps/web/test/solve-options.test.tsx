@@ -12,7 +12,16 @@ import { checkSolveOptions, formOf, toApi } from '../src/lib/solveOptions.ts';
 
 import * as validation from '../src/lib/uploadValidation.ts';
 import { UploadPage } from '../src/pages/Upload.tsx';
-import { fakeServer, madeVideo, makeUser, ok, renderAt, setTokenCookie } from './helpers.tsx';
+import {
+  fakeServer,
+  madeVideo,
+  makeUser,
+  ok,
+  remakeServer,
+  renderAt,
+  setTokenCookie,
+  stubObjectUrls,
+} from './helpers.tsx';
 
 afterEach(() => {
   cleanup();
@@ -80,10 +89,7 @@ describe('upload form', () => {
       }
       vi.stubGlobal('XMLHttpRequest', FakeXhr);
       vi.spyOn(validation, 'readDuration').mockResolvedValue(4);
-      vi.stubGlobal(
-        'URL',
-        Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }),
-      );
+      stubObjectUrls();
       setTokenCookie('t');
       renderAt(
         '/index/uploadPc',
@@ -132,16 +138,7 @@ describe('upload form', () => {
 describe('remake dialog', () => {
   it('starts from the options the video was solved with and sends the changed ones', async () => {
     setLangForTests('en');
-    setTokenCookie('t');
-    const bodies: unknown[] = [];
-    fakeServer({
-      'GET /motion/boneTypes': () => ok([]),
-      'POST /video/videoRedo': (b) => {
-        bodies.push(b);
-        return ok({ id: 9, charged: 0 });
-      },
-      'GET /auth/info': () => ok({ user: { id: 1, surplus: 47, level: 'free' }, roles: [], uploadCount: 1 }),
-    });
+    const bodies = remakeServer(() => ok({ id: 9, charged: 0 }));
     const video = madeVideo('BoyFBX', {
       solveOptions: { smoothing: 0.3, footLock: 'always', rootAtOrigin: true, height: 1.64 },
     });

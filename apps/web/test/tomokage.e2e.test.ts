@@ -16,19 +16,22 @@ import { wavBytes } from '@mocap/dance/node';
 import { importCharacter } from '@mocap/motion/characters';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { downloadBy, e2eSkipped, PHONE, shot, TESTDATA, useE2e, waitFor } from './e2e-harness.ts';
+import {
+  closeDialog,
+  downloadBy,
+  e2eSkipped,
+  PHONE,
+  shot,
+  TESTDATA,
+  useE2e,
+  waitFor,
+} from './e2e-harness.ts';
 
 const XBOT = join(TESTDATA, 'characters', 'mixamo_glb', 'Xbot.glb');
 
-/** Closes the character dialog (Escape, or its close button), back on the list with its pictures loaded. */
-async function closeDialog(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page
-    .locator('.tomo-dialog')
-    .waitFor({ state: 'detached' })
-    .catch(() => undefined);
-  if (await page.locator('.tomo-dialog').count())
-    await page.locator('.modal-close, [aria-label="Close"], [aria-label="关闭"]').first().click();
+/** Closes the character dialog, back on the list with its pictures loaded. */
+async function backToList(page: Page): Promise<void> {
+  await closeDialog(page, '.tomo-dialog');
   await page.getByTestId('tomo-front').first().waitFor();
   await page.waitForLoadState('networkidle');
 }
@@ -194,7 +197,7 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
       expect(back.stats.vertices).toBe(28374);
       writeFileSync(join(dir, 'ok'), 'x');
 
-      await closeDialog(page);
+      await backToList(page);
       await shot(page, `tomokage-list-${lang}`);
       await ctx.close();
     }
@@ -220,7 +223,7 @@ describe.skipIf(e2eSkipped(existsSync(XBOT)))('digital humans e2e (chromium + re
       await page.locator('[data-action="tomo-upload"]').click();
       await page.locator('[data-testid="tomo-stage"][data-state="ready"]').waitFor({ timeout: 120_000 });
       await shot(page, `tomokage-phone-mapping-${lang}`);
-      await closeDialog(page);
+      await backToList(page);
       await shot(page, `tomokage-phone-list-${lang}`);
       await ctx.close();
     }
