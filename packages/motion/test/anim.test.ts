@@ -9,25 +9,16 @@ import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from
 import { retarget } from '../src/retarget/index.ts';
 import { buildRig } from '../src/rigs/index.ts';
 import { createSkeleton } from '../src/skeleton.ts';
-import { randomClip, SHARED } from './helpers.ts';
+import { type AnimClip, randomClip, SHARED, sampleAnimCurve } from './helpers.ts';
 import { clipWithFace } from './validators-b-helpers.ts';
 
-interface Key {
-  time: number;
-  value: Record<string, number>;
-  inSlope: Record<string, number>;
-  outSlope: Record<string, number>;
-}
-interface Clip {
-  m_RotationCurves: { curve: { m_Curve: Key[] }; path: string }[];
-  m_PositionCurves: { curve: { m_Curve: Key[] }; path: string }[];
+interface Clip extends AnimClip {
   m_FloatCurves: {
     curve: { m_Curve: { time: number; value: number }[] };
     attribute: string;
     path: string;
     classID: number;
   }[];
-  m_SampleRate: number;
   m_ClipBindingConstant: { genericBindings: { path: number; attribute: number; typeID: number }[] };
   m_AnimationClipSettings: { m_StopTime: number };
   [k: string]: unknown;
@@ -38,24 +29,6 @@ function parse(text: string): Clip {
   expect(docs).toHaveLength(1);
   expect(docs[0].errors).toEqual([]);
   return (docs[0].toJS() as { AnimationClip: Clip }).AnimationClip;
-}
-
-/** Samples a curve at time t as Unity plays it: cubic Hermite between keys (outSlope of the left key, inSlope of
- *  the right one; weightedMode 0). */
-function sample(keys: Key[], t: number): number[] {
-  let i = 0;
-  while (i + 1 < keys.length && keys[i + 1].time <= t + 1e-9) i++;
-  const a = keys[i];
-  const b = keys[Math.min(i + 1, keys.length - 1)];
-  const dt = b.time - a.time;
-  const s = dt > 0 ? Math.min(1, Math.max(0, (t - a.time) / dt)) : 0;
-  const h00 = 2 * s ** 3 - 3 * s ** 2 + 1;
-  const h10 = s ** 3 - 2 * s ** 2 + s;
-  const h01 = -2 * s ** 3 + 3 * s ** 2;
-  const h11 = s ** 3 - s ** 2;
-  return Object.keys(a.value).map(
-    (k) => h00 * a.value[k] + h10 * dt * a.outSlope[k] + h01 * b.value[k] + h11 * dt * b.inSlope[k],
-  );
 }
 
 /** Largest distance (m) over every frame and mapped joint between Unity-space FK of the parsed curves (played
@@ -71,9 +44,9 @@ function fkError(clip: MotionClip, anim: Clip): number {
     const W = new Map<string, { p: Vec3; q: Quat }>();
     for (const b of rig.bones) {
       const r = rot.get(b.name);
-      const q = (r ? qNormalize(sample(r, f / clip.fps) as Quat) : [...b.restRotation]) as Quat;
+      const q = (r ? qNormalize(sampleAnimCurve(r, f / clip.fps) as Quat) : [...b.restRotation]) as Quat;
       const pk = pos.get(b.name);
-      const t = (pk ? sample(pk, f / clip.fps) : [...b.restTranslation]) as Vec3;
+      const t = (pk ? sampleAnimCurve(pk, f / clip.fps) : [...b.restTranslation]) as Vec3;
       const parent = b.parent === null ? null : W.get(b.parent);
       if (!parent) W.set(b.name, { p: t, q });
       else

@@ -5,8 +5,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
@@ -22,20 +21,10 @@ import {
   type MotionClip,
   zip,
 } from '../src/index.ts';
-import { randomClip, syntheticFrom } from './helpers.ts';
+import { mocap, randomClip, walkTracksFile } from './helpers.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'mocap-export-'));
-const MOCAP = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'apps',
-  'cli',
-  'bin',
-  'mocap.js',
-);
 
 /** Python zipfile listing: name → [compress_type, file_size, CRC ok, bytes as latin-1 when small]. */
 async function pyZip(
@@ -255,28 +244,17 @@ describe('exportBoneType', () => {
 });
 
 describe('mocap convert --bone-type / --format', () => {
-  const input = join(dir, 'walk.tracks.json');
-  const syn = syntheticFrom('bandai_namco/dataset-1_walk_normal_001.bvh', { maxFrames: 30 });
-  writeFileSync(input, JSON.stringify(syn.tracks));
+  const input = walkTracksFile(dir, 30);
 
   it('writes a bone-type zip and a single FBX on a bone type rig', async () => {
     const zipOut = join(dir, 'out', 'walk.zip');
-    const r = await run('node', [
-      MOCAP,
-      'convert',
-      input,
-      '--bone-type',
-      'CC&iClone',
-      '-o',
-      zipOut,
-      '--lower-body',
-    ]);
+    const r = await mocap('convert', input, '--bone-type', 'CC&iClone', '-o', zipOut, '--lower-body');
     expect(r.stderr).toMatch(/30 frames at 30\.000 fps/);
     const z = await pyZip(readFileSync(zipOut));
     expect(z.names).toEqual(['walk_tracks.fbx', 'walk_tracks.bvh', 'README.txt']);
     expect(z.texts['README.txt']).toContain('Lower body only');
     const fbxOut = join(dir, 'out', 'walk.fbx');
-    await run('node', [MOCAP, 'convert', input, '--format', 'fbx', '--bone-type', 'Unreal4', '-o', fbxOut]);
+    await mocap('convert', input, '--format', 'fbx', '--bone-type', 'Unreal4', '-o', fbxOut);
     const b = readFileSync(fbxOut);
     expect(b.subarray(0, 18).toString('latin1')).toBe('Kaydara FBX Binary');
     expect(b.includes(Buffer.from('ik_foot_root'))).toBe(true);
@@ -289,7 +267,7 @@ describe('mocap convert --bone-type / --format', () => {
       [['--format', 'fbx', '-o', join(dir, 'x.zip')], /-o must end in \.fbx/],
       [['--bone-type', 'Mixamo', '-o', join(dir, 'x.bvh')], /-o must end in \.zip/],
     ] as [string[], RegExp][]) {
-      const err = (await run('node', [MOCAP, 'convert', input, ...args]).catch((e) => e)) as {
+      const err = (await mocap('convert', input, ...args).catch((e) => e)) as {
         code: number;
         stderr: string;
       };

@@ -3,11 +3,9 @@
  * Blender), skinned-mesh deformation checked in Blender 3.4 against linear blend skinning computed here, morph
  * animation and skins seen by three.js, and clear errors on bad input.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   ARKIT_BLENDSHAPES,
@@ -24,28 +22,16 @@ import {
 } from '../src/index.ts';
 import { type Quat, qConj, qMul, qRotate, readQuat, type Vec3 } from '../src/math.ts';
 import { createSkeleton } from '../src/skeleton.ts';
-import { blenderPath, randomClip } from './helpers.ts';
+import { blenderPath, blenderResult, fbx2json, haveFbx2Json, randomClip } from './helpers.ts';
 
-const run = promisify(execFile);
-const FBX2JSON_DIR = '/usr/share/blender/scripts/addons/io_scene_fbx';
-const haveFbx2Json = existsSync(join(FBX2JSON_DIR, 'fbx2json.py'));
 if (!haveFbx2Json && process.env.CI === 'true')
   throw new Error('CI=true but Blender (fbx2json.py) is not installed');
 const dir = mkdtempSync(join(tmpdir(), 'mocap-fbx-'));
 
 /** Python: GlobalSettings, stack times, first KeyTime array, object counts and the top-level node order. */
 const DUMP_PY = `
-import sys, json
-sys.path.insert(0, sys.argv[1])
-import fbx2json
-root, version = fbx2json.parse(sys.argv[2])
-def first(e, name):
-    for c in e.elems:
-        if c.id == name: return c
-    return None
 gs = first(first(root, b'GlobalSettings'), b'Properties70')
 props = {p.props[0].decode(): p.props[4] for p in gs.elems if len(p.props) > 4}
-objs = first(root, b'Objects')
 counts = {}
 for o in objs.elems:
     k = o.id.decode() + ':' + (o.props[2].decode() if len(o.props) > 2 and isinstance(o.props[2], bytes) else '')
@@ -74,8 +60,7 @@ interface Dump {
 async function dump(bytes: Uint8Array, name: string): Promise<Dump> {
   const file = join(dir, name);
   writeFileSync(file, bytes);
-  const { stdout } = await run('python3', ['-c', DUMP_PY, FBX2JSON_DIR, file], { maxBuffer: 64 << 20 });
-  return JSON.parse(stdout) as Dump;
+  return fbx2json<Dump>(DUMP_PY, file);
 }
 
 const withFps = (c: MotionClip, fps: number): MotionClip => ({ ...c, fps });
@@ -337,28 +322,11 @@ describe('skinned mesh + morph animation', () => {
       const file = join(dir, `skin-${id}.fbx`);
       writeFileSync(file, fbx.write(rc, { meshes: [mesh] }));
       const frames = [0, 3, 7];
-      const { stdout } = await run(
-        blender,
-        [
-          '-b',
-          '--factory-startup',
-          '--python-exit-code',
-          '3',
-          '--python-expr',
-          MESH_PY,
-          '--',
-          frames.map((f) => f + 1).join(','),
-          file,
-        ],
-        { maxBuffer: 64 << 20 },
-      );
-      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-      if (!line) throw new Error(stdout.slice(-2000));
-      const r = JSON.parse(line.slice(7)) as {
+      const r = await blenderResult<{
         groups: string[];
         shapes: string[];
         frames: Record<string, number[][]>;
-      };
+      }>(blender, MESH_PY, [frames.map((f) => f + 1).join(','), file]);
       expect(r.groups.sort()).toEqual([...mesh.jointNames].sort());
       expect(r.shapes).toContain('jawOpen');
       for (const f of frames) {

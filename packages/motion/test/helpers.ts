@@ -1,13 +1,13 @@
 /** Shared test helpers: test data paths, a random clip, independent readers (three.js, Blender). */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mulberry32, type SyntheticOptions, synthesize } from '@mocap/testkit';
-import { type MotionClip, restClip } from '../src/clip.ts';
+import { forwardKinematics, jointCount, type MotionClip, restClip } from '../src/clip.ts';
 import { read as readBvh } from '../src/formats/bvh.ts';
-import { qExp, writeQuat } from '../src/math.ts';
+import { qExp, readVec3, writeQuat } from '../src/math.ts';
 import { createSkeleton } from '../src/skeleton.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -137,13 +137,146 @@ export interface BlenderBvh {
 }
 
 /** Imports a BVH file in Blender 3.4 headless and reports the armature and action. */
-export async function blenderImportBvh(blender: string, file: string): Promise<BlenderBvh> {
+export function blenderImportBvh(blender: string, file: string): Promise<BlenderBvh> {
+  return blenderResult<BlenderBvh>(blender, BVH_INSPECTOR, [file]);
+}
+
+/**
+ * Runs a Python script in headless Blender (factory settings; `args` after `--`) and returns the JSON it printed
+ * on its `RESULT ` line.
+ */
+export async function blenderResult<T>(
+  exe: string,
+  script: string,
+  args: string[],
+  maxBuffer = 64 << 20,
+): Promise<T> {
   const { stdout } = await run(
-    blender,
-    ['-b', '--factory-startup', '--python-exit-code', '3', '--python-expr', BVH_INSPECTOR, '--', file],
-    { maxBuffer: 64 * 1024 * 1024 },
+    exe,
+    ['-b', '--factory-startup', '--python-exit-code', '3', '--python-expr', script, '--', ...args],
+    { maxBuffer },
   );
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-  if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-2000)}`);
-  return JSON.parse(line.slice(7)) as BlenderBvh;
+  if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-3000)}`);
+  return JSON.parse(line.slice(7)) as T;
+}
+
+/**
+ * Python lines for the body of a `for path in ...:` loop in a Blender script: an empty scene, then the file
+ * imported by its extension (FBX, BVH with Debian's Python 3.11 fix for the importer's 'rU' open mode), `other`
+ * the branch for anything else (glTF).
+ */
+export const blenderImportByExtension = (other: string): string => `
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    ext = os.path.splitext(path)[1].lower()
+    if ext == '.fbx':
+        bpy.ops.import_scene.fbx(filepath=path)
+    elif ext == '.bvh':
+        import io_anim_bvh.import_bvh as ib
+        ib.open = lambda f, mode='r', *a, **k: builtins.open(f, mode.replace('U', ''), *a, **k)
+        bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=True, update_scene_duration=True)
+${other}`;
+
+// ---------------------------------------------------------------- fbx2json (Blender's binary FBX dumper)
+
+/** Blender's FBX add-on folder: its fbx2json.py reads a binary FBX into a node tree. */
+export const FBX2JSON_DIR = '/usr/share/blender/scripts/addons/io_scene_fbx';
+export const haveFbx2Json = existsSync(join(FBX2JSON_DIR, 'fbx2json.py'));
+
+/**
+ * The prelude of every fbx2json script: `root` the FBX node tree, `version` the FBX version, `first(e, name)`
+ * the first child of e with that id (or None), `objs` and `conns` the Objects and Connections nodes.
+ */
+const FBX2JSON_PY = `
+import sys, json, math
+sys.path.insert(0, sys.argv[1])
+import fbx2json
+root, version = fbx2json.parse(sys.argv[2])
+def first(e, name):
+    for c in e.elems:
+        if c.id == name: return c
+    return None
+objs = first(root, b'Objects')
+conns = first(root, b'Connections')
+`;
+
+/**
+ * Runs the Python `body` after the fbx2json prelude on an FBX file (further arguments from sys.argv[3]) and
+ * returns the JSON it printed.
+ */
+export async function fbx2json<T>(body: string, file: string, ...args: string[]): Promise<T> {
+  const { stdout } = await run('python3', ['-c', FBX2JSON_PY + body, FBX2JSON_DIR, file, ...args], {
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(stdout) as T;
+}
+
+// ---------------------------------------------------------------- Unity .anim (YAML) as the tests read it
+
+export interface AnimKey {
+  time: number;
+  value: Record<string, number>;
+  inSlope: Record<string, number>;
+  outSlope: Record<string, number>;
+}
+export interface AnimClip {
+  m_RotationCurves: { curve: { m_Curve: AnimKey[] }; path: string }[];
+  m_PositionCurves: { curve: { m_Curve: AnimKey[] }; path: string }[];
+  m_SampleRate: number;
+  m_ClipBindingConstant: { genericBindings: { path: number; attribute: number }[] };
+}
+
+/**
+ * Samples a curve at time t as Unity plays it: cubic Hermite between keys (outSlope of the left key, inSlope of
+ * the right one; weightedMode 0).
+ */
+export function sampleAnimCurve(keys: AnimKey[], t: number): number[] {
+  let i = 0;
+  while (i + 1 < keys.length && keys[i + 1].time <= t + 1e-9) i++;
+  const a = keys[i];
+  const b = keys[Math.min(i + 1, keys.length - 1)];
+  const dt = b.time - a.time;
+  const s = dt > 0 ? Math.min(1, Math.max(0, (t - a.time) / dt)) : 0;
+  const h00 = 2 * s ** 3 - 3 * s ** 2 + 1;
+  const h10 = s ** 3 - 2 * s ** 2 + s;
+  const h01 = -2 * s ** 3 + 3 * s ** 2;
+  const h11 = s ** 3 - s ** 2;
+  return Object.keys(a.value).map(
+    (k) => h00 * a.value[k] + h10 * dt * a.outSlope[k] + h01 * b.value[k] + h11 * dt * b.inSlope[k],
+  );
+}
+
+// ---------------------------------------------------------------- the CLI
+
+const MOCAP_CLI = join(here, '..', '..', '..', 'apps', 'cli', 'bin', 'mocap.js');
+
+/** Runs the real CLI entry point (`node apps/cli/bin/mocap.js <args>`). */
+export const mocap = (...args: string[]) => run('node', [MOCAP_CLI, ...args]);
+
+/** Writes the synthetic walk's tracks (its first `maxFrames` frames) to `<dir>/walk.tracks.json`: a convert input. */
+export function walkTracksFile(dir: string, maxFrames: number): string {
+  const input = join(dir, 'walk.tracks.json');
+  const syn = syntheticFrom('bandai_namco/dataset-1_walk_normal_001.bvh', { maxFrames });
+  writeFileSync(input, JSON.stringify(syn.tracks));
+  return input;
+}
+
+// ---------------------------------------------------------------- figures
+
+/** Mean acceleration magnitude of all joints (m/s²): the jitter figure. */
+export function jitter(clip: MotionClip): number {
+  const n = jointCount(clip.skeleton);
+  const { positions } = forwardKinematics(clip);
+  let s = 0;
+  let c = 0;
+  for (let f = 1; f + 1 < clip.frameCount; f++) {
+    for (let j = 0; j < n; j++) {
+      const a = readVec3(positions, (f - 1) * n + j);
+      const b = readVec3(positions, f * n + j);
+      const d = readVec3(positions, (f + 1) * n + j);
+      s += Math.hypot(a[0] - 2 * b[0] + d[0], a[1] - 2 * b[1] + d[1], a[2] - 2 * b[2] + d[2]);
+      c++;
+    }
+  }
+  return (s / c) * clip.fps ** 2;
 }

@@ -3,29 +3,19 @@
  * shared/testdata/formats (read with fbx2json's decoder, the pure-Python FBX parser shipped with Blender), and each
  * rig's own facts from rigs.md (counts, parents, axes, rest pose, bone-local axes) hold.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildRig, fbx, RIG_IDS, type Rig, restClip, retarget } from '../src/index.ts';
 import { axesBasis } from '../src/rigs/build.ts';
 import { createSkeleton } from '../src/skeleton.ts';
-import { SHARED } from './helpers.ts';
+import { fbx2json, haveFbx2Json, SHARED } from './helpers.ts';
 
-const run = promisify(execFile);
 const FORMATS = join(SHARED, 'testdata', 'formats');
-const FBX2JSON_DIR = '/usr/share/blender/scripts/addons/io_scene_fbx';
 
 /** Python: skeleton Models (LimbNode/Root) of a binary FBX with their skeleton parent (null above the skeleton). */
 const SKELETON_PY = `
-import sys, json
-sys.path.insert(0, sys.argv[1])
-import fbx2json
-root, _ = fbx2json.parse(sys.argv[2])
-objs = [e for e in root.elems if e.id == b'Objects'][0]
-conns = [e for e in root.elems if e.id == b'Connections'][0]
 models = {}
 for e in objs.elems:
     if e.id == b'Model':
@@ -46,12 +36,8 @@ for mid, (name, typ) in models.items():
 print(json.dumps(out))
 `;
 
-async function fbxSkeleton(file: string): Promise<[string, string | null][]> {
-  const { stdout } = await run('python3', ['-c', SKELETON_PY, FBX2JSON_DIR, file], { maxBuffer: 64 << 20 });
-  return JSON.parse(stdout) as [string, string | null][];
-}
+const fbxSkeleton = (file: string) => fbx2json<[string, string | null][]>(SKELETON_PY, file);
 
-const haveFbx2Json = existsSync(join(FBX2JSON_DIR, 'fbx2json.py'));
 if (!haveFbx2Json && process.env.CI === 'true')
   throw new Error('CI=true but Blender (fbx2json.py) is not installed');
 
@@ -90,12 +76,6 @@ describe('our skeletons match the real files', () => {
 
 /** Python: rest world axes (columns of the world rotation, file axes) of named Models, from Lcl/PreRotation. */
 const AXES_PY = `
-import sys, json, math
-sys.path.insert(0, sys.argv[1])
-import fbx2json
-root, _ = fbx2json.parse(sys.argv[2])
-objs = [e for e in root.elems if e.id == b'Objects'][0]
-conns = [e for e in root.elems if e.id == b'Connections'][0]
 models = {}
 for e in objs.elems:
     if e.id == b'Model':
@@ -123,12 +103,8 @@ want = set(sys.argv[3].split(','))
 print(json.dumps({n: W(m) for m, (n, _) in models.items() if n in want}))
 `;
 
-async function restAxes(file: string, names: string[]): Promise<Record<string, number[][]>> {
-  const { stdout } = await run('python3', ['-c', AXES_PY, FBX2JSON_DIR, file, names.join(',')], {
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(stdout);
-}
+const restAxes = (file: string, names: string[]) =>
+  fbx2json<Record<string, number[][]>>(AXES_PY, file, names.join(','));
 
 describe('our bone-local axes follow the real rigs (rest orientations)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mocap-axes-'));

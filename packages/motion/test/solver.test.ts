@@ -8,21 +8,14 @@ import {
 } from '@mocap/testkit';
 import type { Tracks } from '@mocap/vision';
 import { describe, expect, it } from 'vitest';
-import {
-  forwardKinematics,
-  jointCount,
-  type MotionClip,
-  poseToWorld,
-  validateClip,
-  type WorldPose,
-} from '../src/clip.ts';
+import { jointCount, type MotionClip, poseToWorld, validateClip, type WorldPose } from '../src/clip.ts';
 import { distance, qAngle, qConj, qMul, readQuat, readVec3 } from '../src/math.ts';
 import { standingHeight } from '../src/skeleton.ts';
 import { footPoints } from '../src/solver/ground.ts';
 import { type SolveProgress, solve, solveDetailed } from '../src/solver/index.ts';
 import { fixLegSwaps, LEG_SWAP_PRIOR, readLandmarks } from '../src/solver/input.ts';
 import type { BodyModel } from '../src/solver/model.ts';
-import { syntheticFrom } from './helpers.ts';
+import { jitter, syntheticFrom } from './helpers.ts';
 
 /** Lowest foot point (heel or toe) per frame of a solved clip, metres above the floor. */
 function lowestFeet(clip: MotionClip, model: BodyModel): number[] {
@@ -39,24 +32,6 @@ function lowestFeet(clip: MotionClip, model: BodyModel): number[] {
     out.push(m);
   }
   return out;
-}
-
-/** Mean acceleration magnitude of all joints (m/s²): the jitter figure. */
-function jitter(clip: MotionClip): number {
-  const n = jointCount(clip.skeleton);
-  const { positions } = forwardKinematics(clip);
-  let s = 0;
-  let c = 0;
-  for (let f = 1; f + 1 < clip.frameCount; f++) {
-    for (let j = 0; j < n; j++) {
-      const a = readVec3(positions, (f - 1) * n + j);
-      const b = readVec3(positions, f * n + j);
-      const d = readVec3(positions, (f + 1) * n + j);
-      s += Math.hypot(a[0] - 2 * b[0] + d[0], a[1] - 2 * b[1] + d[1], a[2] - 2 * b[2] + d[2]) * clip.fps ** 2;
-      c++;
-    }
-  }
-  return s / c;
 }
 
 const focal = (syn: SyntheticClip) => ({ focalLengthPx: syn.camera.f, focalFromMetadata: true });

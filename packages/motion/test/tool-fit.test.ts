@@ -14,7 +14,7 @@
  * - the Unreal `ik_*` bones stay on the hands and feet at and between keys, through the Euler pole (Blender).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,12 +40,19 @@ import {
   zip,
 } from '../src/index.ts';
 import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from '../src/math.ts';
-import { SHARED } from './helpers.ts';
+import {
+  type AnimClip,
+  blenderImportByExtension,
+  blenderResult,
+  fbx2json,
+  haveFbx2Json,
+  SHARED,
+  sampleAnimCurve,
+} from './helpers.ts';
 import { assimp, blender } from './validators-b-helpers.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'mocap-toolfit-'));
-const FBX2JSON_DIR = '/usr/share/blender/scripts/addons/io_scene_fbx';
 const BLENDER = blender();
 const ASSIMP = assimp();
 
@@ -154,21 +161,12 @@ const INSPECT_PY = `
 import bpy, sys, json, builtins, os
 files = sys.argv[sys.argv.index("--") + 1:]
 results = {}
-for path in files:
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    ext = os.path.splitext(path)[1].lower()
-    if ext == '.fbx':
-        bpy.ops.import_scene.fbx(filepath=path)
-    elif ext == '.bvh':
-        import io_anim_bvh.import_bvh as ib
-        ib.open = lambda f, mode='r', *a, **k: builtins.open(f, mode.replace('U', ''), *a, **k)
-        bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=True, update_scene_duration=True)
-    else:
+for path in files:${blenderImportByExtension(`    else:
         import numpy
         if not hasattr(numpy, "bool"): numpy.bool = bool
         # glTF stores seconds: the importer places keys by the scene's rate (Blender's default is 24 fps).
         bpy.context.scene.render.fps = 30
-        bpy.ops.import_scene.gltf(filepath=path)
+        bpy.ops.import_scene.gltf(filepath=path)`)}
     sc = bpy.context.scene
     r = {"fps": sc.render.fps, "fpsBase": sc.render.fps_base, "keys": 0, "offFrame": 0.0, "lastKey": 0.0, "meshes": []}
     for a in bpy.data.actions:
@@ -233,15 +231,8 @@ interface Inspected {
   ik?: Record<string, number>;
 }
 
-async function inspect(files: string[]): Promise<Record<string, Inspected>> {
-  const { stdout } = await run(
-    BLENDER as string,
-    ['-b', '--factory-startup', '--python-exit-code', '3', '--python-expr', INSPECT_PY, '--', ...files],
-    { maxBuffer: 256 << 20 },
-  );
-  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-  if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-2000)}`);
-  return JSON.parse(line.slice(7));
+function inspect(files: string[]): Promise<Record<string, Inspected>> {
+  return blenderResult(BLENDER as string, INSPECT_PY, files, 256 << 20);
 }
 
 const key = (d: string, f: string) => `${d.split('/').pop()}/${f}`;
@@ -367,48 +358,14 @@ describe('steady frame rates', () => {
 
 // ---------------------------------------------------------------- UnityAnim
 
-interface AnimKey {
-  time: number;
-  value: Record<string, number>;
-  inSlope: Record<string, number>;
-  outSlope: Record<string, number>;
-}
-interface AnimClip {
-  m_RotationCurves: { curve: { m_Curve: AnimKey[] }; path: string }[];
-  m_PositionCurves: { curve: { m_Curve: AnimKey[] }; path: string }[];
-  m_SampleRate: number;
-  m_ClipBindingConstant: { genericBindings: { path: number; attribute: number }[] };
-}
-
-/** Cubic Hermite as Unity plays a curve (outSlope of the left key, inSlope of the right one). */
-function sample(keys: AnimKey[], t: number): number[] {
-  let i = 0;
-  while (i + 1 < keys.length && keys[i + 1].time <= t + 1e-9) i++;
-  const a = keys[i];
-  const b = keys[Math.min(i + 1, keys.length - 1)];
-  const dt = b.time - a.time;
-  const s = dt > 0 ? Math.min(1, Math.max(0, (t - a.time) / dt)) : 0;
-  const h = [2 * s ** 3 - 3 * s ** 2 + 1, s ** 3 - 2 * s ** 2 + s, -2 * s ** 3 + 3 * s ** 2, s ** 3 - s ** 2];
-  return Object.keys(a.value).map(
-    (k) => h[0] * a.value[k] + h[1] * dt * a.outSlope[k] + h[2] * b.value[k] + h[3] * dt * b.inSlope[k],
-  );
-}
-
 /** FBX Model hierarchy (fbx2json): top-level models and each model's children, by exact name. */
 const HIERARCHY_PY = `
-import sys, json
-sys.path.insert(0, sys.argv[1])
-import fbx2json
-root, version = fbx2json.parse(sys.argv[2])
-def first(e, name):
-    for c in e.elems:
-        if c.id == name: return c
 models = {}
-for o in first(root, b'Objects').elems:
+for o in objs.elems:
     if o.id == b'Model':
         models[o.props[0]] = o.props[1].split(b'\\x00\\x01')[0].decode()
 parent = {}
-for c in first(root, b'Connections').elems:
+for c in conns.elems:
     if c.props[0] == b'OO' and c.props[1] in models and (c.props[2] in models or c.props[2] == 0):
         parent[c.props[1]] = c.props[2]
 paths = {}
@@ -423,19 +380,14 @@ print(json.dumps(sorted(path(m) for m in models)))
 describe('UnityAnim binds to the character FBX shipped with it', () => {
   const clip = motion(29.827, 2);
 
-  it.skipIf(!existsSync(join(FBX2JSON_DIR, 'fbx2json.py')) && process.env.CI !== 'true')(
+  it.skipIf(!haveFbx2Json && process.env.CI !== 'true')(
     'every .anim path resolves in the FBX hierarchy (fbx2json) and the bindings are the CRC32 of those paths',
     async () => {
       const z = await unzip(clip, 'UnityAnim');
       expect(z.names.sort()).toEqual(
         ['README.txt', 'phone_clip.anim', 'phone_clip.fbx', 'textures/boy_basecolor.png'].sort(),
       );
-      const { stdout } = await run(
-        'python3',
-        ['-c', HIERARCHY_PY, FBX2JSON_DIR, join(z.dir, 'phone_clip.fbx')],
-        { maxBuffer: 64 << 20 },
-      );
-      const hierarchy = new Set(JSON.parse(stdout) as string[]);
+      const hierarchy = new Set(await fbx2json<string[]>(HIERARCHY_PY, join(z.dir, 'phone_clip.fbx')));
       const docs = YAML.parseAllDocuments(readFileSync(join(z.dir, 'phone_clip.anim'), 'utf8'));
       expect(docs[0].errors).toEqual([]);
       const anim = (docs[0].toJS() as { AnimationClip: AnimClip }).AnimationClip;
@@ -540,9 +492,9 @@ describe('UnityAnim binds to the character FBX shipped with it', () => {
       for (const name of order) {
         const bone = bones[name];
         const r = rot.get(name);
-        const q = r ? qNormalize(sample(r, t) as Quat) : bone.q;
+        const q = r ? qNormalize(sampleAnimCurve(r, t) as Quat) : bone.q;
         const pk = pos.get(name);
-        const p = (pk ? sample(pk, t) : bone.t) as Vec3;
+        const p = (pk ? sampleAnimCurve(pk, t) : bone.t) as Vec3;
         const par = bone.parent ? W.get(bone.parent) : undefined;
         W.set(
           name,

@@ -29,7 +29,7 @@ import {
   rigWorldPositions,
   SUPPORTED_BLENDSHAPES,
 } from '../src/index.ts';
-import { blenderPath, randomClip } from './helpers.ts';
+import { blenderImportByExtension, blenderPath, blenderResult, randomClip } from './helpers.ts';
 
 const run = promisify(execFile);
 const FRAMES = 12;
@@ -93,17 +93,8 @@ import bpy, sys, builtins, json, os
 args = sys.argv[sys.argv.index("--") + 1:]
 frames = [int(x) for x in args[0].split(',')] if args[0] else []
 out = []
-for path in args[1:]:
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    ext = os.path.splitext(path)[1].lower()
-    if ext == '.fbx':
-        bpy.ops.import_scene.fbx(filepath=path)
-    elif ext == '.bvh':
-        import io_anim_bvh.import_bvh as ib
-        ib.open = lambda f, mode='r', *a, **k: builtins.open(f, mode.replace('U', ''), *a, **k)
-        bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=True, update_scene_duration=True)
-    elif ext in ('.glb', '.gltf'):
-        bpy.ops.import_scene.gltf(filepath=path)
+for path in args[1:]:${blenderImportByExtension(`    elif ext in ('.glb', '.gltf'):
+        bpy.ops.import_scene.gltf(filepath=path)`)}
     sc = bpy.context.scene
     arms = [o for o in sc.objects if o.type == 'ARMATURE']
     res = {"file": path, "fps": sc.render.fps / sc.render.fps_base, "armatures": [a.name for a in arms],
@@ -203,33 +194,22 @@ describe('bone-type zips read back by independent readers', () => {
         if (/\.(fbx|bvh)$/.test(f)) files.push({ bt, file: join(outDir, f) });
     }
     expect(files.length).toBeGreaterThan(12);
-    const script = BLENDER_INSPECTOR;
-    const { stdout } = await run(
+    const results = await blenderResult<
+      {
+        file: string;
+        fps: number;
+        bones: [string, string | null][];
+        actions: [string, [number, number]][];
+        positions: Record<string, Record<string, [number, number, number]>>;
+        shapes: Record<string, Record<string, Record<string, number>>>;
+        meshes: [string, number, string[], number, string[]][];
+      }[]
+    >(
       blender,
-      [
-        '-b',
-        '--factory-startup',
-        '--python-exit-code',
-        '3',
-        '--python-expr',
-        script,
-        '--',
-        SAMPLES.map((f) => f + 1).join(','),
-        ...files.map((f) => f.file),
-      ],
-      { maxBuffer: 256 * 1024 * 1024 },
+      BLENDER_INSPECTOR,
+      [SAMPLES.map((f) => f + 1).join(','), ...files.map((f) => f.file)],
+      256 << 20,
     );
-    const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-3000)}`);
-    const results = JSON.parse(line.slice(7)) as {
-      file: string;
-      fps: number;
-      bones: [string, string | null][];
-      actions: [string, [number, number]][];
-      positions: Record<string, Record<string, [number, number, number]>>;
-      shapes: Record<string, Record<string, Record<string, number>>>;
-      meshes: [string, number, string[], number, string[]][];
-    }[];
     expect(results.length).toBe(files.length);
     let compared = 0;
     results.forEach((r, i) => {

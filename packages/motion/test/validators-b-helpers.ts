@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ARKIT_BLENDSHAPES, type MotionClip } from '../src/clip.ts';
 import { SUPPORTED_BLENDSHAPES } from '../src/solver/face.ts';
-import { randomClip } from './helpers.ts';
+import { blenderResult, randomClip } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -158,31 +158,13 @@ export interface BlenderGltf {
 }
 
 /** Imports a GLB in Blender 3.4 headless: bones, meshes, images, shape keys, pose-bone heads at frames. */
-export async function blenderImportGlb(
+export function blenderImportGlb(
   exe: string,
   file: string,
   frames: number[],
   fps = 30,
 ): Promise<BlenderGltf> {
-  const { stdout } = await run(
-    exe,
-    [
-      '-b',
-      '--factory-startup',
-      '--python-exit-code',
-      '3',
-      '--python-expr',
-      GLTF_INSPECTOR,
-      '--',
-      file,
-      frames.join(','),
-      String(fps),
-    ],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
-  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-  if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-2000)}`);
-  return JSON.parse(line.slice(7)) as BlenderGltf;
+  return blenderResult<BlenderGltf>(exe, GLTF_INSPECTOR, [file, frames.join(','), String(fps)]);
 }
 
 /** `assimp info -r FILE`: the text summary (throws on a load failure). */
@@ -234,13 +216,6 @@ export interface BlenderFbx {
 }
 
 /** Imports an FBX in Blender 3.4 headless: armature bones, meshes, vertex groups, shape keys, images. */
-export async function blenderImportFbx(exe: string, file: string): Promise<BlenderFbx> {
-  const { stdout } = await run(
-    exe,
-    ['-b', '--factory-startup', '--python-exit-code', '3', '--python-expr', FBX_INSPECTOR, '--', file],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
-  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-  if (!line) throw new Error(`blender printed no result:\n${stdout.slice(-2000)}`);
-  return JSON.parse(line.slice(7)) as BlenderFbx;
+export function blenderImportFbx(exe: string, file: string): Promise<BlenderFbx> {
+  return blenderResult<BlenderFbx>(exe, FBX_INSPECTOR, [file]);
 }

@@ -8,19 +8,12 @@ import { join } from 'node:path';
 import { clipBoneStd } from '@mocap/testkit';
 import { type Tracks, trackVideo } from '@mocap/vision';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  forwardKinematics,
-  jointCount,
-  type MotionClip,
-  poseToWorld,
-  validateClip,
-  type WorldPose,
-} from '../src/clip.ts';
+import { jointCount, poseToWorld, validateClip, type WorldPose } from '../src/clip.ts';
 import { write as writeBvh } from '../src/formats/bvh.ts';
 import { readVec3 } from '../src/math.ts';
 import { footPoints } from '../src/solver/ground.ts';
 import { solve, solveDetailed } from '../src/solver/index.ts';
-import { blenderImportBvh, blenderPath, threeParseBvh, VIDEO_DIR } from './helpers.ts';
+import { blenderImportBvh, blenderPath, jitter, threeParseBvh, VIDEO_DIR } from './helpers.ts';
 
 const clips = readdirSync(VIDEO_DIR)
   .filter((f) => f.endsWith('.mp4'))
@@ -30,24 +23,6 @@ const tracks = new Map<string, Tracks>();
 beforeAll(async () => {
   for (const clip of clips) tracks.set(clip, await trackVideo(join(VIDEO_DIR, clip), { model: 'lite' }));
 });
-
-/** Mean acceleration magnitude of all joints, m/s². */
-function jitter(clip: MotionClip): number {
-  const n = jointCount(clip.skeleton);
-  const { positions } = forwardKinematics(clip);
-  let s = 0;
-  let c = 0;
-  for (let f = 1; f + 1 < clip.frameCount; f++) {
-    for (let j = 0; j < n; j++) {
-      const a = readVec3(positions, (f - 1) * n + j);
-      const b = readVec3(positions, f * n + j);
-      const d = readVec3(positions, (f + 1) * n + j);
-      s += Math.hypot(a[0] - 2 * b[0] + d[0], a[1] - 2 * b[1] + d[1], a[2] - 2 * b[2] + d[2]);
-      c++;
-    }
-  }
-  return (s / c) * clip.fps ** 2;
-}
 
 describe('real video clips: video → tracks → clip → BVH', () => {
   it('finds the test clips', () => {
