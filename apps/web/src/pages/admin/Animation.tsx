@@ -22,8 +22,6 @@ import {
   usePaged,
 } from './kit.tsx';
 
-const SIZE = 15;
-
 export function ManageAnimationPage() {
   const [keyword, setKeyword] = useState('');
   const [status, setStatus] = useState<'' | '0' | '1'>('');
@@ -32,7 +30,7 @@ export function ManageAnimationPage() {
   const paged = usePaged({ keyword: '', status: '' as '' | '0' | '1' }, (p, a) =>
     api.post<PageOf<LibraryAnimation>>(
       '/admin/animation/search',
-      searchBody(p, SIZE, { keyword: a.keyword, status: a.status ? Number(a.status) : undefined }),
+      searchBody(p, { keyword: a.keyword, status: a.status ? Number(a.status) : undefined }),
     ),
   );
   const columns: Column<LibraryAnimation>[] = [
@@ -109,8 +107,6 @@ export function ManageAnimationPage() {
           </Filters>
           <PagedTable
             paged={paged}
-            size={SIZE}
-            rowKey={(a) => a.id}
             testId="animation-table"
             columns={[...columns, ...actionsColumn(canWrite, actions)]}
           />

@@ -86,21 +86,26 @@ export interface Column<T> {
   align?: 'right' | 'center';
 }
 
+/** How a table's rows are told apart: by `rowKey`, or by their `id` (rows without one name their `rowKey`). */
+export type RowKey<T> = { rowKey?: (row: T) => string | number };
+
+/** A row's id: the key of a row that has one. */
+export const idOf = <T,>(row: T): string | number => (row as { id: string | number }).id;
+
 export function Table<T>({
   columns,
   rows,
-  rowKey,
+  rowKey = idOf,
   loading,
   onRowClick,
   testId,
 }: {
   columns: Column<T>[];
   rows: T[];
-  rowKey: (row: T) => string | number;
   loading?: boolean;
   onRowClick?: (row: T) => void;
   testId?: string;
-}) {
+} & RowKey<T>) {
   return (
     <div className="admin-table-wrap">
       <table className="admin-table" data-testid={testId}>

@@ -38,7 +38,6 @@ export function MachineManagePage() {
       {(canWrite) => (
         <>
           <Table
-            rowKey={(m) => m.id}
             rows={list ?? []}
             testId="machine-table"
             columns={[

@@ -503,7 +503,7 @@ export function ExtensionPage() {
 /** Invoices requested by buyers (finance): issue or reject. */
 function Invoices({ canWrite }: { canWrite: boolean }) {
   const paged = usePaged<'' | Invoice['status'], PageOf<Invoice>>('pending', (p, status) =>
-    api.post<PageOf<Invoice>>('/invoice/search', searchBody(p, 10, { status })),
+    api.post<PageOf<Invoice>>('/invoice/search', searchBody(p, { status }, 10)),
   );
   const set = (i: Invoice, to: Invoice['status']) =>
     act(() => api.put(`/invoice/${i.id}/${to}`), paged.reload);
@@ -524,7 +524,6 @@ function Invoices({ canWrite }: { canWrite: boolean }) {
       <PagedTable
         paged={paged}
         size={10}
-        rowKey={(i) => i.id}
         testId="invoice-table"
         columns={[
           { key: 'o', title: ta('invoice.order'), render: (i) => <code>{i.orderNo}</code> },

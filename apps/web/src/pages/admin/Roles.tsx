@@ -132,7 +132,7 @@ function Members({ role, onClose }: { role: Role; onClose: () => void }) {
     try {
       const found = await api.post<PageOf<AdminUser>>(
         '/user/search',
-        searchBody(1, 5, { keyword: email.trim() }),
+        searchBody(1, { keyword: email.trim() }, 5),
       );
       const u = found.list.find((x) => x.email.toLowerCase() === email.trim().toLowerCase());
       if (!u) {
@@ -160,7 +160,6 @@ function Members({ role, onClose }: { role: Role; onClose: () => void }) {
         />
       </Filters>
       <Table
-        rowKey={(u) => u.id}
         rows={list ?? []}
         columns={[
           { key: 'i', title: ta('user.id'), render: (u) => u.id },
@@ -195,7 +194,6 @@ export function ManageRolePage() {
       {(canWrite) => (
         <>
           <Table
-            rowKey={(r) => r.id}
             rows={roles ?? []}
             loading={busy}
             testId="role-table"
@@ -382,7 +380,6 @@ export function ManageRouterPage() {
         <>
           <p className="admin-muted">{ta('menu.hint')}</p>
           <Table
-            rowKey={(m) => m.id}
             rows={menus ?? []}
             loading={busy}
             testId="menu-table"
@@ -448,7 +445,7 @@ export function AuditLogPage() {
   const [failedOnly, setFailedOnly] = useState(false);
   const [open, setOpen] = useState<AuditRow | null>(null);
   const paged = usePaged({ actor: '', module: '', route: '', failedOnly: false }, (p, a) =>
-    api.post<PageOf<AuditRow>>('/audit/search', searchBody(p, 20, a)),
+    api.post<PageOf<AuditRow>>('/audit/search', searchBody(p, a, 20)),
   );
   const modules = [
     'user',
@@ -495,7 +492,6 @@ export function AuditLogPage() {
             </label>
           </Filters>
           <Table
-            rowKey={(r) => r.id}
             rows={paged.data?.list ?? []}
             loading={paged.busy}
             testId="audit-table"

@@ -204,7 +204,6 @@ function Notices({ canWrite }: { canWrite: boolean }) {
         )}
       </div>
       <Table
-        rowKey={(n) => n.id}
         rows={[...(list ?? [])].sort((a, b) => a.page - b.page)}
         loading={busy}
         testId="notice-table"

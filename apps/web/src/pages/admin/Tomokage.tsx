@@ -21,8 +21,6 @@ import {
 /** A row of `/admin/tomokage/search` (the contract's). */
 type Human = AdminTomokage;
 
-const SIZE = 15;
-
 /** Scheme · joints mapped, then the joints missing (the owner may map them) and those the rig has none of. */
 const rigText = (h: Human): string =>
   [
@@ -37,7 +35,7 @@ export function ManageTomokagePage() {
   const [keyword, setKeyword] = useState('');
   const [del, setDel] = useState<Human | null>(null);
   const paged = usePaged('', (p, k) =>
-    api.post<PageOf<Human>>('/admin/tomokage/search', searchBody(p, SIZE, { keyword: k })),
+    api.post<PageOf<Human>>('/admin/tomokage/search', searchBody(p, { keyword: k })),
   );
   const columns: Column<Human>[] = [
     thumbColumn((h) => h.front, 60, true),
@@ -111,8 +109,6 @@ export function ManageTomokagePage() {
           </Filters>
           <PagedTable
             paged={paged}
-            size={SIZE}
-            rowKey={(h) => h.id}
             testId="tomokage-table"
             columns={[...columns, ...actionsColumn(canWrite, actions)]}
           />

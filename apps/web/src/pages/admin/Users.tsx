@@ -30,6 +30,7 @@ import {
   type Level,
   LevelFields,
   levelOptions,
+  PAGE_SIZE,
   PagedTable,
   type PageOf,
   searchBody,
@@ -42,7 +43,6 @@ import {
 /** An account as the console lists it (the API's user view). */
 export type AdminUser = UserView;
 
-const SIZE = 15;
 const CONSOLE_ROLES_HIDDEN = new Set(['user', 'company']);
 
 function Flags({ u }: { u: AdminUser }) {
@@ -89,7 +89,7 @@ export function ManageUserPage() {
   const paged = usePaged({ keyword: '', level: '', black: false }, (p, a) =>
     api.post<PageOf<AdminUser>>(
       '/user/search',
-      searchBody(p, SIZE, { type: 1, keyword: a.keyword, level: a.level, blackFlag: a.black }),
+      searchBody(p, { type: 1, keyword: a.keyword, level: a.level, blackFlag: a.black }),
     ),
   );
   const { apply, data, reload } = paged;
@@ -205,9 +205,7 @@ export function ManageUserPage() {
           </Filters>
           <PagedTable
             paged={paged}
-            size={SIZE}
             columns={[...columns, ...actionsColumn(canWrite, actions)]}
-            rowKey={(u) => u.id}
             testId="user-table"
           />
           {dialog?.kind === 'topUp' && <TopUpDialog u={dialog.u} onClose={close} onDone={reload} />}
@@ -438,7 +436,6 @@ export function UserDetail({
           </div>
           {tab === 'ledger' && (
             <Table
-              rowKey={(r) => r.id}
               rows={d.ledger.list}
               columns={[
                 { key: 't', title: ta('user.time'), render: (r) => fmtTime(r.createdAt) },
@@ -473,7 +470,6 @@ export function UserDetail({
           )}
           {tab === 'videos' && (
             <Table
-              rowKey={(r) => r.id}
               rows={d.videos.list}
               columns={[
                 { key: 'i', title: 'ID', render: (r) => r.id },
@@ -486,7 +482,6 @@ export function UserDetail({
           )}
           {tab === 'referrals' && (
             <Table
-              rowKey={(r) => r.id}
               rows={d.referrals.list}
               columns={[
                 { key: 'i', title: 'ID', render: (r) => r.id },
@@ -505,7 +500,7 @@ export function UserDetail({
 export function BlockPage() {
   const [email, setEmail] = useState('');
   const paged = usePaged(null, (p) =>
-    api.post<PageOf<AdminUser>>('/sysConfig/blackListInfo', { page: p, size: SIZE }),
+    api.post<PageOf<AdminUser>>('/sysConfig/blackListInfo', { page: p, size: PAGE_SIZE }),
   );
   const { reload } = paged;
   const add = () => {
@@ -535,8 +530,6 @@ export function BlockPage() {
           )}
           <PagedTable
             paged={paged}
-            size={SIZE}
-            rowKey={(u) => u.id}
             testId="block-table"
             columns={[
               { key: 'id', title: ta('user.id'), render: (u) => u.id, width: 60 },
@@ -610,7 +603,6 @@ function BlockRules({ canWrite }: { canWrite: boolean }) {
         </Filters>
       )}
       <Table
-        rowKey={(r) => r.id}
         rows={rules ?? []}
         loading={busy}
         testId="rule-table"

@@ -26,8 +26,6 @@ import {
 } from './kit.tsx';
 import { type AdminUser, UserDetail } from './Users.tsx';
 
-const SIZE = 15;
-
 export function ManageVideoPage() {
   const [keyword, setKeyword] = useState('');
   const [status, setStatus] = useState('');
@@ -37,7 +35,7 @@ export function ManageVideoPage() {
   const paged = usePaged({ keyword: '', status: '', feedback: '' }, (p, a) =>
     api.post<PageOf<VideoRow>>(
       '/admin/video/search',
-      searchBody(p, SIZE, { ...a, status: a.status ? Number(a.status) : undefined }),
+      searchBody(p, { ...a, status: a.status ? Number(a.status) : undefined }),
     ),
   );
   const { apply, data, reload } = paged;
@@ -125,8 +123,6 @@ export function ManageVideoPage() {
           </Filters>
           <PagedTable
             paged={paged}
-            size={SIZE}
-            rowKey={(v) => v.id}
             testId="video-table"
             columns={[
               ...columns,
@@ -234,11 +230,15 @@ export function VideoDownHistoryPage() {
   const paged = usePaged({ keyword: '', from: '', to: '' }, (p, a) =>
     api.post<PageOf<DownloadRow> & { coins: number }>(
       '/admin/download/search',
-      searchBody(p, 20, {
-        keyword: a.keyword,
-        from: dayStart(a.from),
-        to: a.to ? (dayStart(a.to) ?? 0) + 86_400_000 : undefined,
-      }),
+      searchBody(
+        p,
+        {
+          keyword: a.keyword,
+          from: dayStart(a.from),
+          to: a.to ? (dayStart(a.to) ?? 0) + 86_400_000 : undefined,
+        },
+        20,
+      ),
     ),
   );
   const { apply, data } = paged;
@@ -272,7 +272,6 @@ export function VideoDownHistoryPage() {
           <PagedTable
             paged={paged}
             size={20}
-            rowKey={(r) => r.id}
             testId="download-table"
             columns={columns}
             foot={
@@ -423,7 +422,7 @@ export function ManageCompanyPage() {
   const paged = usePaged('', (p, k) =>
     api.post<PageOf<AdminUser & { company: string | null; contact: string | null; emailNotice: boolean }>>(
       '/company/search',
-      searchBody(p, SIZE, { keyword: k }),
+      searchBody(p, { keyword: k }),
     ),
   );
   const { apply, data, reload } = paged;
@@ -455,8 +454,6 @@ export function ManageCompanyPage() {
           </Filters>
           <PagedTable
             paged={paged}
-            size={SIZE}
-            rowKey={(u) => u.id}
             testId="company-table"
             columns={[
               ...columns,

@@ -9,7 +9,7 @@ import { Pager } from '../../components/Pager.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { useBusy } from '../../lib/busy.ts';
 import { toast } from '../../lib/messages.ts';
-import { type Column, Field, Table, useLoad } from './Console.tsx';
+import { type Column, Field, idOf, type RowKey, Table, useLoad } from './Console.tsx';
 
 /** Runs an action: the API client has shown any error; on success a toast, then `after` (a reload). */
 export async function act(
@@ -325,11 +325,14 @@ export function ConfirmAct<T>({
   );
 }
 
-/** The request body of a search: page and size, and only the filters that are set. */
+/** Rows a page of the console's lists. */
+export const PAGE_SIZE = 15;
+
+/** The request body of a search: page and size (PAGE_SIZE unless given), and only the filters that are set. */
 export function searchBody(
   page: number,
-  size: number,
   filters: Record<string, unknown>,
+  size = PAGE_SIZE,
 ): Record<string, unknown> {
   const set = Object.entries(filters).filter(
     ([, v]) => v !== '' && v !== false && v !== undefined && v !== null,
@@ -358,19 +361,19 @@ export interface PageOf<T> {
 /** A page of rows and its foot: the table of `paged.data`, then the total and the pager. */
 export function PagedTable<T>({
   paged,
-  size,
+  size = PAGE_SIZE,
   columns,
-  rowKey,
+  rowKey = idOf,
   testId,
   foot,
 }: {
   paged: { data: PageOf<T> | null; busy: boolean; page: number; setPage: (p: number) => void };
-  size: number;
+  /** Rows a page (PAGE_SIZE unless the search asks for another). */
+  size?: number;
   columns: Column<T>[];
-  rowKey: (row: T) => string | number;
   testId: string;
   foot?: ReactNode;
-}) {
+} & RowKey<T>) {
   return (
     <>
       <Table
