@@ -27,6 +27,25 @@ export interface DrawState {
 
 const COLOURS = { l: '#3fb6ff', r: '#ff8a3d', c: '#e8e8f0' } as const;
 
+/** A ring of `radius` around (x, y): `colour`, `width` wide, dashed by `dash` (solid when empty). */
+function ring(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  radius: number,
+  colour: string,
+  width: number,
+  dash: number[] = [],
+): void {
+  ctx.beginPath();
+  ctx.arc(x, y, radius, 0, Math.PI * 2);
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
 export function drawFrame(
   ctx: CanvasRenderingContext2D,
   frame: TrackFrame | undefined,
@@ -48,6 +67,22 @@ export function drawFrame(
   const seen = (p: ImagePoint) => Math.min(p[3], p[4]) >= 0.5;
   const dpr = st.pxPerCss;
   ctx.lineCap = 'round';
+  /** The key ring (solid: a keyframe, dashed: interpolated) and the selection ring of point j at (x, y). */
+  const marks = (j: number, x: number, y: number, keyR: number, selectR: number, width: number) => {
+    if (st.keyed.has(j) || st.interpolated.has(j)) {
+      const keyed = st.keyed.has(j);
+      ring(
+        ctx,
+        x,
+        y,
+        keyR,
+        keyed ? '#ffd23f' : 'rgba(255,210,63,0.55)',
+        width,
+        keyed ? [] : [3 * dpr, 3 * dpr],
+      );
+    }
+    if (j === st.selected) ring(ctx, x, y, selectR, '#ffffff', width);
+  };
   // Hands first (under the body): lines here, their points after the body's.
   const handPt = (side: 'left' | 'right', i: number): [number, number] => {
     const j = HAND_BASE[side] + i;
@@ -100,29 +135,8 @@ export function drawFrame(
       ctx.fillStyle = COLOURS[sideOf(j)];
       ctx.fill();
     }
-    if (st.flagged.has(j)) {
-      ctx.beginPath();
-      ctx.arc(x, y, r * 1.9, 0, Math.PI * 2);
-      ctx.strokeStyle = 'rgba(255,77,106,0.85)';
-      ctx.lineWidth = 1.5 * dpr;
-      ctx.stroke();
-    }
-    if (st.keyed.has(j) || st.interpolated.has(j)) {
-      ctx.beginPath();
-      ctx.arc(x, y, r * 1.9, 0, Math.PI * 2);
-      ctx.strokeStyle = st.keyed.has(j) ? '#ffd23f' : 'rgba(255,210,63,0.55)';
-      ctx.lineWidth = 2 * dpr;
-      ctx.setLineDash(st.keyed.has(j) ? [] : [3 * dpr, 3 * dpr]);
-      ctx.stroke();
-      ctx.setLineDash([]);
-    }
-    if (j === st.selected) {
-      ctx.beginPath();
-      ctx.arc(x, y, r * 2.8, 0, Math.PI * 2);
-      ctx.strokeStyle = '#ffffff';
-      ctx.lineWidth = 2 * dpr;
-      ctx.stroke();
-    }
+    if (st.flagged.has(j)) ring(ctx, x, y, r * 1.9, 'rgba(255,77,106,0.85)', 1.5 * dpr);
+    marks(j, x, y, r * 1.9, r * 2.8, 2 * dpr);
   }
   // Hand points: smaller dots (21 per hand sit close together), with the same key and selection rings.
   const hr = r * 0.6;
@@ -135,22 +149,7 @@ export function drawFrame(
       ctx.arc(x, y, j === st.selected ? hr * 1.5 : hr, 0, Math.PI * 2);
       ctx.fillStyle = COLOURS[sideOf(j)];
       ctx.fill();
-      if (st.keyed.has(j) || st.interpolated.has(j)) {
-        ctx.beginPath();
-        ctx.arc(x, y, hr * 2.2, 0, Math.PI * 2);
-        ctx.strokeStyle = st.keyed.has(j) ? '#ffd23f' : 'rgba(255,210,63,0.55)';
-        ctx.lineWidth = 1.5 * dpr;
-        ctx.setLineDash(st.keyed.has(j) ? [] : [3 * dpr, 3 * dpr]);
-        ctx.stroke();
-        ctx.setLineDash([]);
-      }
-      if (j === st.selected) {
-        ctx.beginPath();
-        ctx.arc(x, y, hr * 3.2, 0, Math.PI * 2);
-        ctx.strokeStyle = '#ffffff';
-        ctx.lineWidth = 1.5 * dpr;
-        ctx.stroke();
-      }
+      marks(j, x, y, hr * 2.2, hr * 3.2, 1.5 * dpr);
     }
   }
 }
