@@ -232,42 +232,12 @@ export function qFromTwoAxes(
     b = rejectFrom(Math.abs(a[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0], a);
   }
   b = normalize(b);
-  let x: Vec3;
-  let y: Vec3;
-  let z: Vec3;
-  switch (which) {
-    case 'xy':
-      x = a;
-      y = b;
-      z = cross(x, y);
-      break;
-    case 'xz':
-      x = a;
-      z = b;
-      y = cross(z, x);
-      break;
-    case 'yx':
-      y = a;
-      x = b;
-      z = cross(x, y);
-      break;
-    case 'yz':
-      y = a;
-      z = b;
-      x = cross(y, z);
-      break;
-    case 'zx':
-      z = a;
-      x = b;
-      y = cross(z, x);
-      break;
-    case 'zy':
-      z = a;
-      y = b;
-      x = cross(y, z);
-      break;
-  }
-  return qFromBasis(x, y, z);
+  // The third axis completes a right-handed frame: x = y × z, y = z × x, z = x × y.
+  const v: Partial<Record<'x' | 'y' | 'z', Vec3>> = { [which[0]]: a, [which[1]]: b };
+  const next = { x: 'y', y: 'z', z: 'x' } as const;
+  const third = (['x', 'y', 'z'] as const).find((k) => !v[k]) as 'x' | 'y' | 'z';
+  v[third] = cross(v[next[third]] as Vec3, v[next[next[third]]] as Vec3);
+  return qFromBasis(v.x as Vec3, v.y as Vec3, v.z as Vec3);
 }
 
 /** Row-major 3×3 rotation matrix → unit quaternion (Shepperd's method). */

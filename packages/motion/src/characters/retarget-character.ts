@@ -300,28 +300,21 @@ export function retargetToCharacter(
     return j >= 0 ? boneOfJoint[j] : -1;
   };
   // Limbs for IK.
+  // A two-bone chain (upper, lower, end joints): its bones a, b, c and joints ja, jb, j.
+  const limb = (side: 'left' | 'right', upper: string, lower: string, end: string, arm: boolean) => ({
+    key: `${side}${end}`,
+    a: B(`${side}${upper}`),
+    b: B(`${side}${lower}`),
+    c: B(`${side}${end}`),
+    j: J(`${side}${end}`),
+    jb: J(`${side}${lower}`),
+    ja: J(`${side}${upper}`),
+    arm,
+  });
   const limbs = (['left', 'right'] as const)
     .flatMap((side) => [
-      {
-        key: `${side}Foot`,
-        a: B(`${side}Thigh`),
-        b: B(`${side}Shin`),
-        c: B(`${side}Foot`),
-        j: J(`${side}Foot`),
-        jb: J(`${side}Shin`),
-        ja: J(`${side}Thigh`),
-        arm: false,
-      },
-      {
-        key: `${side}Hand`,
-        a: B(`${side}UpperArm`),
-        b: B(`${side}Forearm`),
-        c: B(`${side}Hand`),
-        j: J(`${side}Hand`),
-        jb: J(`${side}Forearm`),
-        ja: J(`${side}UpperArm`),
-        arm: true,
-      },
+      limb(side, 'Thigh', 'Shin', 'Foot', false),
+      limb(side, 'UpperArm', 'Forearm', 'Hand', true),
     ])
     .filter((l) => l.a >= 0 && l.b >= 0 && l.c >= 0 && l.j >= 0 && isAncestor(l.a, l.b));
   // The height ratio: the effector targets are the canonical clip × h, moved by constants (header).

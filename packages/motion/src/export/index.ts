@@ -57,6 +57,21 @@ export function exportFps(clip: MotionClip, options: Pick<ExportOptions, 'fps'> 
 
 const RATE_CACHE = new WeakMap<MotionClip, Map<number, MotionClip>>();
 
+/** The value cached for (owner, key) in a per-owner map, made by `make` on a miss. */
+function cached<O extends object, K, V>(cache: WeakMap<O, Map<K, V>>, owner: O, key: K, make: () => V): V {
+  let m = cache.get(owner);
+  if (!m) {
+    m = new Map();
+    cache.set(owner, m);
+  }
+  let v = m.get(key);
+  if (v === undefined) {
+    v = make();
+    m.set(key, v);
+  }
+  return v;
+}
+
 /** MotionClip's fields, in the order `steadyClip` adds them. */
 const CLIP_KEYS = [
   'skeleton',
@@ -91,17 +106,9 @@ function steadyClip(c: MotionClip): MotionClip {
  */
 function atExportRate(clip: MotionClip, options: ExportOptions): MotionClip {
   const fps = exportFps(clip, options);
-  let m = RATE_CACHE.get(clip);
-  if (!m) {
-    m = new Map();
-    RATE_CACHE.set(clip, m);
-  }
-  let c = m.get(fps);
-  if (!c) {
-    c = steadyClip(Math.abs(clip.fps - fps) < 1e-9 ? clip : resampleClip(clip, fps));
-    m.set(fps, c);
-  }
-  return c;
+  return cached(RATE_CACHE, clip, fps, () =>
+    steadyClip(Math.abs(clip.fps - fps) < 1e-9 ? clip : resampleClip(clip, fps)),
+  );
 }
 
 export interface ExportedFile {
@@ -131,13 +138,7 @@ const FILE_CACHE = new WeakMap<RigClip, Map<string, unknown>>();
 /** The clip retargeted to a rig (cached per clip: bone types sharing a rig retarget once). */
 function rigClipFor(clip: MotionClip, id: RigId, options: ExportOptions, name: string): RigClip {
   const key = `${id}|${options.lowerBodyOnly === true}|${options.rootMotion === true}|${name}`;
-  let m = RC_CACHE.get(clip);
-  if (!m) {
-    m = new Map();
-    RC_CACHE.set(clip, m);
-  }
-  let rc = m.get(key);
-  if (!rc) {
+  return cached(RC_CACHE, clip, key, () => {
     const rig: Rig = buildRig(id, clip.skeleton);
     const r = retarget(clip, rig, { lowerBodyOnly: options.lowerBodyOnly, rootMotion: options.rootMotion });
     // Field by field, not by spread: one hidden class for every RigClip the writers see (see `steadyClip`).
@@ -152,25 +153,13 @@ function rigClipFor(clip: MotionClip, id: RigId, options: ExportOptions, name: s
       name,
     };
     if (r.blendshapes) o.blendshapes = r.blendshapes;
-    rc = o;
-    m.set(key, rc);
-  }
-  return rc;
+    return o;
+  });
 }
 
 /** A file written from a RigClip, cached per RigClip (Mixamo, C4D and UnityAnim share the same FBX and BVH). */
 function cachedFile<T>(rc: RigClip, key: string, make: () => T): T {
-  let m = FILE_CACHE.get(rc);
-  if (!m) {
-    m = new Map();
-    FILE_CACHE.set(rc, m);
-  }
-  let v = m.get(key) as T | undefined;
-  if (v === undefined) {
-    v = make();
-    m.set(key, v);
-  }
-  return v;
+  return cached(FILE_CACHE, rc, key, make) as T;
 }
 
 const TEXTURES = 'textures/';

@@ -122,18 +122,21 @@ const SIGNIFICANT4 = (() => {
   return t;
 })();
 
+/** The face JSON document (its keys in this order). */
+const jsonDoc = (src: FaceSource, frames: number[][]) => ({
+  format: 'mocap-arkit-blendshapes',
+  version: 1,
+  fps: src.fps,
+  frameCount: src.frameCount,
+  names: ARKIT_BLENDSHAPES,
+  supported: src.blendshapes?.supported ?? [],
+  frames,
+});
+
 /** The JSON of `writeJson` as UTF-8 bytes, the frames written digit by digit (for zips). */
 export function writeJsonBytes(src: FaceSource): Uint8Array {
   const w = arkitWeights(src);
-  const head = JSON.stringify({
-    format: 'mocap-arkit-blendshapes',
-    version: 1,
-    fps: src.fps,
-    frameCount: src.frameCount,
-    names: ARKIT_BLENDSHAPES,
-    supported: src.blendshapes?.supported ?? [],
-    frames: [],
-  });
+  const head = JSON.stringify(jsonDoc(src, []));
   const out = new TextSink(src.frameCount * 52 * 7 + head.length + 64);
   out.str(head.slice(0, -2)); // up to "frames":[ (the empty list's "]}" dropped)
   for (let f = 0; f < src.frameCount; f++) {
@@ -172,15 +175,7 @@ export function writeJson(src: FaceSource): string {
     for (let k = 0; k < 52; k++) a[k] = Math.round(Math.min(1, Math.max(0, w[f * 52 + k])) * 10000) / 10000;
     frames.push(a);
   }
-  return JSON.stringify({
-    format: 'mocap-arkit-blendshapes',
-    version: 1,
-    fps: src.fps,
-    frameCount: src.frameCount,
-    names: ARKIT_BLENDSHAPES,
-    supported: src.blendshapes?.supported ?? [],
-    frames,
-  });
+  return JSON.stringify(jsonDoc(src, frames));
 }
 
 /** Reads the CSV written by `writeCsv` (for tests and round trips). */

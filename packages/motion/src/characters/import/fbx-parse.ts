@@ -97,50 +97,33 @@ function parseBinary(b: Uint8Array): { version: number; root: FbxNode } {
   const readProp = (): FbxProp => {
     const t = String.fromCharCode(b[pos]);
     pos += 1;
+    /** The offset of the next `n` bytes, which are skipped. */
+    const take = (n: number) => {
+      pos += n;
+      return pos - n;
+    };
     switch (t) {
-      case 'Y': {
-        const v = dv.getInt16(pos, true);
-        pos += 2;
-        return v;
-      }
-      case 'C': {
-        const v = b[pos] !== 0;
-        pos += 1;
-        return v;
-      }
-      case 'I': {
-        const v = dv.getInt32(pos, true);
-        pos += 4;
-        return v;
-      }
-      case 'F': {
-        const v = dv.getFloat32(pos, true);
-        pos += 4;
-        return v;
-      }
-      case 'D': {
-        const v = dv.getFloat64(pos, true);
-        pos += 8;
-        return v;
-      }
-      case 'L': {
-        const v = dv.getBigInt64(pos, true);
-        pos += 8;
-        return v;
-      }
+      case 'Y':
+        return dv.getInt16(take(2), true);
+      case 'C':
+        return b[take(1)] !== 0;
+      case 'I':
+        return dv.getInt32(take(4), true);
+      case 'F':
+        return dv.getFloat32(take(4), true);
+      case 'D':
+        return dv.getFloat64(take(8), true);
+      case 'L':
+        return dv.getBigInt64(take(8), true);
       case 'S': {
-        const n = dv.getUint32(pos, true);
-        pos += 4;
-        const s = latin.decode(b.subarray(pos, pos + n));
-        pos += n;
-        return s;
+        const n = dv.getUint32(take(4), true);
+        const at = take(n);
+        return latin.decode(b.subarray(at, at + n));
       }
       case 'R': {
-        const n = dv.getUint32(pos, true);
-        pos += 4;
-        const r = b.subarray(pos, pos + n);
-        pos += n;
-        return r;
+        const n = dv.getUint32(take(4), true);
+        const at = take(n);
+        return b.subarray(at, at + n);
       }
       case 'f':
       case 'd':
