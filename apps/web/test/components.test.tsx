@@ -120,13 +120,11 @@ describe('navigation guard in the router', () => {
 });
 
 describe('sidebar', () => {
+  /** The sidebar on My Projects of an account with `uploads` uploads, beside placeholder `pages`. */
+  const sidebarAt = (uploads: number, pages: Record<string, string>) =>
+    renderNav(<Sidebar tomoMaintain={false} />, makeUser({}, uploads), pages, '/index/myProPc');
   it('before the first upload only upload works; the others warn 请先上传视频', async () => {
-    const { router } = renderNav(
-      <Sidebar tomoMaintain={false} />,
-      makeUser({}, 0),
-      { '/index/upload': 'UPLOAD PAGE' },
-      '/index/myProPc',
-    );
+    const { router } = sidebarAt(0, { '/index/upload': 'UPLOAD PAGE' });
     const items = screen.getAllByRole('button').filter((b) => b.hasAttribute('data-menu-value'));
     expect(items.map((b) => b.getAttribute('data-menu-value'))).toEqual(['1', '2', '6']);
     expect(items.map((b) => b.getAttribute('aria-disabled'))).toEqual(['true', 'false', 'true']);
@@ -137,12 +135,7 @@ describe('sidebar', () => {
     expect(await screen.findByText('UPLOAD PAGE')).toBeTruthy();
   });
   it('after an upload every entry works', async () => {
-    const { router } = renderNav(
-      <Sidebar tomoMaintain={false} />,
-      makeUser({}, 3),
-      { '/index/square': 'SQUARE PAGE' },
-      '/index/myProPc',
-    );
+    const { router } = sidebarAt(3, { '/index/square': 'SQUARE PAGE' });
     fireEvent.click(screen.getByText('广场'));
     expect(await screen.findByText('SQUARE PAGE')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/index/square');

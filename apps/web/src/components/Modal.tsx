@@ -114,3 +114,30 @@ export function ModalButtons({
     </>
   );
 }
+
+/**
+ * A confirmation about `item`, open while there is one: OK clears it and then runs `run` on it, Cancel clears it.
+ * `text` words the question for the item.
+ */
+export function ConfirmItem<T>(props: {
+  item: T | null;
+  clear: () => void;
+  title: string;
+  text: (item: T) => ReactNode;
+  run: (item: T) => void;
+}) {
+  const { item, clear, title, text, run } = props;
+  return (
+    <Confirm
+      open={!!item}
+      title={title}
+      text={item ? text(item) : ''}
+      onCancel={clear}
+      onOk={() => {
+        const it = item!;
+        clear();
+        run(it);
+      }}
+    />
+  );
+}

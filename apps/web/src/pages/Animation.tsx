@@ -7,7 +7,7 @@
 import type { Animation, AnimationBundle, AnimationDetail, AnimationDownload } from '@mocap/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon.tsx';
-import { Confirm, Modal } from '../components/Modal.tsx';
+import { ConfirmItem, Modal } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { animationEn, animationZh } from '../i18n/animation.ts';
 import { api } from '../lib/api.ts';
@@ -21,6 +21,7 @@ import { type LabMotion, labMotions } from './lab/sources.ts';
 import '../styles/studio.css';
 import '../styles/music.css';
 import '../styles/animation.css';
+import { saveUrl } from '../components/DownloadDialog.tsx';
 import { useBusy } from '../lib/busy.ts';
 
 /** The library's strings in the user's language. */
@@ -172,12 +173,7 @@ export function AnimationPage() {
   const download = async (a: LibraryAnimation, bone: string) => {
     try {
       const d = await api.get<AnimationDownload>(`/animation/download/0/${a.id}/${encodeURIComponent(bone)}`);
-      const link = document.createElement('a');
-      link.href = d.paths[0]!;
-      link.rel = 'noopener';
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
+      saveUrl(d.paths[0]!);
       await Promise.all([load(), refresh()]);
     } catch {
       /* shown by the client */
@@ -191,12 +187,7 @@ export function AnimationPage() {
         ids: list.map((a) => a.id),
         boneType: bundleBone,
       });
-      const link = document.createElement('a');
-      link.href = d.paths[0]!;
-      link.rel = 'noopener';
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
+      saveUrl(d.paths[0]!);
       await Promise.all([load(), refresh()]);
     } catch {
       /* shown by the client */
@@ -405,54 +396,32 @@ export function AnimationPage() {
       <Pager page={page} pages={Math.ceil((data?.total ?? 0) / SIZE)} go={setPage} />
       <p className="music-credits">{tl('anim.credits')}</p>
       {preview && <AnimationPreview anim={preview} onClose={() => setPreview(null)} />}
-      <Confirm
-        open={!!redoing}
+      <ConfirmItem
+        item={redoing}
+        clear={() => setRedoing(null)}
         title={tl('anim.redoTitle')}
-        text={redoing ? tl('anim.redoConfirm', { name: redoing.name }) : ''}
-        onCancel={() => setRedoing(null)}
-        onOk={() => {
-          const a = redoing!;
-          setRedoing(null);
-          void redo(a);
-        }}
+        text={(a) => tl('anim.redoConfirm', { name: a.name })}
+        run={(a) => void redo(a)}
       />
-      <Confirm
-        open={!!bundling}
+      <ConfirmItem
+        item={bundling}
+        clear={() => setBundling(null)}
         title={tl('anim.bundleTitle')}
-        text={
-          bundling
-            ? tl('anim.bundleConfirm', {
-                n: bundling.filter((a) => !a.purchased).length,
-                price: unboughtOf(bundling),
-                cur,
-              })
-            : ''
+        text={(list) =>
+          tl('anim.bundleConfirm', {
+            n: list.filter((a) => !a.purchased).length,
+            price: unboughtOf(list),
+            cur,
+          })
         }
-        onCancel={() => setBundling(null)}
-        onOk={() => {
-          const list = bundling!;
-          setBundling(null);
-          void bundle(list);
-        }}
+        run={(list) => void bundle(list)}
       />
-      <Confirm
-        open={!!buying}
+      <ConfirmItem
+        item={buying}
+        clear={() => setBuying(null)}
         title={tl('anim.buyTitle')}
-        text={
-          buying
-            ? tl('anim.buyConfirm', {
-                name: buying.anim.name,
-                price: buying.anim.price,
-                cur: buying.anim.currency,
-              })
-            : ''
-        }
-        onCancel={() => setBuying(null)}
-        onOk={() => {
-          const b = buying!;
-          setBuying(null);
-          void download(b.anim, b.bone);
-        }}
+        text={(b) => tl('anim.buyConfirm', { name: b.anim.name, price: b.anim.price, cur: b.anim.currency })}
+        run={(b) => void download(b.anim, b.bone)}
       />
     </div>
   );

@@ -21,6 +21,7 @@ import { parseClip } from '../three/clip.ts';
 import { openViewer } from '../three/Viewer.ts';
 import '../styles/studio.css';
 import '../styles/music.css';
+import { saveUrl } from '../components/DownloadDialog.tsx';
 
 /** The page's strings in the user's language. */
 export function tm(key: keyof typeof musicEn, vars?: Record<string, string | number>): string {
@@ -109,12 +110,7 @@ function DownloadRow({ card }: { card: MusicCard }) {
   const go = async () => {
     try {
       const d = await api.get<MusicDownload>(`/music/download/0/${card.id}/${encodeURIComponent(bone)}`);
-      const a = document.createElement('a');
-      a.href = d.paths[0]!;
-      a.rel = 'noopener';
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
+      saveUrl(d.paths[0]!);
     } catch {
       /* shown by the client */
     }
@@ -367,25 +363,24 @@ export function MusicPage() {
                     <DownloadRow card={m} />
                   </>
                 )}
-                {(m.status === 2 || m.status === 3) && (
-                  <button
-                    type="button"
-                    className="btn btn-sm"
-                    onClick={() => setConfirm({ kind: 'redone', card: m })}
-                    data-action="music-redone"
-                  >
-                    {tm('music.redone')}
-                  </button>
-                )}
-                {m.status !== 1 && (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-ghost"
-                    onClick={() => setConfirm({ kind: 'delete', card: m })}
-                    data-action="music-delete"
-                  >
-                    {tm('music.delete')}
-                  </button>
+                {(
+                  [
+                    ['redone', 'btn btn-sm', m.status === 2 || m.status === 3],
+                    ['delete', 'btn btn-sm btn-ghost', m.status !== 1],
+                  ] as const
+                ).map(
+                  ([kind, cls, shown]) =>
+                    shown && (
+                      <button
+                        key={kind}
+                        type="button"
+                        className={cls}
+                        onClick={() => setConfirm({ kind, card: m })}
+                        data-action={`music-${kind}`}
+                      >
+                        {tm(`music.${kind}`)}
+                      </button>
+                    ),
                 )}
               </div>
             </article>

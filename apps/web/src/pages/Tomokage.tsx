@@ -31,6 +31,7 @@ import { useSession } from '../lib/session.tsx';
 import { GltfViewer } from '../three/GltfViewer.ts';
 import '../styles/studio.css';
 import '../styles/tomokage.css';
+import { saveUrl } from '../components/DownloadDialog.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { useBusy } from '../lib/busy.ts';
 import { useViewerIn } from '../three/useViewer.ts';
@@ -80,15 +81,6 @@ const poseLabel = (p: TomoCard['restPose']) =>
     : p.kind === 'A'
       ? tt('tomo.poseA', { deg: Math.round(p.armDownDeg) })
       : tt('tomo.pose', { kind: p.kind });
-
-function saveUrl(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
 
 /** The card's two pictures (signed URLs fetched per card). */
 function Pictures({ id }: { id: number }) {
