@@ -248,18 +248,11 @@ export function synthesize(doc: BvhDocument, opts: SyntheticOptions = {}): Synth
   const at = (lm: number, joint: number) => {
     markers[lm] = { joint, local: [0, 0, 0] };
   };
-  at(LM.leftHip, J.hipL);
-  at(LM.rightHip, J.hipR);
-  at(LM.leftKnee, J.kneeL);
-  at(LM.rightKnee, J.kneeR);
-  at(LM.leftAnkle, J.ankleL);
-  at(LM.rightAnkle, J.ankleR);
-  at(LM.leftShoulder, J.shoulderL);
-  at(LM.rightShoulder, J.shoulderR);
-  at(LM.leftElbow, J.elbowL);
-  at(LM.rightElbow, J.elbowR);
-  at(LM.leftWrist, J.wristL);
-  at(LM.rightWrist, J.wristR);
+  for (const j of ['hip', 'knee', 'ankle', 'shoulder', 'elbow', 'wrist'] as const) {
+    const name = (j[0].toUpperCase() + j.slice(1)) as Capitalize<typeof j>;
+    at(LM[`left${name}`], J[`${j}L`]);
+    at(LM[`right${name}`], J[`${j}R`]);
+  }
   // Body frame at frame 0.
   const up: Vec3 = [0, 1, 0];
   const lr0 = sub(pos[0][J.hipL], pos[0][J.hipR]);

@@ -2,22 +2,13 @@
  * @mocap/vision — the first stage of the capture path: `video → frames → tracks`.
  */
 
+// The tracks document this stage produces (its types live in @mocap/contracts: import the rest from there).
 export {
   type FaceTrack,
-  HAND_LANDMARKS,
   type HandTrack,
-  type ImageLandmark,
-  type ModelInfo,
-  POSE_LANDMARKS,
-  type PoseLandmarkName,
-  type Roi,
   TRACKS_FORMAT,
-  TRACKS_VERSION,
   type TrackFrame,
-  type TrackState,
   type Tracks,
-  type Vec3,
-  type VideoMeta,
 } from '@mocap/contracts';
 export { cacheDir, convertCached } from './convert/cache.ts';
 export {

@@ -182,36 +182,31 @@ class NodeWriter {
 
   private prop(p: Prop): void {
     const w = this.w;
+    // The type code: the property's letter (I, D, L, F, C, S, R, d, f, i, l) or a raw array's.
+    w.u8(p.t === 'raw' ? p.code.charCodeAt(0) : p.t.charCodeAt(0));
     switch (p.t) {
       case 'I':
-        w.u8(0x49);
         w.i32(p.v);
         break;
       case 'D':
-        w.u8(0x44);
         w.f64(p.v);
         break;
       case 'L':
-        w.u8(0x4c);
         w.i64(p.v);
         break;
       case 'F':
-        w.u8(0x46);
         w.f32(p.v);
         break;
       case 'C':
-        w.u8(0x43);
         w.u8(p.v ? 1 : 0);
         break;
       case 'S': {
         const b = typeof p.v === 'string' ? encodeUtf8Cached(p.v) : p.v;
-        w.u8(0x53);
         w.u32(b.length);
         w.bytes(b);
         break;
       }
       case 'R': {
-        w.u8(0x52);
         w.u32(p.v.length);
         const at = w.length;
         w.bytes(p.v);
@@ -221,7 +216,6 @@ class NodeWriter {
         break;
       }
       case 'raw': {
-        w.u8(p.code.charCodeAt(0));
         const at = w.length;
         w.bytes(p.bytes);
         // Shared arrays (the key times of every curve) repeat: the zip's deflate copies them from the last one.
@@ -233,7 +227,6 @@ class NodeWriter {
         break;
       }
       default: {
-        w.u8(p.t.charCodeAt(0));
         const size = p.t === 'd' || p.t === 'l' ? 8 : 4;
         const n = p.v.length;
         if (p.t !== 'l' && !(this.compressArrays && n * size > COMPRESS_ABOVE)) {
@@ -1367,31 +1360,34 @@ function prepareMesh(rig: Rig, m: SkinnedMesh, boneIndex: Map<string, number>): 
   return { vertices, polygonIndex, normals, uvs, uvIndex, materials, clusters, shapes };
 }
 
+/** Opens `LayerElement<kind>` of layer 0 and writes its header; the caller writes its arrays and ends it. */
+function beginLayerElement(
+  nw: NodeWriter,
+  kind: string,
+  name: string,
+  mapping: string,
+  reference: string,
+): void {
+  nw.begin(`LayerElement${kind}`, [I(0)]);
+  nw.leaf('Version', I(101));
+  nw.leaf('Name', S(name));
+  nw.leaf('MappingInformationType', S(mapping));
+  nw.leaf('ReferenceInformationType', S(reference));
+}
+
 function writeGeometry(nw: NodeWriter, id: number, name: string, md: PreparedMesh): void {
   nw.begin('Geometry', [L(id), S(objName(name, 'Geometry')), S('Mesh')]);
   nw.leaf('GeometryVersion', I(124));
   nw.leaf('Vertices', Ad(md.vertices));
   nw.leaf('PolygonVertexIndex', Ai(md.polygonIndex));
-  nw.begin('LayerElementNormal', [I(0)]);
-  nw.leaf('Version', I(101));
-  nw.leaf('Name', S(''));
-  nw.leaf('MappingInformationType', S('ByVertice'));
-  nw.leaf('ReferenceInformationType', S('Direct'));
+  beginLayerElement(nw, 'Normal', '', 'ByVertice', 'Direct');
   nw.leaf('Normals', Ad(md.normals));
   nw.end();
-  nw.begin('LayerElementUV', [I(0)]);
-  nw.leaf('Version', I(101));
-  nw.leaf('Name', S('UVMap'));
-  nw.leaf('MappingInformationType', S('ByPolygonVertex'));
-  nw.leaf('ReferenceInformationType', S('IndexToDirect'));
+  beginLayerElement(nw, 'UV', 'UVMap', 'ByPolygonVertex', 'IndexToDirect');
   nw.leaf('UV', Ad(md.uvs));
   nw.leaf('UVIndex', Ai(md.uvIndex));
   nw.end();
-  nw.begin('LayerElementMaterial', [I(0)]);
-  nw.leaf('Version', I(101));
-  nw.leaf('Name', S(''));
-  nw.leaf('MappingInformationType', S('ByPolygon'));
-  nw.leaf('ReferenceInformationType', S('IndexToDirect'));
+  beginLayerElement(nw, 'Material', '', 'ByPolygon', 'IndexToDirect');
   nw.leaf('Materials', Ai(md.materials));
   nw.end();
   nw.begin('Layer', [I(0)]);
