@@ -114,16 +114,29 @@ export function meanLogLikelihood(g: Gmm, data: ArrayLike<number>, N: number): n
   let s = 0;
   for (let t = 0; t < N; t++) {
     for (let d = 0; d < D; d++) x[d] = data[t * D + d];
-    let mx = Number.NEGATIVE_INFINITY;
-    for (let k = 0; k < K; k++) {
-      c[k] = -0.5 * componentCost(g, k, x);
-      mx = Math.max(mx, c[k]);
-    }
-    let z = 0;
-    for (let k = 0; k < K; k++) z += Math.exp(c[k] - mx);
-    s += mx + Math.log(z) - 0.5 * D * Math.log(2 * Math.PI);
+    s += posterior(g, x, c);
   }
   return s / N;
+}
+
+/**
+ * Log-likelihood (nats, with the 2π constant) of one sample `x` under the mixture; writes each component's
+ * responsibility (posterior probability) to `c`.
+ */
+function posterior(g: Gmm, x: Float64Array, c: Float64Array): number {
+  const K = g.weights.length;
+  let mx = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < K; k++) {
+    c[k] = -0.5 * componentCost(g, k, x);
+    mx = Math.max(mx, c[k]);
+  }
+  let z = 0;
+  for (let k = 0; k < K; k++) {
+    c[k] = Math.exp(c[k] - mx);
+    z += c[k];
+  }
+  for (let k = 0; k < K; k++) c[k] /= z;
+  return mx + Math.log(z) - 0.5 * g.dims * Math.log(2 * Math.PI);
 }
 
 export interface GmmFitOptions {
@@ -238,18 +251,8 @@ export function fitGmm(data: ArrayLike<number>, N: number, D: number, options: G
     let ll = 0;
     for (let t = 0; t < N; t++) {
       for (let d = 0; d < D; d++) x[d] = data[t * D + d];
-      let mx = Number.NEGATIVE_INFINITY;
-      for (let k = 0; k < K; k++) {
-        c[k] = -0.5 * componentCost(g, k, x);
-        mx = Math.max(mx, c[k]);
-      }
-      let z = 0;
-      for (let k = 0; k < K; k++) {
-        c[k] = Math.exp(c[k] - mx);
-        z += c[k];
-      }
-      for (let k = 0; k < K; k++) resp[t * K + k] = c[k] / z;
-      ll += mx + Math.log(z) - 0.5 * D * Math.log(2 * Math.PI);
+      ll += posterior(g, x, c);
+      for (let k = 0; k < K; k++) resp[t * K + k] = c[k];
     }
     options.onIteration?.(it, ll / N);
   }

@@ -52,6 +52,26 @@ export const LM = {
 
 export const FACE_LANDMARKS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
+/** Left/right landmark pairs, left first: eyes 1↔4, 2↔5, 3↔6, ears 7↔8, mouth 9↔10, then 11↔12 … 31↔32. */
+export const MIRROR_PAIRS: readonly [number, number][] = [
+  [1, 4],
+  [2, 5],
+  [3, 6],
+  [7, 8],
+  [9, 10],
+  ...Array.from({ length: 11 }, (_, k): [number, number] => [11 + 2 * k, 12 + 2 * k]),
+];
+
+/** Left ↔ right landmark permutation (mirrored training samples, symmetric measurements). */
+export const MIRROR: number[] = (() => {
+  const m = Array.from({ length: 33 }, (_, i) => i);
+  for (const [a, b] of MIRROR_PAIRS) {
+    m[a] = b;
+    m[b] = a;
+  }
+  return m;
+})();
+
 /** Landmark samples on a uniform time grid. */
 export interface LandmarkSeries {
   N: number;
@@ -177,6 +197,18 @@ export const LEG_SWAP_PRIOR = 0.03;
  */
 export const LEG_SWAP_WORLD_WEIGHT = 1;
 
+/** Shoulder midpoint → hip midpoint distance of frame f's landmarks (`dims` 2: image pixels, 3: world). */
+function torsoSpan(p: ArrayLike<number>, f: number, dims: 2 | 3): number {
+  const o = f * NUM_LANDMARKS * dims;
+  let ss = 0;
+  for (let c = 0; c < dims; c++) {
+    const sh = (p[o + LM.leftShoulder * dims + c] + p[o + LM.rightShoulder * dims + c]) / 2;
+    const hip = (p[o + LM.leftHip * dims + c] + p[o + LM.rightHip * dims + c]) / 2;
+    ss += (sh - hip) ** 2;
+  }
+  return Math.sqrt(ss);
+}
+
 /**
  * Undoes BlazePose's left/right leg swaps (common in side views, where the near and far leg look alike):
  * over each run of tracked frames, a two-state Viterbi pass chooses per frame "as labelled" or "legs
@@ -197,15 +229,6 @@ export function fixLegSwaps(
     const j = swapped ? mirrorLeg(i) : i;
     return image[(f * NUM_LANDMARKS + j) * 2 + a];
   };
-  const torso = (f: number): number => {
-    const o = f * NUM_LANDMARKS * 2;
-    const mx = (a: number, b: number, c: number) => (image[o + a * 2 + c] + image[o + b * 2 + c]) / 2;
-    const d = Math.hypot(
-      mx(LM.leftShoulder, LM.rightShoulder, 0) - mx(LM.leftHip, LM.rightHip, 0),
-      mx(LM.leftShoulder, LM.rightShoulder, 1) - mx(LM.leftHip, LM.rightHip, 1),
-    );
-    return Math.max(1, d);
-  };
   // The world landmarks' motion (hip-centred metres), in torso lengths of the world pose: where the legs
   // cross in the picture (a walker facing the camera) they are apart in depth, so this tells the labellings
   // apart at the frames where the image cannot.
@@ -213,19 +236,9 @@ export function fixLegSwaps(
     const j = swapped ? mirrorLeg(i) : i;
     return world[(f * NUM_LANDMARKS + j) * 3 + a];
   };
-  const worldTorso = (f: number): number => {
-    const o = f * NUM_LANDMARKS * 3;
-    const mx = (a: number, b: number, c: number) => (world[o + a * 3 + c] + world[o + b * 3 + c]) / 2;
-    const d = Math.hypot(
-      mx(LM.leftShoulder, LM.rightShoulder, 0) - mx(LM.leftHip, LM.rightHip, 0),
-      mx(LM.leftShoulder, LM.rightShoulder, 1) - mx(LM.leftHip, LM.rightHip, 1),
-      mx(LM.leftShoulder, LM.rightShoulder, 2) - mx(LM.leftHip, LM.rightHip, 2),
-    );
-    return Math.max(0.05, d);
-  };
   // Each frame's torso lengths once (the Viterbi pass asks for four transitions per frame).
-  const torsoPx = Float64Array.from({ length: N }, (_, f) => torso(f));
-  const torsoWorld = Float64Array.from({ length: N }, (_, f) => worldTorso(f));
+  const torsoPx = Float64Array.from({ length: N }, (_, f) => Math.max(1, torsoSpan(image, f, 2)));
+  const torsoWorld = Float64Array.from({ length: N }, (_, f) => Math.max(0.05, torsoSpan(world, f, 3)));
   const trans = (f: number, a: boolean, b: boolean): number => {
     let s = 0;
     let sw = 0;

@@ -14,6 +14,9 @@
  */
 
 import { LM, NUM_LANDMARKS } from './input.ts';
+
+export { MIRROR } from './input.ts';
+
 import type { Mlp } from './mlp.ts';
 
 export const LIFTER_INPUTS = NUM_LANDMARKS * 3;
@@ -23,24 +26,6 @@ export const LIFTER_HEIGHT = 1.75;
 
 /** Landmarks defining the image size of the body (shoulders, elbows, wrists, hips, knees, ankles). */
 const SIZE_LANDMARKS = [11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28];
-
-/** Left ↔ right landmark permutation (for mirrored training samples). */
-export const MIRROR: number[] = (() => {
-  const m = Array.from({ length: NUM_LANDMARKS }, (_, i) => i);
-  const pairs: [number, number][] = [
-    [1, 4],
-    [2, 5],
-    [3, 6],
-    [7, 8],
-    [9, 10],
-  ];
-  for (let i = 11; i < 33; i += 2) pairs.push([i, i + 1]);
-  for (const [a, b] of pairs) {
-    m[a] = b;
-    m[b] = a;
-  }
-  return m;
-})();
 
 /**
  * Writes the lifter's input features for one frame: `uv` are 33 image points (pixels, y down), `w` their

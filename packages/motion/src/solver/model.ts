@@ -42,7 +42,7 @@ import {
   scaleProportions,
   standingHeight,
 } from '../skeleton.ts';
-import { FACE_LANDMARKS, LM, NUM_LANDMARKS } from './input.ts';
+import { FACE_LANDMARKS, LM, MIRROR, MIRROR_PAIRS, NUM_LANDMARKS } from './input.ts';
 
 /** Offsets of index, pinky, thumb (that order) from the wrist in the hand frame. */
 export type HandTemplate = [Vec3, Vec3, Vec3];
@@ -229,22 +229,16 @@ export interface CalibrationResult {
  */
 export function calibrate(inp: CalibrationInput): CalibrationResult {
   const d = DEFAULT_PROPORTIONS;
-  const thigh = pooledLength(inp, [
-    [LM.leftHip, LM.leftKnee],
-    [LM.rightHip, LM.rightKnee],
-  ]);
-  const shin = pooledLength(inp, [
-    [LM.leftKnee, LM.leftAnkle],
-    [LM.rightKnee, LM.rightAnkle],
-  ]);
-  const upperArm = pooledLength(inp, [
-    [LM.leftShoulder, LM.leftElbow],
-    [LM.rightShoulder, LM.rightElbow],
-  ]);
-  const forearm = pooledLength(inp, [
-    [LM.leftElbow, LM.leftWrist],
-    [LM.rightElbow, LM.rightWrist],
-  ]);
+  // A left segment pooled with its mirror on the right.
+  const sided = (a: number, b: number) =>
+    pooledLength(inp, [
+      [a, b],
+      [MIRROR[a], MIRROR[b]],
+    ]);
+  const thigh = sided(LM.leftHip, LM.leftKnee);
+  const shin = sided(LM.leftKnee, LM.leftAnkle);
+  const upperArm = sided(LM.leftShoulder, LM.leftElbow);
+  const forearm = sided(LM.leftElbow, LM.leftWrist);
   const hipWidth = pooledLength(inp, [[LM.leftHip, LM.rightHip]]);
   const shoulderWidth = pooledLength(inp, [[LM.leftShoulder, LM.rightShoulder]]);
   const torsoVals: number[] = [];
@@ -343,17 +337,10 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
   let faceFromEars: Vec3[] | undefined;
   if (faceSamples.length > 0) {
     const raw = FACE_LANDMARKS.map((_, m) => medianVec(faceSamples.map((s) => s[m])));
-    // Mirror pairs (left, right) by face index: eyes 1↔4, 2↔5, 3↔6, ears 7↔8, mouth 9↔10.
-    const pairs: [number, number][] = [
-      [1, 4],
-      [2, 5],
-      [3, 6],
-      [7, 8],
-      [9, 10],
-    ];
+    // Mirror pairs (left, right) of the face (face index = landmark index): eyes, ears, mouth.
     faceFromEars = raw.map((v) => [...v] as Vec3);
     faceFromEars[0] = [0, raw[0][1], raw[0][2]];
-    for (const [l, r] of pairs) {
+    for (const [l, r] of MIRROR_PAIRS.filter(([, b]) => b < FACE_LANDMARKS.length)) {
       const s = scale(add(raw[l], mirror(raw[r])), 0.5);
       faceFromEars[l] = s;
       faceFromEars[r] = mirror(s);

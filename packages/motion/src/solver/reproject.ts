@@ -220,6 +220,17 @@ export function fitToImage(
   const JR = new Float64Array(priorParams.length * D);
   const Jl = new Float64Array(9);
   const col = new Float64Array(3);
+  // dp/dθ_k of a point p moved by parameter k: axis_k × (p − centre_k), written to `dp`.
+  const dp = new Float64Array(3);
+  const lever = (k: number, px: number, py: number, pz: number): void => {
+    const o = k * 3;
+    const qx = px - centres[o];
+    const qy = py - centres[o + 1];
+    const qz = pz - centres[o + 2];
+    dp[0] = axes[o + 1] * qz - axes[o + 2] * qy;
+    dp[1] = axes[o + 2] * qx - axes[o] * qz;
+    dp[2] = axes[o] * qy - axes[o + 1] * qx;
+  };
   const floor = options.floor;
   const SOLES = [
     [29, 31],
@@ -467,15 +478,9 @@ export function fitToImage(
         const vY = -cam.f / d;
         const vZ = (-cam.f * py) / (d * d);
         for (const k of list) {
-          const o = k * 3;
-          const qx = px - centres[o];
-          const qy = py - centres[o + 1];
-          const qz = pz - centres[o + 2];
-          const dx = axes[o + 1] * qz - axes[o + 2] * qy;
-          const dy = axes[o + 2] * qx - axes[o] * qz;
-          const dz = axes[o] * qy - axes[o + 1] * qx;
-          rowU[k] = s * (uX * dx + uZ * dz);
-          rowV[k] = s * (vY * dy + vZ * dz);
+          lever(k, px, py, pz);
+          rowU[k] = s * (uX * dp[0] + uZ * dp[2]);
+          rowV[k] = s * (vY * dp[1] + vZ * dp[2]);
         }
         rowU[P] = s * uX;
         rowU[P + 1] = 0;
@@ -504,14 +509,8 @@ export function fitToImage(
             rowU[k] = up[k - P] / sigma;
             continue;
           }
-          const o = k * 3;
-          const qx = px - centres[o];
-          const qy = py - centres[o + 1];
-          const qz = pz - centres[o + 2];
-          const dx = axes[o + 1] * qz - axes[o + 2] * qy;
-          const dy = axes[o + 2] * qx - axes[o] * qz;
-          const dz = axes[o] * qy - axes[o + 1] * qx;
-          rowU[k] = (up[0] * dx + up[1] * dy + up[2] * dz) / sigma;
+          lever(k, px, py, pz);
+          rowU[k] = (up[0] * dp[0] + up[1] * dp[1] + up[2] * dp[2]) / sigma;
         }
         for (const a of list) {
           Jtr[a] += rowU[a] * r;
