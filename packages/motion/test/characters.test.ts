@@ -53,6 +53,19 @@ function checkMesh(m: SkinnedMesh) {
   return { V, vol };
 }
 
+/** The vertices bound to the joint `name` alone (first weight > 0.99): how many, and the sum of their heights. */
+function boundTo(m: ReturnType<typeof makeCharacter>['meshes'][number], name: string) {
+  const joint = m.jointNames.indexOf(name);
+  let ySum = 0;
+  let count = 0;
+  for (let v = 0; v < m.positions.length / 3; v++)
+    if (m.joints[4 * v] === joint && m.weights[4 * v] > 0.99) {
+      ySum += m.positions[3 * v + 1];
+      count++;
+    }
+  return { ySum, count };
+}
+
 describe('procedural characters', () => {
   const sk = createSkeleton();
 
@@ -136,28 +149,14 @@ describe('procedural characters', () => {
     for (const n of m.jointNames) expect(bones.has(n), n).toBe(true);
     expect(m.jointNames).toContain('hand_l');
     // The left hand's vertices are below the shoulder (arms lowered by the rig's armDownDeg).
-    const hand = m.jointNames.indexOf('hand_l');
-    let ySum = 0;
-    let count = 0;
-    for (let v = 0; v < m.positions.length / 3; v++)
-      if (m.joints[4 * v] === hand && m.weights[4 * v] > 0.99) {
-        ySum += m.positions[3 * v + 1];
-        count++;
-      }
+    const hand = boundTo(m, 'hand_l');
     const shoulderY = createSkeleton().offsets[1] + 0.5 * 0.9; // hips + torso to the shoulders (rest)
-    expect(count).toBeGreaterThan(20);
-    expect(ySum / count).toBeLessThan(shoulderY - 0.2);
+    expect(hand.count).toBeGreaterThan(20);
+    expect(hand.ySum / hand.count).toBeLessThan(shoulderY - 0.2);
     // The T-pose rig keeps the arms horizontal.
     const mx = makeCharacter('boy', buildRig('mixamo', sk)).meshes[0];
-    const h2 = mx.jointNames.indexOf('mixamorig:LeftHand');
-    let y2 = 0;
-    let c2 = 0;
-    for (let v = 0; v < mx.positions.length / 3; v++)
-      if (mx.joints[4 * v] === h2 && mx.weights[4 * v] > 0.99) {
-        y2 += mx.positions[3 * v + 1];
-        c2++;
-      }
-    expect(Math.abs(y2 / c2 - shoulderY)).toBeLessThan(0.05);
+    const h2 = boundTo(mx, 'mixamorig:LeftHand');
+    expect(Math.abs(h2.ySum / h2.count - shoulderY)).toBeLessThan(0.05);
   });
 
   it('face mesh: the 52 ARKit shapes by their ARKit names, each moving the face; blink and jaw move the right side and way', () => {

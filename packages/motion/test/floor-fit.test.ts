@@ -63,13 +63,17 @@ describe('fit to the image with the floor', () => {
     return Math.min(p[29 * 3 + 1], p[31 * 3 + 1]) - floorY;
   };
 
+  /** The pose and root fitted from the start with `options` (300 iterations). */
+  const fitted = (options: Parameters<typeof fitToImage>[6]) => {
+    const pose = start();
+    const r = Float64Array.from(root);
+    fitToImage(model, cam, series, pose, r, 300, options);
+    return [pose, r] as const;
+  };
+
   it('holds a foot in contact on the floor and lessens the knee bend the image could not see', () => {
-    const a = start();
-    const ra = Float64Array.from(root);
-    fitToImage(model, cam, series, a, ra, 300, {});
-    const b = start();
-    const rb = Float64Array.from(root);
-    fitToImage(model, cam, series, b, rb, 300, {
+    const [a, ra] = fitted({});
+    const [b, rb] = fitted({
       floor: {
         up: [0, 1, 0],
         origin: [0, floorY, 0],
@@ -88,20 +92,14 @@ describe('fit to the image with the floor', () => {
   });
 
   it('with only the lowest sole point held, the other foot may stay up; frames in the air are left alone', () => {
-    const c = start();
-    const rc = Float64Array.from(root);
-    fitToImage(model, cam, series, c, rc, 300, {
+    const [c, rc] = fitted({
       floor: { up: [0, 1, 0], origin: [0, floorY, 0], frames: Uint8Array.of(1), sigma: 0.02 },
     });
     const p = landmarks(c, rc);
     const lowest = Math.min(...[29, 30, 31, 32].map((i) => p[i * 3 + 1])) - floorY;
     expect(Math.abs(lowest)).toBeLessThan(0.01);
-    const a = start();
-    const ra = Float64Array.from(root);
-    fitToImage(model, cam, series, a, ra, 300, {});
-    const b = start();
-    const rb = Float64Array.from(root);
-    fitToImage(model, cam, series, b, rb, 300, {
+    const [a, ra] = fitted({});
+    const [b, rb] = fitted({
       floor: { up: [0, 1, 0], origin: [0, floorY, 0], frames: Uint8Array.of(0), sigma: 0.02 },
     });
     expect(Array.from(b)).toEqual(Array.from(a));

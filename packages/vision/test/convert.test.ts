@@ -1,23 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertCached } from '../src/convert/cache.ts';
 import { convertTfjsToOnnx, UnsupportedOpError } from '../src/convert/converter.ts';
 import { decodeWeights, float16ToFloat32, readTfjsModel } from '../src/convert/tfjs-graph.ts';
 import { MODEL_NAMES, modelJsonPath } from '../src/models.ts';
+import { useTempCacheDir } from './fixtures/cache-dir.ts';
 
 describe('TF.js graph → ONNX converter', () => {
-  let cache: string;
-  beforeAll(async () => {
-    cache = await mkdtemp(join(tmpdir(), 'mocap-convert-'));
-    process.env.MOCAP_CACHE_DIR = cache;
-  });
-  afterAll(async () => {
-    delete process.env.MOCAP_CACHE_DIR;
-    await rm(cache, { recursive: true, force: true });
-  });
+  const cacheDir = useTempCacheDir('mocap-convert-');
 
   it('decodes IEEE half floats', () => {
     expect(float16ToFloat32(0x3c00)).toBe(1);
@@ -78,7 +68,7 @@ describe('TF.js graph → ONNX converter', () => {
     expect(first.converted).toBe(true);
     expect(second.converted).toBe(false);
     expect(second.path).toBe(first.path);
-    expect(first.path.startsWith(cache)).toBe(true);
+    expect(first.path.startsWith(cacheDir())).toBe(true);
     expect(first.path).toContain(first.sourceSha256.slice(0, 16));
     const other = await convertCached(modelJsonPath('blazepose-lite'), 'blazepose-lite', {
       outputs: ['ld_3d'],

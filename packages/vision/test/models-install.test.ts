@@ -1,21 +1,13 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FrameTracker } from '../src/frame-tracker.ts';
 import { convertTrackingModels } from '../src/pipeline.ts';
+import { useTempCacheDir } from './fixtures/cache-dir.ts';
 
 /** Install-time conversion (`npm run models -w @mocap/vision`): the cache entries are the ones tracking reads. */
 describe('convertTrackingModels', () => {
-  let cache: string;
-  beforeAll(async () => {
-    cache = await mkdtemp(join(tmpdir(), 'mocap-models-'));
-    process.env.MOCAP_CACHE_DIR = cache;
-  });
-  afterAll(async () => {
-    delete process.env.MOCAP_CACHE_DIR;
-    await rm(cache, { recursive: true, force: true });
-  });
+  const cacheDir = useTempCacheDir('mocap-models-');
 
   it('converts every model a tracking thread loads, once, and the thread then converts nothing', async () => {
     const first = await convertTrackingModels(['lite']);
@@ -23,13 +15,13 @@ describe('convertTrackingModels', () => {
       ['blazepose-detector', 'blazepose-lite', 'facemesh', 'handlandmark-full', 'iris'].sort(),
     );
     expect(first.every((m) => m.converted)).toBe(true);
-    const files = (await readdir(join(cache, 'onnx'))).sort();
+    const files = (await readdir(join(cacheDir(), 'onnx'))).sort();
     expect(files).toHaveLength(5);
     // Again: all already cached.
     expect((await convertTrackingModels(['lite'])).every((m) => !m.converted)).toBe(true);
     // A tracking thread's sessions (body, hands, face) read exactly those entries: no new file appears.
     const tracker = await FrameTracker.create({ model: 'lite', hands: true, face: true, backend: 'ort' });
     await tracker.dispose();
-    expect((await readdir(join(cache, 'onnx'))).sort()).toEqual(files);
+    expect((await readdir(join(cacheDir(), 'onnx'))).sort()).toEqual(files);
   });
 });
