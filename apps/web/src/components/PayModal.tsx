@@ -9,7 +9,7 @@
  * - Closing refreshes the user info; failures of the payment calls close the modal and stop the timers.
  */
 import QRCode from 'qrcode';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { getToken } from '../lib/cookies.ts';
 import { t } from '../lib/i18n.ts';
@@ -259,28 +259,29 @@ export function PayModal({
           </div>
         )}
         {status === 'ok' && (
-          <div className="pay-result ok" data-testid="pay-ok">
-            <div className="pay-result-icon">
-              <Icon name="check" size={40} />
-            </div>
-            <h3>{t('payModal.ok')}</h3>
-            <p className="muted">{t('payModal.okText')}</p>
+          <PayResult kind="ok" icon="check">
             <button type="button" className="btn btn-primary" onClick={() => qr && setDetail(qr.orderNo)}>
               {t('payModal.orderDetail')}
             </button>
-          </div>
+          </PayResult>
         )}
-        {status === 'fail' && (
-          <div className="pay-result fail" data-testid="pay-fail">
-            <div className="pay-result-icon">
-              <Icon name="warning" size={40} />
-            </div>
-            <h3>{t('payModal.fail')}</h3>
-            <p className="muted">{t('payModal.failText')}</p>
-          </div>
-        )}
+        {status === 'fail' && <PayResult kind="fail" icon="warning" />}
       </Modal>
       <OrderDetail orderNo={detail} onClose={() => setDetail(null)} />
     </>
+  );
+}
+
+/** How a payment ended: its icon, heading and words (`payModal.ok`/`okText`, or `fail`), then `children`. */
+function PayResult({ kind, icon, children }: { kind: 'ok' | 'fail'; icon: string; children?: ReactNode }) {
+  return (
+    <div className={`pay-result ${kind}`} data-testid={`pay-${kind}`}>
+      <div className="pay-result-icon">
+        <Icon name={icon} size={40} />
+      </div>
+      <h3>{t(`payModal.${kind}`)}</h3>
+      <p className="muted">{t(`payModal.${kind}Text`)}</p>
+      {children}
+    </div>
   );
 }

@@ -46,6 +46,23 @@ const feature = (text: string, on = true) => (
   </li>
 );
 
+/** A plan's features: its coins, its queue priority, its limits (queue, duration, file size), its formats. */
+const planFeatures = (
+  coins: string,
+  priority: 'low' | 'normal' | 'high',
+  limits: { queue: number; durationSec: number; fileSizeMb: number },
+  formats: string,
+) => (
+  <ul className="plan-features">
+    {feature(coins)}
+    {feature(t(`pay.priority.${priority}`))}
+    {feature(t('pay.queue', { n: limits.queue }))}
+    {feature(t('pay.duration', { n: limits.durationSec }))}
+    {feature(t('pay.size', { n: limits.fileSizeMb }))}
+    {feature(formats)}
+  </ul>
+);
+
 export function PricingPage() {
   const { user } = useSession();
   const navigate = useNavigate();
@@ -87,14 +104,7 @@ export function PricingPage() {
           <div className="plan-price">
             ¥0<span>{t('pay.perMonth')}</span>
           </div>
-          <ul className="plan-features">
-            {feature(t('pay.freeCoins'))}
-            {feature(t('pay.priority.low'))}
-            {feature(t('pay.queue', { n: L.free.queue }))}
-            {feature(t('pay.duration', { n: L.free.durationSec }))}
-            {feature(t('pay.size', { n: L.free.fileSizeMb }))}
-            {feature(t('pay.formatsFree'))}
-          </ul>
+          {planFeatures(t('pay.freeCoins'), 'low', L.free, t('pay.formatsFree'))}
           <button type="button" className="btn btn-block" disabled>
             {current === 'free' ? t('pay.current') : t('plan.free')}
           </button>
@@ -108,14 +118,12 @@ export function PricingPage() {
             ¥{monthly ? yuanShort(monthly.price) : '99'}
             <span>{t('pay.perMonth')}</span>
           </div>
-          <ul className="plan-features">
-            {feature(t('pay.coinsGrant', { n: monthly?.coins ?? 1000 }))}
-            {feature(t('pay.priority.normal'))}
-            {feature(t('pay.queue', { n: L.monthly.queue }))}
-            {feature(t('pay.duration', { n: L.monthly.durationSec }))}
-            {feature(t('pay.size', { n: L.monthly.fileSizeMb }))}
-            {feature(t('pay.formatsMonthly'))}
-          </ul>
+          {planFeatures(
+            t('pay.coinsGrant', { n: monthly?.coins ?? 1000 }),
+            'normal',
+            L.monthly,
+            t('pay.formatsMonthly'),
+          )}
           <p className="muted small">{t('pay.coinsMonthlyNote')}</p>
           <button
             type="button"
@@ -142,14 +150,12 @@ export function PricingPage() {
           {yearly?.listPrice && (
             <div className="plan-was">{t('pay.was', { p: yuanShort(yearly.listPrice) })}</div>
           )}
-          <ul className="plan-features">
-            {feature(t('pay.coinsGrant', { n: yearly?.coins ?? 15000 }))}
-            {feature(t('pay.priority.high'))}
-            {feature(t('pay.queue', { n: L.yearly.queue }))}
-            {feature(t('pay.duration', { n: L.yearly.durationSec }))}
-            {feature(t('pay.size', { n: L.yearly.fileSizeMb }))}
-            {feature(t('pay.formatsYearly'))}
-          </ul>
+          {planFeatures(
+            t('pay.coinsGrant', { n: yearly?.coins ?? 15000 }),
+            'high',
+            L.yearly,
+            t('pay.formatsYearly'),
+          )}
           {plan === 'monthly' && <p className="muted small">{t('pay.upgradeNote')}</p>}
           <button
             type="button"

@@ -110,47 +110,19 @@ export function SquarePage() {
         </button>
       </div>
       <div className="filter-rows">
-        <div className="filter-row">
-          <span className="filter-label">{t('upload.category')}</span>
-          <button
-            type="button"
-            className={`chip${!category ? ' chip-on' : ''}`}
-            onClick={() => setQuery({ category: undefined })}
-          >
-            {t('square.all')}
-          </button>
-          {categories.map((c) => (
-            <button
-              type="button"
-              key={c.id}
-              className={`chip${category === c.id ? ' chip-on' : ''}`}
-              onClick={() => setQuery({ category: c.id })}
-            >
-              {c.name}
-            </button>
-          ))}
-        </div>
+        <ChipRow
+          label={t('upload.category')}
+          options={categories.map((c) => [c.id, c.name])}
+          current={category}
+          pick={(v) => setQuery({ category: v })}
+        />
         {tagNames.length > 0 && (
-          <div className="filter-row">
-            <span className="filter-label">{t('upload.tags')}</span>
-            <button
-              type="button"
-              className={`chip${!tag ? ' chip-on' : ''}`}
-              onClick={() => setQuery({ tag: undefined })}
-            >
-              {t('square.all')}
-            </button>
-            {tagNames.map((n) => (
-              <button
-                type="button"
-                key={n}
-                className={`chip${tag === n ? ' chip-on' : ''}`}
-                onClick={() => setQuery({ tag: n })}
-              >
-                {n}
-              </button>
-            ))}
-          </div>
+          <ChipRow
+            label={t('upload.tags')}
+            options={tagNames.map((n) => [n, n])}
+            current={tag}
+            pick={(v) => setQuery({ tag: v })}
+          />
         )}
       </div>
       <ListState loading={loading} empty={list.length === 0} icon="square" text={t('square.empty')}>
@@ -217,6 +189,30 @@ export function SquarePage() {
         }}
       />
       <DownloadDialog video={download} onClose={() => setDownload(null)} />
+    </div>
+  );
+}
+
+/** A row of filter chips: "All" (on when nothing is picked), then each option [value, text]; `pick` gets the value. */
+function ChipRow(props: {
+  label: string;
+  options: [string, string][];
+  current: string;
+  pick: (value: string | undefined) => void;
+}) {
+  const { label, options, current, pick } = props;
+  const chip = (on: boolean) => `chip${on ? ' chip-on' : ''}`;
+  return (
+    <div className="filter-row">
+      <span className="filter-label">{label}</span>
+      <button type="button" className={chip(!current)} onClick={() => pick(undefined)}>
+        {t('square.all')}
+      </button>
+      {options.map(([value, text]) => (
+        <button type="button" key={value} className={chip(current === value)} onClick={() => pick(value)}>
+          {text}
+        </button>
+      ))}
     </div>
   );
 }

@@ -153,33 +153,23 @@ export function UserCenterPage() {
         </form>
         <form className="panel" onSubmit={savePassword}>
           <h2 className="panel-title">{t('center.password')}</h2>
-          <label className="field">
-            <span className="field-label">{t('center.oldPassword')}</span>
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={pw.old}
-              onChange={(e) => setPw({ ...pw, old: e.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">{t('auth.newPassword')}</span>
-            <input
-              type="password"
-              autoComplete="new-password"
-              value={pw.next}
-              onChange={(e) => setPw({ ...pw, next: e.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">{t('auth.password2')}</span>
-            <input
-              type="password"
-              autoComplete="new-password"
-              value={pw.again}
-              onChange={(e) => setPw({ ...pw, again: e.target.value })}
-            />
-          </label>
+          {(
+            [
+              ['old', 'center.oldPassword', 'current-password'],
+              ['next', 'auth.newPassword', 'new-password'],
+              ['again', 'auth.password2', 'new-password'],
+            ] as const
+          ).map(([key, label, autoComplete]) => (
+            <label className="field" key={key}>
+              <span className="field-label">{t(label)}</span>
+              <input
+                type="password"
+                autoComplete={autoComplete}
+                value={pw[key]}
+                onChange={(e) => setPw({ ...pw, [key]: e.target.value })}
+              />
+            </label>
+          ))}
           {pwError && (
             <div className="form-error" role="alert">
               {t(pwError)}
