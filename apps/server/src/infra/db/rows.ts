@@ -1,8 +1,47 @@
-/** The lookup the repositories share: one row of a table by the values of some of its columns. */
-import type { Kysely, Selectable } from 'kysely';
+/**
+ * The row operations the repositories share, on any table of a slice: one row or all rows by the values of some
+ * columns, a count, an insert that answers the stored row, an update or delete that answers how many rows it
+ * touched; and `snakeKeys`, a record's fields under their column names (`userId` → `user_id`).
+ */
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 
-/** Values of some columns of a row; null means the column IS NULL. */
-export type ColumnsEqual<Row> = { [C in keyof Selectable<Row>]?: Selectable<Row>[C] | null };
+/**
+ * Values of some columns of a row: null means the column IS NULL, a list means the column is one of its values.
+ */
+export type ColumnsEqual<Row> = {
+  [C in keyof Selectable<Row>]?: Selectable<Row>[C] | null | readonly Selectable<Row>[C][];
+};
+
+/** The column names of a record's field names (`createdAt` → `created_at`). */
+type Snake<S extends string> = S extends `${infer C}${infer Rest}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${Snake<Rest>}`
+  : S;
+export type SnakeKeys<O> = { [K in keyof O as K extends string ? Snake<K> : K]: O[K] };
+
+/** `o`'s fields that are given (not undefined) under their column names. */
+export function snakeKeys<O extends object>(o: O): SnakeKeys<O> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(o))
+    if (value !== undefined) out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+  return out as SnakeKeys<O>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any table of the slice; each signature gives the row type
+type AnyDb = Kysely<any>;
+// biome-ignore lint/suspicious/noExplicitAny: a filtered query of any table
+type Filterable = { where(column: string, op: string, value: unknown): any };
+
+/** `q` filtered by `where` (every column equal, IS NULL, or IN its list). */
+function filtered<Q extends Filterable>(q: Q, where: object): Q {
+  for (const [column, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    q =
+      value === null
+        ? q.where(column, 'is', null)
+        : q.where(column, Array.isArray(value) ? 'in' : '=', value);
+  }
+  return q;
+}
 
 /** The first row of `table` whose columns equal `where` (every one of them), or undefined. */
 export function rowWhere<T, TB extends keyof T & string>(
@@ -10,9 +49,70 @@ export function rowWhere<T, TB extends keyof T & string>(
   table: TB,
   where: ColumnsEqual<T[TB]>,
 ): Promise<Selectable<T[TB]> | undefined> {
-  // biome-ignore lint/suspicious/noExplicitAny: any table of the slice; the signature gives the row type
-  let q = (db as unknown as Kysely<any>).selectFrom(table).selectAll();
-  for (const [column, value] of Object.entries(where))
-    q = value === null ? q.where(column, 'is', null) : q.where(column, '=', value);
-  return q.executeTakeFirst() as Promise<Selectable<T[TB]> | undefined>;
+  return filtered(
+    (db as unknown as AnyDb).selectFrom(table as string).selectAll(),
+    where,
+  ).executeTakeFirst() as Promise<Selectable<T[TB]> | undefined>;
+}
+
+/** Every row of `table` whose columns equal `where`, sorted by `order` (first key first). */
+export function rowsWhere<T, TB extends keyof T & string>(
+  db: Kysely<T>,
+  table: TB,
+  where: ColumnsEqual<T[TB]>,
+  order: readonly (readonly [column: keyof T[TB] & string, direction: 'asc' | 'desc'])[] = [],
+): Promise<Selectable<T[TB]>[]> {
+  let q = filtered((db as unknown as AnyDb).selectFrom(table as string).selectAll(), where);
+  for (const [column, direction] of order) q = q.orderBy(column, direction);
+  return q.execute() as Promise<Selectable<T[TB]>[]>;
+}
+
+/** How many rows of `table` have columns equal to `where`. */
+export async function countWhere<T, TB extends keyof T & string>(
+  db: Kysely<T>,
+  table: TB,
+  where: ColumnsEqual<T[TB]>,
+): Promise<number> {
+  const q = (db as unknown as AnyDb).selectFrom(table as string).select(sql<number>`count(*)`.as('n'));
+  return Number((await filtered(q, where).executeTakeFirstOrThrow()).n);
+}
+
+/** `V` with no field that `Row` has no column for (a record's field the table does not store is a type error). */
+type ColumnsOnly<V, Row> = V & { [K in Exclude<keyof V, keyof Row>]: never };
+
+/** Inserts one row into `table` and answers it as stored (generated id, defaults). */
+export function insertRow<T, TB extends keyof T & string, V extends Insertable<T[TB]>>(
+  db: Kysely<T>,
+  table: TB,
+  values: ColumnsOnly<V, T[TB]>,
+): Promise<Selectable<T[TB]>> {
+  return (db as unknown as AnyDb)
+    .insertInto(table as string)
+    .values(values)
+    .returningAll()
+    .executeTakeFirstOrThrow() as Promise<Selectable<T[TB]>>;
+}
+
+/** Sets `set` on the rows of `table` whose columns equal `where`; answers how many rows changed. */
+export async function updateWhere<T, TB extends keyof T & string, V extends Updateable<T[TB]>>(
+  db: Kysely<T>,
+  table: TB,
+  set: ColumnsOnly<V, T[TB]>,
+  where: ColumnsEqual<T[TB]>,
+): Promise<number> {
+  const r = await filtered(
+    (db as unknown as AnyDb).updateTable(table as string).set(set),
+    where,
+  ).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Deletes the rows of `table` whose columns equal `where`; answers how many went. */
+export async function deleteWhere<T, TB extends keyof T & string>(
+  db: Kysely<T>,
+  table: TB,
+  where: ColumnsEqual<T[TB]>,
+): Promise<number> {
+  const r = await filtered((db as unknown as AnyDb).deleteFrom(table as string), where).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

@@ -8,7 +8,7 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
-import { rowWhere } from '../../infra/db/rows.ts';
+import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -102,31 +102,12 @@ const like = (column: string, pattern: string) =>
 
 export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationRepo {
   async create(a: NewAnimation): Promise<AnimationRecord> {
-    const r = await this.db
-      .insertInto('animation')
-      .values({
-        name: a.name,
-        category: a.category,
-        tags: JSON.stringify(a.tags),
-        source: a.source,
-        source_ref: a.sourceRef,
-        credit: a.credit,
-        clip_key: a.clipKey,
-        frame_count: a.frameCount,
-        fps: a.fps,
-        duration_ms: a.durationMs,
-        price: a.price,
-        status: a.status,
-        created_at: a.createdAt,
-        updated_at: a.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(r);
+    const values = { ...snakeKeys(a), tags: JSON.stringify(a.tags), updated_at: a.createdAt };
+    return toRecord(await insertRow(this.db, 'animation', values));
   }
 
   async findById(id: number): Promise<AnimationRecord | null> {
-    const r = await this.db.selectFrom('animation').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'animation', { id });
     return r ? toRecord(r) : null;
   }
 
@@ -168,12 +149,7 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
   }
 
   async setStatus(id: number, status: number, now: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('animation')
-      .set({ status, updated_at: now })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return (await updateWhere(this.db, 'animation', { status, updated_at: now }, { id })) > 0;
   }
 
   async remade(
@@ -181,19 +157,7 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
     p: { frameCount: number; fps: number; durationMs: number; price: number; status: number },
     now: number,
   ): Promise<void> {
-    await this.db
-      .updateTable('animation')
-      .set({
-        frame_count: p.frameCount,
-        fps: p.fps,
-        duration_ms: p.durationMs,
-        price: p.price,
-        status: p.status,
-        zips: '{}',
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'animation', { ...snakeKeys(p), zips: '{}', updated_at: now }, { id });
   }
 
   async setZip(
@@ -205,11 +169,7 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
     const cur = await this.findById(id);
     if (!cur) return;
     const zips = { ...cur.zips, [boneType]: zip };
-    await this.db
-      .updateTable('animation')
-      .set({ zips: JSON.stringify(zips), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'animation', { zips: JSON.stringify(zips), updated_at: now }, { id });
   }
 
   async addDownload(id: number): Promise<void> {
@@ -228,33 +188,26 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
         .onConflict((oc) => oc.columns(['user_id', 'animation_id']).doNothing())
         .execute();
     } else {
-      await this.db
-        .deleteFrom('animation_collect')
-        .where('user_id', '=', userId)
-        .where('animation_id', '=', id)
-        .execute();
+      await deleteWhere(this.db, 'animation_collect', { user_id: userId, animation_id: id });
     }
   }
 
-  async collectedOf(userId: number, ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('animation_collect')
-      .select('animation_id')
-      .where('user_id', '=', userId)
-      .where('animation_id', 'in', ids)
-      .execute();
-    return new Set(rows.map((r) => Number(r.animation_id)));
+  collectedOf(userId: number, ids: number[]): Promise<Set<number>> {
+    return this.markedOf('animation_collect', userId, ids);
   }
 
-  async purchasedOf(userId: number, ids: number[]): Promise<Set<number>> {
+  purchasedOf(userId: number, ids: number[]): Promise<Set<number>> {
+    return this.markedOf('animation_purchase', userId, ids);
+  }
+
+  /** Which of `ids` the user has a row for in `table` (collected, bought). */
+  private async markedOf(
+    table: 'animation_collect' | 'animation_purchase',
+    userId: number,
+    ids: number[],
+  ): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('animation_purchase')
-      .select('animation_id')
-      .where('user_id', '=', userId)
-      .where('animation_id', 'in', ids)
-      .execute();
+    const rows = await rowsWhere(this.db, table, { user_id: userId, animation_id: ids });
     return new Set(rows.map((r) => Number(r.animation_id)));
   }
 
@@ -280,13 +233,7 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
   }): Promise<boolean> {
     const r = await this.db
       .insertInto('animation_purchase')
-      .values({
-        user_id: p.userId,
-        animation_id: p.animationId,
-        charged: p.charged,
-        charge_ref: p.chargeRef,
-        created_at: p.createdAt,
-      })
+      .values(snakeKeys(p))
       .onConflict((oc) => oc.columns(['user_id', 'animation_id']).doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -1,7 +1,7 @@
 /** Blacklist rules over Kysely (table blocklist_rules, migration 901): the only SQL of the blocklist slice. */
 
 import type { Generated, Selectable } from 'kysely';
-import { rowWhere } from '../../infra/db/rows.ts';
+import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { BlocklistRepo, BlockRule, RuleKind } from './ports.ts';
@@ -27,12 +27,10 @@ const toRule = (r: Selectable<BlocklistRulesTable>): BlockRule => ({
 
 export class KyselyBlocklistRepo extends SliceRepo<BDB> implements BlocklistRepo {
   async list() {
-    return (await this.db.selectFrom('blocklist_rules').selectAll().orderBy('id', 'desc').execute()).map(
-      toRule,
-    );
+    return (await rowsWhere(this.db, 'blocklist_rules', {}, [['id', 'desc']])).map(toRule);
   }
   async find(id: number) {
-    const r = await this.db.selectFrom('blocklist_rules').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'blocklist_rules', { id });
     return r && toRule(r);
   }
   async findValue(kind: RuleKind, value: string) {
@@ -40,21 +38,9 @@ export class KyselyBlocklistRepo extends SliceRepo<BDB> implements BlocklistRepo
     return r && toRule(r);
   }
   async create(r: Omit<BlockRule, 'id'>) {
-    const row = await this.db
-      .insertInto('blocklist_rules')
-      .values({
-        kind: r.kind,
-        value: r.value,
-        note: r.note,
-        created_by: r.createdBy,
-        created_at: r.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRule(row);
+    return toRule(await insertRow(this.db, 'blocklist_rules', snakeKeys(r)));
   }
   async delete(id: number) {
-    const r = await this.db.deleteFrom('blocklist_rules').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return (await deleteWhere(this.db, 'blocklist_rules', { id })) > 0;
   }
 }

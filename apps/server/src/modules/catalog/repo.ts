@@ -1,5 +1,7 @@
 /** The category/tag tree's repository. */
 import type { Kysely, Selectable } from 'kysely';
+import { columnValues } from '../../infra/db/patch.ts';
+import { deleteWhere, insertRow, rowsWhere, rowWhere, updateWhere } from '../../infra/db/rows.ts';
 import type { CategoriesTable, DB } from '../../infra/db/schema.ts';
 import type { Category, CategoryKind, CategoryRepo } from '../../ports.ts';
 
@@ -13,68 +15,45 @@ const toCategory = (r: Selectable<CategoriesTable>): Category => ({
   updatedAt: Number(r.updated_at),
 });
 
+const byOrder = [
+  ['sort', 'asc'],
+  ['id', 'asc'],
+] as const;
+
 export class KyselyCategoryRepo implements CategoryRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async list(kind: CategoryKind) {
-    const rows = await this.db
-      .selectFrom('categories')
-      .selectAll()
-      .where('kind', '=', kind)
-      .orderBy('sort')
-      .orderBy('id')
-      .execute();
-    return rows.map(toCategory);
+    return (await rowsWhere(this.db, 'categories', { kind }, byOrder)).map(toCategory);
   }
 
   async findById(id: number) {
-    const r = await this.db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'categories', { id });
     return r && toCategory(r);
   }
 
   async children(id: number) {
-    const rows = await this.db
-      .selectFrom('categories')
-      .selectAll()
-      .where('parent_id', '=', id)
-      .orderBy('sort')
-      .orderBy('id')
-      .execute();
-    return rows.map(toCategory);
+    return (await rowsWhere(this.db, 'categories', { parent_id: id }, byOrder)).map(toCategory);
   }
 
   async findByName(kind: CategoryKind, name: string, parentId: number | null) {
-    let q = this.db.selectFrom('categories').selectAll().where('kind', '=', kind).where('name', '=', name);
-    q = parentId === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parentId);
-    const r = await q.executeTakeFirst();
+    const r = await rowWhere(this.db, 'categories', { kind, name, parent_id: parentId });
     return r && toCategory(r);
   }
 
   async create(c: Parameters<CategoryRepo['create']>[0]) {
-    const r = await this.db
-      .insertInto('categories')
-      .values({
-        parent_id: c.parentId,
-        kind: c.kind,
-        name: c.name,
-        sort: c.sort,
-        created_at: c.now,
-        updated_at: c.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toCategory(r);
+    const values = { parent_id: c.parentId, kind: c.kind, name: c.name, sort: c.sort };
+    return toCategory(
+      await insertRow(this.db, 'categories', { ...values, created_at: c.now, updated_at: c.now }),
+    );
   }
 
   async update(id: number, p: Partial<Pick<Category, 'parentId' | 'name' | 'sort'>>, now: number) {
-    const v: Record<string, unknown> = { updated_at: now };
-    if (p.parentId !== undefined) v.parent_id = p.parentId;
-    if (p.name !== undefined) v.name = p.name;
-    if (p.sort !== undefined) v.sort = p.sort;
-    await this.db.updateTable('categories').set(v).where('id', '=', id).execute();
+    const set = columnValues(p, { parentId: 'parent_id', name: 'name', sort: 'sort' });
+    await updateWhere(this.db, 'categories', { ...set, updated_at: now }, { id });
   }
 
   async delete(id: number) {
-    await this.db.deleteFrom('categories').where('id', '=', id).execute();
+    await deleteWhere(this.db, 'categories', { id });
   }
 }

@@ -1,7 +1,7 @@
 /** Repositories of coins: the ledger, grant markers, scheduled-run markers. */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newestFirst } from '../../infra/db/paging.ts';
-import { rowWhere } from '../../infra/db/rows.ts';
+import { rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { CoinLedgerTable, DB } from '../../infra/db/schema.ts';
 import type {
   Currency,
@@ -31,16 +31,7 @@ export class KyselyLedgerRepo implements LedgerRepo {
   async claim(e: Omit<LedgerEntry, 'id'>) {
     const r = await this.db
       .insertInto('coin_ledger')
-      .values({
-        user_id: e.userId,
-        currency: e.currency,
-        amount: e.amount,
-        balance_after: e.balanceAfter,
-        reason: e.reason,
-        ref: e.ref,
-        note: e.note,
-        created_at: e.createdAt,
-      })
+      .values(snakeKeys(e))
       .onConflict((oc) => oc.column('ref').doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -48,15 +39,11 @@ export class KyselyLedgerRepo implements LedgerRepo {
   }
 
   async setBalanceAfter(id: number, balanceAfter: number) {
-    await this.db
-      .updateTable('coin_ledger')
-      .set({ balance_after: balanceAfter })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'coin_ledger', { balance_after: balanceAfter }, { id });
   }
 
   async findByRef(ref: string) {
-    const r = await this.db.selectFrom('coin_ledger').selectAll().where('ref', '=', ref).executeTakeFirst();
+    const r = await rowWhere(this.db, 'coin_ledger', { ref });
     return r && toEntry(r);
   }
 
@@ -106,12 +93,7 @@ export class KyselyScheduledRunRepo implements ScheduledRunRepo {
   }
 
   async finish(name: string, period: string, now: number, result: string) {
-    await this.db
-      .updateTable('scheduled_runs')
-      .set({ finished_at: now, result })
-      .where('name', '=', name)
-      .where('period', '=', period)
-      .execute();
+    await updateWhere(this.db, 'scheduled_runs', { finished_at: now, result }, { name, period });
   }
 
   async get(name: string, period: string) {

@@ -2,7 +2,15 @@
 
 import type { Generated, Selectable } from 'kysely';
 import { newestFirst } from '../../infra/db/paging.ts';
-import { rowWhere } from '../../infra/db/rows.ts';
+import {
+  countWhere,
+  deleteWhere,
+  insertRow,
+  rowsWhere,
+  rowWhere,
+  snakeKeys,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type {
@@ -115,11 +123,7 @@ const toDelivery = (r: Selectable<DeliveriesTable>): DeliveryRecord => ({
 
 export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   async prefs(userId: number): Promise<NoticePrefs | undefined> {
-    const r = await this.db
-      .selectFrom('company_settings')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'company_settings', { user_id: userId });
     return (
       r && {
         made: Number(r.notice_made) === 1,
@@ -148,92 +152,46 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   }
 
   async createKey(k: Omit<ApiKeyRecord, 'id' | 'lastUsedAt' | 'revokedAt'> & { keyHash: string }) {
-    const r = await this.db
-      .insertInto('api_keys')
-      .values({
-        user_id: k.userId,
-        name: k.name,
-        prefix: k.prefix,
-        key_hash: k.keyHash,
-        rate_per_minute: k.ratePerMinute,
-        routes: k.routes === null ? null : k.routes.join(','),
-        created_at: k.createdAt,
-        last_used_at: null,
-        revoked_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toKey(r);
+    const routes = k.routes === null ? null : k.routes.join(',');
+    const values = { ...snakeKeys(k), routes, last_used_at: null, revoked_at: null };
+    return toKey(await insertRow(this.db, 'api_keys', values));
   }
 
   async listKeys(userId: number) {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toKey);
+    return (await rowsWhere(this.db, 'api_keys', { user_id: userId }, [['id', 'desc']])).map(toKey);
   }
 
-  async countActiveKeys(userId: number) {
-    const r = await this.db
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+  countActiveKeys(userId: number) {
+    return countWhere(this.db, 'api_keys', { user_id: userId, revoked_at: null });
   }
 
   async findKeyByHash(hash: string) {
-    const r = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('key_hash', '=', hash)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'api_keys', { key_hash: hash });
     return r && toKey(r);
   }
 
   async revokeKey(userId: number, id: number, now: number) {
-    const r = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: now })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return (
+      (await updateWhere(
+        this.db,
+        'api_keys',
+        { revoked_at: now },
+        { id, user_id: userId, revoked_at: null },
+      )) > 0
+    );
   }
 
   async touchKey(id: number, now: number) {
-    await this.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+    await updateWhere(this.db, 'api_keys', { last_used_at: now }, { id });
   }
 
   async createWebhook(w: Omit<WebhookRecord, 'id'>) {
-    const r = await this.db
-      .insertInto('webhooks')
-      .values({
-        user_id: w.userId,
-        url: w.url,
-        secret: w.secret,
-        events: w.events.join(','),
-        created_at: w.createdAt,
-        deleted_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toHook(r);
+    const values = { ...snakeKeys(w), events: w.events.join(','), deleted_at: null };
+    return toHook(await insertRow(this.db, 'webhooks', values));
   }
 
   async listWebhooks(userId: number) {
-    const rows = await this.db
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .orderBy('id', 'asc')
-      .execute();
+    const rows = await rowsWhere(this.db, 'webhooks', { user_id: userId, deleted_at: null }, [['id', 'asc']]);
     return rows.map(toHook);
   }
 
@@ -243,33 +201,14 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   }
 
   async deleteWebhook(userId: number, id: number, now: number) {
-    const r = await this.db
-      .updateTable('webhooks')
-      .set({ deleted_at: now })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    const where = { id, user_id: userId, deleted_at: null };
+    return (await updateWhere(this.db, 'webhooks', { deleted_at: now }, where)) > 0;
   }
 
   async insertDelivery(d: Omit<DeliveryRecord, 'id'>) {
     const r = await this.db
       .insertInto('webhook_deliveries')
-      .values({
-        webhook_id: d.webhookId,
-        user_id: d.userId,
-        event: d.event,
-        event_key: d.eventKey,
-        body: d.body,
-        state: d.state,
-        attempts: d.attempts,
-        next_at: d.nextAt,
-        response_code: d.responseCode,
-        error: d.error,
-        created_at: d.createdAt,
-        delivered_at: d.deliveredAt,
-      })
+      .values(snakeKeys(d))
       .onConflict((oc) => oc.columns(['webhook_id', 'event_key']).doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -289,24 +228,12 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   }
 
   async findDelivery(id: number) {
-    const r = await this.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'webhook_deliveries', { id });
     return r && toDelivery(r);
   }
 
   async updateDelivery(id: number, p: Parameters<CompanyRepo['updateDelivery']>[1]) {
-    const set: Partial<Omit<DeliveriesTable, 'id'>> = {};
-    if (p.body !== undefined) set.body = p.body;
-    if (p.state !== undefined) set.state = p.state;
-    if (p.attempts !== undefined) set.attempts = p.attempts;
-    if (p.nextAt !== undefined) set.next_at = p.nextAt;
-    if (p.responseCode !== undefined) set.response_code = p.responseCode;
-    if (p.error !== undefined) set.error = p.error;
-    if (p.deliveredAt !== undefined) set.delivered_at = p.deliveredAt;
-    await this.db.updateTable('webhook_deliveries').set(set).where('id', '=', id).execute();
+    await updateWhere(this.db, 'webhook_deliveries', snakeKeys(p), { id });
   }
 
   async claimIdempotency(
@@ -321,13 +248,7 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
       .onConflict((oc) => oc.columns(['user_id', 'scope', 'idem_key']).doNothing())
       .executeTakeFirst();
     if (Number(ins.numInsertedOrUpdatedRows ?? 0n) > 0) return { claimed: true as const };
-    const r = await this.db
-      .selectFrom('idempotency_keys')
-      .select(['state', 'response', 'created_at'])
-      .where('user_id', '=', userId)
-      .where('scope', '=', scope)
-      .where('idem_key', '=', key)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'idempotency_keys', { user_id: userId, scope, idem_key: key });
     if (!r) return this.claimIdempotency(userId, scope, key, now); // released meanwhile
     return {
       claimed: false as const,
@@ -353,32 +274,14 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   }
 
   async findIdempotency(userId: number, scope: string, key: string) {
-    const r = await this.db
-      .selectFrom('idempotency_keys')
-      .select(['state', 'response'])
-      .where('user_id', '=', userId)
-      .where('scope', '=', scope)
-      .where('idem_key', '=', key)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'idempotency_keys', { user_id: userId, scope, idem_key: key });
     return r && { state: r.state as 'pending' | 'done', response: r.response };
   }
 
   async finishIdempotency(userId: number, scope: string, key: string, response: string | null) {
-    const q = this.db
-      .updateTable('idempotency_keys')
-      .where('user_id', '=', userId)
-      .where('scope', '=', scope)
-      .where('idem_key', '=', key);
-    if (response === null) {
-      await this.db
-        .deleteFrom('idempotency_keys')
-        .where('user_id', '=', userId)
-        .where('scope', '=', scope)
-        .where('idem_key', '=', key)
-        .execute();
-      return;
-    }
-    await q.set({ state: 'done', response }).execute();
+    const where = { user_id: userId, scope, idem_key: key };
+    if (response === null) await deleteWhere(this.db, 'idempotency_keys', where);
+    else await updateWhere(this.db, 'idempotency_keys', { state: 'done', response }, where);
   }
 
   async listDeliveries(userId: number, page: number, size: number) {

@@ -1,6 +1,7 @@
 /** Uploaded-file records over Kysely (table uploaded_files, migration 1400): the only SQL of the file slice. */
 
 import type { Generated, Selectable } from 'kysely';
+import { insertRow, rowWhere, snakeKeys } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { FileKind, FilePurpose, UploadedFile, UploadedFileRepo } from './ports.ts';
@@ -36,30 +37,10 @@ const toFile = (r: Selectable<UploadedFilesTable>): UploadedFile => ({
 
 export class KyselyUploadedFileRepo extends SliceRepo<FDB> implements UploadedFileRepo {
   async create(f: Omit<UploadedFile, 'id'>) {
-    const row = await this.db
-      .insertInto('uploaded_files')
-      .values({
-        key: f.key,
-        user_id: f.userId,
-        kind: f.kind,
-        purpose: f.purpose,
-        content_type: f.contentType,
-        size: f.size,
-        width: f.width,
-        height: f.height,
-        original_name: f.originalName,
-        created_at: f.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toFile(row);
+    return toFile(await insertRow(this.db, 'uploaded_files', snakeKeys(f)));
   }
   async findByKey(key: string) {
-    const r = await this.db
-      .selectFrom('uploaded_files')
-      .selectAll()
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'uploaded_files', { key });
     return r && toFile(r);
   }
   async bytesSince(userId: number, since: number) {

@@ -8,7 +8,7 @@ import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
-import { rowWhere } from '../../infra/db/rows.ts';
+import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -114,36 +114,18 @@ const patchRow = (p: MusicPatch): Partial<Row> =>
 
 export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   async create(m: NewMusic): Promise<MusicRecord> {
-    const row = await this.db
-      .insertInto('music')
-      .values({
-        user_id: m.userId,
-        name: m.name,
-        file_name: m.fileName,
-        audio_key: m.audioKey,
-        storage_prefix: m.storagePrefix,
-        md5: m.md5,
-        size_bytes: m.sizeBytes,
-        duration_ms: m.durationMs,
-        format: m.format,
-        priority: m.priority,
-        seed: m.seed,
-        currency: m.currency,
-        charged: m.charged,
-        charge_ref: m.chargeRef,
-        error: null,
-        started_at: null,
-        finished_at: null,
-        created_at: m.createdAt,
-        updated_at: m.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+    const values = {
+      ...snakeKeys(m),
+      error: null,
+      started_at: null,
+      finished_at: null,
+      updated_at: m.createdAt,
+    };
+    return toRecord(await insertRow(this.db, 'music', values));
   }
 
   async findById(id: number): Promise<MusicRecord | null> {
-    const r = await this.db.selectFrom('music').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'music', { id });
     return r ? toRecord(r) : null;
   }
 
@@ -162,35 +144,21 @@ export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   }
 
   async countByStatus(userId: number, statuses: number[]): Promise<number> {
-    const r = await this.db
-      .selectFrom('music')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .where('status', 'in', statuses)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    return countWhere(this.db, 'music', { user_id: userId, status: statuses });
   }
 
   async update(id: number, p: MusicPatch, now: number): Promise<void> {
-    await this.db
-      .updateTable('music')
-      .set({ ...patchRow(p), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'music', { ...patchRow(p), updated_at: now }, { id });
   }
 
   async updateIfStatus(id: number, statuses: number[], p: MusicPatch, now: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('music')
-      .set({ ...patchRow(p), updated_at: now })
-      .where('id', '=', id)
-      .where('status', 'in', statuses)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return (
+      (await updateWhere(this.db, 'music', { ...patchRow(p), updated_at: now }, { id, status: statuses })) > 0
+    );
   }
 
   async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('music').where('id', '=', id).execute();
+    await deleteWhere(this.db, 'music', { id });
   }
 
   async unfinished(limit: number): Promise<MusicRecord[]> {

@@ -5,6 +5,7 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { newestFirst } from '../../infra/db/paging.ts';
+import { insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos } from '../../store.ts';
@@ -119,38 +120,19 @@ class KyselyOrderRepo implements OrderRepo {
   ) {}
 
   async create(o: NewOrder) {
-    const r = await this.db
-      .insertInto('orders')
-      .values({
-        order_no: o.orderNo,
-        user_id: o.userId,
-        goods_id: o.goodsId,
-        goods_kind: o.goodsKind,
-        title: o.title,
-        amount: o.amount,
-        method: o.method,
-        status: o.status,
-        code_url: o.codeUrl,
-        trade_no: null,
-        grant_json: JSON.stringify(o.grant),
-        result_json: null,
-        created_at: o.createdAt,
-        expires_at: o.expiresAt,
-        paid_at: null,
-        closed_at: null,
-        updated_at: o.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toOrder(r);
+    const { grant, ...fields } = o;
+    const unset = { trade_no: null, result_json: null, paid_at: null, closed_at: null };
+    const values = {
+      ...snakeKeys(fields),
+      grant_json: JSON.stringify(grant),
+      ...unset,
+      updated_at: o.createdAt,
+    };
+    return toOrder(await insertRow(this.db, 'orders', values));
   }
 
   async byNo(orderNo: string) {
-    const r = await this.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('order_no', '=', orderNo)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'orders', { order_no: orderNo });
     return r && toOrder(r);
   }
 
@@ -176,37 +158,25 @@ class KyselyOrderRepo implements OrderRepo {
   }
 
   async setCodeUrl(orderNo: string, codeUrl: string, now: number) {
-    await this.db
-      .updateTable('orders')
-      .set({ code_url: codeUrl, updated_at: now })
-      .where('order_no', '=', orderNo)
-      .execute();
+    await updateWhere(this.db, 'orders', { code_url: codeUrl, updated_at: now }, { order_no: orderNo });
   }
 
   async markPaid(orderNo: string, tradeNo: string | null, result: OrderResult, now: number) {
-    const r = await this.db
-      .updateTable('orders')
-      .set({
-        status: 'paid',
-        trade_no: tradeNo,
-        result_json: JSON.stringify(result),
-        paid_at: now,
-        updated_at: now,
-      })
-      .where('order_no', '=', orderNo)
-      .where('status', 'in', ['pending', 'closed'])
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    const set = {
+      status: 'paid',
+      trade_no: tradeNo,
+      result_json: JSON.stringify(result),
+      paid_at: now,
+      updated_at: now,
+    };
+    return (
+      (await updateWhere(this.db, 'orders', set, { order_no: orderNo, status: ['pending', 'closed'] })) === 1
+    );
   }
 
   async markClosed(orderNo: string, now: number) {
-    const r = await this.db
-      .updateTable('orders')
-      .set({ status: 'closed', closed_at: now, updated_at: now })
-      .where('order_no', '=', orderNo)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    const set = { status: 'closed', closed_at: now, updated_at: now };
+    return (await updateWhere(this.db, 'orders', set, { order_no: orderNo, status: 'pending' })) === 1;
   }
 
   async expired(now: number, limit: number) {
@@ -277,29 +247,14 @@ class KyselyInvoiceRepo implements InvoiceRepo {
   async create(i: Omit<InvoiceRecord, 'id' | 'status' | 'updatedAt'>) {
     const r = await this.db
       .insertInto('invoices')
-      .values({
-        user_id: i.userId,
-        order_no: i.orderNo,
-        kind: i.kind,
-        title: i.title,
-        tax_no: i.taxNo,
-        email: i.email,
-        amount: i.amount,
-        status: 'pending',
-        created_at: i.createdAt,
-        updated_at: i.createdAt,
-      })
+      .values({ ...snakeKeys(i), status: 'pending', updated_at: i.createdAt })
       .onConflict((oc) => oc.column('order_no').doNothing())
       .returningAll()
       .executeTakeFirst();
     return r && toInvoice(r);
   }
   async byOrder(orderNo: string) {
-    const r = await this.db
-      .selectFrom('invoices')
-      .selectAll()
-      .where('order_no', '=', orderNo)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'invoices', { order_no: orderNo });
     return r && toInvoice(r);
   }
   async list(q: { userId?: number; status?: InvoiceRecord['status']; page: number; size: number }) {
@@ -309,12 +264,7 @@ class KyselyInvoiceRepo implements InvoiceRepo {
     return newestFirst(base, q, toInvoice);
   }
   async setStatus(id: number, status: InvoiceRecord['status'], now: number) {
-    const r = await this.db
-      .updateTable('invoices')
-      .set({ status, updated_at: now })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return (await updateWhere(this.db, 'invoices', { status, updated_at: now }, { id })) === 1;
   }
 }
 
@@ -334,19 +284,10 @@ const toCashback = (r: Selectable<CashbackRecordsTable>): CashbackRecord => ({
 class KyselyCashbackRepo implements CashbackRepo {
   constructor(private readonly db: Kysely<PayDB>) {}
   async codeOf(userId: number) {
-    const r = await this.db
-      .selectFrom('cashback_codes')
-      .select('code')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return r?.code;
+    return (await rowWhere(this.db, 'cashback_codes', { user_id: userId }))?.code;
   }
   async userByCode(code: string) {
-    const r = await this.db
-      .selectFrom('cashback_codes')
-      .select('user_id')
-      .where('code', '=', code)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'cashback_codes', { code });
     return r ? Number(r.user_id) : undefined;
   }
   async setCode(userId: number, code: string, now: number) {
@@ -363,17 +304,7 @@ class KyselyCashbackRepo implements CashbackRepo {
   async add(r: Omit<CashbackRecord, 'id' | 'paidAt' | 'status'>) {
     await this.db
       .insertInto('cashback_records')
-      .values({
-        inviter_id: r.inviterId,
-        invitee_id: r.inviteeId,
-        order_no: r.orderNo,
-        order_amount: r.orderAmount,
-        rate_bp: r.rateBp,
-        amount: r.amount,
-        status: 'pending',
-        created_at: r.createdAt,
-        paid_at: null,
-      })
+      .values({ ...snakeKeys(r), status: 'pending', paid_at: null })
       .onConflict((oc) => oc.column('order_no').doNothing())
       .execute();
   }

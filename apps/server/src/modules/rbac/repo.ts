@@ -4,7 +4,8 @@
 
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import { pageOf } from '../../infra/db/paging.ts';
-import { columnValues, flag } from '../../infra/db/patch.ts';
+import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
+import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import { toUser } from '../user/repo.ts';
@@ -146,113 +147,58 @@ const menuRow = (m: Partial<MenuInput>): Partial<Omit<Selectable<AdminMenusTable
 
 export class KyselyRbacRepo extends SliceRepo<RbacDB> implements RbacRepo {
   async listRoles() {
-    return (await this.db.selectFrom('admin_roles').selectAll().orderBy('id').execute()).map(toRole);
+    return (await rowsWhere(this.db, 'admin_roles', {}, [['id', 'asc']])).map(toRole);
   }
   async findRole(id: number) {
-    const r = await this.db.selectFrom('admin_roles').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'admin_roles', { id });
     return r && toRole(r);
   }
   async findRoleByKey(key: string) {
-    const r = await this.db
-      .selectFrom('admin_roles')
-      .selectAll()
-      .where('role_key', '=', key)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'admin_roles', { role_key: key });
     return r && toRole(r);
   }
   async createRole(r: RoleInput, now: number) {
-    const row = await this.db
-      .insertInto('admin_roles')
-      .values({
-        role_key: r.key,
-        title: r.title,
-        state: r.state ? 1 : 0,
-        pages: JSON.stringify(r.pages),
-        builtin: r.builtin ? 1 : 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRole(row);
+    const flags = { state: flag(r.state), builtin: flag(r.builtin ?? false) };
+    const values = { role_key: r.key, title: r.title, pages: jsonText(r.pages), ...flags };
+    return toRole(await insertRow(this.db, 'admin_roles', { ...values, created_at: now, updated_at: now }));
   }
   async updateRole(id: number, r: Partial<RoleInput>, now: number) {
-    await this.db
-      .updateTable('admin_roles')
-      .set({
-        ...(r.title !== undefined ? { title: r.title } : {}),
-        ...(r.state !== undefined ? { state: r.state ? 1 : 0 } : {}),
-        ...(r.pages !== undefined ? { pages: JSON.stringify(r.pages) } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .execute();
+    const set = columnValues(r, { title: 'title', state: ['state', flag], pages: ['pages', jsonText] });
+    await updateWhere(this.db, 'admin_roles', { ...set, updated_at: now }, { id });
   }
   async deleteRole(id: number) {
-    const r = await this.db.deleteFrom('admin_roles').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return (await deleteWhere(this.db, 'admin_roles', { id })) > 0;
   }
 
   async listMenus() {
-    return (await this.db.selectFrom('admin_menus').selectAll().orderBy('sort').orderBy('id').execute()).map(
-      toMenu,
-    );
+    const order = [
+      ['sort', 'asc'],
+      ['id', 'asc'],
+    ] as const;
+    return (await rowsWhere(this.db, 'admin_menus', {}, order)).map(toMenu);
   }
   async findMenu(id: number) {
-    const r = await this.db.selectFrom('admin_menus').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'admin_menus', { id });
     return r && toMenu(r);
   }
   async findMenuByPath(path: string) {
-    const r = await this.db.selectFrom('admin_menus').selectAll().where('path', '=', path).executeTakeFirst();
+    const r = await rowWhere(this.db, 'admin_menus', { path });
     return r && toMenu(r);
   }
   async createMenu(m: MenuInput, now: number) {
-    const row = await this.db
-      .insertInto('admin_menus')
-      .values({
-        ...(menuRow(m) as Omit<Selectable<AdminMenusTable>, 'id' | 'created_at' | 'updated_at'>),
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toMenu(row);
+    const values = menuRow(m) as Omit<Selectable<AdminMenusTable>, 'id' | 'created_at' | 'updated_at'>;
+    return toMenu(await insertRow(this.db, 'admin_menus', { ...values, created_at: now, updated_at: now }));
   }
   async updateMenu(id: number, m: Partial<MenuInput>, now: number) {
-    await this.db
-      .updateTable('admin_menus')
-      .set({ ...menuRow(m), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'admin_menus', { ...menuRow(m), updated_at: now }, { id });
   }
   async deleteMenu(id: number) {
-    const r = await this.db.deleteFrom('admin_menus').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return (await deleteWhere(this.db, 'admin_menus', { id })) > 0;
   }
 
   async insertAudit(a: Omit<AuditRecord, 'id'>) {
-    const row = await this.db
-      .insertInto('admin_audit')
-      .values({
-        actor_id: a.actorId,
-        actor_email: a.actorEmail,
-        actor_roles: a.actorRoles,
-        method: a.method,
-        route: a.route,
-        module: a.module,
-        target_kind: a.targetKind,
-        target_id: a.targetId,
-        code: a.code,
-        message: a.message,
-        request: json(a.request) ?? '{}',
-        before: json(a.before),
-        after: json(a.after),
-        ip: a.ip,
-        created_at: a.createdAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
+    const snapshots = { request: json(a.request) ?? '{}', before: json(a.before), after: json(a.after) };
+    return Number((await insertRow(this.db, 'admin_audit', { ...snakeKeys(a), ...snapshots })).id);
   }
 
   async searchAudit(q: AuditQuery) {

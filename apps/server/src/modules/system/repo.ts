@@ -2,6 +2,7 @@
 
 import type { Kysely, Selectable } from 'kysely';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
+import { deleteWhere, insertRow, rowsWhere, rowWhere, updateWhere } from '../../infra/db/rows.ts';
 import type { DB, MachinesTable, NoticesTable } from '../../infra/db/schema.ts';
 import type {
   Machine,
@@ -51,30 +52,22 @@ export class KyselyNoticeRepo implements NoticeRepo {
   }
 
   async findById(id: number) {
-    const r = await this.db.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'notices', { id });
     return r && toNotice(r);
   }
 
   async create(n: NoticeInput, now: number) {
-    const r = await this.db
-      .insertInto('notices')
-      .values({ ...noticeValues(n), created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toNotice(r);
+    return toNotice(
+      await insertRow(this.db, 'notices', { ...noticeValues(n), created_at: now, updated_at: now }),
+    );
   }
 
   async update(id: number, patch: Partial<NoticeInput>, now: number) {
-    await this.db
-      .updateTable('notices')
-      .set({ ...noticeValues(patch), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'notices', { ...noticeValues(patch), updated_at: now }, { id });
   }
 
   async delete(id: number) {
-    const r = await this.db.deleteFrom('notices').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return (await deleteWhere(this.db, 'notices', { id })) > 0;
   }
 }
 
@@ -82,12 +75,7 @@ export class KyselySysConfigRepo implements SysConfigRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async get(key: string) {
-    const r = await this.db
-      .selectFrom('sys_config')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    return r?.value;
+    return (await rowWhere(this.db, 'sys_config', { key }))?.value;
   }
 
   async set(key: string, value: string, now: number) {
@@ -146,40 +134,30 @@ export class KyselyMachineRepo implements MachineRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async list() {
-    const rows = await this.db.selectFrom('machines').selectAll().orderBy('id').execute();
-    return rows.map(toMachine);
+    return (await rowsWhere(this.db, 'machines', {}, [['id', 'asc']])).map(toMachine);
   }
 
   async findById(id: number) {
-    const r = await this.db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'machines', { id });
     return r && toMachine(r);
   }
 
   async findByName(name: string) {
-    const r = await this.db.selectFrom('machines').selectAll().where('name', '=', name).executeTakeFirst();
+    const r = await rowWhere(this.db, 'machines', { name });
     return r && toMachine(r);
   }
 
   async create(m: Parameters<MachineRepo['create']>[0], now: number) {
-    const r = await this.db
-      .insertInto('machines')
-      .values({ ...machineValues(m), name: m.name, created_at: now, updated_at: now } as never)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toMachine(r);
+    const values = { ...machineValues(m), name: m.name, created_at: now, updated_at: now } as never;
+    return toMachine(await insertRow(this.db, 'machines', values));
   }
 
   async update(id: number, patch: Parameters<MachineRepo['update']>[1], now: number) {
-    await this.db
-      .updateTable('machines')
-      .set({ ...machineValues(patch), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateWhere(this.db, 'machines', { ...machineValues(patch), updated_at: now }, { id });
   }
 
   async delete(id: number) {
-    const r = await this.db.deleteFrom('machines').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return (await deleteWhere(this.db, 'machines', { id })) > 0;
   }
 }
 
@@ -192,11 +170,6 @@ export class KyselySecretRepo implements SecretRepo {
       .values({ key, value: make(), created_at: now })
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
-    const r = await this.db
-      .selectFrom('secrets')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    return r.value;
+    return (await rowWhere(this.db, 'secrets', { key }))!.value;
   }
 }

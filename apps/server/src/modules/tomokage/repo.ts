@@ -8,7 +8,7 @@ import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
-import { rowWhere } from '../../infra/db/rows.ts';
+import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -114,30 +114,14 @@ function toApply(r: ApplyRow): ApplyRecord {
 
 export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
   async create(t: NewTomokage): Promise<TomokageRecord> {
-    const row = await this.db
-      .insertInto('tomokage')
-      .values({
-        user_id: t.userId,
-        name: t.name,
-        file_name: t.fileName,
-        format: t.format,
-        file_key: t.fileKey,
-        storage_prefix: t.storagePrefix,
-        md5: t.md5,
-        size_bytes: t.sizeBytes,
-        mapping: JSON.stringify(t.mapping),
-        info: JSON.stringify(t.info),
-        pictures: JSON.stringify(t.pictures),
-        created_at: t.createdAt,
-        updated_at: t.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+    const json = { mapping: jsonText(t.mapping), info: jsonText(t.info), pictures: jsonText(t.pictures) };
+    return toRecord(
+      await insertRow(this.db, 'tomokage', { ...snakeKeys(t), ...json, updated_at: t.createdAt }),
+    );
   }
 
   async findById(id: number): Promise<TomokageRecord | null> {
-    const r = await this.db.selectFrom('tomokage').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'tomokage', { id });
     return r ? toRecord(r) : null;
   }
 
@@ -147,12 +131,7 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
   }
 
   async countByUser(userId: number): Promise<number> {
-    const r = await this.db
-      .selectFrom('tomokage')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    return countWhere(this.db, 'tomokage', { user_id: userId });
   }
 
   async list(q: TomokageQuery): Promise<Page<TomokageRecord & { ownerEmail?: string }>> {
@@ -190,54 +169,31 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
       }),
       updated_at: now,
     };
-    await this.db.updateTable('tomokage').set(o).where('id', '=', id).execute();
+    await updateWhere(this.db, 'tomokage', o, { id });
   }
 
   async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('tomokage_apply').where('tomokage_id', '=', id).execute();
-    await this.db.deleteFrom('tomokage').where('id', '=', id).execute();
+    await deleteWhere(this.db, 'tomokage_apply', { tomokage_id: id });
+    await deleteWhere(this.db, 'tomokage', { id });
   }
 
   async addApply(a: Omit<ApplyRecord, 'id'>): Promise<ApplyRecord> {
-    const row = await this.db
-      .insertInto('tomokage_apply')
-      .values({
-        tomokage_id: a.tomokageId,
-        user_id: a.userId,
-        source_kind: a.sourceKind,
-        source_id: a.sourceId,
-        name: a.name.slice(0, 128),
-        duration_ms: a.durationMs,
-        outputs: JSON.stringify(a.outputs),
-        currency: a.currency,
-        charged: a.charged,
-        charge_ref: a.chargeRef,
-        created_at: a.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toApply(row);
+    const values = { ...snakeKeys(a), name: a.name.slice(0, 128), outputs: jsonText(a.outputs) };
+    return toApply(await insertRow(this.db, 'tomokage_apply', values));
   }
 
   async findApply(id: number): Promise<ApplyRecord | null> {
-    const r = await this.db.selectFrom('tomokage_apply').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'tomokage_apply', { id });
     return r ? toApply(r) : null;
   }
 
   async updateApply(id: number, outputs: ApplyOutputs, charged: number, durationMs?: number): Promise<void> {
-    await this.db
-      .updateTable('tomokage_apply')
-      .set({
-        outputs: JSON.stringify(outputs),
-        charged,
-        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+    const set = { outputs: jsonText(outputs), charged, ...snakeKeys({ durationMs }) };
+    await updateWhere(this.db, 'tomokage_apply', set, { id });
   }
 
   async deleteApply(id: number): Promise<void> {
-    await this.db.deleteFrom('tomokage_apply').where('id', '=', id).execute();
+    await deleteWhere(this.db, 'tomokage_apply', { id });
   }
 
   async applies(tomokageId: number): Promise<ApplyRecord[]> {

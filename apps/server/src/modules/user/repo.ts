@@ -1,6 +1,7 @@
 /** Repositories of accounts: users, session tokens, verification codes, third-party identities. */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newestFirst, pageOf } from '../../infra/db/paging.ts';
+import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB, UsersTable } from '../../infra/db/schema.ts';
 import type {
   CodeRecord,
@@ -70,54 +71,42 @@ export class KyselyUserRepo implements UserRepo {
   ) {}
 
   async findById(id: number) {
-    const r = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await rowWhere(this.db, 'users', { id });
     return r && toUser(r);
   }
 
   async findByEmail(email: string) {
-    const r = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', email.toLowerCase())
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'users', { email: email.toLowerCase() });
     return r && toUser(r);
   }
 
   async findByInviteCode(code: string) {
-    const r = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('invite_code', '=', code)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'users', { invite_code: code });
     return r && toUser(r);
   }
 
   async create(u: NewUser) {
-    const r = await this.db
-      .insertInto('users')
-      .values({
-        email: u.email.toLowerCase(),
-        username: u.username,
-        password_hash: u.passwordHash,
-        type: u.type,
-        roles: (u.roles ?? []).join(','),
-        invite_code: u.inviteCode,
-        referred_by: u.referredBy ?? null,
-        ip: u.ip ?? null,
-        company: u.company ?? null,
-        contact: u.contact ?? null,
-        phone: u.phone ?? null,
-        vexpired_at: null,
-        notices_hidden_at: null,
-        last_login_at: null,
-        last_login_ip: null,
-        address: null,
-        password_changed_at: u.now,
-        created_at: u.now,
-        updated_at: u.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const r = await insertRow(this.db, 'users', {
+      email: u.email.toLowerCase(),
+      username: u.username,
+      password_hash: u.passwordHash,
+      type: u.type,
+      roles: (u.roles ?? []).join(','),
+      invite_code: u.inviteCode,
+      referred_by: u.referredBy ?? null,
+      ip: u.ip ?? null,
+      company: u.company ?? null,
+      contact: u.contact ?? null,
+      phone: u.phone ?? null,
+      vexpired_at: null,
+      notices_hidden_at: null,
+      last_login_at: null,
+      last_login_ip: null,
+      address: null,
+      password_changed_at: u.now,
+      created_at: u.now,
+      updated_at: u.now,
+    });
     return toUser(r);
   }
 
@@ -242,13 +231,7 @@ export class KyselyUserRepo implements UserRepo {
   }
 
   async countInviteesFromIp(inviterId: number, ip: string): Promise<number> {
-    const r = await this.db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('referred_by', '=', inviterId)
-      .where('ip', '=', ip)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    return countWhere(this.db, 'users', { referred_by: inviterId, ip });
   }
 }
 
@@ -256,18 +239,15 @@ export class KyselyTokenRepo implements TokenRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async create(t: Parameters<TokenRepo['create']>[0]) {
-    await this.db
-      .insertInto('tokens')
-      .values({
-        user_id: t.userId,
-        token_hash: t.tokenHash,
-        created_at: t.now,
-        expires_at: t.expiresAt,
-        revoked_at: null,
-        ip: t.ip ?? null,
-        user_agent: t.userAgent ? t.userAgent.slice(0, 255) : null,
-      })
-      .execute();
+    await insertRow(this.db, 'tokens', {
+      user_id: t.userId,
+      token_hash: t.tokenHash,
+      created_at: t.now,
+      expires_at: t.expiresAt,
+      revoked_at: null,
+      ip: t.ip ?? null,
+      user_agent: t.userAgent ? t.userAgent.slice(0, 255) : null,
+    });
   }
 
   async findSession(tokenHash: string): Promise<Session | undefined> {
@@ -293,13 +273,14 @@ export class KyselyTokenRepo implements TokenRepo {
   }
 
   async revoke(tokenHash: string, now: number) {
-    const r = await this.db
-      .updateTable('tokens')
-      .set({ revoked_at: now })
-      .where('token_hash', '=', tokenHash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return (
+      (await updateWhere(
+        this.db,
+        'tokens',
+        { revoked_at: now },
+        { token_hash: tokenHash, revoked_at: null },
+      )) > 0
+    );
   }
 
   async revokeAllForUser(userId: number, now: number, exceptHash?: string) {
@@ -335,19 +316,9 @@ export class KyselyCodeRepo implements CodeRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async create(c: Parameters<CodeRepo['create']>[0]) {
-    await this.db
-      .insertInto('verification_codes')
-      .values({
-        email: c.email.toLowerCase(),
-        type: c.type,
-        account_type: c.accountType,
-        code_hash: c.codeHash,
-        created_at: c.now,
-        expires_at: c.expiresAt,
-        used_at: null,
-        ip: c.ip,
-      })
-      .execute();
+    const { now, ...fields } = c;
+    const values = { ...snakeKeys(fields), email: c.email.toLowerCase(), created_at: now, used_at: null };
+    await insertRow(this.db, 'verification_codes', values);
   }
 
   async latest(email: string, type: number, accountType: number): Promise<CodeRecord | undefined> {
@@ -387,13 +358,7 @@ export class KyselyCodeRepo implements CodeRepo {
   }
 
   async markUsed(id: number, now: number) {
-    const r = await this.db
-      .updateTable('verification_codes')
-      .set({ used_at: now })
-      .where('id', '=', id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return (await updateWhere(this.db, 'verification_codes', { used_at: now }, { id, used_at: null })) === 1;
   }
 
   async countSince(f: { email?: string; ip?: string; since: number }) {
@@ -411,12 +376,7 @@ export class KyselyIdentityRepo implements IdentityRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async find(provider: string, externalId: string) {
-    const r = await this.db
-      .selectFrom('user_identities')
-      .select('user_id')
-      .where('provider', '=', provider)
-      .where('external_id', '=', externalId)
-      .executeTakeFirst();
+    const r = await rowWhere(this.db, 'user_identities', { provider, external_id: externalId });
     return r ? Number(r.user_id) : undefined;
   }
 
@@ -444,11 +404,6 @@ export class KyselyIdentityRepo implements IdentityRepo {
   }
 
   async unlink(userId: number, provider: string): Promise<number> {
-    const r = await this.db
-      .deleteFrom('user_identities')
-      .where('user_id', '=', userId)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+    return deleteWhere(this.db, 'user_identities', { user_id: userId, provider });
   }
 }

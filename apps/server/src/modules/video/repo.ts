@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
-import { rowWhere } from '../../infra/db/rows.ts';
+import * as Rows from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import type {
@@ -239,43 +239,18 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async create(v: NewVideo): Promise<VideoRecord> {
-    const row = await this.db
-      .insertInto('videos')
-      .values({
-        user_id: v.userId,
-        name: v.name,
-        title_in_square: v.titleInSquare,
-        description: v.description,
-        file_name: v.fileName,
-        storage_prefix: v.storagePrefix,
-        md5: v.md5,
-        size_bytes: v.sizeBytes,
-        duration_ms: v.durationMs,
-        width: v.width,
-        height: v.height,
-        fps: v.fps,
-        capture_type: v.captureType,
-        bone_type: v.boneType,
-        model_type: v.modelType,
-        serial_no: v.serialNo,
-        priority: v.priority,
-        free_remakes: v.freeRemakes,
-        category_id: v.categoryId,
-        tags: v.tags.join(','),
-        currency: v.currency,
-        charged: v.charged,
-        charge_ref: v.chargeRef,
-        ...solveOptionsRow(v.solveOptions ?? DEFAULT_SOLVE_OPTIONS),
-        created_at: v.createdAt,
-        updated_at: v.createdAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const { solveOptions, ...fields } = v;
+    const row = await Rows.insertRow(this.db, 'videos', {
+      ...Rows.snakeKeys(fields),
+      tags: v.tags.join(','),
+      ...solveOptionsRow(solveOptions ?? DEFAULT_SOLVE_OPTIONS),
+      updated_at: v.createdAt,
+    });
     return toVideo(row);
   }
 
   async findById(id: number): Promise<VideoRecord | undefined> {
-    const r = await this.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await Rows.rowWhere(this.db, 'videos', { id });
     return r ? toVideo(r) : undefined;
   }
 
@@ -291,26 +266,16 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async update(id: number, patch: VideoPatch, now: number): Promise<void> {
-    await this.db
-      .updateTable('videos')
-      .set({ ...toRow(patch), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await Rows.updateWhere(this.db, 'videos', { ...toRow(patch), updated_at: now }, { id });
   }
 
   async updateIfStatus(id: number, fromStatus: number[], patch: VideoPatch, now: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('videos')
-      .set({ ...toRow(patch), updated_at: now })
-      .where('id', '=', id)
-      .where('status', 'in', fromStatus)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    const set = { ...toRow(patch), updated_at: now };
+    return (await Rows.updateWhere(this.db, 'videos', set, { id, status: fromStatus })) > 0;
   }
 
   async delete(id: number): Promise<boolean> {
-    const r = await this.db.deleteFrom('videos').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return (await Rows.deleteWhere(this.db, 'videos', { id })) > 0;
   }
 
   async list(q: VideoQuery): Promise<Page<VideoListItem>> {
@@ -375,26 +340,15 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async countByStatus(userId: number, statuses: number[]): Promise<number> {
-    const r = await this.db
-      .selectFrom('videos')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', userId)
-      .where('status', 'in', statuses)
-      .executeTakeFirst();
-    return Number(r?.n ?? 0);
+    return Rows.countWhere(this.db, 'videos', { user_id: userId, status: statuses });
   }
 
   async countByCategory(categoryId: number): Promise<number> {
-    const r = await this.db
-      .selectFrom('videos')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('category_id', '=', categoryId)
-      .executeTakeFirst();
-    return Number(r?.n ?? 0);
+    return Rows.countWhere(this.db, 'videos', { category_id: categoryId });
   }
 
   async findByMd5(userId: number, md5: string): Promise<VideoRecord | undefined> {
-    const r = await rowWhere(this.db, 'videos', { user_id: userId, md5 });
+    const r = await Rows.rowWhere(this.db, 'videos', { user_id: userId, md5 });
     return r ? toVideo(r) : undefined;
   }
 
@@ -430,27 +384,13 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async addDownload(d: Omit<DownloadRecord, 'id'>): Promise<void> {
-    await this.db
-      .insertInto('video_downloads')
-      .values({
-        video_id: d.videoId,
-        user_id: d.userId,
-        bone_type: d.boneType,
-        kind: d.kind,
-        charged: d.charged,
-        created_at: d.createdAt,
-      })
-      .execute();
+    await Rows.insertRow(this.db, 'video_downloads', Rows.snakeKeys(d));
   }
 
   async downloadsOf(userId: number, videoId: number): Promise<DownloadRecord[]> {
-    const rows = await this.db
-      .selectFrom('video_downloads')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('video_id', '=', videoId)
-      .orderBy('id')
-      .execute();
+    const rows = await Rows.rowsWhere(this.db, 'video_downloads', { user_id: userId, video_id: videoId }, [
+      ['id', 'asc'],
+    ]);
     return rows.map((r) => ({
       id: n(r.id),
       videoId: n(r.video_id),
@@ -463,12 +403,7 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async toggleCollect(videoId: number, userId: number, now: number): Promise<boolean> {
-    const del = await this.db
-      .deleteFrom('video_collects')
-      .where('video_id', '=', videoId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(del.numDeletedRows) > 0) {
+    if ((await Rows.deleteWhere(this.db, 'video_collects', { video_id: videoId, user_id: userId })) > 0) {
       await this.db
         .updateTable('videos')
         .set({ collect_count: sql`case when collect_count > 0 then collect_count - 1 else 0 end` })
@@ -490,23 +425,14 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async isCollected(videoId: number, userId: number): Promise<boolean> {
-    const r = await this.db
-      .selectFrom('video_collects')
-      .select('video_id')
-      .where('video_id', '=', videoId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return r !== undefined;
+    return (
+      (await Rows.rowWhere(this.db, 'video_collects', { video_id: videoId, user_id: userId })) !== undefined
+    );
   }
 
   async collectedAmong(userId: number, videoIds: number[]): Promise<Set<number>> {
     if (videoIds.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('video_collects')
-      .select('video_id')
-      .where('user_id', '=', userId)
-      .where('video_id', 'in', videoIds)
-      .execute();
+    const rows = await Rows.rowsWhere(this.db, 'video_collects', { user_id: userId, video_id: videoIds });
     return new Set(rows.map((r) => Number(r.video_id)));
   }
 
