@@ -24,15 +24,21 @@ function source(storage: 'local' | 's3' = 's3') {
   let clock = 1_000_000;
   let n = 0;
   const calls = { download: 0, upload: 0 };
+  /** The next numbered credentials (`${id}n`, `${token}-n`), valid for `expiredTime` s. */
+  const grant = (id: string, token: string, expiredTime: number) => {
+    n++;
+    return {
+      credentials: { tmpSecretId: `${id}${n}`, tmpSecretKey: 'k', sessionToken: `${token}-${n}` },
+      startTime: 0,
+      expiredTime,
+    };
+  };
   const src = {
     now: () => clock,
     download: async (): Promise<DownloadCredentials> => {
       calls.download++;
-      n++;
       return {
-        credentials: { tmpSecretId: `id${n}`, tmpSecretKey: 'k', sessionToken: `read-${n}` },
-        startTime: 0,
-        expiredTime: 300,
+        ...grant('id', 'read', 300),
         prefix: 'videos/u1/',
         storage,
         sts: null,
@@ -40,11 +46,8 @@ function source(storage: 'local' | 's3' = 's3') {
     },
     upload: async (q: { fileName?: string }): Promise<UploadCredentials> => {
       calls.upload++;
-      n++;
       return {
-        credentials: { tmpSecretId: `g${n}`, tmpSecretKey: 'k', sessionToken: `grant-${n}` },
-        startTime: 0,
-        expiredTime: 1800,
+        ...grant('g', 'grant', 1800),
         key: `uploadZM/${n}-${q.fileName}`,
         bucket: 'b',
         region: 'r',

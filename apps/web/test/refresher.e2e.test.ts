@@ -199,6 +199,14 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       300_000,
       'the video to be made',
     );
+  /** A paying account (`email`) with `clip` uploaded and made: its token and the video's id. */
+  const paidWithVideo = async (email: string, clip: Clip) => {
+    const token = await register(email);
+    await upgrade(token);
+    const id = await upload(token, clip);
+    await waitMade(id, token);
+    return { token, id };
+  };
   const tracksOf = async (id: number, token: string): Promise<Doc> => {
     const d = await ok<{ poseUrl: string }>('GET', `/video/2d?id=${id}`, undefined, token);
     return (await (await fetch(new URL(d.poseUrl, e2e.server().url))).json()) as Doc;
@@ -635,10 +643,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   };
 
   it('desktop: the corrupted wrist is flagged, dragged back on two keyframes, undo/redo, re-solved: error halves; leg swap likewise', async () => {
-    const token = await register('rf-paid@example.com');
-    await upgrade(token);
-    const id = await upload(token, side);
-    await waitMade(id, token);
+    const { token, id } = await paidWithVideo('rf-paid@example.com', side);
     const e0 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
 
     await corruptAndSolve(id, token, corruptWrist);
@@ -904,10 +909,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     // a left hand (21 points fanned out from the tracked wrist towards its index and pinky, segments 6 px; world =
     // picture / the frame's scale), then drags the index fingertip on one frame and saves: the saved tracks hold it
     // where it was dropped, the other points and frames as they were.
-    const token = await register('rf-hand@example.com');
-    await upgrade(token);
-    const id = await upload(token, front);
-    await waitMade(id, token);
+    const { token, id } = await paidWithVideo('rf-hand@example.com', front);
     const withHand = (doc: Doc): Doc => ({
       ...doc,
       frames: doc.frames.map((f) => {
@@ -1028,10 +1030,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   }, 180_000);
 
   it('phone: the same wrist repair by touch (drag, long-press hides), bottom timeline, re-solve halves the error, the download is remade', async () => {
-    const token = await register('rf-phone@example.com');
-    await upgrade(token);
-    const id = await upload(token, side);
-    await waitMade(id, token);
+    const { token, id } = await paidWithVideo('rf-phone@example.com', side);
     await corruptAndSolve(id, token, corruptWrist);
     const e1 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
     for (const lang of ['zh', 'en'] as const) {
