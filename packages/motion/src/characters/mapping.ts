@@ -20,6 +20,7 @@
  *
  * Bones are given in canonical space (metres, Y up, facing +Z; see `character.ts`).
  */
+import { VRM_BONES } from '../formats/vrma.ts';
 import type { Vec3 } from '../math.ts';
 import { RIG_TEMPLATES } from '../rigs/index.ts';
 import { createSkeleton } from '../skeleton.ts';
@@ -49,44 +50,15 @@ export interface MappableBone {
   weighted?: boolean;
 }
 
+/**
+ * VRM humanoid bone → canonical joint: `VRM_BONES` (the VRMA writer's canonical → VRM 1.0 table) read backwards,
+ * with the thumbs in their VRM 0.x meaning (proximal/intermediate/distal = Thumb1-3; `mapVrm` shifts them for 1.0).
+ */
 const VRM_TO_CANON: Record<string, string> = (() => {
-  const m: Record<string, string> = {
-    hips: 'hips',
-    spine: 'spine',
-    chest: 'spine1',
-    upperChest: 'spine2',
-    neck: 'neck',
-    head: 'head',
-  };
-  for (const [s, S] of [
-    ['left', 'left'],
-    ['right', 'right'],
-  ]) {
-    Object.assign(m, {
-      [`${S}Shoulder`]: `${s}Clavicle`,
-      [`${S}UpperArm`]: `${s}UpperArm`,
-      [`${S}LowerArm`]: `${s}Forearm`,
-      [`${S}Hand`]: `${s}Hand`,
-      [`${S}UpperLeg`]: `${s}Thigh`,
-      [`${S}LowerLeg`]: `${s}Shin`,
-      [`${S}Foot`]: `${s}Foot`,
-      [`${S}Toes`]: `${s}Toes`,
-      // VRM 1.0 thumb: metacarpal/proximal/distal; 0.x: proximal/intermediate/distal.
-      [`${S}ThumbMetacarpal`]: `${s}Thumb1`,
-      [`${S}ThumbProximal`]: `${s}Thumb1`,
-      [`${S}ThumbIntermediate`]: `${s}Thumb2`,
-      [`${S}ThumbDistal`]: `${s}Thumb3`,
-    });
-    for (const [v, c] of [
-      ['Index', 'Index'],
-      ['Middle', 'Middle'],
-      ['Ring', 'Ring'],
-      ['Little', 'Pinky'],
-    ]) {
-      m[`${S}${v}Proximal`] = `${s}${c}1`;
-      m[`${S}${v}Intermediate`] = `${s}${c}2`;
-      m[`${S}${v}Distal`] = `${s}${c}3`;
-    }
+  const m: Record<string, string> = Object.fromEntries(Object.entries(VRM_BONES).map(([c, v]) => [v, c]));
+  for (const s of ['left', 'right']) {
+    m[`${s}ThumbProximal`] = `${s}Thumb1`;
+    m[`${s}ThumbIntermediate`] = `${s}Thumb2`;
   }
   return m;
 })();
