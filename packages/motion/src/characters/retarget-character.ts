@@ -47,7 +47,7 @@ import {
   sub,
   type Vec3,
 } from '../math.ts';
-import { canonicalWorld } from '../retarget/index.ts';
+import { canonicalWorld, rigClipOf } from '../retarget/index.ts';
 import type { Rig, RigBone, RigClip } from '../rigs/types.ts';
 import type { CharacterModel } from './character.ts';
 
@@ -523,16 +523,7 @@ export function retargetToCharacter(
       for (let k = 0; k < 3; k++) dev = Math.max(dev, Math.abs(translations[(f * nb + b) * 3 + k] - rt[k]));
     translated[b] = dev > 1e-4 * u ? 1 : 0;
   }
-  const rc: RigClip = {
-    rig,
-    fps: clip.fps,
-    frameCount: F,
-    rotations,
-    translations,
-    keyed,
-    translated,
-    name: clip.metadata.source ? clip.metadata.source.replace(/\.[^.]*$/, '') : 'Take 001',
-  };
+  const rc = rigClipOf(clip, rig, { rotations, translations, keyed, translated });
   return { rig, clip: rc, scale: s, heightScale: h, world, targets, beyondReach, targetOffset, hipsDrop };
 }
 

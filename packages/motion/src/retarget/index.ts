@@ -440,15 +440,28 @@ export function retarget(clip: MotionClip, rig: Rig, options: RetargetOptions = 
     translated[b] = maxDev > 1e-5 * u && !muted[b] ? 1 : 0;
     keyed[b] = kind[b] !== 2 && !muted[b] ? 1 : 0;
   }
+  return rigClipOf(clip, rig, { rotations, translations, keyed, translated }, clip.blendshapes);
+}
+
+/**
+ * The RigClip of `clip`'s take on `rig` from its per-frame arrays (`clip`'s rate and frame count; the face
+ * curves when given), named after the clip's source file (without extension) or 'Take 001'.
+ */
+export function rigClipOf(
+  clip: MotionClip,
+  rig: Rig,
+  frames: Pick<RigClip, 'rotations' | 'translations' | 'keyed' | 'translated'>,
+  blendshapes?: RigClip['blendshapes'],
+): RigClip {
   return {
     rig,
     fps: clip.fps,
-    frameCount: F,
-    rotations,
-    translations,
-    keyed,
-    translated,
-    ...(clip.blendshapes ? { blendshapes: clip.blendshapes } : {}),
+    frameCount: clip.frameCount,
+    rotations: frames.rotations,
+    translations: frames.translations,
+    keyed: frames.keyed,
+    translated: frames.translated,
+    ...(blendshapes ? { blendshapes } : {}),
     name: clip.metadata.source ? clip.metadata.source.replace(/\.[^.]*$/, '') : 'Take 001',
   };
 }
