@@ -239,6 +239,43 @@ export interface Contacts {
   right: ArrayLike<number>;
 }
 
+/** Frames of both feet where detected and true contacts agree or not (any nonzero flag is a contact). */
+export interface ContactAgreement {
+  /** Contact in both. */
+  both: number;
+  /** Detected only. */
+  detectedOnly: number;
+  /** True only (missed). */
+  missed: number;
+}
+
+/**
+ * How detected foot contacts match the true ones, frame by frame and foot by foot: precision = both /
+ * (both + detected only), recall = both / (both + missed) (`contactScores`). Locking acts on the detected
+ * contacts, sliding is measured on the true ones: a missed contact frame is a frame the foot is free to slide.
+ */
+export function contactAgreement(detected: Contacts, truth: Contacts): ContactAgreement {
+  const out: ContactAgreement = { both: 0, detectedOnly: 0, missed: 0 };
+  for (const side of ['left', 'right'] as const) {
+    const d = detected[side];
+    const t = truth[side];
+    for (let f = 0; f < Math.min(d.length, t.length); f++) {
+      if (d[f] && t[f]) out.both++;
+      else if (d[f]) out.detectedOnly++;
+      else if (t[f]) out.missed++;
+    }
+  }
+  return out;
+}
+
+/** Precision and recall (0..1, NaN without detected / true contacts) of a `ContactAgreement`. */
+export function contactScores(a: ContactAgreement): { precision: number; recall: number } {
+  return {
+    precision: a.both + a.detectedOnly ? a.both / (a.both + a.detectedOnly) : Number.NaN,
+    recall: a.both + a.missed ? a.both / (a.both + a.missed) : Number.NaN,
+  };
+}
+
 /**
  * Mean 3D displacement per frame (mm) of the planted foot point over consecutive frames in the same contact.
  * Flag 3 (point unknown, e.g. detected contacts) takes the slower of ankle and toe.

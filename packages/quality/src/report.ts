@@ -11,7 +11,10 @@ import {
   accelerationError,
   alignRigid,
   boneLengthStd,
+  type ContactAgreement,
   type Contacts,
+  contactAgreement,
+  contactScores,
   coverage,
   type Frames,
   footSliding,
@@ -98,6 +101,8 @@ export interface ClipResult {
   detection2d?: number;
   /** Solved PA-MPJPE with the truth's depths, and with the truth's image-plane positions (`withTruth`), mm. */
   withTruth?: { depth: number; imagePlane: number };
+  /** The solver's detected foot contacts against the truth's, frame by frame (`contactAgreement`). */
+  contacts?: ContactAgreement;
   notes: string[];
 }
 
@@ -218,6 +223,17 @@ export function evaluateRendered(
     perAngle,
     detection2d,
     withTruth: { depth: withTruthPa('depth'), imagePlane: withTruthPa('imagePlane') },
+    ...(solved.clip.contacts
+      ? {
+          contacts: contactAgreement(
+            {
+              left: solved.clip.contacts.left.subarray(0, N),
+              right: solved.clip.contacts.right.subarray(0, N),
+            },
+            { left: Array.from(contacts.left).slice(0, N), right: Array.from(contacts.right).slice(0, N) },
+          ),
+        }
+      : {}),
     subjectPx,
     cameraDistance: gt.setup.distance,
     notes,
@@ -416,6 +432,12 @@ export function clipMarkdown(r: ClipResult): string {
         lines.push(
           `\nsolved PA-MPJPE with the truth's depths ${fmt(r.withTruth.depth)} mm, with its image-plane positions ${fmt(r.withTruth.imagePlane)} mm`,
         );
+      if (r.contacts) {
+        const c = contactScores(r.contacts);
+        lines.push(
+          `\ndetected foot contacts against the truth's: precision ${fmt(c.precision * 100)} %, recall ${fmt(c.recall * 100)} % (${r.contacts.both + r.contacts.missed} true contact frames of both feet)`,
+        );
+      }
     }
   } else {
     lines.push(`### ${r.id} (real, ${r.frames} frames @ ${r.fps.toFixed(2)} fps, no ground truth)`);
@@ -442,6 +464,8 @@ export interface Summary {
     frames: number;
     /** Frame-weighted mean of the clips' `withTruth` (mm). */
     withTruth?: { depth: number; imagePlane: number };
+    /** The clips' contact agreement pooled (frames of both feet). */
+    contacts?: ContactAgreement;
   };
   real: { raw: MetricRow; solved: MetricRow; clips: number; frames: number };
   byMotion: Record<string, { raw: MetricRow; solved: MetricRow; clips: number }>;
@@ -504,6 +528,18 @@ export function summarize(
       clips: ren.length,
       frames,
       ...(wt.length ? { withTruth: { depth: wtMean('depth'), imagePlane: wtMean('imagePlane') } } : {}),
+      ...(ren.some((r) => r.contacts)
+        ? {
+            contacts: ren.reduce(
+              (a, r) => ({
+                both: a.both + (r.contacts?.both ?? 0),
+                detectedOnly: a.detectedOnly + (r.contacts?.detectedOnly ?? 0),
+                missed: a.missed + (r.contacts?.missed ?? 0),
+              }),
+              { both: 0, detectedOnly: 0, missed: 0 },
+            ),
+          }
+        : {}),
     },
     real: {
       raw: aggregate(real, (r) => r.raw),
@@ -595,6 +631,13 @@ export function summaryMarkdown(s: Summary): string {
   if (s.rendered.withTruth) {
     out.push(
       `Where the rendered error is: solved PA-MPJPE ${fmt(s.rendered.solved.paMpjpe)} mm; with the truth's camera depths ${fmt(s.rendered.withTruth.depth)} mm, with the truth's image-plane positions ${fmt(s.rendered.withTruth.imagePlane)} mm (each joint relative to the pelvis, camera axes).`,
+    );
+    out.push('');
+  }
+  if (s.rendered.contacts) {
+    const c = contactScores(s.rendered.contacts);
+    out.push(
+      `Foot contacts (rendered, frames of both feet pooled): the solver's detected contacts against the truth's, precision ${fmt(c.precision * 100)} %, recall ${fmt(c.recall * 100)} % (${s.rendered.contacts.both + s.rendered.contacts.missed} true contact frames; sliding is measured on the true ones, locking acts on the detected ones).`,
     );
     out.push('');
   }

@@ -5,6 +5,8 @@ import {
   alignRigid,
   applyTransform,
   boneLengthStd,
+  contactAgreement,
+  contactScores,
   coverage,
   EVAL_JOINTS,
   type Frames,
@@ -303,5 +305,19 @@ describe('where the error is (withTruth)', () => {
     const gap: Frames = [...est];
     gap[3] = null;
     expect(withTruth(gap, truth, 'depth')[3]).toBeNull();
+  });
+});
+
+describe('contact agreement (detected vs true foot contacts)', () => {
+  it('counts frames of both feet: agreed, detected only, missed; precision and recall from them', () => {
+    const truth = { left: [0, 1, 1, 1, 0, 0], right: [2, 2, 0, 0, 0, 1] };
+    const detected = { left: [1, 1, 1, 0, 0, 0], right: [0, 1, 0, 1, 0, 1] };
+    const a = contactAgreement(detected, truth);
+    expect(a).toEqual({ both: 4, detectedOnly: 2, missed: 2 });
+    const s = contactScores(a);
+    expect(s.precision).toBeCloseTo(4 / 6, 12);
+    expect(s.recall).toBeCloseTo(4 / 6, 12);
+    expect(contactScores(contactAgreement({ left: [0, 0], right: [0, 0] }, truth)).precision).toBeNaN();
+    expect(contactScores(contactAgreement(truth, truth))).toEqual({ precision: 1, recall: 1 });
   });
 });
