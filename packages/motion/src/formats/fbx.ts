@@ -184,65 +184,47 @@ class NodeWriter {
     const w = this.w;
     // The type code: the property's letter (I, D, L, F, C, S, R, d, f, i, l) or a raw array's.
     w.u8(p.t === 'raw' ? p.code.charCodeAt(0) : p.t.charCodeAt(0));
-    switch (p.t) {
-      case 'I':
-        w.i32(p.v);
-        break;
-      case 'D':
-        w.f64(p.v);
-        break;
-      case 'L':
-        w.i64(p.v);
-        break;
-      case 'F':
-        w.f32(p.v);
-        break;
-      case 'C':
-        w.u8(p.v ? 1 : 0);
-        break;
-      case 'S': {
-        const b = typeof p.v === 'string' ? encodeUtf8Cached(p.v) : p.v;
-        w.u32(b.length);
-        w.bytes(b);
-        break;
+    if (p.t === 'I') w.i32(p.v);
+    else if (p.t === 'D') w.f64(p.v);
+    else if (p.t === 'L') w.i64(p.v);
+    else if (p.t === 'F') w.f32(p.v);
+    else if (p.t === 'C') w.u8(p.v ? 1 : 0);
+    else if (p.t === 'S') {
+      const b = typeof p.v === 'string' ? encodeUtf8Cached(p.v) : p.v;
+      w.u32(b.length);
+      w.bytes(b);
+    } else if (p.t === 'R') {
+      w.u32(p.v.length);
+      const at = w.length;
+      w.bytes(p.v);
+      // Embedded files (the PNG textures) are already compressed: stored in the zip.
+      if (!this.compressArrays && p.v.length >= HINT_MIN)
+        this.hints.push({ kind: 'store', start: at, end: w.length });
+    } else if (p.t === 'raw') {
+      const at = w.length;
+      w.bytes(p.bytes);
+      // Shared arrays (the key times of every curve) repeat: the zip's deflate copies them from the last one.
+      if (!this.compressArrays && p.bytes.length >= HINT_MIN) {
+        const prev = this.lastAt.get(p.bytes);
+        if (prev !== undefined) this.hints.push({ kind: 'copy', start: at, end: w.length, from: prev });
+        this.lastAt.set(p.bytes, at);
       }
-      case 'R': {
-        w.u32(p.v.length);
+    } else {
+      const size = p.t === 'd' || p.t === 'l' ? 8 : 4;
+      const n = p.v.length;
+      if (p.t !== 'l' && !(this.compressArrays && n * size > COMPRESS_ABOVE)) {
+        // Uncompressed: written in place (no intermediate typed array and payload copies).
+        w.u32(n);
+        w.u32(0);
+        w.u32(n * size);
         const at = w.length;
-        w.bytes(p.v);
-        // Embedded files (the PNG textures) are already compressed: stored in the zip.
-        if (!this.compressArrays && p.v.length >= HINT_MIN)
+        if (p.t === 'f') w.f32s(p.v);
+        else if (p.t === 'd') w.f64s(p.v);
+        else w.i32s(p.v);
+        // Raw float32 samples (key values) barely compress: stored in the zip rather than searched by zlib.
+        if (p.t === 'f' && !this.compressArrays && 12 + n * size >= HINT_MIN)
           this.hints.push({ kind: 'store', start: at, end: w.length });
-        break;
-      }
-      case 'raw': {
-        const at = w.length;
-        w.bytes(p.bytes);
-        // Shared arrays (the key times of every curve) repeat: the zip's deflate copies them from the last one.
-        if (!this.compressArrays && p.bytes.length >= HINT_MIN) {
-          const prev = this.lastAt.get(p.bytes);
-          if (prev !== undefined) this.hints.push({ kind: 'copy', start: at, end: w.length, from: prev });
-          this.lastAt.set(p.bytes, at);
-        }
-        break;
-      }
-      default: {
-        const size = p.t === 'd' || p.t === 'l' ? 8 : 4;
-        const n = p.v.length;
-        if (p.t !== 'l' && !(this.compressArrays && n * size > COMPRESS_ABOVE)) {
-          // Uncompressed: written in place (no intermediate typed array and payload copies).
-          w.u32(n);
-          w.u32(0);
-          w.u32(n * size);
-          const at = w.length;
-          if (p.t === 'f') w.f32s(p.v);
-          else if (p.t === 'd') w.f64s(p.v);
-          else w.i32s(p.v);
-          // Raw float32 samples (key values) barely compress: stored in the zip rather than searched by zlib.
-          if (p.t === 'f' && !this.compressArrays && 12 + n * size >= HINT_MIN)
-            this.hints.push({ kind: 'store', start: at, end: w.length });
-        } else w.bytes(arrayPayload(p.t, p.v, this.compressArrays));
-      }
+      } else w.bytes(arrayPayload(p.t, p.v, this.compressArrays));
     }
   }
 
@@ -815,11 +797,7 @@ function writeSkeleton({ nw, rig, boneIds, attrIds, boneIndex, oo }: FbxWrite): 
       ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(e[0]), D(e[1]), D(e[2])],
       ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
     ]);
-    nw.leaf('MultiLayer', I(0));
-    nw.leaf('MultiTake', I(0));
-    nw.leaf('Shading', C(true));
-    nw.leaf('Culling', S('CullingOff'));
-    nw.end();
+    endModel(nw);
     oo(attrIds[i], boneIds[i]);
     const p = b.parent === null ? -1 : (boneIndex.get(b.parent) as number);
     oo(boneIds[i], p < 0 ? 0 : boneIds[p]);
@@ -851,11 +829,7 @@ function writeMeshes(
       ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(0), D(0), D(0)],
       ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
     ]);
-    nw.leaf('MultiLayer', I(0));
-    nw.leaf('MultiTake', I(0));
-    nw.leaf('Shading', C(true));
-    nw.leaf('Culling', S('CullingOff'));
-    nw.end();
+    endModel(nw);
     oo(geomId, modelId);
     oo(modelId, 0);
     // Materials and textures.
@@ -1358,6 +1332,15 @@ function prepareMesh(rig: Rig, m: SkinnedMesh, boneIndex: Map<string, number>): 
     };
   });
   return { vertices, polygonIndex, normals, uvs, uvIndex, materials, clusters, shapes };
+}
+
+/** Closes a Model node with its common trailing leaves (one layer, one take, shaded, no culling). */
+function endModel(nw: NodeWriter): void {
+  nw.leaf('MultiLayer', I(0));
+  nw.leaf('MultiTake', I(0));
+  nw.leaf('Shading', C(true));
+  nw.leaf('Culling', S('CullingOff'));
+  nw.end();
 }
 
 /** Opens `LayerElement<kind>` of layer 0 and writes its header; the caller writes its arrays and ends it. */
