@@ -37,7 +37,7 @@ import {
   solveDetailed,
   type Vec3,
 } from '@mocap/motion';
-import { jointAt, procrustes, RECORDED_JOINTS, rawFromTracks, solvedJoints } from '@mocap/quality';
+import { fitWorldToCamera, jointAt, RECORDED_JOINTS, rawFromTracks, solvedJoints } from '@mocap/quality';
 import { type PoseModel, type Tracks, trackVideo } from '@mocap/vision';
 import { chromium } from 'playwright-core';
 
@@ -129,30 +129,12 @@ function worldToCamera(details: SolveDetails, tracks: Tracks): WorldToCamera {
     };
   }
   const k = { fx: cam.f, fy: cam.f, cx: cam.cx, cy: cam.cy };
-  const raw = rawFromTracks(tracks, k).camera;
-  const world = solvedJoints(details.clip);
-  const a: Vec3[] = [];
-  const b: Vec3[] = [];
-  for (let f = 0; f < Math.min(world.length, raw.length); f++) {
-    const w = world[f];
-    const r = raw[f];
-    if (!w || !r) continue;
-    const pw = jointAt(w, 0);
-    const pr = jointAt(r, 0);
-    for (let j = 1; j < RECORDED_JOINTS.length; j++) {
-      a.push(math.sub(jointAt(w, j), pw));
-      b.push(math.sub(jointAt(r, j), pr));
-    }
-  }
-  const q = procrustes(a, b, false).q;
-  let t: Vec3 = [0, 0, 0];
-  let n = 0;
-  world.forEach((w, f) => {
-    if (!w || f * 3 + 2 >= details.rootCamera.length) return;
-    t = math.add(t, math.sub(math.readVec3(details.rootCamera, f), math.qRotate(q, jointAt(w, 0))));
-    n++;
-  });
-  return { q, t: math.scale(t, 1 / Math.max(1, n)), f: cam.f, cx: cam.cx, cy: cam.cy, source: 'fitted' };
+  const fit = fitWorldToCamera(
+    solvedJoints(details.clip),
+    rawFromTracks(tracks, k).camera,
+    details.rootCamera,
+  );
+  return { q: fit.rotation, t: fit.translation, f: cam.f, cx: cam.cx, cy: cam.cy, source: 'fitted' };
 }
 
 function project(c: WorldToCamera, p: Vec3): [number, number] | null {

@@ -136,16 +136,27 @@ export function solvedToCamera(
   rootCamera: ArrayLike<number>,
   exact?: { rotation: math.Quat; translation: Vec3 },
 ): Frames {
-  if (exact) {
-    // The solver's own world → camera transform: no fitting needed.
-    return world.map((w) => {
-      if (!w) return null;
-      const out = new Float64Array(J * 3);
-      for (let j = 0; j < J; j++)
-        math.writeVec3(out, j, math.add(math.qRotate(exact.rotation, jointAt(w, j)), exact.translation));
-      return out;
-    });
-  }
+  // The solver's own world → camera transform when it has one: no fitting needed.
+  const { rotation, translation } = exact ?? fitWorldToCamera(world, raw, rootCamera);
+  return world.map((w) => {
+    if (!w) return null;
+    const out = new Float64Array(J * 3);
+    for (let j = 0; j < J; j++)
+      math.writeVec3(out, j, math.add(math.qRotate(rotation, jointAt(w, j)), translation));
+    return out;
+  });
+}
+
+/**
+ * The world → camera transform `solvedToCamera` fits when the solver gives none: the rotation between the
+ * solved and the raw pelvis-centred poses over the clip, and the mean offset of the rotated pelvis from the
+ * solver's camera-space root track (`rootCamera`).
+ */
+export function fitWorldToCamera(
+  world: Frames,
+  raw: Frames,
+  rootCamera: ArrayLike<number>,
+): { rotation: math.Quat; translation: Vec3 } {
   const a: Vec3[] = [];
   const b: Vec3[] = [];
   for (let f = 0; f < Math.min(world.length, raw.length); f++) {
@@ -163,17 +174,11 @@ export function solvedToCamera(
   let t: Vec3 = [0, 0, 0];
   let n = 0;
   world.forEach((w, f) => {
-    if (!w) return;
+    if (!w || f * 3 + 2 >= rootCamera.length) return;
     t = math.add(t, math.sub(math.readVec3(rootCamera, f), math.qRotate(q, jointAt(w, 0))));
     n++;
   });
-  t = math.scale(t, 1 / Math.max(1, n));
-  return world.map((w) => {
-    if (!w) return null;
-    const out = new Float64Array(J * 3);
-    for (let j = 0; j < J; j++) math.writeVec3(out, j, math.add(math.qRotate(q, jointAt(w, j)), t));
-    return out;
-  });
+  return { rotation: q, translation: math.scale(t, 1 / Math.max(1, n)) };
 }
 
 /** Camera-space frames → world frames with per-frame extrinsics (`p_cam = R p_world + t`). */

@@ -23,6 +23,7 @@ export {
 export {
   cameraToWorld,
   fitTranslation,
+  fitWorldToCamera,
   type RawEstimate,
   rawFromTracks,
   solvedJoints,
