@@ -604,30 +604,29 @@ export function targetLines(s: Summary): string[] {
 
 export function summaryMarkdown(s: Summary): string {
   const out: string[] = [];
-  out.push(`**Rendered clips** (${s.rendered.clips} clips, ${s.rendered.frames} frames, with ground truth)`);
-  out.push('');
-  out.push(
-    metricTable(
-      [
-        ['raw BlazePose', s.rendered.raw],
-        ['solved', s.rendered.solved],
-      ],
-      GT_METRICS,
-    ),
+  const rawVsSolved = (title: string, g: { raw: MetricRow; solved: MetricRow }, metrics: MetricKey[]) =>
+    out.push(
+      title,
+      '',
+      metricTable(
+        [
+          ['raw BlazePose', g.raw],
+          ['solved', g.solved],
+        ],
+        metrics,
+      ),
+      '',
+    );
+  rawVsSolved(
+    `**Rendered clips** (${s.rendered.clips} clips, ${s.rendered.frames} frames, with ground truth)`,
+    s.rendered,
+    GT_METRICS,
   );
-  out.push('');
-  out.push(`**Real clips** (${s.real.clips} clips, ${s.real.frames} frames, no ground truth)`);
-  out.push('');
-  out.push(
-    metricTable(
-      [
-        ['raw BlazePose', s.real.raw],
-        ['solved', s.real.solved],
-      ],
-      NO_GT_METRICS,
-    ),
+  rawVsSolved(
+    `**Real clips** (${s.real.clips} clips, ${s.real.frames} frames, no ground truth)`,
+    s.real,
+    NO_GT_METRICS,
   );
-  out.push('');
   if (s.rendered.withTruth) {
     out.push(
       `Where the rendered error is: solved PA-MPJPE ${fmt(s.rendered.solved.paMpjpe)} mm; with the truth's camera depths ${fmt(s.rendered.withTruth.depth)} mm, with the truth's image-plane positions ${fmt(s.rendered.withTruth.imagePlane)} mm (each joint relative to the pelvis, camera axes).`,

@@ -51,15 +51,8 @@ export type Motion =
   | { kind: MotionKind; own: string; start?: number }
   | { kind: MotionKind; bvh: string; convention: keyof typeof BVH_ROLES; start?: number };
 
-export interface CameraSetup {
-  name: string;
-  fovDeg: number;
-  height: number;
-  distance: number;
-  yawDeg: number;
-  lookHeight: number;
-  pan?: boolean;
-}
+/** A named camera of the renderer (`PageSpec['camera']`: field of view, height, distance, yaw, look height, pan). */
+export type CameraSetup = PageSpec['camera'] & { name: string };
 
 /** Camera setups: heights 0.9–2.4 m, distances 4.5–6.5 m, yaws from frontal to three-quarter back. */
 export const CAMERAS = {
