@@ -34,11 +34,22 @@ export function createRepos(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): Repos 
   };
 }
 
-export function createStore(database: Database): Store {
+/**
+ * A store of the repositories `reposOf` builds: bound to the database's connection, and to one transaction for
+ * `transaction(fn)` (a charge and the rows it pays for commit together).
+ */
+export function storeOver<R>(
+  database: Pick<Database, 'db' | 'kind'>,
+  reposOf: (db: Kysely<DB>, kind: 'sqlite' | 'postgres') => R,
+): { kind: 'sqlite' | 'postgres'; repos: R; transaction<T>(fn: (repos: R) => Promise<T>): Promise<T> } {
   const { db, kind } = database;
   return {
     kind,
-    repos: createRepos(db, kind),
-    transaction: (fn) => db.transaction().execute((trx) => fn(createRepos(trx, kind))),
+    repos: reposOf(db, kind),
+    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
   };
+}
+
+export function createStore(database: Database): Store {
+  return storeOver(database, createRepos);
 }

@@ -40,12 +40,10 @@ describe.each(databases)('reports on %s', (kind) => {
     const admin = await t.adminToken();
     const staff = await t.register(`staff-${kind}@stats.test`);
     expect(
-      (
-        await t.call('POST', '/product/user/setExtensionStaff', {
-          token: admin,
-          body: { id: staff.id, flag: true },
-        })
-      ).code,
+      await t.code('POST', '/product/user/setExtensionStaff', {
+        token: admin,
+        body: { id: staff.id, flag: true },
+      }),
     ).toBe(0);
     const code = (
       await t.call<{ user: { inviteCode: string } }>('GET', '/product/auth/info', { token: staff.token })

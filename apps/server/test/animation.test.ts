@@ -319,12 +319,10 @@ describe.each(databases)('animation library on %s', (kind) => {
       );
       // An unknown animation: 404.
       expect(
-        (
-          await t.call('POST', `/product/tomokage/apply/${up.data.id}`, {
-            token: c.token,
-            body: { kind: 'animation', id: 999999 },
-          })
-        ).code,
+        await t.code('POST', `/product/tomokage/apply/${up.data.id}`, {
+          token: c.token,
+          body: { kind: 'animation', id: 999999 },
+        }),
       ).toBe(404);
     },
     120_000,
@@ -371,12 +369,10 @@ describe.each(databases)('animation library on %s', (kind) => {
     expect((await search(a.token)).data.total).toBe(18);
     expect((await fetchUrl(clipUrl)).statusCode).not.toBe(200);
     expect(
-      (
-        await t.call('POST', '/product/admin/animation/publish', {
-          token: admin,
-          body: { id: target.id, published: true },
-        })
-      ).code,
+      await t.code('POST', '/product/admin/animation/publish', {
+        token: admin,
+        body: { id: target.id, published: true },
+      }),
     ).toBe(404);
     // A deleted take is not seeded back.
     (t.services.animation as unknown as { seeded: null }).seeded = null;

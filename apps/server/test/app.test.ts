@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createServices } from '../src/wiring.ts';
-import { CI, createTestInfra, freePort, PG_URL, pgAvailable, spawnMain } from './harness.ts';
+import { CI, createTestInfra, freePort, mainEnv, PG_URL, pgAvailable, spawnMain } from './harness.ts';
 import { dropSchema } from './services.ts';
 
 describe('web app under /capture', () => {
@@ -101,14 +101,7 @@ describe('npm start (main.ts)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mocap-main-'));
     const port = await freePort();
     const run = async () => {
-      const main = spawnMain({
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        REDIS_URL: '',
-      });
+      const main = spawnMain(mainEnv(dataDir, port));
       if ((await main.started) === 'exited') throw new Error(`exited ${main.child.exitCode}: ${main.out()}`);
       const r = await fetch(`http://127.0.0.1:${port}/product/sysConfig/maintainInfo`);
       const body = (await r.json()) as { code: number };
@@ -143,10 +136,7 @@ describe('npm start (main.ts)', () => {
       const port = await freePort();
       const schema = `t_${randomBytes(6).toString('hex')}`;
       const main = spawnMain({
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
+        ...mainEnv(dataDir, port),
         LOG_LEVEL: 'info',
         DATABASE_URL: PG_URL,
         DATABASE_SCHEMA: schema,

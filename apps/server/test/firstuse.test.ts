@@ -13,7 +13,7 @@ import { parseRange } from '../src/modules/cos/routes.ts';
 import { type CaptureJobData, runChargeRef } from '../src/modules/jobs/service.ts';
 import type { CaptureJudgement } from '../src/modules/video/ports.ts';
 import { createVideoStore } from '../src/modules/video/store.ts';
-import { databases, freePort, spawnMain, useServer } from './harness.ts';
+import { databases, freePort, mainEnv, spawnMain, useServer } from './harness.ts';
 import {
   type Fixtures,
   makeFixtures,
@@ -88,14 +88,7 @@ describe('15.2 where the verification mail goes', () => {
   it('embedded mode: npm start prints each mail’s path and code on the console', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mocap-mail-'));
     const port = await freePort();
-    const env = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-    };
+    const env = mainEnv(dataDir, port);
     delete (env as Record<string, string | undefined>).NODE_ENV;
     const main = spawnMain(env);
     try {

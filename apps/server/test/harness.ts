@@ -61,6 +61,12 @@ export interface TestServer {
   adminToken(): Promise<string>;
   /** GETs a URL the API handed out (signed; absolute or a path) from the app, query included. */
   fetchUrl(url: string): Promise<LightMyRequestResponse>;
+  /** The envelope's code of `call` (for a call whose answer matters only by its code). */
+  code(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; ip?: string },
+  ): Promise<number>;
   /** `app.inject` with a bearer token; returns the parsed envelope and HTTP status. */
   call<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -149,6 +155,7 @@ export function useServer(kind: 'sqlite' | 'postgres', opts: ServerOptions = {})
     const body = res.json() as { code: number; message: string; data: never };
     return { status: res.statusCode, ...body };
   };
+  t.code = async (method, url, o) => (await t.call(method, url, o)).code;
   t.lastCode = async (email) => {
     const mails = await readOutbox(join(t.dataDir, 'outbox'), email);
     const m = /\b(\d{4})\b/.exec(mails.at(-1)?.subject ?? '');
@@ -212,6 +219,16 @@ export function freePort(): Promise<number> {
  * `npm start` (src/main.ts through tsx) as a child process with exactly `env`: its stdout and stderr in `out()`,
  * `started` once it listens ('running') or exits first ('exited'), `stop()` SIGTERMs it and answers its exit code.
  */
+/** The environment `npm start` gets in the tests: this process's, with the data folder and port given. */
+export const mainEnv = (dataDir: string, port: number): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  REDIS_URL: '',
+});
+
 export function spawnMain(env: NodeJS.ProcessEnv): {
   child: ChildProcess;
   out: () => string;

@@ -15,6 +15,14 @@ import S3rver from 's3rver';
 export const S3_ACCESS_KEY_ID = 'S3RVER';
 export const S3_SECRET_ACCESS_KEY = 'S3RVER';
 
+/** The app's configuration for storing in `s3` (useServer's `env`). */
+export const s3Env = (s3: { url: string; bucket: string }): Record<string, string> => ({
+  S3_BUCKET: s3.bucket,
+  S3_ENDPOINT: s3.url,
+  S3_ACCESS_KEY_ID,
+  S3_SECRET_ACCESS_KEY,
+});
+
 export interface S3TestServer {
   url: string;
   bucket: string;

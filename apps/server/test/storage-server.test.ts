@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage, type VideoView } from '../src/index.ts';
 import { useServer } from './harness.ts';
-import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server } from './s3-server.ts';
+import { s3Env, startS3Server } from './s3-server.ts';
 import { type Fixtures, makeFixtures, markMade, unzip, uploadForm, uploadVideo } from './video-helpers.ts';
 
 const stub = await startS3Server('mocap-test');
@@ -22,13 +22,7 @@ afterAll(async () => {
 
 describe('the app on S3 storage', () => {
   const t = useServer('sqlite', {
-    env: {
-      S3_BUCKET: stub.bucket,
-      S3_ENDPOINT: stub.url,
-      S3_ACCESS_KEY_ID,
-      S3_SECRET_ACCESS_KEY,
-      CAPTURE_MODEL: 'lite',
-    },
+    env: { ...s3Env(stub), CAPTURE_MODEL: 'lite' },
   });
 
   it('stores uploads in the bucket, serves pre-signed downloads, uploads directly, deletes', async () => {

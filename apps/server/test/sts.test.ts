@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Codes, StsClient, StsError } from '../src/index.ts';
 import { useServer } from './harness.ts';
-import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, startS3Server } from './s3-server.ts';
+import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, s3Env, startS3Server } from './s3-server.ts';
 
 interface Call {
   form: URLSearchParams;
@@ -152,13 +152,7 @@ describe('the STS AssumeRole call', () => {
 
 describe('/cos/sts/* on S3 with an STS service', () => {
   const t = useServer('sqlite', {
-    env: {
-      S3_BUCKET: s3.bucket,
-      S3_ENDPOINT: s3.url,
-      S3_ACCESS_KEY_ID,
-      S3_SECRET_ACCESS_KEY,
-      S3_STS_ENDPOINT: sts.url,
-    },
+    env: { ...s3Env(s3), S3_STS_ENDPOINT: sts.url },
   });
 
   it('download: real temporary credentials limited to my prefix, expiring when STS says', async () => {
@@ -244,7 +238,7 @@ describe('/cos/sts/* on S3 with an STS service', () => {
 
 describe('/cos/sts/* on S3 without an STS service (s3rver): pre-signed URLs', () => {
   const t = useServer('sqlite', {
-    env: { S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.url, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY },
+    env: s3Env(s3),
   });
   let calls = 0;
   beforeAll(() => {

@@ -455,12 +455,10 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect(search.data.list.map((x) => x.id)).toEqual([xbot.id]);
     const admin = await t.adminToken();
     expect(
-      (
-        await t.call('POST', '/product/sysConfig/saveMaintain', {
-          token: admin,
-          body: { tomoMaintain: true },
-        })
-      ).code,
+      await t.code('POST', '/product/sysConfig/saveMaintain', {
+        token: admin,
+        body: { tomoMaintain: true },
+      }),
     ).toBe(0);
     const check = await t.call<{ tomoMaintain: boolean }>('GET', '/product/tomokage/checkMaintain', {
       token: a.token,
@@ -488,12 +486,10 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect(all.data.list[0].ownerEmail).toBe(`tomo-a-${kind}@example.com`);
     expect(all.data.list[0].front).toBeTruthy();
     expect(
-      (
-        await t.call('POST', '/product/admin/tomokage/hide', {
-          token: admin,
-          body: { id: xbot.id, hidden: true },
-        })
-      ).code,
+      await t.code('POST', '/product/admin/tomokage/hide', {
+        token: admin,
+        body: { id: xbot.id, hidden: true },
+      }),
     ).toBe(0);
     expect((await t.call('GET', `/product/tomokage/${xbot.id}`, { token: a.token })).code).not.toBe(0);
     await t.call('POST', '/product/admin/tomokage/hide', {

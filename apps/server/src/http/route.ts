@@ -15,10 +15,22 @@
  */
 
 import { DeletedSchema, IdsBody } from '@mocap/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteOptions,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { UserRecord } from '../ports.ts';
+import type { Services } from '../services.ts';
 import { bearerSecurity, type Guard, requireUser, userOf } from './context.ts';
 import { envelope, IdParam, ok } from './envelope.ts';
 
@@ -110,6 +122,15 @@ export interface Routes {
     ) => Promise<D extends z.ZodType ? z.input<D> : unknown>,
   ) => void;
   /**
+   * A call that answers no data (`data: null`): the handler does the work, the route answers `ok(null)`.
+   */
+  action: <P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
+    method: Method,
+    url: string,
+    def: Omit<RouteDef<P, Q, B, undefined>, 'data' | 'response'>,
+    handler: (req: RouteRequest<P, Q, B>) => Promise<unknown>,
+  ) => void;
+  /**
    * Deletes rows by id: body `{ ids }` (1 to 100), answer `{ deleted }`; guarded by requireUser unless `auth` says
    * otherwise; the handler gets the caller and the ids.
    */
@@ -139,6 +160,29 @@ function schemaOf(def: RouteDef<Schema, Schema, Schema, Schema>, tags: string[])
   return s as FastifySchema;
 }
 
+/**
+ * A module's route plugin: `define` gets the module's route definer (`tags` as in routesOf), the services and the
+ * app (for its config).
+ */
+export const routePlugin =
+  (
+    tags: string[],
+    define: (r: Routes, services: Services, app: ZodApp) => void | Promise<void>,
+  ): FastifyPluginAsync =>
+  async (base) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    await define(routesOf(app, { tags }), app.ctx.services, app);
+  };
+
+/** The app with the zod type provider (routes declared on it directly are typed from their schemas). */
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
 /** The route definer of one module: `tags` is what its routes are grouped under in the OpenAPI document. */
 export function routesOf(base: FastifyInstance, defaults: { tags: string[] }): Routes {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -159,6 +203,11 @@ export function routesOf(base: FastifyInstance, defaults: { tags: string[] }): R
       route(method, url, { auth: requireUser, ...def, params: IdParams }, (req) =>
         handler(userOf(req), req.params.id, req),
       ),
+    action: (method, url, def, handler) =>
+      route(method, url, { ...def, data: z.null() }, async (req) => {
+        await handler(req);
+        return null;
+      }),
     deleteIds: (method, url, def, handler) =>
       route(method, url, { auth: requireUser, ...def, body: IdsBody, data: DeletedSchema }, (req) =>
         handler(userOf(req), req.body.ids),

@@ -4,13 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CountSchema, CountUserBody, UserDetailSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerSecurity, requireAdmin, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { LedgerEntrySchema, LevelSchema, UserViewSchema } from '../../http/schemas.ts';
 import { Reasons } from '../coins/service.ts';
 
@@ -23,11 +21,9 @@ const KeywordPage = z
   })
   .default({ page: 1, size: 20 });
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const { accounts, coins } = app.ctx.services;
-  const tags = ['admin'];
-  const r = routesOf(app, { tags });
+const tags = ['admin'];
+
+const routes = routePlugin(tags, (r, { accounts, coins }, app) => {
   const opts = { preHandler: requireAdmin };
   const IdOnly = z.object({ id: IdParam });
   const toggle = z.object({ flag: z.boolean().optional().describe('default: flip') }).nullish();
@@ -318,6 +314,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async () => app.ctx.services.scheduler.runMonthlyTopUp(),
   );
-};
+});
 
 export default routes;

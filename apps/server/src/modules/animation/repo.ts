@@ -12,7 +12,7 @@ import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys, updateWhere } f
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
-import { createRepos } from '../../store.ts';
+import { createRepos, storeOver } from '../../store.ts';
 import type {
   AnimationQuery,
   AnimationRecord,
@@ -247,9 +247,5 @@ function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): AnimationRepos {
 }
 
 export function createAnimationStore(database: Pick<Database, 'db' | 'kind'>): AnimationStore {
-  const { db, kind } = database;
-  return {
-    repos: reposOf(db, kind),
-    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
-  };
+  return storeOver(database, reposOf);
 }

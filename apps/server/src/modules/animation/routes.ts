@@ -21,21 +21,15 @@ import {
   AnimationUrlsSchema,
   DeletedSchema,
 } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
 const tags = ['animation'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const svc = app.ctx.services.animation;
-
+const routes = routePlugin(tags, (r, { animation: svc }) => {
   for (const path of ['/animation/center', '/animation/search']) {
     r.post(
       path,
@@ -194,6 +188,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => svc.adminDelete(req.body.ids),
   );
-};
+});
 
 export default routes;

@@ -1,12 +1,10 @@
 /** Sessions: public key, login (individual and company), info, logout, third-party login. */
 import { AuthInfoSchema, LoginButtonSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Messages } from '../../errors.ts';
 import { meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { SessionSchema } from '../../http/schemas.ts';
 import { PENDING_COOKIE } from './pending.ts';
 import { rolesOf } from './service.ts';
@@ -29,12 +27,9 @@ const LoginBody = z.object({
   password: z.string().max(2048).optional().describe('RSA-OAEP (SHA-256) ciphertext, base64'),
 });
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const { auth, accounts } = app.ctx.services;
-  const tags = ['auth'];
-  const r = routesOf(app, { tags });
+const tags = ['auth'];
 
+const routes = routePlugin(tags, (r, { auth, accounts }, app) => {
   r.get(
     '/auth/publicKey',
     {
@@ -202,6 +197,6 @@ const routes: FastifyPluginAsync = async (base) => {
       return ok({ ...session(s), created: s.created }, Messages.LOGIN_SUCCESS);
     },
   );
-};
+});
 
 export default routes;

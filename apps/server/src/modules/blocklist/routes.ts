@@ -2,13 +2,12 @@
  * The blacklist's e-mail domains and IPs (issue 21; spec §7 /sysConfig/blackListInfo plus insert, update — the
  * account part is in modules/admin), and the guard that refuses blocked addresses and domains with 408.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireAdmin, userOf } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
 const RuleSchema = z.object({
   id: z.number().int(),
@@ -45,12 +44,9 @@ export async function blocklistGuard(req: FastifyRequest): Promise<void> {
     throw new AppError(Codes.ACCOUNT_DISABLED);
 }
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const { blocklist } = app.ctx.services;
-  const tags = ['admin'];
-  const r = routesOf(app, { tags });
+const tags = ['admin'];
 
+const routes = routePlugin(tags, (r, { blocklist }) => {
   r.post(
     '/sysConfig/blackListInfo/rules',
     {
@@ -78,19 +74,16 @@ const routes: FastifyPluginAsync = async (base) => {
       blocklist.add(req.body.kind, req.body.value, req.body.note, userOf(req).id, req.ip ?? null),
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/sysConfig/blackListInfo/rules/:id',
     {
       auth: requireAdmin,
       summary: 'Remove a domain or IP rule',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await blocklist.remove(req.params.id);
-      return null;
-    },
+    (req) => blocklist.remove(req.params.id),
   );
-};
+});
 
 export default routes;

@@ -1,10 +1,8 @@
 /** Category and tag trees: read by any logged-in user, changed by administrators. */
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin, routesOf } from '../../http/route.ts';
 
 const CategorySchema = z.object({
   id: z.number().int(),
@@ -22,11 +20,7 @@ const NodeSchema: z.ZodType<Node> = CategorySchema.extend({
   id: 'CategoryNode',
 });
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const { catalog } = app.ctx.services;
-  const r = routesOf(app, { tags: ['category'] });
-
+const routes = routePlugin(['category'], (r, { catalog }, app) => {
   for (const kind of ['category', 'tag'] as const) {
     const k = routesOf(app, { tags: [kind] });
     k.post(
@@ -101,20 +95,17 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/category/:id',
     {
       auth: requireAdmin,
       summary:
         'Delete a category or tag; refused (307) while it has sub-categories (所选分类存在子分类...) or while videos are filed under it (所选分类下存在视频..., data.videos = how many)',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await catalog.delete(req.params.id);
-      return null;
-    },
+    (req) => catalog.delete(req.params.id),
   );
-};
+});
 
 export default routes;

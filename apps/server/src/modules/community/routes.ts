@@ -5,16 +5,10 @@
  */
 
 import { CommunitySaveBody, CommunitySchema, CommunitySettingsSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags: ['system'] });
-  const { community } = app.ctx.services;
-
+const routes = routePlugin(['system'], (r, { community }) => {
   r.get(
     '/sysConfig/community',
     {
@@ -45,6 +39,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => community.save(req.body),
   );
-};
+});
 
 export default routes;

@@ -13,13 +13,11 @@ import {
   PageQuery,
   WebhookSchema,
 } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { type Guard, requireCompany, requireSession, userOf } from '../../http/context.ts';
 import { IdParam, ok, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { ACCOUNT_COMPANY } from '../../ports.ts';
 import type { ApiKeyRecord, DeliveryRecord } from './ports.ts';
 import { publicApiDocument } from './public-api.ts';
@@ -72,12 +70,9 @@ const deliveryView = (d: DeliveryRecord) => ({
   deliveredAt: d.deliveredAt,
 });
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const { company, accounts } = app.ctx.services;
-  const tags = ['company'];
-  const r = routesOf(app, { tags });
+const tags = ['company'];
 
+const routes = routePlugin(tags, (r, { company, accounts }, app) => {
   const noticeOf = async (userId: number, emailNotice: boolean) => {
     const p = await company.prefs(userId);
     return {
@@ -156,18 +151,15 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => (await company.listKeys(userOf(req))).map(keyView),
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/company/apiKeys/:id',
     {
       auth: requireCompanySession,
       summary: 'Revoke an API key (it gets 401 from now on)',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await company.revokeKey(userOf(req), req.params.id);
-      return null;
-    },
+    (req) => company.revokeKey(userOf(req), req.params.id),
   );
 
   // ---- webhooks ----
@@ -199,18 +191,15 @@ const routes: FastifyPluginAsync = async (base) => {
       })),
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/company/webhooks/:id',
     {
       auth: requireCompanySession,
       summary: 'Delete a webhook (its pending deliveries are given up)',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await company.deleteWebhook(userOf(req), req.params.id);
-      return null;
-    },
+    (req) => company.deleteWebhook(userOf(req), req.params.id),
   );
 
   r.get(
@@ -238,6 +227,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => deliveryView(await company.redeliver(userOf(req), req.params.id)),
   );
-};
+});
 
 export default routes;

@@ -3,20 +3,14 @@
  * (spec §7 does not show them); every route is an administrator route checked from role data.
  */
 import { DeletedSchema, DownloadSchema, VideoAdminSchema, VideoPreviewSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
 const tags = ['console'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { console: svc } = app.ctx.services;
-
+const routes = routePlugin(tags, (r, { console: svc }) => {
   r.post(
     '/admin/video/search',
     {
@@ -50,46 +44,37 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => svc.preview(req.params.id),
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/admin/video/feedbackStatus',
     {
       auth: requireAdmin,
       summary: "Mark a video's feedback handled (1) or open (0)",
       body: z.object({ id: z.number().int().positive(), status: z.number().int().min(0).max(1) }),
-      data: z.null(),
     },
-    async (req) => {
-      await svc.setFeedbackStatus(req.body.id, req.body.status);
-      return null;
-    },
+    (req) => svc.setFeedbackStatus(req.body.id, req.body.status),
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/admin/video/square',
     {
       auth: requireAdmin,
       summary: 'Take a video off the square (false) or put a made one back (true)',
       body: z.object({ id: z.number().int().positive(), flag: z.boolean() }),
-      data: z.null(),
     },
-    async (req) => {
-      await svc.setSquare(req.body.id, req.body.flag);
-      return null;
-    },
+    (req) => svc.setSquare(req.body.id, req.body.flag),
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/admin/video/rerun',
     {
       auth: requireAdmin,
       summary: 'Run the capture of a made or failed video again, at no cost to its owner',
       body: z.object({ id: z.number().int().positive() }),
-      data: z.null(),
     },
-    async (req) => {
-      await svc.rerun(req.body.id);
-      return null;
-    },
+    (req) => svc.rerun(req.body.id),
   );
 
   r.post(
@@ -123,6 +108,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => svc.downloads(req.body),
   );
-};
+});
 
 export default routes;

@@ -6,20 +6,14 @@
  */
 import type { Readable } from 'node:stream';
 import { DownloadCredentialsSchema, UploadCredentialsSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireUser, userOf } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
 const tags = ['storage'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { videos, files } = app.ctx.services;
-
+const routes = routePlugin(tags, (r, { videos, files }, app) => {
   r.get(
     '/cos/sts/upload',
     {
@@ -126,7 +120,7 @@ const routes: FastifyPluginAsync = async (base) => {
       return sendObject(files.readTarget(req.query.key, req.query.token), req, reply);
     },
   );
-};
+});
 
 /**
  * One byte range of an object of `size` bytes from a Range header: `bytes=a-b`, `bytes=a-`, `bytes=-n`.

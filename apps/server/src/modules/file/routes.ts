@@ -3,11 +3,9 @@
  * (text as JSON) and GET /file/url (a signed download, optionally converted to webp).
  */
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireUser, userOf } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import type { FilePurpose } from './ports.ts';
 import { FileViewSchema, Purpose, SignedFileSchema, SignQuery, WriteExtBody } from './schemas.ts';
 import { FILE_LIMITS, TEXT_EXTENSIONS, tooLarge } from './service.ts';
@@ -15,10 +13,7 @@ import { FILE_LIMITS, TEXT_EXTENSIONS, tooLarge } from './service.ts';
 const tags = ['storage'];
 const MB = 1024 * 1024;
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { uploads } = app.ctx.services;
+const routes = routePlugin(tags, async (r, { uploads }, app) => {
   await app.register(multipart, { limits: { files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
 
   r.post(
@@ -84,6 +79,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => uploads.signedUrl(userOf(req), req.query),
   );
-};
+});
 
 export default routes;

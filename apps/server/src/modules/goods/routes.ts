@@ -1,8 +1,6 @@
 /** Goods: `GET /goods` (the catalogue with prices in fen) and the company products `/sysProduct/queryAll`. */
 import { GoodsListSchema, GoodsSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { GOODS, PACK_BONUS_PERCENT } from './catalogue.ts';
 
 const view = (g: (typeof GOODS)[number]) => ({
@@ -18,11 +16,9 @@ const view = (g: (typeof GOODS)[number]) => ({
   coins: g.coins,
 });
 
-const goodsRoutes: FastifyPluginAsync = async (root) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const tags = ['pay'];
-  const r = routesOf(app, { tags });
+const tags = ['pay'];
 
+const goodsRoutes = routePlugin(tags, (r) => {
   r.get(
     '/goods',
     {
@@ -41,6 +37,6 @@ const goodsRoutes: FastifyPluginAsync = async (root) => {
     { summary: 'Company products (CV-coin packs)', data: GoodsSchema.array() },
     async () => GOODS.filter((g) => g.kind === 'company').map(view),
   );
-};
+});
 
 export default goodsRoutes;

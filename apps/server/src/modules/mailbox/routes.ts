@@ -2,11 +2,9 @@
  * The product's sending mailbox (issue 25): POST /tencent-email/exchange (spec §7), GET and DELETE
  * /tencent-email/sender. Administrators only.
  */
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
 const Sender = z.object({
   email: z.string(),
@@ -18,11 +16,7 @@ const Sender = z.object({
 });
 const tags = ['system'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { mailbox } = app.ctx.services;
-
+const routes = routePlugin(tags, (r, { mailbox }) => {
   r.post(
     '/tencent-email/exchange',
     {
@@ -62,6 +56,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async () => mailbox.remove(),
   );
-};
+});
 
 export default routes;

@@ -1,17 +1,11 @@
 /** manageModel routes (issue 21): capture models enabled and per plan, usage, bundled characters. */
 import { BONE_TYPE_FORMAT, BONE_TYPES } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { formatAllowed } from '../video/limits.ts';
 import { ModelListSchema, ModelSettingsSchema } from './schemas.ts';
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags: ['model'] });
-  const { models } = app.ctx.services;
-
+const routes = routePlugin(['model'], (r, { models }) => {
   r.post(
     '/model/list',
     {
@@ -40,6 +34,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => models.save(req.body),
   );
-};
+});
 
 export default routes;

@@ -11,23 +11,17 @@ import {
   UrlResultSchema,
   VideoSchema,
 } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser, userOf } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { formatAllowed } from '../video/limits.ts';
 
 const tags = ['motion'];
 const Id = z.object({ id: IdParam });
 const UrlResult = UrlResultSchema;
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { motion, videos } = app.ctx.services;
-
+const routes = routePlugin(tags, (r, { motion, videos }) => {
   r.get(
     '/motion/download/:bodyType/:id/:boneType',
     {
@@ -152,19 +146,16 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => motion.clipUrl(userOf(req), req.params.id),
   );
 
-  r.put(
+  r.action(
+    'PUT',
     '/motion/model/:id',
     {
       auth: requireUser,
       summary: 'Choose the bone type (model) of a video',
       params: Id,
       body: z.object({ boneType: BoneTypeSchema }),
-      data: z.null(),
     },
-    async (req) => {
-      await videos.setBoneType(userOf(req), req.params.id, req.body.boneType);
-      return null;
-    },
+    (req) => videos.setBoneType(userOf(req), req.params.id, req.body.boneType),
   );
 
   r.get(
@@ -230,6 +221,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     (u, ids) => videos.delete(u, ids),
   );
-};
+});
 
 export default routes;

@@ -12,7 +12,7 @@ import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } 
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
-import { createRepos } from '../../store.ts';
+import { createRepos, storeOver } from '../../store.ts';
 import type {
   MusicOutputs,
   MusicPatch,
@@ -179,9 +179,5 @@ function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): MusicRepos {
 }
 
 export function createMusicStore(database: Pick<Database, 'db' | 'kind'>): MusicStore {
-  const { db, kind } = database;
-  return {
-    repos: reposOf(db, kind),
-    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
-  };
+  return storeOver(database, reposOf);
 }

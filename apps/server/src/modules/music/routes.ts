@@ -7,24 +7,19 @@
  */
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
 import { readUpload, toTempFile } from '../../http/multipart.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { PLAN_LIMITS, planOf } from '../video/limits.ts';
 import { MusicCenterBody, MusicDownloadSchema, MusicSchema, MusicUrlsSchema } from './schemas.ts';
 import { MusicMessages } from './service.ts';
 
 const tags = ['music'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const music = app.ctx.services.music;
+const routes = routePlugin(tags, async (r, { music }, app) => {
   const tmpDir = join(app.ctx.config.dataDir, 'tmp');
 
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 16 * 1024, parts: 12 } });
@@ -130,6 +125,6 @@ const routes: FastifyPluginAsync = async (base) => {
       return await music.download(userOf(req), req.params.id, req.params.boneType);
     },
   );
-};
+});
 
 export default routes;

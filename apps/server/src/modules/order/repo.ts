@@ -8,7 +8,7 @@ import { newestFirst } from '../../infra/db/paging.ts';
 import { insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
-import { createRepos } from '../../store.ts';
+import { createRepos, storeOver } from '../../store.ts';
 import type { GoodsKind } from '../goods/catalogue.ts';
 import type {
   CashbackRecord,
@@ -349,10 +349,5 @@ function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): PayRepos {
 }
 
 export function createPayStore(database: Pick<Database, 'db' | 'kind'>): PayStore {
-  const { db, kind } = database;
-  return {
-    kind,
-    repos: reposOf(db, kind),
-    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
-  };
+  return storeOver(database, reposOf);
 }

@@ -13,13 +13,11 @@ import {
   OrderSchema,
   SendCashbackBody,
 } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireAdmin, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { PageQuery, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import type { UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
 import type { OrderRecord } from './ports.ts';
@@ -31,12 +29,9 @@ const mask = (email: string) => {
   return `${name.slice(0, 2)}***@${host ?? ''}`;
 };
 
-const orderRoutes: FastifyPluginAsync = async (root) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { orders, accounts } = app.ctx.services;
-  const tags = ['pay'];
-  const r = routesOf(app, { tags });
+const tags = ['pay'];
 
+const orderRoutes = routePlugin(tags, (r, { orders, accounts }) => {
   const view = async (o: OrderRecord, account?: string) => ({
     orderNo: o.orderNo,
     account: account ?? (await orders.userById(o.userId))?.email ?? '',
@@ -367,6 +362,6 @@ const orderRoutes: FastifyPluginAsync = async (root) => {
       return await orders.markCashbackPaid(ids);
     },
   );
-};
+});
 
 export default orderRoutes;

@@ -2,12 +2,11 @@
  * Page-view analytics (issue 25): POST /pageView/addBehavior and POST /pageView/addDigitalHumanBehavior (spec §7;
  * with or without a session), and the administrators' report POST /sysInfo/pageView (the /sysInfo statistics).
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../../http/context.ts';
 import { envelope, ok } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { PeriodBody } from '../stats/schemas.ts';
 
 const Body = z.object({
@@ -45,11 +44,7 @@ const ReportSchema = z.object({
   ),
 });
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags: ['analytics'] });
-  const { behavior, auth } = app.ctx.services;
-
+const routes = routePlugin(['analytics'], (r, { behavior, auth }) => {
   /** The account of a valid session, else anonymous: analytics never refuse or log anyone out over a token. */
   const who = async (req: FastifyRequest) => {
     const h = req.headers.authorization;
@@ -96,6 +91,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => behavior.report(req.body),
   );
-};
+});
 
 export default routes;

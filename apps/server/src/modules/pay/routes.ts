@@ -5,12 +5,11 @@
  * amount, unknown order, undecryptable) is refused and pays nothing.
  */
 import { PayMethodsSchema, PrepaySchema } from '@mocap/contracts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { PaymentNoticeError } from '../order/ports.ts';
 
 const GoodsParams = z.object({ goodsId: IdParam });
@@ -23,12 +22,9 @@ const RenewQuery = z.object({
 });
 const OrderNoParams = z.object({ orderNo: z.string().regex(/^[A-Za-z0-9_-]{6,32}$/) });
 
-const payRoutes: FastifyPluginAsync = async (root) => {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { pay } = app.ctx.services;
-  const tags = ['pay'];
-  const r = routesOf(app, { tags });
+const tags = ['pay'];
 
+const payRoutes = routePlugin(tags, async (r, { pay }, app) => {
   r.get(
     '/pay/methods',
     {
@@ -146,6 +142,6 @@ const payRoutes: FastifyPluginAsync = async (root) => {
       return reply.redirect(await pay.alipayReturn(params), 302);
     });
   });
-};
+});
 
 export default payRoutes;

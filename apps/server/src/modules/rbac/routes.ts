@@ -3,12 +3,10 @@
  * ours (spec §7 does not show them). Every route but /role/myPages is an administrator route checked per route
  * from role data (permissions.ts).
  */
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { UserViewSchema } from '../../http/schemas.ts';
 import {
   AuditSchema,
@@ -20,11 +18,7 @@ import {
   RoleSchema,
 } from './schemas.ts';
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags: ['role'] });
-  const { rbac, accounts } = app.ctx.services;
-
+const routes = routePlugin(['role'], (r, { rbac, accounts }) => {
   const withMembers = async () => {
     const roles = await rbac.listRoles();
     return Promise.all(roles.map(async (r) => ({ ...r, members: (await rbac.members(r.key)).length })));
@@ -64,18 +58,15 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/role/:id',
     {
       auth: requireAdmin,
       summary: 'Delete a role nobody holds (the super-administrator role stays)',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await rbac.deleteRole(req.params.id);
-      return null;
-    },
+    (req) => rbac.deleteRole(req.params.id),
   );
 
   r.post(
@@ -126,19 +117,16 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => rbac.saveMenu(req.body),
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/menu/:id',
     {
       auth: requireAdmin,
       tags: ['menu'],
       summary: 'Delete a menu no role grants',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await rbac.deleteMenu(req.params.id);
-      return null;
-    },
+    (req) => rbac.deleteMenu(req.params.id),
   );
 
   r.post(
@@ -152,6 +140,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => rbac.searchAudit(req.body),
   );
-};
+});
 
 export default routes;

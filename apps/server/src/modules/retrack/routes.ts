@@ -2,20 +2,14 @@
  * Routes of the 2D repair editor (issue 23) besides `GET/PUT /video/2d`: re-track from an edited frame (start the
  * job, follow it, get its frames) and the editor's autosaved draft (read, save, discard).
  */
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser, userOf } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { DraftPut, DraftQuery, DraftSchema, RetrackBody, RetrackQuery, RetrackSchema } from './schemas.ts';
 
 const tags = ['video'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { retrack } = app.ctx.services;
-
+const routes = routePlugin(tags, (r, { retrack }) => {
   r.post(
     '/video/2d/retrack',
     {
@@ -81,6 +75,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => retrack.deleteDraft(userOf(req), req.query.id),
   );
-};
+});
 
 export default routes;

@@ -1,15 +1,9 @@
 /** /sysInfo/* (spec §7 "statistics and affiliate endpoints"): the briefing and extension reports, issue 21. */
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../http/context.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { BriefingSchema, ExtensionSchema, PeriodBody } from './schemas.ts';
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags: ['sysInfo'] });
-  const { stats } = app.ctx.services;
-
+const routes = routePlugin(['sysInfo'], (r, { stats }) => {
   r.post(
     '/sysInfo/briefing',
     {
@@ -33,6 +27,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => stats.extension(req.body),
   );
-};
+});
 
 export default routes;

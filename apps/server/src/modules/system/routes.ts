@@ -3,19 +3,14 @@
  * and the heartbeat API workers call with the worker token).
  */
 import { MachineSchema, MachineViewSchema, MaintainInfoSchema, NoticeSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerToken, requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { envelope, IdParam, ok } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags: ['system'] });
-  const { notices, system, machines, auth } = app.ctx.services;
-
+const routes = routePlugin(['system'], (r, { notices, system, machines, auth }, app) => {
   r.get(
     '/health',
     {
@@ -51,18 +46,15 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/notice/noLongerDisplayed',
     {
       auth: requireUser,
       tags: ['notice'],
       summary: 'Stop showing the current notices to me',
-      data: z.null(),
     },
-    async (req) => {
-      await notices.noLongerDisplayed(userOf(req));
-      return null;
-    },
+    (req) => notices.noLongerDisplayed(userOf(req)),
   );
 
   r.post(
@@ -98,19 +90,16 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => notices.save(req.body),
   );
 
-  r.delete(
+  r.action(
+    'DELETE',
     '/notice/:id',
     {
       auth: requireAdmin,
       tags: ['notice'],
       summary: 'Delete a notice',
       params: z.object({ id: IdParam }),
-      data: z.null(),
     },
-    async (req) => {
-      await notices.delete(req.params.id);
-      return null;
-    },
+    (req) => notices.delete(req.params.id),
   );
 
   // ---------- maintenance ----------
@@ -239,20 +228,17 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/machineInfo/delete',
     {
       auth: requireAdmin,
       tags: ['machine'],
       summary: 'Remove a machine',
       body: z.object({ id: z.number().int().positive() }),
-      data: z.null(),
     },
-    async (req) => {
-      await machines.delete(req.body.id);
-      return null;
-    },
+    (req) => machines.delete(req.body.id),
   );
-};
+});
 
 export default routes;

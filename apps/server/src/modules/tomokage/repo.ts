@@ -12,7 +12,7 @@ import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } 
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
-import { createRepos } from '../../store.ts';
+import { createRepos, storeOver } from '../../store.ts';
 import type {
   ApplyOutputs,
   ApplyRecord,
@@ -210,13 +210,8 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
 }
 
 export function createTomokageStore(database: Pick<Database, 'db' | 'kind'>): TomokageStore {
-  const { db, kind } = database;
-  const repos = (d: Kysely<DB>) => ({
+  return storeOver(database, (d: Kysely<DB>, kind) => ({
     tomokage: new KyselyTomokageRepo(d),
     ledger: createRepos(d, kind).ledger,
-  });
-  return {
-    repos: repos(db),
-    transaction: (fn) => db.transaction().execute((trx) => fn(repos(trx))),
-  };
+  }));
 }

@@ -26,22 +26,16 @@ import {
   TomokageSchema,
   TomokageUrlsSchema,
 } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
 import { readUpload, toMemory } from '../../http/multipart.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { TomokageMessages } from './service.ts';
 
 const tags = ['tomokage'];
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const svc = app.ctx.services.tomokage;
-
+const routes = routePlugin(tags, async (r, { tomokage: svc }, app) => {
   await app.register(multipart, { limits: { files: 1, fields: 5, fieldSize: 4 * 1024, parts: 6 } });
 
   r.post(
@@ -225,6 +219,6 @@ const routes: FastifyPluginAsync = async (base) => {
     },
     async (req) => svc.adminDelete(req.body.ids),
   );
-};
+});
 
 export default routes;

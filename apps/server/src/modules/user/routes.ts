@@ -2,17 +2,14 @@
  * Account routes: verification codes, registration (individual and company), password reset, user centre,
  * last login, plan flags, coin records, referrals.
  */
-import { ReferralRecordsSchema, SkuRoleSchema } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ReferralRecordsSchema, referralReward, SkuRoleSchema } from '@mocap/contracts';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { meta, requireCompany, requireUser, userOf } from '../../http/context.ts';
 import { IdParam, pageOf } from '../../http/envelope.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import { Encrypted, LedgerEntrySchema, SessionSchema, UserViewSchema } from '../../http/schemas.ts';
 import { isAdmin, rolesOf } from '../auth/service.ts';
-import { referralReward } from '../coins/service.ts';
 
 const CodeParams = z.object({
   email: z.string().min(1).max(254),
@@ -74,12 +71,9 @@ const RecordsBody = z.object({
   userId: z.number().int().positive().optional().describe('administrators only: another account'),
 });
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const { accounts, coins } = app.ctx.services;
-  const tags = ['user'];
-  const r = routesOf(app, { tags });
+const tags = ['user'];
 
+const routes = routePlugin(tags, (r, { accounts, coins }, app) => {
   const sessionOf = (s: Awaited<ReturnType<typeof accounts.register>>) => ({
     token: s.token,
     expiresAt: s.expiresAt,
@@ -333,13 +327,13 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => accounts.referralAward(userOf(req)),
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/user/referral/email',
     {
       auth: requireUser,
       summary: 'Mail an invitation with my invite code to a friend (5 per hour)',
       body: z.object({ email: z.string().min(1).max(254) }),
-      data: z.null(),
     },
     async (req) => {
       const me = userOf(req);
@@ -349,7 +343,6 @@ const routes: FastifyPluginAsync = async (base) => {
         req.body.email,
         `${base}/capture/register?inviteCode=${encodeURIComponent(me.inviteCode)}`,
       );
-      return null;
     },
   );
 
@@ -388,6 +381,6 @@ const routes: FastifyPluginAsync = async (base) => {
       return accounts.view(u);
     },
   );
-};
+});
 
 export default routes;

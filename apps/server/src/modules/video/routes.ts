@@ -16,14 +16,12 @@ import {
   VideoSchema,
   VideoUploadFields,
 } from '@mocap/contracts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireUser, requireUserOrQueryToken, userOf } from '../../http/context.ts';
 import { IdParam } from '../../http/envelope.ts';
 import { readUpload, toTempFile } from '../../http/multipart.ts';
-import { routesOf } from '../../http/route.ts';
+import { routePlugin } from '../../http/route.ts';
 import type { QueueEvent } from '../../ports.ts';
 import { idempotentUploadReplay } from '../company/routes.ts';
 import { CompanyService } from '../company/service.ts';
@@ -102,10 +100,7 @@ function toFields(raw: Record<string, string[]>): UploadFields {
   };
 }
 
-const routes: FastifyPluginAsync = async (base) => {
-  const app = base.withTypeProvider<ZodTypeProvider>();
-  const r = routesOf(app, { tags });
-  const { videos, captureJobs } = app.ctx.services;
+const routes = routePlugin(tags, async (r, { videos, captureJobs }, app) => {
   const tmpDir = join(app.ctx.config.dataDir, 'tmp');
 
   await app.register(multipart, { limits: { files: 1, fields: 30, fieldSize: 16 * 1024, parts: 40 } });
@@ -300,18 +295,15 @@ const routes: FastifyPluginAsync = async (base) => {
     },
   );
 
-  r.put(
+  r.action(
+    'PUT',
     '/video/fbxs',
     {
       auth: requireUser,
       summary: 'Choose the bone type my downloads default to',
       body: z.object({ id: z.coerce.number().int().positive(), boneType: BoneTypeSchema }),
-      data: z.null(),
     },
-    async (req) => {
-      await videos.setBoneType(userOf(req), req.body.id, req.body.boneType);
-      return null;
-    },
+    (req) => videos.setBoneType(userOf(req), req.body.id, req.body.boneType),
   );
 
   r.deleteIds(
@@ -406,32 +398,26 @@ const routes: FastifyPluginAsync = async (base) => {
     async (req) => videos.repair2d(userOf(req), req.body.id, req.body.tracks),
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/video/setFeedback',
     {
       auth: requireUser,
       summary: 'Send feedback about a video’s result',
       body: z.object({ id: z.coerce.number().int().positive(), content: z.string().min(1).max(2000) }),
-      data: z.null(),
     },
-    async (req) => {
-      await videos.setFeedback(userOf(req), req.body.id, req.body.content);
-      return null;
-    },
+    (req) => videos.setFeedback(userOf(req), req.body.id, req.body.content),
   );
 
-  r.post(
+  r.action(
+    'POST',
     '/video/setFeedbackStatus',
     {
       auth: requireUser,
       summary: 'Administrators: mark feedback handled (1) or open (0)',
       body: z.object({ id: z.coerce.number().int().positive(), status: z.number().int().min(0).max(1) }),
-      data: z.null(),
     },
-    async (req) => {
-      await videos.setFeedbackStatus(userOf(req), req.body.id, req.body.status);
-      return null;
-    },
+    (req) => videos.setFeedbackStatus(userOf(req), req.body.id, req.body.status),
   );
 
   r.get(
@@ -513,6 +499,6 @@ const routes: FastifyPluginAsync = async (base) => {
       await refresh();
     },
   );
-};
+});
 
 export default routes;

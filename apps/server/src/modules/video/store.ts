@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import type { DB } from '../../infra/db/schema.ts';
-import { createRepos } from '../../store.ts';
+import { createRepos, storeOver } from '../../store.ts';
 import type { VideoRepos, VideoStore } from './ports.ts';
 import { KyselyVideoRepo } from './repo.ts';
 
@@ -16,10 +16,5 @@ function reposOf(db: Kysely<DB>, kind: 'sqlite' | 'postgres'): VideoRepos {
 }
 
 export function createVideoStore(database: Pick<Database, 'db' | 'kind'>): VideoStore {
-  const { db, kind } = database;
-  return {
-    kind,
-    repos: reposOf(db, kind),
-    transaction: (fn) => db.transaction().execute((trx) => fn(reposOf(trx, kind))),
-  };
+  return storeOver(database, reposOf);
 }
