@@ -109,17 +109,7 @@ export {
   rolesOf,
 } from './modules/auth/service.ts';
 export { CatalogService } from './modules/catalog/service.ts';
-export {
-  CoinService,
-  companyUploadCost,
-  monthKey,
-  Prices,
-  Reasons,
-  referralReward,
-  remakeCost,
-  squareDownloadCost,
-  uploadCost,
-} from './modules/coins/service.ts';
+export { CoinService, monthKey, Reasons } from './modules/coins/service.ts';
 export {
   CAPTURE_QUEUE,
   type CaptureJobData,

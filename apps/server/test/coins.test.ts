@@ -2,17 +2,16 @@
  * Coins ledger on SQLite and PostgreSQL: idempotency by reference, never negative under 100 concurrent spends,
  * ledger sums to the balance, refunds once, prices, monthly top-up once per month, referral ranks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, Codes, Messages } from '../src/errors.ts';
 import {
   companyUploadCost,
-  monthKey,
-  Reasons,
   referralReward,
   remakeCost,
   squareDownloadCost,
   uploadCost,
-} from '../src/modules/coins/service.ts';
+} from '@mocap/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError, Codes, Messages } from '../src/errors.ts';
+import { monthKey, Reasons } from '../src/modules/coins/service.ts';
 import type { Infra } from '../src/wiring.ts';
 import { createServices, type Services } from '../src/wiring.ts';
 import { createTestInfra, databases, TestClock } from './harness.ts';

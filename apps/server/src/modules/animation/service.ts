@@ -17,10 +17,11 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Animation } from '@mocap/contracts';
+import { squareDownloadCost } from '@mocap/contracts';
 import { zip as zipOfEntries } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, Page, UserRecord } from '../../ports.ts';
-import { type CoinService, squareDownloadCost } from '../coins/service.ts';
+import type { CoinService } from '../coins/service.ts';
 import { assertBoneTypeFor, formatAllowed, planOf } from '../video/limits.ts';
 import type {
   AnimationAssetsPort,

@@ -4,14 +4,7 @@
  * underneath). A reference key can be used once, ever: retrying a change with the same ref returns the first
  * result instead of charging twice.
  */
-import {
-  companyUploadCost,
-  Prices,
-  referralReward,
-  remakeCost,
-  squareDownloadCost,
-  uploadCost,
-} from '@mocap/contracts';
+import { Prices } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, Currency, LedgerEntry, LedgerQuery, Page, Repos, Store } from '../../ports.ts';
 
@@ -33,7 +26,6 @@ export const Reasons = {
 export type Reason = (typeof Reasons)[keyof typeof Reasons] | (string & {});
 
 /** Spec §1/§9 prices: the contract's (`@mocap/contracts`, shown by the web app before the user confirms). */
-export { companyUploadCost, Prices, referralReward, remakeCost, squareDownloadCost, uploadCost };
 
 export interface ChangeResult {
   entry: LedgerEntry;
@@ -52,6 +44,9 @@ export interface ChangeOptions {
 /** A month key `YYYY-MM` in UTC. */
 export const monthKey = (t: number): string => new Date(t).toISOString().slice(0, 7);
 
+/** A change of a balance: whose, by how much (negative to spend), why, its reference key, options. */
+type Change = [userId: number, amount: number, reason: Reason, ref: string, opts?: ChangeOptions];
+
 export class CoinService {
   constructor(
     private readonly store: Store,
@@ -62,25 +57,12 @@ export class CoinService {
    * Adds `amount` (negative to spend) to the user's balance with a ledger row, in one transaction.
    * Throws AppError(307, 你的V币余额不足...) when the balance would go negative. Idempotent by `ref`.
    */
-  async change(
-    userId: number,
-    amount: number,
-    reason: Reason,
-    ref: string,
-    opts: ChangeOptions = {},
-  ): Promise<ChangeResult> {
-    return this.store.transaction((repos) => this.changeIn(repos, userId, amount, reason, ref, opts));
+  async change(...change: Change): Promise<ChangeResult> {
+    return this.store.transaction((repos) => this.changeIn(repos, ...change));
   }
 
   /** `change` inside a transaction the caller already holds (so other writes commit or roll back with it). */
-  async changeIn(
-    repos: Repos,
-    userId: number,
-    amount: number,
-    reason: Reason,
-    ref: string,
-    opts: ChangeOptions = {},
-  ): Promise<ChangeResult> {
+  async changeIn(repos: Repos, ...[userId, amount, reason, ref, opts = {}]: Change): Promise<ChangeResult> {
     if (!Number.isSafeInteger(amount)) throw new AppError(Codes.PARAMETER_ERROR, 'amount must be an integer');
     if (!ref || ref.length > 191)
       throw new AppError(Codes.PARAMETER_ERROR, 'a reference key (≤191 chars) is required');

@@ -4,12 +4,14 @@
  * `square_download:<video>:<user>`; bulk download (one zip of zips), lower-body variants made on demand,
  * tracks for the repair editor, download history, regen counts, the price check.
  */
+
 import { randomUUID } from 'node:crypto';
+import { squareDownloadCost } from '@mocap/contracts';
 import { type BoneType, isBoneType, zip } from '@mocap/motion';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
-import { type CoinService, Reasons, squareDownloadCost } from '../coins/service.ts';
+import { type CoinService, Reasons } from '../coins/service.ts';
 import {
   assertFormatAllowed,
   BONE_TYPE_FORMAT,

@@ -13,10 +13,12 @@
  * Storage: the audio under `uploadMusic/<random id>.<ext>` (spec §7 prefix), outputs under
  * `music/u<user>/<uuid>/` (clip.json, zips/<bone type>.zip).
  */
+
 import { randomUUID } from 'node:crypto';
+import { companyUploadCost, remakeCost, uploadCost } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, JobQueue, ObjectStorage, Page, UserRecord } from '../../ports.ts';
-import { type CoinService, companyUploadCost, Reasons, remakeCost, uploadCost } from '../coins/service.ts';
+import { type CoinService, Reasons } from '../coins/service.ts';
 import { assertBoneTypeFor, MB, PLAN_LIMITS, planOf } from '../video/limits.ts';
 import type { MusicStore } from './ports.ts';
 import {

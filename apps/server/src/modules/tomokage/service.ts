@@ -19,7 +19,9 @@
  * - Administrators list, hide and delete characters (`manageTomokage`).
  * Storage: `tomokage/u<user>/<uuid>/` (source.<ext>, front.png, three-quarter.png, preview.glb, apply/<id>/…).
  */
+
 import { createHash, randomUUID } from 'node:crypto';
+import { squareDownloadCost } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import {
   type Clock,
@@ -29,7 +31,7 @@ import {
   PermanentJobError,
   type UserRecord,
 } from '../../ports.ts';
-import { type CoinService, Reasons, squareDownloadCost } from '../coins/service.ts';
+import { type CoinService, Reasons } from '../coins/service.ts';
 import { MB, type Plan, planOf } from '../video/limits.ts';
 import type {
   ApplyOutputs,

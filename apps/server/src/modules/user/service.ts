@@ -3,7 +3,9 @@
  * rewards, password reset, the user centre, plans (free / monthly / yearly with expiry), administrator changes,
  * third-party login.
  */
+
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { Prices, referralReward } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import {
   ACCOUNT_COMPANY,
@@ -26,7 +28,7 @@ import {
 } from '../../ports.ts';
 import { sealPending, unsealPending } from '../auth/pending.ts';
 import { type AuthService, isAdmin, loginPatch, type RequestMeta, rolesOf } from '../auth/service.ts';
-import { type CoinService, monthKey, Prices, Reasons, referralReward } from '../coins/service.ts';
+import { type CoinService, monthKey, Reasons } from '../coins/service.ts';
 
 /** Verification code purposes for `POST /code/{email}/{type}`. */
 export const CodeTypes = { REGISTER: 1, RESET: 2, CHANGE_EMAIL: 3 } as const;

@@ -3,10 +3,10 @@
  * account (the route's guard), queue limit, coins for the shortest video, the declared size against the plan, and
  * UPLOADS_PER_USER (default 1) uploads at a time per account (in this process). A refusal answers at once; nothing reaches DATA_DIR/tmp.
  */
+import { companyUploadCost, uploadCost } from '@mocap/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import { userOf } from '../../http/context.ts';
-import { companyUploadCost, uploadCost } from '../coins/service.ts';
 import { PLAN_LIMITS, UploadMessages } from './limits.ts';
 
 /** Multipart framing and text fields around the file (fields are capped at 30 × 16 KiB by the parser). */

@@ -7,12 +7,14 @@
  * "Nothing half-stored": the file is stored under a fresh prefix before the transaction and deleted when the
  * transaction fails; a refused upload never reaches storage.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { BoneType } from '@mocap/contracts';
+import { companyUploadCost, remakeCost, uploadCost } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
-import { type CoinService, companyUploadCost, Reasons, remakeCost, uploadCost } from '../coins/service.ts';
+import { type CoinService, Reasons } from '../coins/service.ts';
 import {
   type CaptureJobs,
   type CaptureMode,
