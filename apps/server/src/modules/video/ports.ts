@@ -114,9 +114,8 @@ export interface VideoRecord {
   updatedAt: number;
 }
 
-export type NewVideo = Omit<
-  VideoRecord,
-  | 'id'
+/** The fields the making, sharing, remakes and feedback of a video set: a new video starts without them. */
+type MadeFields =
   | 'status'
   | 'progress'
   | 'error'
@@ -126,8 +125,6 @@ export type NewVideo = Omit<
   | 'inSquare'
   | 'squareAt'
   | 'repairCount'
-  | 'downloadCount'
-  | 'collectCount'
   | 'remakeCount'
   | 'judgeRemakes'
   | 'confidence'
@@ -139,8 +136,11 @@ export type NewVideo = Omit<
   | 'feedbackAt'
   | 'startedAt'
   | 'finishedAt'
-  | 'updatedAt'
-  | 'solveOptions'
+  | 'solveOptions';
+
+export type NewVideo = Omit<
+  VideoRecord,
+  'id' | 'downloadCount' | 'collectCount' | 'updatedAt' | MadeFields
 > & {
   /** Default: the solver's defaults (`DEFAULT_SOLVE_OPTIONS`). */
   solveOptions?: SolveOptions;
@@ -149,37 +149,17 @@ export type NewVideo = Omit<
 export type VideoPatch = Partial<
   Pick<
     VideoRecord,
+    | MadeFields
     | 'name'
     | 'titleInSquare'
     | 'description'
     | 'boneType'
-    | 'status'
-    | 'progress'
-    | 'error'
-    | 'jobId'
-    | 'jobSeq'
-    | 'attempts'
-    | 'inSquare'
-    | 'squareAt'
     | 'categoryId'
     | 'tags'
-    | 'refunded'
-    | 'outputs'
-    | 'feedback'
-    | 'feedbackStatus'
-    | 'feedbackAt'
-    | 'startedAt'
-    | 'finishedAt'
-    | 'remakeCount'
     | 'freeRemakes'
-    | 'judgeRemakes'
-    | 'confidence'
-    | 'regenCount'
-    | 'repairCount'
     | 'priority'
     | 'modelType'
     | 'captureType'
-    | 'solveOptions'
   >
 >;
 
