@@ -13,21 +13,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { newUploadGrant, uploadCredentialsOf, verifyUploadGrant } from './grants.ts';
 import { sign, verify } from './signing.ts';
-import {
-  checkKey,
-  type DownloadTokenPayload,
-  type ObjectInfo,
-  type ObjectStorage,
-  type PutOptions,
-  type SignedUrlOptions,
-  StorageNotFoundError,
-  StorageTooLargeError,
-  type UploadCredentials,
-  type UploadGrant,
-  type UploadGrantOptions,
-} from './types.ts';
+import * as S from './types.ts';
 
-export type { DownloadTokenPayload };
+export type DownloadTokenPayload = S.DownloadTokenPayload;
 
 export interface LocalStorageOptions {
   root: string;
@@ -58,7 +46,7 @@ export function byteLimiter(max: number | undefined, onTooLarge: () => Error): T
   return t;
 }
 
-export class LocalStorage implements ObjectStorage {
+export class LocalStorage implements S.ObjectStorage {
   readonly kind = 'local' as const;
   private readonly tmp: string;
   private readonly base: string;
@@ -70,20 +58,20 @@ export class LocalStorage implements ObjectStorage {
   }
 
   private path(key: string): string {
-    return join(this.opts.root, checkKey(key));
+    return join(this.opts.root, S.checkKey(key));
   }
 
   async put(
     key: string,
     body: Uint8Array | Readable | string,
-    options: PutOptions = {},
-  ): Promise<ObjectInfo> {
+    options: S.PutOptions = {},
+  ): Promise<S.ObjectInfo> {
     const dest = this.path(key);
     await mkdir(this.tmp, { recursive: true });
     const tmp = join(this.tmp, randomUUID());
     const source =
       typeof body === 'string' || body instanceof Uint8Array ? Readable.from([Buffer.from(body)]) : body;
-    const limiter = byteLimiter(options.maxBytes, () => new StorageTooLargeError(key, options.maxBytes!));
+    const limiter = byteLimiter(options.maxBytes, () => new S.StorageTooLargeError(key, options.maxBytes!));
     try {
       await pipeline(source, limiter, createWriteStream(tmp));
       await mkdir(dirname(dest), { recursive: true });
@@ -95,10 +83,10 @@ export class LocalStorage implements ObjectStorage {
     return { size: limiter.bytes, contentType: options.contentType };
   }
 
-  async putFile(key: string, path: string, options: PutOptions = {}): Promise<ObjectInfo> {
+  async putFile(key: string, path: string, options: S.PutOptions = {}): Promise<S.ObjectInfo> {
     const st = await stat(path);
     if (options.maxBytes !== undefined && st.size > options.maxBytes) {
-      throw new StorageTooLargeError(key, options.maxBytes);
+      throw new S.StorageTooLargeError(key, options.maxBytes);
     }
     const dest = this.path(key);
     await mkdir(this.tmp, { recursive: true });
@@ -118,10 +106,10 @@ export class LocalStorage implements ObjectStorage {
     const p = this.path(key);
     try {
       const st = await stat(p);
-      if (!st.isFile()) throw new StorageNotFoundError(key);
+      if (!st.isFile()) throw new S.StorageNotFoundError(key);
     } catch (err) {
-      if (err instanceof StorageNotFoundError) throw err;
-      throw new StorageNotFoundError(key);
+      if (err instanceof S.StorageNotFoundError) throw err;
+      throw new S.StorageNotFoundError(key);
     }
     return createReadStream(p, range ? { start: range.start, end: range.end } : undefined);
   }
@@ -130,7 +118,7 @@ export class LocalStorage implements ObjectStorage {
     try {
       return await readFile(this.path(key));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new S.StorageNotFoundError(key);
       throw err;
     }
   }
@@ -141,7 +129,7 @@ export class LocalStorage implements ObjectStorage {
     await pipeline(src, createWriteStream(path));
   }
 
-  async stat(key: string): Promise<ObjectInfo | null> {
+  async stat(key: string): Promise<S.ObjectInfo | null> {
     try {
       const st = await stat(this.path(key));
       return st.isFile() ? { size: st.size, modifiedAt: st.mtime } : null;
@@ -189,7 +177,7 @@ export class LocalStorage implements ObjectStorage {
    * least `expiresInS` and at most one step longer, and the same (key, name, type) asked again within a step gets
    * the same URL from a memo instead of a new HMAC: a page of 20 projects signs 20-40 URLs per request.
    */
-  async signedUrl(key: string, options: SignedUrlOptions = {}): Promise<string> {
+  async signedUrl(key: string, options: S.SignedUrlOptions = {}): Promise<string> {
     const ttl = options.expiresInS ?? 300;
     const step = Math.max(1, Math.min(60, Math.floor(ttl / 10)));
     const exp = Math.ceil((Math.floor(Date.now() / 1000) + ttl) / step) * step;
@@ -198,8 +186,8 @@ export class LocalStorage implements ObjectStorage {
     const memoKey = `${exp}:${key.length}:${key}${fn.length}:${fn}${options.contentType || ''}`;
     const hit = this.urlMemo.get(memoKey);
     if (hit !== undefined) return hit;
-    checkKey(key);
-    const payload: DownloadTokenPayload = { k: key, exp };
+    S.checkKey(key);
+    const payload: S.DownloadTokenPayload = { k: key, exp };
     if (options.fileName) payload.fn = options.fileName;
     if (options.contentType) payload.ct = options.contentType;
     const url = `${this.base}/files?token=${sign(this.opts.secret, DOWNLOAD_PURPOSE, { ...payload })}`;
@@ -210,14 +198,14 @@ export class LocalStorage implements ObjectStorage {
   }
 
   /** Checks a download token from `signedUrl` (throws `TokenError`). */
-  verifyDownloadToken(token: string): DownloadTokenPayload {
-    const p = verify<DownloadTokenPayload>(this.opts.secret, DOWNLOAD_PURPOSE, token);
-    checkKey(p.k);
+  verifyDownloadToken(token: string): S.DownloadTokenPayload {
+    const p = verify<S.DownloadTokenPayload>(this.opts.secret, DOWNLOAD_PURPOSE, token);
+    S.checkKey(p.k);
     return p;
   }
 
-  async uploadCredentials(o: UploadGrantOptions): Promise<UploadCredentials> {
-    checkKey(o.key);
+  async uploadCredentials(o: S.UploadGrantOptions): Promise<S.UploadCredentials> {
+    S.checkKey(o.key);
     const grant = newUploadGrant(this.opts.secret, o);
     return uploadCredentialsOf(grant, o, {
       bucket: 'local',
@@ -226,7 +214,7 @@ export class LocalStorage implements ObjectStorage {
     });
   }
 
-  verifyUploadGrant(sessionToken: string): UploadGrant {
+  verifyUploadGrant(sessionToken: string): S.UploadGrant {
     return verifyUploadGrant(this.opts.secret, sessionToken);
   }
 
