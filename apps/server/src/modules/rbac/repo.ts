@@ -10,15 +10,7 @@ import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import { toUser } from '../user/repo.ts';
 import type { PageGrant } from './permissions.ts';
-import type {
-  AuditQuery,
-  AuditRecord,
-  MenuInput,
-  MenuRecord,
-  RbacRepo,
-  RoleInput,
-  RoleRecord,
-} from './ports.ts';
+import type * as P from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
@@ -87,7 +79,7 @@ const likePattern = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
-const toRole = (r: Selectable<AdminRolesTable>): RoleRecord => ({
+const toRole = (r: Selectable<AdminRolesTable>): P.RoleRecord => ({
   id: Number(r.id),
   key: r.role_key,
   title: r.title,
@@ -98,7 +90,7 @@ const toRole = (r: Selectable<AdminRolesTable>): RoleRecord => ({
   updatedAt: Number(r.updated_at),
 });
 
-const toMenu = (r: Selectable<AdminMenusTable>): MenuRecord => ({
+const toMenu = (r: Selectable<AdminMenusTable>): P.MenuRecord => ({
   id: Number(r.id),
   title: r.title,
   module: r.module,
@@ -113,7 +105,7 @@ const toMenu = (r: Selectable<AdminMenusTable>): MenuRecord => ({
   updatedAt: Number(r.updated_at),
 });
 
-const toAudit = (r: Selectable<AdminAuditTable>): AuditRecord => ({
+const toAudit = (r: Selectable<AdminAuditTable>): P.AuditRecord => ({
   id: Number(r.id),
   actorId: Number(r.actor_id),
   actorEmail: r.actor_email,
@@ -132,7 +124,7 @@ const toAudit = (r: Selectable<AdminAuditTable>): AuditRecord => ({
   createdAt: Number(r.created_at),
 });
 
-const menuRow = (m: Partial<MenuInput>): Partial<Omit<Selectable<AdminMenusTable>, 'id'>> =>
+const menuRow = (m: Partial<P.MenuInput>): Partial<Omit<Selectable<AdminMenusTable>, 'id'>> =>
   columnValues(m, {
     title: 'title',
     module: 'module',
@@ -145,7 +137,7 @@ const menuRow = (m: Partial<MenuInput>): Partial<Omit<Selectable<AdminMenusTable
     sort: 'sort',
   });
 
-export class KyselyRbacRepo extends SliceRepo<RbacDB> implements RbacRepo {
+export class KyselyRbacRepo extends SliceRepo<RbacDB> implements P.RbacRepo {
   async listRoles() {
     return (await rowsWhere(this.db, 'admin_roles', {}, [['id', 'asc']])).map(toRole);
   }
@@ -157,12 +149,12 @@ export class KyselyRbacRepo extends SliceRepo<RbacDB> implements RbacRepo {
     const r = await rowWhere(this.db, 'admin_roles', { role_key: key });
     return r && toRole(r);
   }
-  async createRole(r: RoleInput, now: number) {
+  async createRole(r: P.RoleInput, now: number) {
     const flags = { state: flag(r.state), builtin: flag(r.builtin ?? false) };
     const values = { role_key: r.key, title: r.title, pages: jsonText(r.pages), ...flags };
     return toRole(await insertRow(this.db, 'admin_roles', { ...values, created_at: now, updated_at: now }));
   }
-  async updateRole(id: number, r: Partial<RoleInput>, now: number) {
+  async updateRole(id: number, r: Partial<P.RoleInput>, now: number) {
     const set = columnValues(r, { title: 'title', state: ['state', flag], pages: ['pages', jsonText] });
     await updateWhere(this.db, 'admin_roles', { ...set, updated_at: now }, { id });
   }
@@ -185,23 +177,23 @@ export class KyselyRbacRepo extends SliceRepo<RbacDB> implements RbacRepo {
     const r = await rowWhere(this.db, 'admin_menus', { path });
     return r && toMenu(r);
   }
-  async createMenu(m: MenuInput, now: number) {
+  async createMenu(m: P.MenuInput, now: number) {
     const values = menuRow(m) as Omit<Selectable<AdminMenusTable>, 'id' | 'created_at' | 'updated_at'>;
     return toMenu(await insertRow(this.db, 'admin_menus', { ...values, created_at: now, updated_at: now }));
   }
-  async updateMenu(id: number, m: Partial<MenuInput>, now: number) {
+  async updateMenu(id: number, m: Partial<P.MenuInput>, now: number) {
     await updateWhere(this.db, 'admin_menus', { ...menuRow(m), updated_at: now }, { id });
   }
   async deleteMenu(id: number) {
     return (await deleteWhere(this.db, 'admin_menus', { id })) > 0;
   }
 
-  async insertAudit(a: Omit<AuditRecord, 'id'>) {
+  async insertAudit(a: Omit<P.AuditRecord, 'id'>) {
     const snapshots = { request: json(a.request) ?? '{}', before: json(a.before), after: json(a.after) };
     return Number((await insertRow(this.db, 'admin_audit', { ...snakeKeys(a), ...snapshots })).id);
   }
 
-  async searchAudit(q: AuditQuery) {
+  async searchAudit(q: P.AuditQuery) {
     let w = this.db.selectFrom('admin_audit');
     if (q.actor) {
       const id = /^\d+$/.test(q.actor) ? Number(q.actor) : null;
