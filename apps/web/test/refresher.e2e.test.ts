@@ -130,11 +130,11 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
 
   beforeAll(async () => {
     if (missing) throw new Error(`e2e cannot run: ${missing}`);
-    const render = async (id: string): Promise<Clip> => {
+    const render = async (id: string, seconds = 3): Promise<Clip> => {
       const clip = CLIPS.find((c) => c.id === id)!;
-      const spec = { ...pageSpec(clip, 3), width: 960, height: 540 };
+      const spec = { ...pageSpec(clip, seconds), width: 960, height: 540 };
       const r = await ensureRendered(
-        `rf-${id}`,
+        seconds === 3 ? `rf-${id}` : `rf-${id}-${seconds}s`,
         spec,
         join(tmpdir(), 'mocap-refresher-renders'),
         async () => {
@@ -144,7 +144,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       );
       return { gt: r.gt, video: r.video, name: `${id}.mp4` };
     };
-    side = await render('male-walk-side');
+    // 4 s: the side walk's corrupted stretch (the tracker's own swap carried to the end) runs ~55 frames, so the
+    // solver's own relabelling (a cost per relabelled frame) does not undo it; on 3 s (25 frames) whether it
+    // did depended on the renderer's pixels (it did with Chromium 156.0.8078.108).
+    side = await render('male-walk-side', 4);
     front = await render('xbot-walk-front');
     await renderer?.close();
   }, 900_000);
@@ -290,11 +293,11 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
    * frames; the same on the real side walks of testdata). The editor finds it from the picture's places alone.
    */
   const trackerLegSwap =
-    ([a, b]: readonly [number, number]) =>
+    ([a, b]: readonly [number, number], keep: ReadonlySet<number> = new Set()) =>
     (doc: Doc): Doc => ({
       ...doc,
       frames: doc.frames.map((f) => {
-        if (f.index < a || f.index > b || !f.image || !f.world) return f;
+        if (f.index < a || f.index > b || keep.has(f.index) || !f.image || !f.world) return f;
         const im = f.image.map((p) => [...p] as Img);
         const w = f.world.map((p) => [...p] as P3);
         for (const [l, r] of LEG_PAIRS) {
@@ -541,7 +544,9 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         .flatMap((p) => Array.from({ length: p.to - p.from + 1 }, (_, k) => p.from + k)),
     );
     const l0 = legsOf(await clipOf(id, token), side, a, b);
-    await corruptAndSolve(id, token, trackerLegSwap([a, b]));
+    // Frames the tracker itself has swapped (flagged on its own tracks) stay as they are: swapped again they
+    // would be right, and split the stretch in two.
+    await corruptAndSolve(id, token, trackerLegSwap([a, b], own));
     const corrupted = await clipOf(id, token);
     const l1 = legsOf(corrupted, side, a, b);
     console.log(
@@ -630,6 +635,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     // The repaired tracks are the tracker's own again on the corrupted frames (picture and world).
     const repaired = await tracksOf(id, token);
     for (let f = a; f <= b; f++) {
+      if (own.has(f)) continue; // not corrupted (see above); the stretch's swap relabels them too
       for (const j of [25, 28]) {
         expect(repaired.frames[f].image![j][0]).toBeCloseTo(original.frames[f].image![j][0], 1);
         expect(repaired.frames[f].world![j][0]).toBeCloseTo(original.frames[f].world![j][0], 3);
