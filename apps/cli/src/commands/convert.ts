@@ -20,15 +20,18 @@ import { ProgressBar } from '../progress.ts';
 import {
   EXPORT_FLAGS,
   exportTarget,
+  fileCommand,
   parseEnum,
-  parseInputOutput,
   parseNumber,
   TRACKING_FLAGS,
   trackingOptions,
 } from './options.ts';
-import { type Command, UsageError } from './types.ts';
+import { UsageError } from './types.ts';
 
-const USAGE = `mocap convert <video | tracks.json> -o <out.bvh | out.json | out.zip | out.<format>> [options]
+const HELP = {
+  summary: 'video or tracks.json → skeleton animation (.bvh, .json)',
+  input: 'video or tracks.json file',
+  usage: `mocap convert <video | tracks.json> -o <out.bvh | out.json | out.zip | out.<format>> [options]
 
 Turns a video (tracked first) or a tracks file from \`mocap track\` into skeleton animation: a fixed-length
 skeleton fitted to the landmarks, smoothed, with root motion, a floor and foot contacts.
@@ -57,7 +60,8 @@ Options:
   --model lite|full|heavy                body landmark model for a video (default heavy)
   --hands                                track both hands (fingers) for a video
   --face                                 track the face (ARKit blendshapes in .json) for a video
-  --backend ort|tfjs                     inference backend for a video (default ort)`;
+  --backend ort|tfjs                     inference backend for a video (default ort)`,
+};
 
 /** Reads and checks a tracks document. */
 async function readTracks(path: string): Promise<Tracks> {
@@ -89,27 +93,22 @@ function writeOutput(
   return ext === '.bvh' ? bvh.write(steady) : motionJson.write(steady);
 }
 
-export const convert: Command = {
-  summary: 'video or tracks.json → skeleton animation (.bvh, .json)',
-  usage: USAGE,
-  async run(args) {
-    const { values, input, output } = parseInputOutput(
-      args,
-      {
-        ...EXPORT_FLAGS,
-        smoothing: { type: 'string' },
-        'foot-lock': { type: 'string' },
-        'root-at-origin': { type: 'boolean', default: false },
-        height: { type: 'string' },
-        fov: { type: 'string' },
-        focal: { type: 'string' },
-        'lower-body': { type: 'boolean', default: false },
-        'root-motion': { type: 'boolean', default: false },
-        fps: { type: 'string' },
-        ...TRACKING_FLAGS,
-      },
-      'video or tracks.json file',
-    );
+export const convert = fileCommand(
+  HELP,
+  {
+    ...EXPORT_FLAGS,
+    smoothing: { type: 'string' },
+    'foot-lock': { type: 'string' },
+    'root-at-origin': { type: 'boolean', default: false },
+    height: { type: 'string' },
+    fov: { type: 'string' },
+    focal: { type: 'string' },
+    'lower-body': { type: 'boolean', default: false },
+    'root-motion': { type: 'boolean', default: false },
+    fps: { type: 'string' },
+    ...TRACKING_FLAGS,
+  },
+  async ({ values, input, output }) => {
     const { ext: format, boneType, single } = exportTarget(output, values);
     const fps = parseNumber('fps', values.fps, 1, 240);
     if (fps !== undefined && !Number.isInteger(fps))
@@ -172,4 +171,4 @@ export const convert: Command = {
     for (const w of [...tracks.warnings, ...(m.warnings ?? [])]) process.stderr.write(`warning: ${w}\n`);
     return 0;
   },
-};
+);

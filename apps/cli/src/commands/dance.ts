@@ -4,10 +4,13 @@ import { analyzeMusic, generateDance } from '@mocap/dance';
 import { decodeAudioFile, probeAudio, shippedLibrary } from '@mocap/dance/node';
 import { BONE_TYPES, bvh, EXPORT_FORMATS, exportBoneType, exportFormat, motionJson } from '@mocap/motion';
 import { ProgressBar } from '../progress.ts';
-import { EXPORT_FLAGS, exportTarget, parseInputOutput, parseNumber } from './options.ts';
-import { type Command, UsageError } from './types.ts';
+import { EXPORT_FLAGS, exportTarget, fileCommand, parseNumber } from './options.ts';
+import { UsageError } from './types.ts';
 
-const USAGE = `mocap dance <audio> -o <out.zip | out.bvh | out.json | out.<format>> [options]
+const HELP = {
+  summary: 'music (wav, mp3, m4a, ogg) → a dance (.bvh, .json, bone-type zip)',
+  input: 'audio file',
+  usage: `mocap dance <audio> -o <out.zip | out.bvh | out.json | out.<format>> [options]
 
 Makes a dance that follows the music: the track's tempo, beats, accents and energy are analysed, and a dance is
 put together from a library of motion capture (CMU, retargeted to the canonical skeleton) with its movement
@@ -22,21 +25,13 @@ Options:
                              (-o must end in .zip unless --format is given)
   --format <fmt>             write one file: ${EXPORT_FORMATS.join('|')}
   --seed <n>                 another seed gives another dance for the same music (default 1)
-  --max-seconds <s>          dance only the first s seconds (default: the whole track, at most 600)`;
+  --max-seconds <s>          dance only the first s seconds (default: the whole track, at most 600)`,
+};
 
-export const dance: Command = {
-  summary: 'music (wav, mp3, m4a, ogg) → a dance (.bvh, .json, bone-type zip)',
-  usage: USAGE,
-  async run(args) {
-    const { values, input, output } = parseInputOutput(
-      args,
-      {
-        ...EXPORT_FLAGS,
-        seed: { type: 'string' },
-        'max-seconds': { type: 'string' },
-      },
-      'audio file',
-    );
+export const dance = fileCommand(
+  HELP,
+  { ...EXPORT_FLAGS, seed: { type: 'string' }, 'max-seconds': { type: 'string' } },
+  async ({ values, input, output }) => {
     const { ext, boneType, single } = exportTarget(output, values);
     const seed = parseNumber('seed', values.seed, 0, 2 ** 31) ?? 1;
     if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number (got '${values.seed}')`);
@@ -82,4 +77,4 @@ export const dance: Command = {
     );
     return 0;
   },
-};
+);

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { BONE_TYPES, type BoneType, EXPORT_FORMATS, type ExportFormat, isBoneType } from '@mocap/motion';
 import type { Backend, PoseModel, TrackVideoOptions } from '@mocap/vision';
-import { UsageError } from './types.ts';
+import { type Command, UsageError } from './types.ts';
 
 /** Argument parsing shared by the commands. */
 
@@ -59,15 +59,13 @@ export const OUTPUT_FLAG = { output: { type: 'string', short: 'o' } } as const;
 /** The `parseArgs` spec of the flags that choose what is written: a bone type's zip or one file of a format. */
 export const EXPORT_FLAGS = { 'bone-type': { type: 'string' }, format: { type: 'string' } } as const;
 
+type Flags = NonNullable<ParseArgsConfig['options']>;
+
 /**
  * A command's arguments: its flags (with -o/--output), the one input file and the -o file, both required (`what`:
  * which input, for the message).
  */
-export function parseInputOutput<const O extends NonNullable<ParseArgsConfig['options']>>(
-  args: string[],
-  options: O,
-  what: string,
-) {
+export function parseInputOutput<const O extends Flags>(args: string[], options: O, what: string) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -77,6 +75,25 @@ export function parseInputOutput<const O extends NonNullable<ParseArgsConfig['op
   if (positionals.length !== 1) throw new UsageError(`give exactly one ${what}`);
   if (!output) throw new UsageError('-o/--output is required');
   return { values, input: positionals[0], output };
+}
+
+/** What a command of one input file and one -o file runs with: its flags' values, the input and the output. */
+export type FileArgs<O extends Flags> = ReturnType<typeof parseInputOutput<O>>;
+
+/**
+ * A command that reads one input file and writes the -o file: its summary and usage, which input it takes (for
+ * the message), its flags besides -o, and what it does once they are parsed and checked.
+ */
+export function fileCommand<const O extends Flags>(
+  help: Pick<Command, 'summary' | 'usage'> & { input: string },
+  flags: O,
+  run: (args: FileArgs<O>) => Promise<number>,
+): Command {
+  return {
+    summary: help.summary,
+    usage: help.usage,
+    run: (args) => run(parseInputOutput(args, flags, help.input)),
+  };
 }
 
 /**

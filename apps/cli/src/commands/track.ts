@@ -2,10 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createOverlayWriter, decodeFrames, probeVideo, type Tracks, trackProbedVideo } from '@mocap/vision';
 import { ProgressBar } from '../progress.ts';
-import { parseInputOutput, parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
-import type { Command } from './types.ts';
+import { fileCommand, parseNumber, TRACKING_FLAGS, trackingOptions } from './options.ts';
 
-const USAGE = `mocap track <video> -o tracks.json [options]
+const HELP = {
+  summary: 'video → per-frame body (and hand/face) landmarks, tracks.json',
+  input: 'video file',
+  usage: `mocap track <video> -o tracks.json [options]
 
 Tracks the main person in a video: 33 body landmarks per frame (image pixels and metres), optionally both
 hands (21 points each) and the face mesh (468 points + iris).
@@ -18,22 +20,18 @@ Options:
   --backend ort|tfjs        onnxruntime (default) or the tfjs-wasm reference
   --overlay <out.mp4>       render the landmarks over the video
   --workers <n>             parallel shares (default: one per core)
-  --inference-width <px>    downscale wider frames before inference (default 960, 0 = never)`;
+  --inference-width <px>    downscale wider frames before inference (default 960, 0 = never)`,
+};
 
-export const track: Command = {
-  summary: 'video → per-frame body (and hand/face) landmarks, tracks.json',
-  usage: USAGE,
-  async run(args) {
-    const { values, input, output } = parseInputOutput(
-      args,
-      {
-        ...TRACKING_FLAGS,
-        overlay: { type: 'string' },
-        workers: { type: 'string' },
-        'inference-width': { type: 'string' },
-      },
-      'video file',
-    );
+export const track = fileCommand(
+  HELP,
+  {
+    ...TRACKING_FLAGS,
+    overlay: { type: 'string' },
+    workers: { type: 'string' },
+    'inference-width': { type: 'string' },
+  },
+  async ({ values, input, output }) => {
     const info = await probeVideo(input);
     const bar = new ProgressBar({ label: 'tracking' });
     const tracks = await trackProbedVideo(info, {
@@ -52,7 +50,7 @@ export const track: Command = {
     if (values.overlay) await renderOverlay(info, tracks, values.overlay);
     return 0;
   },
-};
+);
 
 async function renderOverlay(
   info: Awaited<ReturnType<typeof probeVideo>>,
