@@ -4,9 +4,11 @@
  * touched; and `snakeKeys`, a record's fields under their column names (`userId` → `user_id`).
  */
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { AppError, Codes } from '../../errors.ts';
 
 /**
- * Values of some columns of a row: null means the column IS NULL, a list means the column is one of its values.
+ * Values of some columns of a row: null means the column IS NULL, a list means the column is one of its values (an
+ * empty list matches no row); undefined means no condition on that column.
  */
 export type ColumnsEqual<Row> = {
   [C in keyof Selectable<Row>]?: Selectable<Row>[C] | null | readonly Selectable<Row>[C][];
@@ -29,18 +31,33 @@ export function snakeKeys<O extends object>(o: O): SnakeKeys<O> {
 // biome-ignore lint/suspicious/noExplicitAny: any table of the slice; each signature gives the row type
 type AnyDb = Kysely<any>;
 // biome-ignore lint/suspicious/noExplicitAny: a filtered query of any table
-type Filterable = { where(column: string, op: string, value: unknown): any };
+type Filterable = { where(...args: unknown[]): any };
 
-/** `q` filtered by `where` (every column equal, IS NULL, or IN its list). */
+/** `q` filtered by `where` (every column equal, IS NULL, or IN its list; an empty list matches nothing). */
 function filtered<Q extends Filterable>(q: Q, where: object): Q {
   for (const [column, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    q =
-      value === null
-        ? q.where(column, 'is', null)
-        : q.where(column, Array.isArray(value) ? 'in' : '=', value);
+    if (Array.isArray(value) && value.length === 0) q = q.where(sql<boolean>`1 = 0`);
+    else
+      q =
+        value === null
+          ? q.where(column, 'is', null)
+          : q.where(column, Array.isArray(value) ? 'in' : '=', value);
   }
   return q;
+}
+
+/**
+ * `where` for an update or delete: at least one column given. Its values all undefined (an id that was never
+ * set) would otherwise touch every row of the table.
+ */
+function someColumns(table: string, where: object): object {
+  if (!Object.values(where).some((v) => v !== undefined))
+    throw new AppError(
+      Codes.INTERNAL,
+      `refused: an update or delete of every row of ${table} (no condition given)`,
+    );
+  return where;
 }
 
 /** The first row of `table` whose columns equal `where` (every one of them), or undefined. */
@@ -93,7 +110,10 @@ export function insertRow<T, TB extends keyof T & string, V extends Insertable<T
     .executeTakeFirstOrThrow() as Promise<Selectable<T[TB]>>;
 }
 
-/** Sets `set` on the rows of `table` whose columns equal `where`; answers how many rows changed. */
+/**
+ * Sets `set` on the rows of `table` whose columns equal `where`; answers how many rows changed. A `where` with no
+ * column given is refused (an internal error), never an update of the whole table.
+ */
 export async function updateWhere<T, TB extends keyof T & string, V extends Updateable<T[TB]>>(
   db: Kysely<T>,
   table: TB,
@@ -102,17 +122,23 @@ export async function updateWhere<T, TB extends keyof T & string, V extends Upda
 ): Promise<number> {
   const r = await filtered(
     (db as unknown as AnyDb).updateTable(table as string).set(set),
-    where,
+    someColumns(table, where),
   ).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
-/** Deletes the rows of `table` whose columns equal `where`; answers how many went. */
+/**
+ * Deletes the rows of `table` whose columns equal `where`; answers how many went. A `where` with no column given
+ * is refused (an internal error), never a delete of the whole table.
+ */
 export async function deleteWhere<T, TB extends keyof T & string>(
   db: Kysely<T>,
   table: TB,
   where: ColumnsEqual<T[TB]>,
 ): Promise<number> {
-  const r = await filtered((db as unknown as AnyDb).deleteFrom(table as string), where).executeTakeFirst();
+  const r = await filtered(
+    (db as unknown as AnyDb).deleteFrom(table as string),
+    someColumns(table, where),
+  ).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
