@@ -271,16 +271,18 @@ function releaseThread(w: Worker): void {
 }
 
 /**
- * Runs the solve/export half in a worker thread (`solve-thread.ts`), relaying progress. The thread is reused by
- * the next task when this one ends normally; an abort or a crash terminates it.
+ * Runs the solve/export half in a worker thread (`solve-thread.ts`), relaying progress, writing into `workDir`
+ * (created if needed). The thread is reused by the next task when this one ends normally; an abort or a crash
+ * terminates it.
  */
-function inThread<T>(
+async function inThread<T>(
   kind: 'solve' | 'export',
   inputPath: string,
   workDir: string,
   options: CaptureOptions,
   from: number,
 ): Promise<T> {
+  await mkdir(workDir, { recursive: true });
   options.signal?.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const w = takeThread();
@@ -338,7 +340,6 @@ export async function solveAndExport(
   options: CaptureOptions = {},
   from = 0,
 ): Promise<Solved> {
-  await mkdir(workDir, { recursive: true });
   return inThread<Solved>('solve', tracksPath, workDir, options, from);
 }
 
@@ -348,7 +349,6 @@ export async function exportFromClip(
   workDir: string,
   options: CaptureOptions = {},
 ): Promise<CaptureResult['zips']> {
-  await mkdir(workDir, { recursive: true });
   return inThread<CaptureResult['zips']>('export', clipPath, workDir, options, 0);
 }
 

@@ -7,10 +7,10 @@
  * The request waiting on the job then answers.
  */
 
-import { hostname } from 'node:os';
 import { exportBoneType, isBoneType, motionJson } from '@mocap/motion';
 import type { AnimationService, ExportJobData, JobQueue, MotionService, ObjectStorage } from '@mocap/server';
 import { animationZipKey, lowerBodyKey, PermanentJobError } from '@mocap/server';
+import { runQueueWorker } from './queue-worker.ts';
 import type { RunningWorker, WorkerOptions } from './runner.ts';
 
 export interface ExportWorkerInfra {
@@ -25,48 +25,37 @@ export function runExportWorker(
   infra: ExportWorkerInfra,
   options: Pick<WorkerOptions, 'log' | 'name'> = {},
 ): RunningWorker {
-  const name = options.name ?? `${hostname()}-${process.pid}-export`;
-  const log = options.log ?? (() => {});
-  const worker = infra.queue.process(
-    async (job) => {
-      const d = job.data;
-      if (!isBoneType(d.boneType)) throw new PermanentJobError(`unknown bone type "${d.boneType}"`);
-      if (d.kind === 'animationZip') {
-        if (!infra.animation) throw new PermanentJobError('this worker makes no animation zips');
-        const a = await infra.animation.exportSource(d.animationId);
-        if (!a) throw new PermanentJobError(`animation ${d.animationId} has no clip to export from`);
-        const clip = motionJson.read((await infra.storage.getBytes(a.clipKey)).toString('utf8'));
-        const out = exportBoneType(clip, d.boneType, { name: a.name });
-        const key = animationZipKey(d.animationId, d.boneType);
-        await infra.storage.put(key, out.bytes, { contentType: 'application/zip' });
-        await infra.animation.zipMade(d.animationId, d.boneType, {
-          key,
-          fileName: out.fileName,
-          size: out.bytes.byteLength,
-        });
-        log(`export job ${job.id} done: ${out.bytes.byteLength} bytes`);
-        return { bytes: out.bytes.byteLength };
-      }
-      const src = await infra.motion.exportSource(d.videoId);
-      if (!src) throw new PermanentJobError(`video ${d.videoId} has no clip to export from`);
-      const clip = motionJson.read((await infra.storage.getBytes(src.clipKey)).toString('utf8'));
-      const out = exportBoneType(clip, d.boneType, { lowerBodyOnly: true, name: src.name });
-      const key = lowerBodyKey(src.storagePrefix, d.boneType);
+  return runQueueWorker('export', infra.queue, options, async (job, log) => {
+    const d = job.data;
+    if (!isBoneType(d.boneType)) throw new PermanentJobError(`unknown bone type "${d.boneType}"`);
+    if (d.kind === 'animationZip') {
+      if (!infra.animation) throw new PermanentJobError('this worker makes no animation zips');
+      const a = await infra.animation.exportSource(d.animationId);
+      if (!a) throw new PermanentJobError(`animation ${d.animationId} has no clip to export from`);
+      const clip = motionJson.read((await infra.storage.getBytes(a.clipKey)).toString('utf8'));
+      const out = exportBoneType(clip, d.boneType, { name: a.name });
+      const key = animationZipKey(d.animationId, d.boneType);
       await infra.storage.put(key, out.bytes, { contentType: 'application/zip' });
-      await infra.motion.lowerBodyMade(d.videoId, d.boneType, {
+      await infra.animation.zipMade(d.animationId, d.boneType, {
         key,
-        fileName: out.fileName.replace(/\.zip$/, '_lower.zip'),
+        fileName: out.fileName,
         size: out.bytes.byteLength,
       });
       log(`export job ${job.id} done: ${out.bytes.byteLength} bytes`);
       return { bytes: out.bytes.byteLength };
-    },
-    { concurrency: 1, workerId: name },
-  );
-  return {
-    name,
-    async close(o = {}) {
-      await worker.close(o);
-    },
-  };
+    }
+    const src = await infra.motion.exportSource(d.videoId);
+    if (!src) throw new PermanentJobError(`video ${d.videoId} has no clip to export from`);
+    const clip = motionJson.read((await infra.storage.getBytes(src.clipKey)).toString('utf8'));
+    const out = exportBoneType(clip, d.boneType, { lowerBodyOnly: true, name: src.name });
+    const key = lowerBodyKey(src.storagePrefix, d.boneType);
+    await infra.storage.put(key, out.bytes, { contentType: 'application/zip' });
+    await infra.motion.lowerBodyMade(d.videoId, d.boneType, {
+      key,
+      fileName: out.fileName.replace(/\.zip$/, '_lower.zip'),
+      size: out.bytes.byteLength,
+    });
+    log(`export job ${job.id} done: ${out.bytes.byteLength} bytes`);
+    return { bytes: out.bytes.byteLength };
+  });
 }

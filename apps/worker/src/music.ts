@@ -8,8 +8,7 @@
  * `startWorker` here is the worker of the whole product: the capture worker (`runner.ts`), this one and the
  * re-track worker (`retrack.ts`), closed together — what the server's in-process mode and `npm run worker` start.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyzeMusic, generateDance } from '@mocap/dance';
 import { decodeAudioFile, shippedLibrary } from '@mocap/dance/node';
@@ -27,6 +26,7 @@ import type {
 import { PermanentJobError } from '@mocap/server';
 import { boneTypeSlug } from './capture.ts';
 import { runExportWorker } from './export.ts';
+import { inTempDir, runQueueWorker, wholePercent } from './queue-worker.ts';
 import { reconcileEvery } from './reconcile.ts';
 import { runRetrackWorker } from './retrack.ts';
 import { type RunningWorker, startWorker as startCaptureWorker, type WorkerOptions } from './runner.ts';
@@ -47,94 +47,77 @@ export function runMusicWorker(
   infra: MusicWorkerInfra,
   options: Pick<WorkerOptions, 'tmpDir' | 'log' | 'name' | 'reconcileMs'> = {},
 ): RunningWorker {
-  const name = options.name ?? `${hostname()}-${process.pid}-music`;
   const log = options.log ?? (() => {});
-  const worker = infra.queue.process(
+  const stopReconcile = reconcileEvery(infra.jobs, options.reconcileMs ?? 60_000, log, 'music reconcile');
+  return runQueueWorker(
+    'music',
+    infra.queue,
+    options,
     async (job) => {
       const data = job.data;
       const m = await infra.jobs.started(data, job.attempt);
       if (!m) return { skipped: true };
-      const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), `mocap-music-${data.musicId}-`));
-      log(
-        `music job ${job.id} attempt ${job.attempt}/${job.maxAttempts}: music ${data.musicId}, seed ${data.seed}`,
-      );
-      let last = -1;
-      const progress = (pct: number) => {
-        const p = Math.round(pct);
-        if (p === last) return;
-        last = p;
-        job.progress(p).catch(() => {});
-        infra.jobs.progress(data, p).catch(() => {});
-      };
-      try {
-        const src = join(dir, 'audio');
-        await infra.storage.download(m.audioKey, src);
-        progress(5);
-        let audio: Awaited<ReturnType<typeof decodeAudioFile>>;
+      return inTempDir(options.tmpDir, `mocap-music-${data.musicId}-`, async (dir) => {
+        log(
+          `music job ${job.id} attempt ${job.attempt}/${job.maxAttempts}: music ${data.musicId}, seed ${data.seed}`,
+        );
+        const progress = wholePercent((p) => {
+          job.progress(p).catch(() => {});
+          infra.jobs.progress(data, p).catch(() => {});
+        });
         try {
-          audio = await decodeAudioFile(src, { maxSeconds: 600 });
-        } catch (e) {
-          throw new PermanentJobError(e instanceof Error ? e.message : String(e));
+          const src = join(dir, 'audio');
+          await infra.storage.download(m.audioKey, src);
+          progress(5);
+          let audio: Awaited<ReturnType<typeof decodeAudioFile>>;
+          try {
+            audio = await decodeAudioFile(src, { maxSeconds: 600 });
+          } catch (e) {
+            throw new PermanentJobError(e instanceof Error ? e.message : String(e));
+          }
+          progress(10);
+          const analysis = analyzeMusic(audio, (p) => {
+            if (p.stage === 'spectrum') progress(10 + p.fraction * 20);
+          });
+          progress(32);
+          const prep = shippedLibrary();
+          const { clip, steps } = generateDance(analysis, prep, {
+            seed: data.seed,
+            onProgress: (f) => progress(35 + f * 15),
+          });
+          clip.metadata.source = m.name;
+          const outputs: MusicOutputs = {
+            zips: {},
+            tempo: Math.round(analysis.tempo * 10) / 10,
+            beats: analysis.beats.length,
+            frameCount: clip.frameCount,
+            fps: clip.fps,
+            moves: steps.length,
+          };
+          const clipPath = join(dir, 'clip.json');
+          await writeFile(clipPath, motionJson.write(clip));
+          outputs.clipKey = `${m.storagePrefix}/clip.json`;
+          await infra.storage.putFile(outputs.clipKey, clipPath, { contentType: 'application/json' });
+          let i = 0;
+          for (const boneType of DANCE_BONE_TYPES) {
+            if (job.signal?.aborted) throw new Error('aborted');
+            const z = exportBoneType(clip, boneType, { name: m.name });
+            const key = `${m.storagePrefix}/zips/${boneTypeSlug(boneType)}.zip`;
+            await infra.storage.put(key, z.bytes, { contentType: 'application/zip' });
+            outputs.zips![boneType] = { key, fileName: z.fileName, size: z.bytes.length };
+            progress(50 + (++i / DANCE_BONE_TYPES.length) * 49);
+          }
+          await infra.jobs.completed(data, outputs);
+          log(`music job ${job.id} done: ${analysis.tempo.toFixed(0)} BPM, ${steps.length} moves`);
+          return { zips: i };
+        } catch (err) {
+          log(`music job ${job.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+          throw err;
         }
-        progress(10);
-        const analysis = analyzeMusic(audio, (p) => {
-          if (p.stage === 'spectrum') progress(10 + p.fraction * 20);
-        });
-        progress(32);
-        const prep = shippedLibrary();
-        const { clip, steps } = generateDance(analysis, prep, {
-          seed: data.seed,
-          onProgress: (f) => progress(35 + f * 15),
-        });
-        clip.metadata.source = m.name;
-        const outputs: MusicOutputs = {
-          zips: {},
-          tempo: Math.round(analysis.tempo * 10) / 10,
-          beats: analysis.beats.length,
-          frameCount: clip.frameCount,
-          fps: clip.fps,
-          moves: steps.length,
-        };
-        const clipPath = join(dir, 'clip.json');
-        await writeFile(clipPath, motionJson.write(clip));
-        outputs.clipKey = `${m.storagePrefix}/clip.json`;
-        await infra.storage.putFile(outputs.clipKey, clipPath, { contentType: 'application/json' });
-        let i = 0;
-        for (const boneType of DANCE_BONE_TYPES) {
-          if (job.signal?.aborted) throw new Error('aborted');
-          const z = exportBoneType(clip, boneType, { name: m.name });
-          const key = `${m.storagePrefix}/zips/${boneTypeSlug(boneType)}.zip`;
-          await infra.storage.put(key, z.bytes, { contentType: 'application/zip' });
-          outputs.zips![boneType] = { key, fileName: z.fileName, size: z.bytes.length };
-          progress(50 + (++i / DANCE_BONE_TYPES.length) * 49);
-        }
-        await infra.jobs.completed(data, outputs);
-        log(`music job ${job.id} done: ${analysis.tempo.toFixed(0)} BPM, ${steps.length} moves`);
-        return { zips: i };
-      } catch (err) {
-        log(`music job ${job.id} failed: ${err instanceof Error ? err.message : String(err)}`);
-        throw err;
-      } finally {
-        await rm(dir, { recursive: true, force: true }).catch(() => {});
-      }
+      });
     },
-    {
-      concurrency: 1,
-      workerId: name,
-      onFailed: async (info, error) => {
-        log(`music job ${info.id} failed for good: ${error}`);
-        await infra.jobs.failedForGood(info.data, error);
-      },
-    },
+    { failedForGood: (info, error) => infra.jobs.failedForGood(info.data, error), stop: stopReconcile },
   );
-  const stopReconcile = reconcileEvery(infra.jobs, options.reconcileMs ?? 60_000, log, 'music reconcile');
-  return {
-    name,
-    async close(closeOptions = {}) {
-      stopReconcile();
-      await worker.close(closeOptions);
-    },
-  };
 }
 
 /** The product's worker: capture jobs and music jobs over the app's infrastructure and services. */

@@ -6,8 +6,8 @@
  * then answers. A job that fails for good has its row and files removed (`applyFailed`).
  */
 
-import { hostname } from 'node:os';
 import type { Services } from '@mocap/server';
+import { runQueueWorker } from './queue-worker.ts';
 import type { RunningWorker, WorkerOptions } from './runner.ts';
 
 type Tomokage = Services['tomokage'];
@@ -21,27 +21,15 @@ export function runTomokageWorker(
   infra: TomokageWorkerInfra,
   options: Pick<WorkerOptions, 'log' | 'name'> = {},
 ): RunningWorker {
-  const name = options.name ?? `${hostname()}-${process.pid}-tomokage`;
-  const log = options.log ?? (() => {});
-  const worker = infra.queue.process(
-    async (job) => {
+  return runQueueWorker(
+    'tomokage',
+    infra.queue,
+    options,
+    async (job, log) => {
       const r = await infra.tomokage.runApply(job.data);
       log(`tomokage job ${job.id} done: ${'bytes' in r ? `${r.bytes} bytes zipped` : 'row gone, skipped'}`);
       return r;
     },
-    {
-      concurrency: 1,
-      workerId: name,
-      onFailed: async (info, error) => {
-        log(`tomokage job ${info.id} failed for good: ${error}`);
-        await infra.tomokage.applyFailed(info.data);
-      },
-    },
+    { failedForGood: (info) => infra.tomokage.applyFailed(info.data) },
   );
-  return {
-    name,
-    async close(o = {}) {
-      await worker.close(o);
-    },
-  };
 }
