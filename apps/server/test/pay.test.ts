@@ -536,6 +536,13 @@ describe.each(databases)('records, invoices, company orders and cash-back on %s'
       { token: c.token, body: {} },
     );
     expect(all.data.list[0]).toMatchObject({ orderNo, currency: 'CV', coins: 5000 });
+    // The company's CV ledger names the pack in English only, like its other notes (the order title is bilingual).
+    const ledger = await t.call<{ list: { reason: string; note: string | null }[] }>(
+      'POST',
+      '/product/company/surplus/record',
+      { token: c.token, body: {} },
+    );
+    expect(ledger.data.list[0]).toMatchObject({ note: `5000 CV coins (${orderNo})` });
     expect(
       (await t.call('GET', `/product/companyOrder/queryDetail/${orderNo}`, { token: c.token })).code,
     ).toBe(0);

@@ -15,7 +15,10 @@ export interface Goods {
   kind: GoodsKind;
   /** Short name (English key for the web's translations, also the order title). */
   name: string;
+  /** The order title (bilingual, as providers and the order PDF show it). */
   title: string;
+  /** The English title alone, for English-only texts such as the coin ledger's notes (like its other notes). */
+  en: string;
   /** Price in fen. */
   price: number;
   /** List price in fen, when the goods are shown as a discount (the yearly plan: 12 months of the monthly). */
@@ -31,12 +34,20 @@ export interface Goods {
 
 export const DAY_MS = 86_400_000;
 
+/** A coin pack: V coins (`coins100`, "100 V币 V coins") or, for companies, CV coins (`cv1000`). */
+function pack(id: number, kind: 'coins' | 'company', coins: number, price: number): Goods {
+  const [name, currency] = kind === 'coins' ? ['coins', 'V'] : ['cv', 'CV'];
+  const title = `${coins} ${currency}币 ${currency} coins`;
+  return { id, kind, name: `${name}${coins}`, title, en: `${coins} ${currency} coins`, price, coins };
+}
+
 export const GOODS: readonly Goods[] = [
   {
     id: 1,
     kind: 'plan',
     name: 'monthly',
     title: '月度专业版 Monthly Pro',
+    en: 'Monthly Pro',
     price: 9900,
     level: 'monthly',
     days: 30,
@@ -47,6 +58,7 @@ export const GOODS: readonly Goods[] = [
     kind: 'plan',
     name: 'yearly',
     title: '年度版 Yearly',
+    en: 'Yearly',
     price: 77900,
     listPrice: 9900 * 12,
     offPercent: 35,
@@ -54,12 +66,12 @@ export const GOODS: readonly Goods[] = [
     days: 360,
     coins: 15000,
   },
-  { id: 11, kind: 'coins', name: 'coins100', title: '100 V币 V coins', price: 1000, coins: 100 },
-  { id: 12, kind: 'coins', name: 'coins500', title: '500 V币 V coins', price: 5000, coins: 500 },
-  { id: 13, kind: 'coins', name: 'coins2000', title: '2000 V币 V coins', price: 20000, coins: 2000 },
-  { id: 21, kind: 'company', name: 'cv1000', title: '1000 CV币 CV coins', price: 10000, coins: 1000 },
-  { id: 22, kind: 'company', name: 'cv5000', title: '5000 CV币 CV coins', price: 45000, coins: 5000 },
-  { id: 23, kind: 'company', name: 'cv20000', title: '20000 CV币 CV coins', price: 160000, coins: 20000 },
+  pack(11, 'coins', 100, 1000),
+  pack(12, 'coins', 500, 5000),
+  pack(13, 'coins', 2000, 20000),
+  pack(21, 'company', 1000, 10000),
+  pack(22, 'company', 5000, 45000),
+  pack(23, 'company', 20000, 160000),
 ];
 
 /** Bonus share of a V-coin pack by the buyer's plan, in percent (spec §9). */

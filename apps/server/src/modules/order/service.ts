@@ -261,7 +261,7 @@ export class OrderService {
     if (total > 0) {
       const r = await this.coins.changeIn(repos, user.id, total, Reasons.PURCHASE, ledgerRef, {
         currency: g.currency,
-        note: `${order.title} (${order.orderNo})`,
+        note: `${goodsById(order.goodsId)?.en ?? order.title} (${order.orderNo})`,
       });
       balanceAfter = r.balance;
     }
