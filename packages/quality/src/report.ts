@@ -473,12 +473,19 @@ export interface Summary {
   byCharacter: Record<string, { raw: MetricRow; solved: MetricRow; clips: number; detection2d: number }>;
   perJoint: { raw: Record<string, number>; solved: Record<string, number> };
   /** Pose2Sim static trial, each camera alone vs the triangulated 3D shipped with it (PA-MPJPE mm). */
-  pose2sim?: { cameras: Pose2SimResult[]; raw: number; solved: number };
+  pose2sim?: Pose2SimSummary;
   /**
    * The same cameras against the trial's own videos triangulated from all four calibrated views
    * (`triangulateTrial`; the shipped TRC holds another pose), with each camera's median reprojection (px).
    */
-  pose2simVideo?: { cameras: Pose2SimResult[]; raw: number; solved: number; reprojPx: number[] };
+  pose2simVideo?: Pose2SimSummary & { reprojPx: number[] };
+}
+
+/** Pose2Sim cameras, each alone, and their means (PA-MPJPE mm). */
+export interface Pose2SimSummary {
+  cameras: Pose2SimResult[];
+  raw: number;
+  solved: number;
 }
 
 export function summarize(
@@ -767,25 +774,22 @@ export function compareMarkdown(prev: Summary, cur: Summary): string {
   out.push(`| real (solved) | ${NO_GT_METRICS.map((k) => METRICS[k].label).join(' | ')} |`);
   out.push(`|---|${NO_GT_METRICS.map(() => '---:').join('|')}|`);
   rows('all', prev.real.solved, cur.real.solved, NO_GT_METRICS);
-  if (cur.pose2sim) {
+  const pose2simTable = (title: string, a: Pose2SimSummary | undefined, b: Pose2SimSummary | undefined) => {
+    if (!b) return;
     out.push('');
-    out.push('| Pose2Sim PA-MPJPE mm (solved) | old | new |');
+    out.push(`| ${title} | old | new |`);
     out.push('|---|---:|---:|');
-    for (const c of cur.pose2sim.cameras) {
-      const o = prev.pose2sim?.cameras.find((x) => x.camera === c.camera);
+    for (const c of b.cameras) {
+      const o = a?.cameras.find((x) => x.camera === c.camera);
       out.push(`| ${c.camera} | ${fmt(o?.solved)} | ${fmt(c.solved)} |`);
     }
-    out.push(`| mean | ${fmt(prev.pose2sim?.solved)} | ${fmt(cur.pose2sim.solved)} |`);
-  }
-  if (cur.pose2simVideo) {
-    out.push('');
-    out.push('| Pose2Sim vs its videos triangulated, PA-MPJPE mm (solved) | old | new |');
-    out.push('|---|---:|---:|');
-    for (const c of cur.pose2simVideo.cameras) {
-      const o = prev.pose2simVideo?.cameras.find((x) => x.camera === c.camera);
-      out.push(`| ${c.camera} | ${fmt(o?.solved)} | ${fmt(c.solved)} |`);
-    }
-    out.push(`| mean | ${fmt(prev.pose2simVideo?.solved)} | ${fmt(cur.pose2simVideo.solved)} |`);
-  }
+    out.push(`| mean | ${fmt(a?.solved)} | ${fmt(b.solved)} |`);
+  };
+  pose2simTable('Pose2Sim PA-MPJPE mm (solved)', prev.pose2sim, cur.pose2sim);
+  pose2simTable(
+    'Pose2Sim vs its videos triangulated, PA-MPJPE mm (solved)',
+    prev.pose2simVideo,
+    cur.pose2simVideo,
+  );
   return out.join('\n');
 }

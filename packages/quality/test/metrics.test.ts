@@ -31,23 +31,21 @@ const NE = EVAL_JOINTS.length;
 
 /** A standing skeleton (metres, Y up) in RECORDED_JOINTS order, with a little per-frame variation. */
 function pose(f: number, rand: () => number): Float64Array {
+  // The right side is the left mirrored across x = 0.
+  const both = (part: string, [x, y, z]: Vec3): Record<string, Vec3> => ({
+    [`left${part}`]: [x, y, z],
+    [`right${part}`]: [-x, y, z],
+  });
   const base: Record<string, Vec3> = {
     hips: [0, 0.95, 0],
-    leftThigh: [0.09, 0.95, 0],
-    rightThigh: [-0.09, 0.95, 0],
-    leftShin: [0.1, 0.52, 0.02],
-    rightShin: [-0.1, 0.52, 0.02],
-    leftFoot: [0.1, 0.08, 0],
-    rightFoot: [-0.1, 0.08, 0],
-    leftUpperArm: [0.18, 1.45, 0],
-    rightUpperArm: [-0.18, 1.45, 0],
-    leftForearm: [0.22, 1.18, 0.05],
-    rightForearm: [-0.22, 1.18, 0.05],
-    leftHand: [0.25, 0.93, 0.12],
-    rightHand: [-0.25, 0.93, 0.12],
+    ...both('Thigh', [0.09, 0.95, 0]),
+    ...both('Shin', [0.1, 0.52, 0.02]),
+    ...both('Foot', [0.1, 0.08, 0]),
+    ...both('UpperArm', [0.18, 1.45, 0]),
+    ...both('Forearm', [0.22, 1.18, 0.05]),
+    ...both('Hand', [0.25, 0.93, 0.12]),
     head: [0, 1.62, 0],
-    leftToes: [0.1, 0.02, 0.15],
-    rightToes: [-0.1, 0.02, 0.15],
+    ...both('Toes', [0.1, 0.02, 0.15]),
   };
   const out = new Float64Array(J * 3);
   RECORDED_JOINTS.forEach((name, j) => {
