@@ -7,6 +7,7 @@ import { toast } from '../lib/messages.ts';
 import type { Plan } from '../lib/plans.ts';
 import type { Category } from '../lib/types.ts';
 import { checkTag } from '../lib/uploadValidation.ts';
+import { FieldError } from './FieldError.tsx';
 import { Icon } from './Icon.tsx';
 
 let catCache: Promise<Category[]> | null = null;
@@ -142,11 +143,7 @@ export function CategoryTagPicker({
           </div>
         )}
       </div>
-      {error && (
-        <span className="field-error" role="alert">
-          {t(error)}
-        </span>
-      )}
+      <FieldError>{error && t(error)}</FieldError>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 /** /login (with the password reset view) and /register. */
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { FieldError } from '../components/FieldError.tsx';
 import { LegalLinks } from '../components/Footer.tsx';
 import { useMaintain } from '../components/Layout.tsx';
 import { BrandLink, LangSwitch } from '../components/TopBar.tsx';
@@ -47,20 +48,24 @@ export function checkCodeForm(f: { email: string; code: string; password: string
   };
 }
 
+/** The state of the email-code forms (register and reset): email, code and the new password twice. */
+function useCodeForm() {
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [password2, setPassword2] = useState('');
+  return { email, setEmail, code, setCode, password, setPassword, password2, setPassword2 };
+}
+
 /** The 4-digit email code with its send button, then the new password twice (register and reset). */
-function CodeAndPasswords(props: {
-  email: string;
-  codeType: number;
-  company?: boolean;
-  code: string;
-  setCode: (v: string) => void;
-  password: string;
-  setPassword: (v: string) => void;
-  password2: string;
-  setPassword2: (v: string) => void;
-  errors: Record<string, string | null>;
-  passwordLabel: string;
-}) {
+function CodeAndPasswords(
+  props: ReturnType<typeof useCodeForm> & {
+    codeType: number;
+    company?: boolean;
+    errors: Record<string, string | null>;
+    passwordLabel: string;
+  },
+) {
   const { errors } = props;
   return (
     <>
@@ -121,6 +126,44 @@ function AuthFrame({ children }: { children: ReactNode }) {
   );
 }
 
+/** Each auth form's submit label, and whether it says "please wait" while busy (the reset button does not). */
+const AUTH_SUBMIT = {
+  login: ['auth.login', true],
+  register: ['auth.registerSubmit', true],
+  reset: ['auth.resetSubmit', false],
+} as const;
+
+/**
+ * The frame of the three auth forms: title and subline (`auth.<kind>Title`, `auth.<kind>Sub`), the fields, the
+ * submit button, then what comes under it (`after`) and the switch line to the other form.
+ */
+function AuthForm(props: {
+  kind: keyof typeof AUTH_SUBMIT;
+  onSubmit: () => Promise<void>;
+  busy: boolean;
+  after?: ReactNode;
+  switchLine: ReactNode;
+  children: ReactNode;
+}) {
+  const [label, wait] = AUTH_SUBMIT[props.kind];
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void props.onSubmit();
+  };
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t(`auth.${props.kind}Title`)}</h1>
+      <p className="muted">{t(`auth.${props.kind}Sub`)}</p>
+      {props.children}
+      <button type="submit" className="btn btn-primary btn-block" disabled={props.busy}>
+        {props.busy && wait ? t('common.wait') : t(label)}
+      </button>
+      {props.after}
+      <p className="auth-switch">{props.switchLine}</p>
+    </form>
+  );
+}
+
 export function StickFigure() {
   return (
     <svg viewBox="0 0 200 240" width="220" height="264" role="img">
@@ -177,17 +220,23 @@ function TextField(
   );
 }
 
+/** The email field every auth form starts with. */
+function EmailField(
+  props: { value: string; set: (v: string) => void; error?: string | null } & Pick<
+    InputHTMLAttributes<HTMLInputElement>,
+    'autoComplete' | 'placeholder'
+  >,
+) {
+  return <TextField name="email" label={t('auth.email')} type="email" {...props} />;
+}
+
 function Field({ label, error, children }: { label: string; error?: string | null; children: ReactNode }) {
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
     <label className={`field${error ? ' has-error' : ''}`}>
       <span className="field-label">{label}</span>
       {children}
-      {error && (
-        <span className="field-error" role="alert">
-          {t(error)}
-        </span>
-      )}
+      <FieldError>{error && t(error)}</FieldError>
     </label>
   );
 }
@@ -243,8 +292,7 @@ function LoginForm() {
   const [company, setCompany] = useState(false);
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, whileBusy] = useBusy();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     const errs = {
       email: email.trim() ? null : 'auth.emailRequired',
       password: password ? null : 'auth.passwordRequired',
@@ -262,16 +310,21 @@ function LoginForm() {
     });
   };
   return (
-    <form className="auth-form" onSubmit={submit} noValidate>
-      <h1>{t('auth.loginTitle')}</h1>
-      <p className="muted">{t('auth.loginSub')}</p>
-      <TextField
-        name="email"
-        label={t('auth.email')}
+    <AuthForm
+      kind="login"
+      onSubmit={submit}
+      busy={busy}
+      after={<ThirdPartyButtons />}
+      switchLine={
+        <>
+          {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
+        </>
+      }
+    >
+      <EmailField
         error={errors.email}
         value={email}
         set={setEmail}
-        type="email"
         autoComplete="username"
         placeholder={t('auth.emailPlaceholder')}
       />
@@ -289,28 +342,30 @@ function LoginForm() {
         <CompanyToggle company={company} setCompany={setCompany} />
         <Link to="/login?mode=reset">{t('auth.forgot')}</Link>
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-        {busy ? t('common.wait') : t('auth.login')}
-      </button>
-      <ThirdPartyButtons />
-      <p className="auth-switch">
-        {t('auth.noAccount')} <Link to="/register">{t('auth.register')}</Link>
-      </p>
-    </form>
+    </AuthForm>
   );
 }
 
 /** Company (enterprise) accounts log in and register through their own calls (spec §7). */
 function CompanyToggle({ company, setCompany }: { company: boolean; setCompany: (v: boolean) => void }) {
   return (
+    <Checkbox name="company" checked={company} set={setCompany}>
+      {t('auth.companyAccount')}
+    </Checkbox>
+  );
+}
+
+/** A labelled checkbox of a form: `set` takes its new state. */
+function Checkbox(props: { name: string; checked: boolean; set: (v: boolean) => void; children: ReactNode }) {
+  return (
     <label className="checkbox">
       <input
-        name="company"
+        name={props.name}
         type="checkbox"
-        checked={company}
-        onChange={(e) => setCompany(e.target.checked)}
+        checked={props.checked}
+        onChange={(e) => props.set(e.target.checked)}
       />
-      {t('auth.companyAccount')}
+      {props.children}
     </label>
   );
 }
@@ -366,47 +421,34 @@ function ThirdPartyButtons() {
 }
 
 function ResetForm({ onDone }: { onDone: () => void }) {
-  const [email, setEmail] = useState('');
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [password2, setPassword2] = useState('');
+  const form = useCodeForm();
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, whileBusy] = useBusy();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs = checkCodeForm({ email, code, password, password2 });
+  const submit = async () => {
+    const errs = checkCodeForm(form);
     setErrors(errs);
     if (Object.values(errs).some(Boolean)) return;
     await whileBusy(async () => {
-      await resetPassword(email, code, password);
+      await resetPassword(form.email, form.code, form.password);
       toast.success(t('auth.resetOk'));
       onDone();
     });
   };
   return (
-    <form className="auth-form" onSubmit={submit} noValidate>
-      <h1>{t('auth.resetTitle')}</h1>
-      <p className="muted">{t('auth.resetSub')}</p>
-      <TextField
-        name="email"
-        label={t('auth.email')}
-        error={errors.email}
-        value={email}
-        set={setEmail}
-        type="email"
-      />
+    <AuthForm
+      kind="reset"
+      onSubmit={submit}
+      busy={busy}
+      switchLine={<Link to="/login">{t('auth.backToLogin')}</Link>}
+    >
+      <EmailField error={errors.email} value={form.email} set={form.setEmail} />
       <CodeAndPasswords
-        {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
+        {...form}
+        errors={errors}
         codeType={CODE_TYPE.reset}
         passwordLabel={t('auth.newPassword')}
       />
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-        {t('auth.resetSubmit')}
-      </button>
-      <p className="auth-switch">
-        <Link to="/login">{t('auth.backToLogin')}</Link>
-      </p>
-    </form>
+    </AuthForm>
   );
 }
 
@@ -414,26 +456,23 @@ export function RegisterPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState('');
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [password2, setPassword2] = useState('');
+  const form = useCodeForm();
+  const { email, password } = form;
   const [invite, setInvite] = useState(params.get('invite') ?? params.get('code') ?? '');
   const [agree, setAgree] = useState(false);
   const [company, setCompany] = useState(params.get('company') === '1');
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, whileBusy] = useBusy();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     const errs = {
-      ...checkCodeForm({ email, code, password, password2 }),
+      ...checkCodeForm(form),
       agree: agree ? null : 'auth.agreeRequired',
     };
     setErrors(errs);
     if (errs.agree) toast.warning(t('auth.agreeRequired'));
     if (Object.values(errs).some(Boolean)) return;
     await whileBusy(async () => {
-      let token = await register(email, password, code, invite.trim() || undefined, company);
+      let token = await register(email, password, form.code, invite.trim() || undefined, company);
       if (!token) token = await login(email, password, company);
       await signIn(token);
       toast.success(t('auth.registerOk'));
@@ -442,20 +481,20 @@ export function RegisterPage() {
   };
   return (
     <AuthFrame>
-      <form className="auth-form" onSubmit={submit} noValidate>
-        <h1>{t('auth.registerTitle')}</h1>
-        <p className="muted">{t('auth.registerSub')}</p>
-        <TextField
-          name="email"
-          label={t('auth.email')}
-          error={errors.email}
-          value={email}
-          set={setEmail}
-          type="email"
-          autoComplete="email"
-        />
+      <AuthForm
+        kind="register"
+        onSubmit={submit}
+        busy={busy}
+        switchLine={
+          <>
+            {t('auth.haveAccount')} <Link to="/login">{t('auth.login')}</Link>
+          </>
+        }
+      >
+        <EmailField error={errors.email} value={email} set={form.setEmail} autoComplete="email" />
         <CodeAndPasswords
-          {...{ email, code, setCode, password, setPassword, password2, setPassword2, errors }}
+          {...form}
+          errors={errors}
           codeType={CODE_TYPE.register}
           company={company}
           passwordLabel={t('auth.password')}
@@ -469,29 +508,13 @@ export function RegisterPage() {
           placeholder={t('auth.invitePlaceholder')}
         />
         <div className={`agree${errors.agree ? ' has-error' : ''}`}>
-          <label className="checkbox">
-            <input
-              name="agree"
-              type="checkbox"
-              checked={agree}
-              onChange={(e) => setAgree(e.target.checked)}
-            />
+          <Checkbox name="agree" checked={agree} set={setAgree}>
             {t('auth.agree')}
-          </label>
+          </Checkbox>
           <LegalLinks />
-          {errors.agree && (
-            <span className="field-error" role="alert">
-              {t(errors.agree)}
-            </span>
-          )}
+          <FieldError>{errors.agree && t(errors.agree)}</FieldError>
         </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? t('common.wait') : t('auth.registerSubmit')}
-        </button>
-        <p className="auth-switch">
-          {t('auth.haveAccount')} <Link to="/login">{t('auth.login')}</Link>
-        </p>
-      </form>
+      </AuthForm>
     </AuthFrame>
   );
 }

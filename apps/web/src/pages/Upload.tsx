@@ -1,6 +1,7 @@
 /** /index/uploadPc and /index/uploadMobile: choose a video, check it, describe it, see the cost, upload. */
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { FieldError } from '../components/FieldError.tsx';
 import { Icon } from '../components/Icon.tsx';
 import { Confirm } from '../components/Modal.tsx';
 import { BoneTypePicker, CategoryTagPicker } from '../components/Pickers.tsx';
@@ -240,11 +241,7 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
             e.target.value = '';
           }}
         />
-        {errors.file && !file && (
-          <span className="field-error" role="alert">
-            {t(errors.file)}
-          </span>
-        )}
+        <FieldError>{errors.file && !file && t(errors.file)}</FieldError>
       </section>
 
       <section className="panel upload-right">
@@ -262,11 +259,7 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
             onChange={(e) => setTitle(e.target.value)}
             placeholder={t('upload.titlePlaceholder')}
           />
-          {errors.title && (
-            <span className="field-error" role="alert">
-              {say(checkTitle(title) ?? { key: errors.title })}
-            </span>
-          )}
+          <FieldError>{errors.title && say(checkTitle(title) ?? { key: errors.title })}</FieldError>
         </label>
         <CategoryTagPicker
           category={category}
@@ -278,11 +271,7 @@ export function UploadPage({ mobile = false }: { mobile?: boolean }) {
         <div className="field">
           <span className="field-label">{t('upload.boneType')}</span>
           <BoneTypePicker value={boneType} plan={plan} onChange={setBoneType} compact={mobile} />
-          {errors.bone && (
-            <span className="field-error" role="alert">
-              {t(errors.bone)}
-            </span>
-          )}
+          <FieldError>{errors.bone && t(errors.bone)}</FieldError>
         </div>
         <label className="field">
           <span className="field-label">{t('upload.description')}</span>
