@@ -14,36 +14,11 @@
  *   their height at take-off or leave the ground faster than 0.3 m/s.
  */
 
-import type { MotionClip } from '@mocap/motion';
+import { BODY_JOINTS, type MotionClip } from '@mocap/motion';
 import { flightRuns, type Kinematics, kinematicBeats, kinematics } from './features.ts';
 
 export function clipKinematics(clip: MotionClip): Kinematics {
-  const body = [
-    'hips',
-    'spine',
-    'spine1',
-    'spine2',
-    'neck',
-    'head',
-    'leftClavicle',
-    'leftUpperArm',
-    'leftForearm',
-    'leftHand',
-    'rightClavicle',
-    'rightUpperArm',
-    'rightForearm',
-    'rightHand',
-    'leftThigh',
-    'leftShin',
-    'leftFoot',
-    'leftToes',
-    'rightThigh',
-    'rightShin',
-    'rightFoot',
-    'rightToes',
-  ]
-    .map((x) => clip.skeleton.names.indexOf(x))
-    .filter((j) => j >= 0);
+  const body = BODY_JOINTS.map((x) => clip.skeleton.names.indexOf(x)).filter((j) => j >= 0);
   return kinematics(clip.skeleton, clip.rotations, clip.rootPositions, clip.frameCount, clip.fps, body);
 }
 

@@ -22,7 +22,7 @@ import { CharacterImportError } from '../src/characters/import/scene.ts';
 import { autoMap, mapByTopology } from '../src/characters/mapping.ts';
 import { retargetToCharacter } from '../src/characters/retarget-character.ts';
 import { forwardKinematics, type MotionClip, restPositions } from '../src/clip.ts';
-import { createSkeleton } from '../src/skeleton.ts';
+import { BODY_JOINTS, createSkeleton } from '../src/skeleton.ts';
 import { solve } from '../src/solver/index.ts';
 import { SHARED, syntheticFrom } from './helpers.ts';
 import {
@@ -47,18 +47,6 @@ const FILES = {
 };
 const have = Object.values(FILES).every((f) => existsSync(f));
 if (!have && process.env.CI === 'true') throw new Error('CI=true but shared/testdata characters are missing');
-
-const BODY = [
-  'hips',
-  'spine',
-  'spine1',
-  'spine2',
-  'neck',
-  'head',
-  ...['left', 'right'].flatMap((s) =>
-    ['Clavicle', 'UpperArm', 'Forearm', 'Hand', 'Thigh', 'Shin', 'Foot', 'Toes'].map((p) => `${s}${p}`),
-  ),
-];
 
 type Character = ReturnType<typeof importCharacter>;
 /** The bones below a bone (its whole subtree, itself excluded), by name. */
@@ -342,7 +330,7 @@ describe.skipIf(!have)('character import and mapping', () => {
     const topo = mapByTopology(
       c.bones.map((b) => ({ name: b.name, parent: b.parent, position: b.position, weighted: b.weighted })),
     );
-    for (const j of BODY) expect(topo[j], j).toBe(c.mapping.bones[j]);
+    for (const j of BODY_JOINTS) expect(topo[j], j).toBe(c.mapping.bones[j]);
     // Renamed bones (no scheme) come out the same through autoMap.
     const renamed = c.bones.map((b, i) => ({
       name: `b${i}`,
@@ -352,7 +340,7 @@ describe.skipIf(!have)('character import and mapping', () => {
     }));
     const m = autoMap(renamed);
     expect(m.scheme).toBe('unknown');
-    for (const j of BODY)
+    for (const j of BODY_JOINTS)
       expect(m.bones[j], j).toBe(`b${c.bones.findIndex((b) => b.name === c.mapping.bones[j])}`);
   });
 
