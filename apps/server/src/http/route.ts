@@ -122,6 +122,15 @@ export interface Routes {
     ) => Promise<D extends z.ZodType ? z.input<D> : unknown>,
   ) => void;
   /**
+   * `DELETE <url>/:id` answering no data (`data: null`): byId and action in one; guarded by requireUser unless
+   * `auth` says otherwise; the handler gets the caller and the id.
+   */
+  deleteById: (
+    url: string,
+    def: Omit<RouteDef<IdParams, undefined, undefined, undefined>, 'params' | 'data' | 'response'>,
+    handler: (user: UserRecord, id: number) => Promise<unknown>,
+  ) => void;
+  /**
    * A call that answers no data (`data: null`): the handler does the work, the route answers `ok(null)`.
    */
   action: <P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
@@ -197,17 +206,22 @@ export function routesOf(base: FastifyInstance, defaults: { tags: string[] }): R
       handler: def.data ? async (req, reply) => ok(await h(req, reply)) : h,
     });
   };
+  const action: Routes['action'] = (method, url, def, handler) =>
+    route(method, url, { ...def, data: z.null() }, async (req) => {
+      await handler(req);
+      return null;
+    });
   return {
     route,
     byId: (method, url, def, handler) =>
       route(method, url, { auth: requireUser, ...def, params: IdParams }, (req) =>
         handler(userOf(req), req.params.id, req),
       ),
-    action: (method, url, def, handler) =>
-      route(method, url, { ...def, data: z.null() }, async (req) => {
-        await handler(req);
-        return null;
-      }),
+    action,
+    deleteById: (url, def, handler) =>
+      action('DELETE', url, { auth: requireUser, ...def, params: IdParams }, (req) =>
+        handler(userOf(req), req.params.id),
+      ),
     deleteIds: (method, url, def, handler) =>
       route(method, url, { auth: requireUser, ...def, body: IdsBody, data: DeletedSchema }, (req) =>
         handler(userOf(req), req.body.ids),

@@ -6,7 +6,6 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { requireAdmin, userOf } from '../../http/context.ts';
-import { IdParam } from '../../http/envelope.ts';
 import { routePlugin } from '../../http/route.ts';
 
 const RuleSchema = z.object({
@@ -74,15 +73,13 @@ const routes = routePlugin(tags, (r, { blocklist }) => {
       blocklist.add(req.body.kind, req.body.value, req.body.note, userOf(req).id, req.ip ?? null),
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/sysConfig/blackListInfo/rules/:id',
     {
       auth: requireAdmin,
       summary: 'Remove a domain or IP rule',
-      params: z.object({ id: IdParam }),
     },
-    (req) => blocklist.remove(req.params.id),
+    (_, id) => blocklist.remove(id),
   );
 });
 

@@ -95,16 +95,14 @@ const routes = routePlugin(['category'], (r, { catalog }, app) => {
     },
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/category/:id',
     {
       auth: requireAdmin,
       summary:
         'Delete a category or tag; refused (307) while it has sub-categories (所选分类存在子分类...) or while videos are filed under it (所选分类下存在视频..., data.videos = how many)',
-      params: z.object({ id: IdParam }),
     },
-    (req) => catalog.delete(req.params.id),
+    (_, id) => catalog.delete(id),
   );
 });
 

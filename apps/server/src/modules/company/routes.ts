@@ -151,15 +151,13 @@ const routes = routePlugin(tags, (r, { company, accounts }, app) => {
     async (req) => (await company.listKeys(userOf(req))).map(keyView),
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/company/apiKeys/:id',
     {
       auth: requireCompanySession,
       summary: 'Revoke an API key (it gets 401 from now on)',
-      params: z.object({ id: IdParam }),
     },
-    (req) => company.revokeKey(userOf(req), req.params.id),
+    (u, id) => company.revokeKey(u, id),
   );
 
   // ---- webhooks ----
@@ -191,15 +189,13 @@ const routes = routePlugin(tags, (r, { company, accounts }, app) => {
       })),
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/company/webhooks/:id',
     {
       auth: requireCompanySession,
       summary: 'Delete a webhook (its pending deliveries are given up)',
-      params: z.object({ id: IdParam }),
     },
-    (req) => company.deleteWebhook(userOf(req), req.params.id),
+    (u, id) => company.deleteWebhook(u, id),
   );
 
   r.get(

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { IdParam, pageOf } from '../../http/envelope.ts';
+import { pageOf } from '../../http/envelope.ts';
 import { routePlugin } from '../../http/route.ts';
 import { UserViewSchema } from '../../http/schemas.ts';
 import {
@@ -58,15 +58,13 @@ const routes = routePlugin(['role'], (r, { rbac, accounts }) => {
     },
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/role/:id',
     {
       auth: requireAdmin,
       summary: 'Delete a role nobody holds (the super-administrator role stays)',
-      params: z.object({ id: IdParam }),
     },
-    (req) => rbac.deleteRole(req.params.id),
+    (_, id) => rbac.deleteRole(id),
   );
 
   r.post(
@@ -117,16 +115,14 @@ const routes = routePlugin(['role'], (r, { rbac, accounts }) => {
     async (req) => rbac.saveMenu(req.body),
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/menu/:id',
     {
       auth: requireAdmin,
       tags: ['menu'],
       summary: 'Delete a menu no role grants',
-      params: z.object({ id: IdParam }),
     },
-    (req) => rbac.deleteMenu(req.params.id),
+    (_, id) => rbac.deleteMenu(id),
   );
 
   r.post(

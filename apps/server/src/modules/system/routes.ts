@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, Codes } from '../../errors.ts';
 import { bearerToken, requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { envelope, IdParam, ok } from '../../http/envelope.ts';
+import { envelope, ok } from '../../http/envelope.ts';
 import { routePlugin } from '../../http/route.ts';
 
 const routes = routePlugin(['system'], (r, { notices, system, machines, auth }, app) => {
@@ -90,16 +90,14 @@ const routes = routePlugin(['system'], (r, { notices, system, machines, auth }, 
     async (req) => notices.save(req.body),
   );
 
-  r.action(
-    'DELETE',
+  r.deleteById(
     '/notice/:id',
     {
       auth: requireAdmin,
       tags: ['notice'],
       summary: 'Delete a notice',
-      params: z.object({ id: IdParam }),
     },
-    (req) => notices.delete(req.params.id),
+    (_, id) => notices.delete(id),
   );
 
   // ---------- maintenance ----------
