@@ -19,8 +19,7 @@
  * index.md (the figures of every sheet).
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +37,12 @@ import {
   type Vec3,
 } from '@mocap/motion';
 import { fitWorldToCamera, jointAt, RECORDED_JOINTS, rawFromTracks, solvedJoints } from '@mocap/quality';
-import { type PoseModel, type Tracks, trackVideo } from '@mocap/vision';
+import type { PoseModel, Tracks } from '@mocap/vision';
 import { chromium } from 'playwright-core';
+import { tracked } from './quality.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = join(here, '..', '..', 'shared', 'testdata');
-const TRACKS = join(here, 'out', 'quality', 'tracks');
 const PAGE = join(here, 'gallery-page');
 const THREE = resolve(dirname(createRequire(import.meta.url).resolve('three')), '..');
 const ORIGIN = 'http://gallery.invalid';
@@ -82,24 +81,6 @@ export function gallerySources(): Source[] {
     }
   }
   return out;
-}
-
-/** Tracks of a video, cached like `bench quality` (same folder and names: `<name>-<model>-<sha16>.json`). */
-async function tracked(
-  video: string,
-  name: string,
-  model: PoseModel,
-): Promise<{ tracks: Tracks; s: number }> {
-  const sha = createHash('sha256').update(readFileSync(video)).digest('hex').slice(0, 16);
-  const file = join(TRACKS, `${name}-${model}-${sha}.json`);
-  if (existsSync(file)) return { tracks: JSON.parse(readFileSync(file, 'utf8')), s: 0 };
-  const t0 = performance.now();
-  const tracks = await trackVideo(video, { model });
-  mkdirSync(TRACKS, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(tracks));
-  renameSync(tmp, file);
-  return { tracks, s: (performance.now() - t0) / 1000 };
 }
 
 interface WorldToCamera {

@@ -14,7 +14,7 @@
  * beside this one, old → new, measured in the same run on the same renders and tracks.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_FOV_DEG, type SolveOptions, solveDetailed } from '@mocap/motion';
@@ -51,18 +51,25 @@ function arg(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-async function tracked(
+/**
+ * Tracks of a video, cached under `bench/out/quality/tracks` as `<name>-<model>-<sha16>.json` (also by `bench
+ * gallery`), written whole or not at all; `s`: the seconds tracking took (0 when cached).
+ */
+export async function tracked(
   video: string,
   name: string,
   model: PoseModel,
-): Promise<{ tracks: Tracks; cached: boolean }> {
+): Promise<{ tracks: Tracks; cached: boolean; s: number }> {
   const sha = createHash('sha256').update(readFileSync(video)).digest('hex').slice(0, 16);
   const file = join(OUT, 'tracks', `${name}-${model}-${sha}.json`);
-  if (existsSync(file)) return { tracks: JSON.parse(readFileSync(file, 'utf8')), cached: true };
+  if (existsSync(file)) return { tracks: JSON.parse(readFileSync(file, 'utf8')), cached: true, s: 0 };
+  const t0 = performance.now();
   const tracks = await trackVideo(video, { model });
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(tracks));
-  return { tracks, cached: false };
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(tracks));
+  renameSync(tmp, file);
+  return { tracks, cached: false, s: (performance.now() - t0) / 1000 };
 }
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
