@@ -123,6 +123,24 @@ function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: 
   );
 }
 
+/** A select of the bone types a library take is downloaded as (every one but the face-only type). */
+function BoneSelect({ value, set, testId }: { value: string; set: (v: string) => void; testId?: string }) {
+  return (
+    <select
+      aria-label={tl('anim.boneType')}
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      data-testid={testId}
+    >
+      {DEFAULT_BONE_TYPES.filter((b) => b.name !== 'OnlyFace').map((b) => (
+        <option key={b.name} value={b.name}>
+          {b.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export function AnimationPage() {
   const { user, refresh } = useSession();
   const [keyword, setKeyword] = useState('');
@@ -278,17 +296,7 @@ export function AnimationPage() {
       {collectedOnly && data && data.list.length > 1 && (
         <div className="anim-bundle" data-testid="anim-bundle">
           <span>{tl('anim.bundleLead', { n: data.list.length })}</span>
-          <select
-            aria-label={tl('anim.boneType')}
-            value={bundleBone}
-            onChange={(e) => setBundleBone(e.target.value)}
-          >
-            {DEFAULT_BONE_TYPES.filter((b) => b.name !== 'OnlyFace').map((b) => (
-              <option key={b.name} value={b.name}>
-                {b.name}
-              </option>
-            ))}
-          </select>
+          <BoneSelect value={bundleBone} set={setBundleBone} />
           <button
             type="button"
             className="btn btn-primary btn-sm"
@@ -366,18 +374,11 @@ export function AnimationPage() {
                   >
                     <Icon name="play" size={14} /> {tl('anim.preview')}
                   </button>
-                  <select
-                    aria-label={tl('anim.boneType')}
+                  <BoneSelect
                     value={bone}
-                    onChange={(e) => setBones((b) => ({ ...b, [a.id]: e.target.value }))}
-                    data-testid="anim-bonetype"
-                  >
-                    {DEFAULT_BONE_TYPES.filter((b) => b.name !== 'OnlyFace').map((b) => (
-                      <option key={b.name} value={b.name}>
-                        {b.name}
-                      </option>
-                    ))}
-                  </select>
+                    set={(v) => setBones((b) => ({ ...b, [a.id]: v }))}
+                    testId="anim-bonetype"
+                  />
                   <button
                     type="button"
                     className="btn btn-primary btn-sm"

@@ -217,26 +217,19 @@ export function ExperimentPage() {
             </label>
           </div>
           <div className="exp-sides">
-            <Side
-              label={tlab('exp.left')}
-              motions={motions}
-              pick={left}
-              onPick={setLeft}
-              character={character}
-              clock={clock}
-              onClip={onLeft}
-              testId="exp-left"
-            />
-            <Side
-              label={tlab('exp.right')}
-              motions={motions}
-              pick={right}
-              onPick={setRight}
-              character={character}
-              clock={clock}
-              onClip={onRight}
-              testId="exp-right"
-            />
+            {(
+              [
+                ['left', left, setLeft, onLeft],
+                ['right', right, setRight, onRight],
+              ] as const
+            ).map(([side, pick, onPick, onClip]) => (
+              <Side
+                key={side}
+                label={tlab(`exp.${side}`)}
+                {...{ motions, pick, onPick, character, clock, onClip }}
+                testId={`exp-${side}`}
+              />
+            ))}
           </div>
         </>
       )}
