@@ -53,21 +53,17 @@ export function ManageTomokagePage() {
       render: (h) => (
         <span data-testid="tomo-rig">
           {h.scheme} · {h.mapped}
-          {h.missing.length > 0 && (
-            <span
-              className="admin-rig-note missing"
-              title={ta('tomo.missingTitle', { list: h.missing.join(', ') })}
-            >
-              {ta('tomo.missing', { n: h.missing.length })}
-            </span>
-          )}
-          {h.absent.length > 0 && (
-            <span
-              className="admin-rig-note absent"
-              title={ta('tomo.absentTitle', { list: h.absent.join(', ') })}
-            >
-              {ta('tomo.absent', { n: h.absent.length })}
-            </span>
+          {(['missing', 'absent'] as const).map(
+            (note) =>
+              h[note].length > 0 && (
+                <span
+                  key={note}
+                  className={`admin-rig-note ${note}`}
+                  title={ta(`tomo.${note}Title`, { list: h[note].join(', ') })}
+                >
+                  {ta(`tomo.${note}`, { n: h[note].length })}
+                </span>
+              ),
           )}
         </span>
       ),
