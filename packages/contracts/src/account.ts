@@ -3,6 +3,7 @@
  * console's user detail (`GET /admin/user/:id`, `/admin/company/:id`).
  */
 import { z } from 'zod';
+import { listOf } from './common.ts';
 import { SkuRoleSchema } from './pay.ts';
 
 export const LevelSchema = z.enum(['free', 'monthly', 'yearly']);
@@ -57,38 +58,29 @@ export const LedgerEntrySchema = z.object({
 /** `GET /admin/user/:id` (and `/admin/company/:id`): the account with its 50 newest of each. */
 export const UserDetailSchema = z.object({
   user: UserViewSchema,
-  ledger: z.object({ list: z.array(LedgerEntrySchema), total: z.number().int() }),
-  orders: z.object({
-    list: z.array(
-      z.object({
-        orderNo: z.string(),
-        title: z.string(),
-        amount: z.number().int(),
-        method: z.string(),
-        status: z.string(),
-        createAt: z.number(),
-        paidAt: z.number().nullable(),
-      }),
-    ),
-    total: z.number().int(),
-  }),
-  videos: z.object({
-    list: z.array(
-      z.object({
-        id: z.number().int(),
-        name: z.string(),
-        status: z.number().int(),
-        duration: z.number(),
-        createAt: z.number(),
-        inSquare: z.boolean(),
-      }),
-    ),
-    total: z.number().int(),
-  }),
-  referrals: z.object({
-    list: z.array(z.object({ id: z.number().int(), email: z.string(), createdAt: z.number() })),
-    total: z.number().int(),
-  }),
+  ledger: listOf(LedgerEntrySchema),
+  orders: listOf(
+    z.object({
+      orderNo: z.string(),
+      title: z.string(),
+      amount: z.number().int(),
+      method: z.string(),
+      status: z.string(),
+      createAt: z.number(),
+      paidAt: z.number().nullable(),
+    }),
+  ),
+  videos: listOf(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      status: z.number().int(),
+      duration: z.number(),
+      createAt: z.number(),
+      inSquare: z.boolean(),
+    }),
+  ),
+  referrals: listOf(z.object({ id: z.number().int(), email: z.string(), createdAt: z.number() })),
   invitedBy: z.object({ id: z.number().int(), email: z.string() }).nullable(),
 });
 

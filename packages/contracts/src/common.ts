@@ -1,9 +1,12 @@
-/** Shapes many endpoints share: a page of rows, a list of ids to act on, the ids a delete removed. */
+/** Shapes many endpoints share: a page of rows, a list's first rows with the total, a list of ids to act on, the ids a delete removed. */
 import { z } from 'zod';
 
 /** Spec-shaped page of rows. */
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ list: z.array(row), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+/** A list's first rows and how many there are in all (no paging). */
+export const listOf = <T extends z.ZodType>(row: T) =>
+  z.object({ list: z.array(row), total: z.number().int() });
 export interface Page<T> {
   list: T[];
   total: number;
