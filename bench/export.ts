@@ -35,38 +35,20 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  ARKIT_BLENDSHAPES,
   BONE_TYPES,
   createSkeleton,
   DEFAULT_PROPORTIONS,
   exportBoneType,
   type MotionClip,
-  math,
-  restClip,
   scaleProportions,
 } from '@mocap/motion';
+import { smoothClip } from '../packages/motion/test/helpers.ts';
 
 /** The bench clip on a body scaled by `scale` (1 = the default 1.75 m adult). */
 function benchClip(seconds: number, fps: number, scale: number): MotionClip {
   const skeleton = createSkeleton(scaleProportions({ ...DEFAULT_PROPORTIONS }, scale));
-  const frames = Math.round(seconds * fps);
-  const clip = restClip(skeleton, frames, fps);
-  const n = skeleton.names.length;
-  for (let f = 0; f < frames; f++) {
-    const t = f / fps;
-    for (let j = 0; j < n; j++) {
-      const a = 0.35 * Math.sin(2 * Math.PI * (0.6 + 0.05 * (j % 7)) * t + j);
-      const b = 0.25 * Math.cos(2 * Math.PI * (0.4 + 0.03 * (j % 5)) * t + 2 * j);
-      math.writeQuat(clip.rotations, f * n + j, math.qExp([a, j === 0 ? 0.3 * t : b, 0.5 * a * b]));
-    }
-    clip.rootPositions.set([0.5 * Math.sin(0.3 * t), 0.95 + 0.03 * Math.sin(4 * t), 0.8 * t], 3 * f);
-  }
-  const weights = new Float32Array(frames * 52);
-  for (let f = 0; f < frames; f++)
-    for (let k = 0; k < 52; k++) weights[f * 52 + k] = 0.5 + 0.5 * Math.sin(f / 9 + k);
   return {
-    ...clip,
-    blendshapes: { names: ARKIT_BLENDSHAPES, weights, supported: ARKIT_BLENDSHAPES },
+    ...smoothClip(skeleton, fps, seconds, 0.35, 0.25, 9),
     metadata: { generator: 'bench/export', source: 'bench.mp4' },
   };
 }

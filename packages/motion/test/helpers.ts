@@ -5,7 +5,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mulberry32, type SyntheticOptions, synthesize } from '@mocap/testkit';
-import { forwardKinematics, jointCount, type MotionClip, restClip } from '../src/clip.ts';
+import {
+  ARKIT_BLENDSHAPES,
+  forwardKinematics,
+  jointCount,
+  type MotionClip,
+  restClip,
+  type Skeleton,
+} from '../src/clip.ts';
 import { read as readBvh } from '../src/formats/bvh.ts';
 import { qExp, readVec3, writeQuat } from '../src/math.ts';
 import { createSkeleton } from '../src/skeleton.ts';
@@ -42,6 +49,37 @@ export function randomClip(frames = 10, fps = 30, seed = 5): MotionClip {
     clip.rootPositions.set([rand() - 0.5, 0.9 + 0.1 * rand(), rand() * 2], f * 3);
   }
   return clip;
+}
+
+/**
+ * Smooth whole-body motion on `skeleton` sampled at `fps` for `seconds`: sinusoids of amplitudes `a` and `b` on
+ * every joint and a hips yaw that keeps turning, a travelling root, the 52 ARKit face curves (sinusoids of
+ * `f / faceFrames`). The tool-fit test's clip and `bench export`'s.
+ */
+export function smoothClip(
+  skeleton: Skeleton,
+  fps: number,
+  seconds: number,
+  a: number,
+  b: number,
+  faceFrames: number,
+): MotionClip {
+  const frames = Math.round(seconds * fps);
+  const clip = restClip(skeleton, frames, fps);
+  const n = skeleton.names.length;
+  for (let f = 0; f < frames; f++) {
+    const t = f / fps;
+    for (let j = 0; j < n; j++) {
+      const x = a * Math.sin(2 * Math.PI * (0.6 + 0.05 * (j % 7)) * t + j);
+      const y = b * Math.cos(2 * Math.PI * (0.4 + 0.03 * (j % 5)) * t + 2 * j);
+      writeQuat(clip.rotations, f * n + j, qExp([x, j === 0 ? 0.3 * t : y, 0.5 * x * y]));
+    }
+    clip.rootPositions.set([0.5 * Math.sin(0.3 * t), 0.95 + 0.03 * Math.sin(4 * t), 0.8 * t], 3 * f);
+  }
+  const weights = new Float32Array(frames * 52);
+  for (let f = 0; f < frames; f++)
+    for (let k = 0; k < 52; k++) weights[f * 52 + k] = 0.5 + 0.5 * Math.sin(f / faceFrames + k);
+  return { ...clip, blendshapes: { names: ARKIT_BLENDSHAPES, weights, supported: ARKIT_BLENDSHAPES } };
 }
 
 // ---------------------------------------------------------------- three.js (plain Node)

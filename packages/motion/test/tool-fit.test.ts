@@ -36,10 +36,9 @@ import {
   nearestStandardFps,
   resampleClip,
   resampledFrameCount,
-  restClip,
   zip,
 } from '../src/index.ts';
-import { type Quat, qExp, qMul, qNormalize, qRotate, type Vec3, writeQuat } from '../src/math.ts';
+import { type Quat, qMul, qNormalize, qRotate, type Vec3 } from '../src/math.ts';
 import {
   type AnimClip,
   blenderImportByExtension,
@@ -48,6 +47,7 @@ import {
   haveFbx2Json,
   SHARED,
   sampleAnimCurve,
+  smoothClip,
 } from './helpers.ts';
 import { assimp, blender } from './validators-b-helpers.ts';
 
@@ -107,27 +107,18 @@ async function assimpJsRead(
  * turning (at 30 fps the UE4 pelvis passes the XYZ-Euler pole at frame 200, 6.67 s), a travelling root, face curves.
  */
 function motion(fps: number, seconds: number, amp = 0.35): MotionClip {
-  const skeleton = createSkeleton(undefined, { fingers: true });
-  const frames = Math.round(seconds * fps);
-  const clip = restClip(skeleton, frames, fps);
-  const n = skeleton.names.length;
-  for (let f = 0; f < frames; f++) {
-    const t = f / fps;
-    for (let j = 0; j < n; j++) {
-      const a = amp * Math.sin(2 * Math.PI * (0.6 + 0.05 * (j % 7)) * t + j);
-      const b = 0.7 * amp * Math.cos(2 * Math.PI * (0.4 + 0.03 * (j % 5)) * t + 2 * j);
-      writeQuat(clip.rotations, f * n + j, qExp([a, j === 0 ? 0.3 * t : b, 0.5 * a * b]));
-    }
-    clip.rootPositions.set([0.5 * Math.sin(0.3 * t), 0.95 + 0.03 * Math.sin(4 * t), 0.8 * t], 3 * f);
-  }
-  const weights = new Float32Array(frames * 52);
-  for (let f = 0; f < frames; f++)
-    for (let k = 0; k < 52; k++) weights[f * 52 + k] = 0.5 + 0.5 * Math.sin(f / (9 * (fps / 30)) + k);
-  const left = new Uint8Array(frames).map((_, f) => ((f / fps) % 1 < 0.5 ? 1 : 0));
+  const clip = smoothClip(
+    createSkeleton(undefined, { fingers: true }),
+    fps,
+    seconds,
+    amp,
+    0.7 * amp,
+    9 * (fps / 30),
+  );
+  const left = new Uint8Array(clip.frameCount).map((_, f) => ((f / fps) % 1 < 0.5 ? 1 : 0));
   return {
     ...clip,
     contacts: { left, right: left.map((v) => 1 - v) },
-    blendshapes: { names: ARKIT_BLENDSHAPES, weights, supported: ARKIT_BLENDSHAPES },
     metadata: { generator: 'tool-fit test', source: 'phone clip.mp4' },
   };
 }
