@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { poseToWorld, type WorldPose } from '../src/clip.ts';
 import { qFromAxisAngle, readQuat, readVec3, writeQuat } from '../src/math.ts';
-import { DEFAULT_PROPORTIONS } from '../src/skeleton.ts';
-import { cameraModel, project } from '../src/solver/camera.ts';
+import { cameraModel } from '../src/solver/camera.ts';
 import { NUM_LANDMARKS } from '../src/solver/input.ts';
-import { buildModel, predictLandmarks } from '../src/solver/model.ts';
+import { predictLandmarks } from '../src/solver/model.ts';
 import { fitToImage } from '../src/solver/reproject.ts';
+import { bodyModel, projectLandmarks } from './helpers.ts';
 
 /**
  * The floor term of the image fit (reproject.ts, option `floor`), on a synthetic frame with a known answer: a
@@ -15,10 +15,7 @@ import { fitToImage } from '../src/solver/reproject.ts';
  * the bend; the floor takes it out.
  */
 describe('fit to the image with the floor', () => {
-  const model = buildModel(DEFAULT_PROPORTIONS, {}, false);
-  const sk = model.skeleton;
-  const n = sk.names.length;
-  const j = model.joint;
+  const { model, sk, n, j } = bodyModel();
   const deg = Math.PI / 180;
   const cam = cameraModel(1280, 720, { focalLengthPx: 1100 });
   const pose: WorldPose = { positions: new Float64Array(n * 3), rotations: new Float64Array(n * 4) };
@@ -36,11 +33,7 @@ describe('fit to the image with the floor', () => {
   };
   const truthPts = landmarks(truth, root);
   const image = new Float64Array(NUM_LANDMARKS * 2);
-  for (let i = 0; i < NUM_LANDMARKS; i++) {
-    const [u, v] = project(cam, [truthPts[i * 3], truthPts[i * 3 + 1], truthPts[i * 3 + 2]]);
-    image[i * 2] = u;
-    image[i * 2 + 1] = v;
-  }
+  projectLandmarks(cam, truthPts, image);
   const series = { N: 1, image, weight: new Float64Array(NUM_LANDMARKS).fill(1), tracked: Uint8Array.of(1) };
   const floorY = Math.min(
     truthPts[29 * 3 + 1],

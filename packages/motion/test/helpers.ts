@@ -15,7 +15,10 @@ import {
 } from '../src/clip.ts';
 import { read as readBvh } from '../src/formats/bvh.ts';
 import { qExp, readVec3, writeQuat } from '../src/math.ts';
-import { createSkeleton } from '../src/skeleton.ts';
+import { createSkeleton, DEFAULT_PROPORTIONS } from '../src/skeleton.ts';
+import { type CameraModel, project } from '../src/solver/camera.ts';
+import { NUM_LANDMARKS } from '../src/solver/input.ts';
+import { buildModel } from '../src/solver/model.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SHARED = join(here, '..', '..', '..', '..', 'shared');
@@ -80,6 +83,28 @@ export function smoothClip(
   for (let f = 0; f < frames; f++)
     for (let k = 0; k < 52; k++) weights[f * 52 + k] = 0.5 + 0.5 * Math.sin(f / faceFrames + k);
   return { ...clip, blendshapes: { names: ARKIT_BLENDSHAPES, weights, supported: ARKIT_BLENDSHAPES } };
+}
+
+// ---------------------------------------------------------------- solver fixtures
+
+/** The body model of the default proportions without fingers, with its skeleton, joint count and joint indices. */
+export function bodyModel() {
+  const model = buildModel(DEFAULT_PROPORTIONS, {}, false);
+  return { model, sk: model.skeleton, n: model.skeleton.names.length, j: model.joint };
+}
+
+/** Writes the image points of `points` (NUM_LANDMARKS world points, flat) seen by `cam` into `image` at frame `f`. */
+export function projectLandmarks(
+  cam: CameraModel,
+  points: ArrayLike<number>,
+  image: Float64Array,
+  f = 0,
+): void {
+  for (let i = 0; i < NUM_LANDMARKS; i++) {
+    const [u, v] = project(cam, [points[i * 3], points[i * 3 + 1], points[i * 3 + 2]]);
+    image[(f * NUM_LANDMARKS + i) * 2] = u;
+    image[(f * NUM_LANDMARKS + i) * 2 + 1] = v;
+  }
 }
 
 // ---------------------------------------------------------------- three.js (plain Node)

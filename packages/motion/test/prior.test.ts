@@ -5,11 +5,10 @@ import { synthetic } from '../../testkit/src/index.ts';
 import { poseToWorld, type WorldPose } from '../src/clip.ts';
 import { bvh, solveDetailed } from '../src/index.ts';
 import { qExp, qFromAxisAngle, qLog, qMul, readVec3, writeQuat } from '../src/math.ts';
-import { DEFAULT_PROPORTIONS } from '../src/skeleton.ts';
-import { cameraModel, project } from '../src/solver/camera.ts';
+import { cameraModel } from '../src/solver/camera.ts';
 import { bestComponent, componentCost, fitGmm, type Gmm, meanLogLikelihood } from '../src/solver/gmm.ts';
 import { NUM_LANDMARKS } from '../src/solver/input.ts';
-import { buildModel, predictLandmarks } from '../src/solver/model.ts';
+import { predictLandmarks } from '../src/solver/model.ts';
 import {
   decodePrior,
   encodePrior,
@@ -22,7 +21,7 @@ import {
   posePriorMeta,
 } from '../src/solver/prior.ts';
 import { fitToImage } from '../src/solver/reproject.ts';
-import { SHARED } from './helpers.ts';
+import { bodyModel, projectLandmarks, SHARED } from './helpers.ts';
 
 const gauss = (rand: () => number) => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 
@@ -80,10 +79,7 @@ describe('Gaussian mixture (gmm.ts)', () => {
 });
 
 describe('pose prior (prior.ts)', () => {
-  const model = buildModel(DEFAULT_PROPORTIONS, {}, false);
-  const sk = model.skeleton;
-  const n = sk.names.length;
-  const j = model.joint;
+  const { model, sk, n, j } = bodyModel();
   const deg = Math.PI / 180;
   const joints = PRIOR_JOINTS.map((name) => j[name]);
 
@@ -132,11 +128,7 @@ describe('pose prior (prior.ts)', () => {
     for (let f = 0; f < N; f++) {
       poseToWorld(sk, local, f * n * 4, readVec3(root, f), pose);
       predictLandmarks(model, pose, pts);
-      for (let i = 0; i < NUM_LANDMARKS; i++) {
-        const [u, v] = project(cam, [pts[i * 3], pts[i * 3 + 1], pts[i * 3 + 2]]);
-        image[(f * NUM_LANDMARKS + i) * 2] = u;
-        image[(f * NUM_LANDMARKS + i) * 2 + 1] = v;
-      }
+      projectLandmarks(cam, pts, image, f);
     }
     return image;
   };

@@ -4,15 +4,13 @@ import { qFromAxisAngle, qMul, readQuat, readVec3, writeQuat, writeVec3 } from '
 import { DEFAULT_PROPORTIONS } from '../src/skeleton.ts';
 import { cameraModel, project } from '../src/solver/camera.ts';
 import { NUM_LANDMARKS } from '../src/solver/input.ts';
-import { buildModel, predictLandmarks } from '../src/solver/model.ts';
+import { predictLandmarks } from '../src/solver/model.ts';
 import { fitToImage } from '../src/solver/reproject.ts';
+import { bodyModel, projectLandmarks } from './helpers.ts';
 
 /** Synthetic frames with known answers: a body 4 m in front of a 1280×720 camera, seen from the side. */
 describe('fit to the image (reproject.ts)', () => {
-  const model = buildModel(DEFAULT_PROPORTIONS, {}, false);
-  const sk = model.skeleton;
-  const n = sk.names.length;
-  const j = model.joint;
+  const { model, sk, n, j } = bodyModel();
   const cam = cameraModel(1280, 720, { focalLengthPx: 1100 });
   const N = 6;
   const deg = Math.PI / 180;
@@ -39,11 +37,7 @@ describe('fit to the image (reproject.ts)', () => {
   };
   for (let f = 0; f < N; f++) {
     const p = landmarksOf(truthLocal, truthRoot, f);
-    for (let i = 0; i < NUM_LANDMARKS; i++) {
-      const [u, v] = project(cam, [p[i * 3], p[i * 3 + 1], p[i * 3 + 2]]);
-      image[(f * NUM_LANDMARKS + i) * 2] = u;
-      image[(f * NUM_LANDMARKS + i) * 2 + 1] = v;
-    }
+    projectLandmarks(cam, p, image, f);
   }
   const series = { N, image, weight, tracked };
   const pxError = (local: Float64Array, root: Float64Array) => {
@@ -127,9 +121,7 @@ describe('fit to the image (reproject.ts)', () => {
 
 describe('fit to the image with frozen joints (the pass after the floor stage)', () => {
   it('leaves the frozen joints and the root exactly as they were and still lowers the error', () => {
-    const model = buildModel(DEFAULT_PROPORTIONS, {}, false);
-    const n = model.skeleton.names.length;
-    const j = model.joint;
+    const { model, n, j } = bodyModel();
     const cam = cameraModel(1280, 720, { focalLengthPx: 1100 });
     const truth = new Float64Array(n * 4);
     for (let k = 0; k < n; k++) writeQuat(truth, k, [0, 0, 0, 1]);
@@ -139,11 +131,7 @@ describe('fit to the image with frozen joints (the pass after the floor stage)',
     const pose = poseToWorld(model.skeleton, truth, 0, [0, 0, -4]);
     const p = predictLandmarks(model, pose);
     const image = new Float64Array(NUM_LANDMARKS * 2);
-    for (let i = 0; i < NUM_LANDMARKS; i++) {
-      const [u, v] = project(cam, [p[i * 3], p[i * 3 + 1], p[i * 3 + 2]]);
-      image[i * 2] = u;
-      image[i * 2 + 1] = v;
-    }
+    projectLandmarks(cam, p, image);
     const local = Float64Array.from(truth);
     writeQuat(local, j.leftUpperArm, [0, 0, 0, 1]); // wrong arm: free, fitted
     writeQuat(local, j.leftThigh, [0, 0, 0, 1]); // wrong leg: frozen, kept
