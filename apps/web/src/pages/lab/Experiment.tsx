@@ -10,6 +10,7 @@ import { t } from '../../lib/i18n.ts';
 import { toast } from '../../lib/messages.ts';
 import { parseClip, type ViewerClip } from '../../three/clip.ts';
 import { CHARACTER_KINDS, type CharacterKind, MotionViewer } from '../../three/Viewer.ts';
+import { LabHead } from './LabParts.tsx';
 import { clipUrlOf, type LabMotion, labMotions, motionKey } from './sources.ts';
 import '../../styles/lab.css';
 import { useViewerIn } from '../../three/useViewer.ts';
@@ -164,10 +165,7 @@ export function ExperimentPage() {
 
   return (
     <div className="lab-page exp-page">
-      <header className="lab-head">
-        <h1>{tlab('lab.experiment')}</h1>
-        <p className="lab-lead">{tlab('exp.lead')}</p>
-      </header>
+      <LabHead title={tlab('lab.experiment')} lead={tlab('exp.lead')} />
       {motions && motions.length === 0 && <p className="lab-note">{tlab('exp.none')}</p>}
       {motions && motions.length > 0 && (
         <>

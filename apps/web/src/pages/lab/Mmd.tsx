@@ -12,6 +12,7 @@ import { tlab } from '../../i18n/lab.ts';
 import { toast } from '../../lib/messages.ts';
 import { useSession } from '../../lib/session.tsx';
 import { MmdViewer, mannequinModel, modelFromPmx, parsePmx, parseVmd } from '../../three/MmdViewer.ts';
+import { FilePick, LabHead } from './LabParts.tsx';
 import { fileFromZip, type LabMotion, labMotions, motionKey, zipOf } from './sources.ts';
 import '../../styles/lab.css';
 import { useViewerIn } from '../../three/useViewer.ts';
@@ -120,10 +121,7 @@ export function MmdPage() {
 
   return (
     <div className="lab-page mmd-page">
-      <header className="lab-head">
-        <h1>{tlab('lab.mmd')}</h1>
-        <p className="lab-lead">{tlab('mmd.lead')}</p>
-      </header>
+      <LabHead title={tlab('lab.mmd')} lead={tlab('mmd.lead')} />
       <div className="lab-body">
         <aside className="lab-panel">
           <section>
@@ -142,16 +140,14 @@ export function MmdPage() {
                 {tlab('mmd.mannequin')}
               </button>
             </div>
-            <label className="btn btn-file">
+            <FilePick
+              multiple
+              accept=".pmx,.png,.jpg,.jpeg,.bmp,.tga"
+              testId="mmd-pmx"
+              onFiles={(files) => void openModel(files)}
+            >
               {tlab('mmd.ownModel')}
-              <input
-                type="file"
-                multiple
-                accept=".pmx,.png,.jpg,.jpeg,.bmp,.tga"
-                data-testid="mmd-pmx"
-                onChange={(e) => void openModel(e.target.files)}
-              />
-            </label>
+            </FilePick>
             <p className="lab-hint">{tlab('mmd.ownModelHint')}</p>
           </section>
           <section>
@@ -201,15 +197,9 @@ export function MmdPage() {
                 </button>
               </p>
             )}
-            <label className="btn btn-file">
+            <FilePick accept=".vmd" testId="mmd-vmd" onFiles={(files) => void openVmd(files?.[0])}>
               {tlab('mmd.ownVmd')}
-              <input
-                type="file"
-                accept=".vmd"
-                data-testid="mmd-vmd"
-                onChange={(e) => void openVmd(e.target.files?.[0])}
-              />
-            </label>
+            </FilePick>
           </section>
           {info && (
             <p className="lab-info" data-testid="mmd-info">

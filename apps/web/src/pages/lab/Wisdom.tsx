@@ -11,6 +11,7 @@ import { PLAN_LIMITS } from '../../lib/plans.ts';
 import { useSession } from '../../lib/session.tsx';
 import { isMp4 } from '../../lib/uploadValidation.ts';
 import '../../styles/lab.css';
+import { FilePick, LabHead } from './LabParts.tsx';
 
 type Level = 'ok' | 'warn' | 'bad';
 interface Check {
@@ -214,19 +215,15 @@ export function WisdomPage() {
   const good = checks?.filter((c) => c.level === 'ok').length ?? 0;
   return (
     <div className="lab-page wis-page">
-      <header className="lab-head">
-        <h1>{tlab('lab.wisdom')}</h1>
-        <p className="lab-lead">{tlab('wis.lead')}</p>
-      </header>
-      <label className="btn btn-primary btn-file wis-pick">
+      <LabHead title={tlab('lab.wisdom')} lead={tlab('wis.lead')} />
+      <FilePick
+        className="btn btn-primary wis-pick"
+        accept="video/*"
+        testId="wis-file"
+        onFiles={(files) => void check(files?.[0])}
+      >
         {tlab('wis.pick')}
-        <input
-          type="file"
-          accept="video/*"
-          data-testid="wis-file"
-          onChange={(e) => void check(e.target.files?.[0])}
-        />
-      </label>
+      </FilePick>
       {busy && <p className="lab-hint">{tlab('wis.checking')}</p>}
       {checks && (
         <section className="wis-result" data-testid="wis-result">
