@@ -13,29 +13,23 @@ export interface GuardResult {
   titleKey: string;
 }
 
+/** `path` exactly, with or without a trailing slash. */
+const exact = (path: string, key: string): [RegExp, string] => [new RegExp(`^${path}/?$`), key];
+
 const TITLES: [RegExp, string][] = [
-  [/^\/home\/?$/, 'title.home'],
-  [/^\/login\/?$/, 'title.login'],
-  [/^\/register\/?$/, 'title.register'],
+  ...['home', 'login', 'register', 'userCenter'].map((p) => exact(`/${p}`, `title.${p}`)),
+  ...['square', 'marked', 'music', 'animation', 'mmd', 'experiment', 'wisdom'].map((p) =>
+    exact(`/index/${p}`, `title.${p}`),
+  ),
+  ...['recharge', 'consume', 'tutorial'].map((p) => exact(`/index/${p}`, `menu.${p}`)),
   [/^\/index\/myPro(Pc|mobile)?\/?$/, 'title.myPro'],
   [/^\/index\/upload(Pc|Mobile)?\/?$/, 'title.upload'],
-  [/^\/index\/square\/?$/, 'title.square'],
-  [/^\/userCenter\/?$/, 'title.userCenter'],
-  [/^\/asPay\/index\/?$/, 'title.asPay'],
-  [/^\/asPay\/view\/?$/, 'title.asPayView'],
-  [/^\/index\/marked\/?$/, 'title.marked'],
-  [/^\/index\/userDetailCompany\/?$/, 'menu.companyInfo'],
-  [/^\/index\/recharge\/?$/, 'menu.recharge'],
-  [/^\/index\/consume\/?$/, 'menu.consume'],
-  [/^\/index\/tutorial\/?$/, 'menu.tutorial'],
-  [/^\/index\/music\/?$/, 'title.music'],
-  [/^\/index\/animation\/?$/, 'title.animation'],
-  [/^\/index\/mmd\/?$/, 'title.mmd'],
-  [/^\/index\/experiment\/?$/, 'title.experiment'],
-  [/^\/index\/wisdom\/?$/, 'title.wisdom'],
-  [/^\/index\/tomokage\/?$/, 'sidebar.digitalHuman'],
   [/^\/refresher(M)?\/?$/, 'title.refresher'],
-  [/^\/404\/?$/, 'title.notFound'],
+  exact('/asPay/index', 'title.asPay'),
+  exact('/asPay/view', 'title.asPayView'),
+  exact('/index/userDetailCompany', 'menu.companyInfo'),
+  exact('/index/tomokage', 'sidebar.digitalHuman'),
+  exact('/404', 'title.notFound'),
 ];
 
 export function titleKeyFor(path: string): string {
