@@ -7,27 +7,7 @@ import type { Tracks } from '@mocap/vision';
 import { EVAL_JOINTS, JOINT_LABEL, jointIndexOf, type RecordedJoint } from './correspondence.ts';
 import { cameraToWorld, rawFromTracks, solvedJoints, solvedToCamera } from './estimates.ts';
 import type { GroundTruth } from './gt.ts';
-import {
-  accelerationError,
-  alignRigid,
-  boneLengthStd,
-  type ContactAgreement,
-  type Contacts,
-  contactAgreement,
-  contactScores,
-  coverage,
-  type Frames,
-  footSliding,
-  groundPenetration,
-  type Intrinsics,
-  jitter,
-  jointAngleError,
-  poseErrors,
-  project,
-  reprojectionError,
-  rootTrajectoryError,
-  withTruth,
-} from './metrics.ts';
+import * as M from './metrics.ts';
 import type { Pose2SimResult } from './pose2sim.ts';
 import type { SolvedInput } from './solved.ts';
 
@@ -102,17 +82,17 @@ export interface ClipResult {
   /** Solved PA-MPJPE with the truth's depths, and with the truth's image-plane positions (`withTruth`), mm. */
   withTruth?: { depth: number; imagePlane: number };
   /** The solver's detected foot contacts against the truth's, frame by frame (`contactAgreement`). */
-  contacts?: ContactAgreement;
+  contacts?: M.ContactAgreement;
   notes: string[];
 }
 
 /** Projected ground-truth joints per frame (`[J × 2]`). */
-function projectFrames(frames: Frames, k: Intrinsics): (number[] | null)[] {
+function projectFrames(frames: M.Frames, k: M.Intrinsics): (number[] | null)[] {
   return frames.map((fr) => {
     if (!fr) return null;
     const out: number[] = [];
     for (let j = 0; j < fr.length / 3; j++)
-      out.push(...project(k, [fr[j * 3], fr[j * 3 + 1], fr[j * 3 + 2]]));
+      out.push(...M.project(k, [fr[j * 3], fr[j * 3 + 1], fr[j * 3 + 2]]));
     return out;
   });
 }
@@ -141,7 +121,7 @@ export function evaluateRendered(
   meta: { motion: string; character: string; camera: string },
 ): ClipResult {
   const k = gt.intrinsics;
-  const truth: Frames = gt.world;
+  const truth: M.Frames = gt.world;
   const raw = rawFromTracks(tracks, k);
   const notes: string[] = [];
   const N = Math.min(gt.frames, raw.camera.length, solved.clip.frameCount);
@@ -151,42 +131,42 @@ export function evaluateRendered(
     );
   }
   const cut = <T>(x: T[]) => x.slice(0, N);
-  const rawWorld = alignRigid(cut(cameraToWorld(raw.camera, gt.extrinsics)), cut(truth)).aligned;
+  const rawWorld = M.alignRigid(cut(cameraToWorld(raw.camera, gt.extrinsics)), cut(truth)).aligned;
   const solvedWorldOwn = solvedJoints(solved.clip);
-  const solvedWorld = alignRigid(cut(solvedWorldOwn), cut(truth)).aligned;
+  const solvedWorld = M.alignRigid(cut(solvedWorldOwn), cut(truth)).aligned;
   const solvedCam = solvedToCamera(solvedWorldOwn, raw.camera, solved.rootCamera, solved.cameraFromWorld);
-  const contacts: Contacts = gt.contacts;
-  const row = (est: Frames, cam: Frames): MetricRow => {
-    const pe = poseErrors(est, cut(truth));
-    const rt = rootTrajectoryError(est, cut(truth), gt.fps);
+  const contacts: M.Contacts = gt.contacts;
+  const row = (est: M.Frames, cam: M.Frames): MetricRow => {
+    const pe = M.poseErrors(est, cut(truth));
+    const rt = M.rootTrajectoryError(est, cut(truth), gt.fps);
     return {
       mpjpe: pe.mpjpe,
       paMpjpe: pe.paMpjpe,
-      angle: jointAngleError(est, cut(truth)).mean,
-      accel: accelerationError(est, cut(truth)),
-      jitter: jitter(est, gt.fps),
-      sliding: footSliding(est, contacts).mm,
-      penetration: groundPenetration(est, cut(truth)).meanMm,
+      angle: M.jointAngleError(est, cut(truth)).mean,
+      accel: M.accelerationError(est, cut(truth)),
+      jitter: M.jitter(est, gt.fps),
+      sliding: M.footSliding(est, contacts).mm,
+      penetration: M.groundPenetration(est, cut(truth)).meanMm,
       rootErr: rt.meanMm,
       rte: rt.rtePct,
-      boneStd: boneLengthStd(est),
-      coverage: coverage(est) * 100,
-      reproj: reprojectionError(cam, raw.image, k),
+      boneStd: M.boneLengthStd(est),
+      coverage: M.coverage(est) * 100,
+      reproj: M.reprojectionError(cam, raw.image, k),
     };
   };
   const rawRow = row(rawWorld, raw.camera);
   const solvedRow = row(solvedWorld, solvedCam);
   const perJoint = {
-    raw: poseErrors(rawWorld, cut(truth)).perJointPa,
-    solved: poseErrors(solvedWorld, cut(truth)).perJointPa,
+    raw: M.poseErrors(rawWorld, cut(truth)).perJointPa,
+    solved: M.poseErrors(solvedWorld, cut(truth)).perJointPa,
   };
   const perAngle = {
-    raw: jointAngleError(rawWorld, cut(truth)).perAngle,
-    solved: jointAngleError(solvedWorld, cut(truth)).perAngle,
+    raw: M.jointAngleError(rawWorld, cut(truth)).perAngle,
+    solved: M.jointAngleError(solvedWorld, cut(truth)).perAngle,
   };
   const camTruth = cut(gt.camera);
   const withTruthPa = (side: 'depth' | 'imagePlane') =>
-    poseErrors(withTruth(cut(solvedCam), camTruth, side), camTruth).paMpjpe;
+    M.poseErrors(M.withTruth(cut(solvedCam), camTruth, side), camTruth).paMpjpe;
   const projected = projectFrames(gt.camera, k);
   const detection2d = twoDError(raw.image, projected);
   const heights = projected
@@ -216,16 +196,16 @@ export function evaluateRendered(
     fps: gt.fps,
     raw: rawRow,
     solved: solvedRow,
-    truth: { jitter: jitter(truth, gt.fps), sliding: footSliding(truth, contacts).mm },
-    contactPairs: footSliding(truth, contacts).pairs,
-    travelM: rootTrajectoryError(cut(truth), cut(truth), gt.fps).travelM,
+    truth: { jitter: M.jitter(truth, gt.fps), sliding: M.footSliding(truth, contacts).mm },
+    contactPairs: M.footSliding(truth, contacts).pairs,
+    travelM: M.rootTrajectoryError(cut(truth), cut(truth), gt.fps).travelM,
     perJoint,
     perAngle,
     detection2d,
     withTruth: { depth: withTruthPa('depth'), imagePlane: withTruthPa('imagePlane') },
     ...(solved.clip.contacts
       ? {
-          contacts: contactAgreement(
+          contacts: M.contactAgreement(
             {
               left: solved.clip.contacts.left.subarray(0, N),
               right: solved.clip.contacts.right.subarray(0, N),
@@ -241,13 +221,13 @@ export function evaluateRendered(
 }
 
 /** A real clip without ground truth (contacts: the solver's detected ones, for both rows). */
-export function evaluateReal(id: string, tracks: Tracks, solved: SolvedInput, k: Intrinsics): ClipResult {
+export function evaluateReal(id: string, tracks: Tracks, solved: SolvedInput, k: M.Intrinsics): ClipResult {
   const raw = rawFromTracks(tracks, k);
   const solvedWorld = solvedJoints(solved.clip);
   const solvedCam = solvedToCamera(solvedWorld, raw.camera, solved.rootCamera, solved.cameraFromWorld);
   const fps = solved.clip.fps;
   const c = solved.clip.contacts;
-  const contacts: Contacts = c
+  const contacts: M.Contacts = c
     ? { left: Array.from(c.left, (x) => (x ? 3 : 0)), right: Array.from(c.right, (x) => (x ? 3 : 0)) }
     : { left: [], right: [] };
   const notes: string[] = [];
@@ -256,12 +236,12 @@ export function evaluateReal(id: string, tracks: Tracks, solved: SolvedInput, k:
       `variable frame rate: ${tracks.frames.length} tracked frames resampled to ${solved.clip.frameCount}`,
     );
   }
-  const row = (est: Frames, cam: Frames, rate: number): MetricRow => ({
-    coverage: coverage(est) * 100,
-    jitter: jitter(est, rate),
-    sliding: footSliding(est, contacts).mm,
-    boneStd: boneLengthStd(est),
-    reproj: reprojectionError(cam, raw.image, k),
+  const row = (est: M.Frames, cam: M.Frames, rate: number): MetricRow => ({
+    coverage: M.coverage(est) * 100,
+    jitter: M.jitter(est, rate),
+    sliding: M.footSliding(est, contacts).mm,
+    boneStd: M.boneLengthStd(est),
+    reproj: M.reprojectionError(cam, raw.image, k),
   });
   const sameRate = tracks.frames.length === solved.clip.frameCount;
   const rawRow = row(raw.camera, raw.camera, tracks.video.fps);
@@ -287,7 +267,7 @@ export function evaluateReal(id: string, tracks: Tracks, solved: SolvedInput, k:
     fps: tracks.video.fps,
     raw: rawRow,
     solved: solvedRow,
-    contactPairs: footSliding(solvedWorld, contacts).pairs,
+    contactPairs: M.footSliding(solvedWorld, contacts).pairs,
     subjectPx: personPx,
     notes,
   };
@@ -433,7 +413,7 @@ export function clipMarkdown(r: ClipResult): string {
           `\nsolved PA-MPJPE with the truth's depths ${fmt(r.withTruth.depth)} mm, with its image-plane positions ${fmt(r.withTruth.imagePlane)} mm`,
         );
       if (r.contacts) {
-        const c = contactScores(r.contacts);
+        const c = M.contactScores(r.contacts);
         lines.push(
           `\ndetected foot contacts against the truth's: precision ${fmt(c.precision * 100)} %, recall ${fmt(c.recall * 100)} % (${r.contacts.both + r.contacts.missed} true contact frames of both feet)`,
         );
@@ -465,7 +445,7 @@ export interface Summary {
     /** Frame-weighted mean of the clips' `withTruth` (mm). */
     withTruth?: { depth: number; imagePlane: number };
     /** The clips' contact agreement pooled (frames of both feet). */
-    contacts?: ContactAgreement;
+    contacts?: M.ContactAgreement;
   };
   real: { raw: MetricRow; solved: MetricRow; clips: number; frames: number };
   byMotion: Record<string, { raw: MetricRow; solved: MetricRow; clips: number }>;
@@ -641,7 +621,7 @@ export function summaryMarkdown(s: Summary): string {
     out.push('');
   }
   if (s.rendered.contacts) {
-    const c = contactScores(s.rendered.contacts);
+    const c = M.contactScores(s.rendered.contacts);
     out.push(
       `Foot contacts (rendered, frames of both feet pooled): the solver's detected contacts against the truth's, precision ${fmt(c.precision * 100)} %, recall ${fmt(c.recall * 100)} % (${s.rendered.contacts.both + s.rendered.contacts.missed} true contact frames; sliding is measured on the true ones, locking acts on the detected ones).`,
     );
