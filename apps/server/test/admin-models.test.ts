@@ -36,14 +36,13 @@ describe.each(databases)('capture models on %s', (kind) => {
 
     const save = (body: Settings, token = admin) =>
       t.call<Settings>('POST', '/product/model/save', { token, body });
-    expect(
-      (
-        await save({
-          enabled: { lite: true, full: true, heavy: true },
-          byPlan: { free: 'full', monthly: 'heavy', yearly: 'heavy' },
-        })
-      ).code,
-    ).toBe(0);
+    const saveCode = (body: Settings) => t.code('POST', '/product/model/save', { token: admin, body });
+    /** The settings with lite, full, heavy enabled or not and the free plan's model (the paid plans: heavy). */
+    const settings = ([lite, full, heavy]: [boolean, boolean, boolean], free: string): Settings => ({
+      enabled: { lite, full, heavy },
+      byPlan: { free, monthly: 'heavy', yearly: 'heavy' },
+    });
+    expect(await saveCode(settings([true, true, true], 'full'))).toBe(0);
 
     const upload = async (i: number) => {
       const form = uploadForm(clip(i), { name: `m${i}`, tags: 'x', boneType: 'Mixamo' });
@@ -53,28 +52,11 @@ describe.each(databases)('capture models on %s', (kind) => {
     expect((await upload(1)).modelType).toBe('full');
 
     // Disabling the model the free plan uses is refused; moving the plan first works.
-    const refused = await save({
-      enabled: { lite: true, full: false, heavy: true },
-      byPlan: { free: 'full', monthly: 'heavy', yearly: 'heavy' },
-    });
+    const refused = await save(settings([true, false, true], 'full'));
     expect(refused.code).toBe(400);
     expect(refused.message).toContain('free');
-    expect(
-      (
-        await save({
-          enabled: { lite: false, full: false, heavy: false },
-          byPlan: { free: 'heavy', monthly: 'heavy', yearly: 'heavy' },
-        })
-      ).code,
-    ).toBe(400);
-    expect(
-      (
-        await save({
-          enabled: { lite: true, full: false, heavy: true },
-          byPlan: { free: 'lite', monthly: 'heavy', yearly: 'heavy' },
-        })
-      ).code,
-    ).toBe(0);
+    expect(await saveCode(settings([false, false, false], 'heavy'))).toBe(400);
+    expect(await saveCode(settings([true, false, true], 'lite'))).toBe(0);
     expect((await upload(2)).modelType).toBe('lite');
 
     const list = await t.call<{ usage: { model: string; videos: number; last30Days: number }[] }>(

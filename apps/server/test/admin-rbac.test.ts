@@ -174,29 +174,14 @@ describe.each(databases)('administrator roles on %s', (kind) => {
       await t.call<{ id: number; path: string }[]>('POST', '/product/menu/list', { token: admin })
     ).data;
     const userMenu = menus.find((m) => m.path === 'manageUser')!;
-    expect(
-      (
-        await t.call('POST', '/product/menu/save', {
-          token: admin,
-          body: { id: userMenu.id, path: 'manageUsers' },
-        })
-      ).code,
-    ).toBe(0);
+    const saveUserMenu = (change: { path?: string; module?: string }) =>
+      t.code('POST', '/product/menu/save', { token: admin, body: { id: userMenu.id, ...change } });
+    expect(await saveUserMenu({ path: 'manageUsers' })).toBe(0);
     expect((await t.call('POST', '/product/user/search', { token: op.token, body: {} })).code).toBe(0);
     // The menu's module decides which routes it opens: pointing it elsewhere takes the user routes away.
-    expect(
-      (
-        await t.call('POST', '/product/menu/save', {
-          token: admin,
-          body: { id: userMenu.id, module: 'other' },
-        })
-      ).code,
-    ).toBe(0);
+    expect(await saveUserMenu({ module: 'other' })).toBe(0);
     expect((await t.call('POST', '/product/user/search', { token: op.token, body: {} })).code).toBe(406);
-    await t.call('POST', '/product/menu/save', {
-      token: admin,
-      body: { id: userMenu.id, module: 'user', path: 'manageUser' },
-    });
+    await saveUserMenu({ module: 'user', path: 'manageUser' });
     expect((await t.call('POST', '/product/user/search', { token: op.token, body: {} })).code).toBe(0);
     // A granted menu cannot be deleted.
     expect((await t.call('DELETE', `/product/menu/${userMenu.id}`, { token: admin })).code).toBe(307);

@@ -18,19 +18,13 @@ import { createTestInfra, databases, TestClock } from './harness.ts';
 
 describe('prices', () => {
   it('charges 1 V per started second for uploads, square downloads and company uploads', () => {
-    expect(uploadCost(10)).toBe(10);
-    expect(uploadCost(10.2)).toBe(11);
-    expect(uploadCost(0.3)).toBe(1);
+    expect([10, 10.2, 0.3].map(uploadCost)).toEqual([10, 11, 1]);
     expect(squareDownloadCost(7.5)).toBe(8);
     expect(companyUploadCost(12)).toBe(12);
     expect(() => uploadCost(Number.NaN)).toThrow(RangeError);
   });
   it('charges a remake 1 V per 2 s, the duration rounded up to a multiple of 2 s', () => {
-    expect(remakeCost(4)).toBe(2);
-    expect(remakeCost(5)).toBe(3);
-    expect(remakeCost(4.2)).toBe(3);
-    expect(remakeCost(1)).toBe(1);
-    expect(remakeCost(60)).toBe(30);
+    expect([4, 5, 4.2, 1, 60].map(remakeCost)).toEqual([2, 3, 3, 1, 30]);
   });
   it('rewards inviters 10/15/20 by rank', () => {
     expect([1, 5, 6, 10, 11, 100].map(referralReward)).toEqual([10, 10, 15, 15, 20, 20]);

@@ -132,6 +132,13 @@ describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kin
     await markMade(t.infra, t.services, r.id, ['Mixamo', 'UnityAnim', 'bvh']);
     return r.id as number;
   };
+  /** The file names in the zip of `GET /motion/download/video/{id}/{boneType}`. */
+  const zipNames = async (token: string, id: number, boneType: string) => {
+    const dl = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${id}/${boneType}`, {
+      token,
+    });
+    return names(dl.data.paths[0]!);
+  };
 
   it('a free plan’s Mixamo zip has no BVH; monthly keeps .anim, drops BVH; yearly gets everything', async () => {
     const free = await t.register(`zfree-${kind}@example.com`);
@@ -166,24 +173,15 @@ describe.each(databases)('15.4 downloads hold what the plan allows, on %s', (kin
     const monthly = await t.register(`zmonth-${kind}@example.com`);
     await setPlan(monthly.id, 'monthly');
     const mid = await madeVideo(monthly.token, 62);
-    const m1 = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${mid}/Mixamo`, {
-      token: monthly.token,
-    });
-    expect((await names(m1.data.paths[0]!)).some((n) => n.endsWith('.bvh'))).toBe(false);
-    const m2 = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${mid}/UnityAnim`, {
-      token: monthly.token,
-    });
-    const m2names = await names(m2.data.paths[0]!);
+    expect((await zipNames(monthly.token, mid, 'Mixamo')).some((n) => n.endsWith('.bvh'))).toBe(false);
+    const m2names = await zipNames(monthly.token, mid, 'UnityAnim');
     expect(m2names.some((n) => n.endsWith('.anim'))).toBe(true);
     expect(m2names.some((n) => n.endsWith('.fbx'))).toBe(true);
 
     const yearly = await t.register(`zyear-${kind}@example.com`);
     await setPlan(yearly.id, 'yearly');
     const yid = await madeVideo(yearly.token, 63);
-    const y = await t.call<{ paths: string[] }>('GET', `/product/motion/download/video/${yid}/Mixamo`, {
-      token: yearly.token,
-    });
-    expect((await names(y.data.paths[0]!)).some((n) => n.endsWith('.bvh'))).toBe(true);
+    expect((await zipNames(yearly.token, yid, 'Mixamo')).some((n) => n.endsWith('.bvh'))).toBe(true);
   });
 
   it('GET /motion/boneTypes answers (the web asked for it on every page and got 404)', async () => {

@@ -4,7 +4,7 @@
  * demand, signed URL tampering, info/preview/has_download, regen through a worker, 2D repair rules, read
  * credentials, DeleteBatch.
  */
-import type { MotionResult } from '@mocap/contracts';
+import type { DownloadCredentials, MotionResult } from '@mocap/contracts';
 import { runWorker } from '@mocap/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
@@ -100,21 +100,13 @@ describe.each(databases)('motion on %s', (kind) => {
     expect(bad.json().code).toBe(402);
     const good = await t.app.inject({ method: 'GET', url: u.pathname + u.search });
     expect(good.statusCode).toBe(200);
-    const creds = await t.call<{ credentials: { sessionToken: string }; prefix: string }>(
-      'GET',
-      '/product/cos/sts/download',
-      { token: b.token },
-    );
+    const creds = await t.call<DownloadCredentials>('GET', '/product/cos/sts/download', { token: b.token });
     const foreign = await t.app.inject({
       method: 'GET',
       url: `/product/cos/object?key=${encodeURIComponent(payload.k)}&token=${creds.data.credentials.sessionToken}`,
     });
     expect(foreign.json().code).toBe(406);
-    const credsA = await t.call<{ credentials: { sessionToken: string } }>(
-      'GET',
-      '/product/cos/sts/download',
-      { token: a.token },
-    );
+    const credsA = await t.call<DownloadCredentials>('GET', '/product/cos/sts/download', { token: a.token });
     const mine = await t.app.inject({
       method: 'GET',
       url: `/product/cos/object?key=${encodeURIComponent(payload.k)}&token=${credsA.data.credentials.sessionToken}`,

@@ -16,30 +16,13 @@ import { databases, useServer } from './harness.ts';
 import { ffmpeg, multipart, postForm, sourceClip, unzip } from './video-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mocap-music-test-'));
-const wav12 = Buffer.from(
-  wavBytes(
-    (() => {
-      const t = testTracks.renderTrack({
-        name: 'a',
-        sections: [{ bars: 6, bpm: 120, pattern: 'rock' }],
-        seed: 3,
-      });
-      return { samples: t.samples, sampleRate: t.sampleRate };
-    })(),
-  ),
-);
-const wavLong = Buffer.from(
-  wavBytes(
-    (() => {
-      const t = testTracks.renderTrack({
-        name: 'b',
-        sections: [{ bars: 18, bpm: 120, pattern: 'four' }],
-        seed: 4,
-      });
-      return { samples: t.samples, sampleRate: t.sampleRate };
-    })(),
-  ),
-);
+/** A WAV of one synthetic section (120 bpm) from the dance package's test tracks. */
+function wavOf(name: string, bars: number, pattern: 'rock' | 'four', seed: number): Buffer {
+  const t = testTracks.renderTrack({ name, sections: [{ bars, bpm: 120, pattern }], seed });
+  return Buffer.from(wavBytes({ samples: t.samples, sampleRate: t.sampleRate }));
+}
+const wav12 = wavOf('a', 6, 'rock', 3);
+const wavLong = wavOf('b', 18, 'four', 4);
 // An MP3 of other music, and an MP4 video (a video is not music).
 const mp3Path = join(dir, 'b.mp3');
 const mp4Path = join(dir, 'v.mp4');

@@ -98,6 +98,20 @@ for (const backend of backends) {
       if (q instanceof BullQueue) await q.eventsReady();
       return events;
     };
+    /** A worker on `q` whose every run throws `error`: its runs, and the `id:error` of each onFailed. */
+    const failingWorker = (q: JobQueue<Payload>, error: Error) => {
+      const seen = { runs: 0, failed: [] as string[] };
+      workers.push(
+        q.process(
+          async () => {
+            seen.runs++;
+            throw error;
+          },
+          { onFailed: (job, e) => void seen.failed.push(`${job.id}:${e}`) },
+        ),
+      );
+      return seen;
+    };
 
     afterEach(async () => {
       await Promise.all(workers.splice(0).map((w) => w.close({ abandon: true })));
@@ -201,23 +215,13 @@ for (const backend of backends) {
     it('fails a job for good after its last attempt and runs onFailed exactly once', async () => {
       const q = await open(uid('q'));
       const events = await subscribeAll(q);
-      const failed: string[] = [];
-      let runs = 0;
-      workers.push(
-        q.process(
-          async () => {
-            runs++;
-            throw new Error('corrupt video');
-          },
-          { onFailed: (job, error) => void failed.push(`${job.id}:${error}`) },
-        ),
-      );
+      const w = failingWorker(q, new Error('corrupt video'));
       await q.enqueue({ n: 1 }, { jobId: 'f1', attempts: 2, backoffMs: 50 });
-      await waitFor(() => failed.length > 0, 20_000, 'onFailed');
+      await waitFor(() => w.failed.length > 0, 20_000, 'onFailed');
       const j = await q.getJob('f1');
       expect(j?.state).toBe('failed');
       expect(j?.error).toContain('corrupt video');
-      expect(runs).toBe(2);
+      expect(w.runs).toBe(2);
       await waitFor(
         () => events.some((e) => e.type === 'failed' && e.jobId === 'f1'),
         10_000,
@@ -225,26 +229,16 @@ for (const backend of backends) {
       );
       // Nothing more happens afterwards.
       await new Promise((r) => setTimeout(r, 300));
-      expect(failed).toEqual(['f1:corrupt video']);
-      expect(runs).toBe(2);
+      expect(w.failed).toEqual(['f1:corrupt video']);
+      expect(w.runs).toBe(2);
     });
 
     it('fails at once, without retries, on a permanent error', async () => {
       const q = await open(uid('q'));
-      const failed: string[] = [];
-      let runs = 0;
-      workers.push(
-        q.process(
-          async () => {
-            runs++;
-            throw new PermanentJobError('nobody in the video');
-          },
-          { onFailed: (job) => void failed.push(job.id) },
-        ),
-      );
+      const w = failingWorker(q, new PermanentJobError('nobody in the video'));
       await q.enqueue({ n: 1 }, { jobId: 'perm', attempts: 3, backoffMs: 10 });
-      await waitFor(() => failed.length > 0, 20_000, 'onFailed');
-      expect(runs).toBe(1);
+      await waitFor(() => w.failed.length > 0, 20_000, 'onFailed');
+      expect(w.runs).toBe(1);
       const j = await q.getJob('perm');
       expect(j?.state).toBe('failed');
       expect(j?.error).toContain('nobody in the video');

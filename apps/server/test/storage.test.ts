@@ -33,6 +33,18 @@ afterAll(async () => {
   await stub.close();
 });
 
+/** An S3 storage on the s3rver test server, under `prefix` when given. */
+const s3Storage = (prefix?: string) =>
+  new S3Storage({
+    bucket: stub.bucket,
+    region: 'us-east-1',
+    endpoint: stub.url,
+    accessKeyId: S3_ACCESS_KEY_ID,
+    secretAccessKey: S3_SECRET_ACCESS_KEY,
+    ...(prefix === undefined ? {} : { prefix }),
+    secret: SECRET,
+  });
+
 const impls: { name: string; make: () => ObjectStorage }[] = [
   {
     name: 'local disk',
@@ -41,16 +53,7 @@ const impls: { name: string; make: () => ObjectStorage }[] = [
   },
   {
     name: 'S3 (s3rver)',
-    make: () =>
-      new S3Storage({
-        bucket: stub.bucket,
-        region: 'us-east-1',
-        endpoint: stub.url,
-        accessKeyId: S3_ACCESS_KEY_ID,
-        secretAccessKey: S3_SECRET_ACCESS_KEY,
-        prefix: 'pfx/',
-        secret: SECRET,
-      }),
+    make: () => s3Storage('pfx/'),
   },
 ];
 
@@ -142,15 +145,7 @@ for (const impl of impls) {
 
 describe('S3 multipart', () => {
   it('a file over the single-PUT size (8 MiB) goes up in parts and reads back byte for byte', async () => {
-    const s = new S3Storage({
-      bucket: stub.bucket,
-      region: 'us-east-1',
-      endpoint: stub.url,
-      accessKeyId: S3_ACCESS_KEY_ID,
-      secretAccessKey: S3_SECRET_ACCESS_KEY,
-      prefix: 'mp/',
-      secret: SECRET,
-    });
+    const s = s3Storage('mp/');
     const size = 12 * 1024 * 1024 + 333;
     const bytes = Buffer.alloc(size);
     for (let i = 0; i + 4 <= size; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);
@@ -237,14 +232,7 @@ describe('signed URLs', () => {
   });
 
   it('S3: pre-signed GET URLs download the object, with the file name, until they expire', async () => {
-    const s = new S3Storage({
-      bucket: stub.bucket,
-      region: 'us-east-1',
-      endpoint: stub.url,
-      accessKeyId: S3_ACCESS_KEY_ID,
-      secretAccessKey: S3_SECRET_ACCESS_KEY,
-      secret: SECRET,
-    });
+    const s = s3Storage();
     await s.put('z/m.zip', 'zipbytes');
     const url = await s.signedUrl('z/m.zip', { expiresInS: 60, fileName: 'walk Mixamo.zip' });
     expect(url).toContain('X-Amz-Signature=');

@@ -9,6 +9,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BucketCredentials, DownloadCredentials } from '@mocap/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Codes, StsClient, StsError } from '../src/index.ts';
 import { useServer } from './harness.ts';
@@ -158,22 +159,13 @@ describe('/cos/sts/* on S3 with an STS service', () => {
   it('download: real temporary credentials limited to my prefix, expiring when STS says', async () => {
     const a = await t.register('sts-dl@example.com');
     const n = sts.calls.length;
-    const r = await t.call<{
-      credentials: { sessionToken: string };
-      startTime: number;
-      expiredTime: number;
-      prefix: string;
-      storage: string;
-      sts: {
-        accessKeyId: string;
-        secretAccessKey: string;
-        sessionToken: string;
-        expiredTime: number;
-        bucket: string;
-        endpoint: string;
-        resource: string;
-      };
-    }>('GET', '/product/cos/sts/download', { token: a.token });
+    const r = await t.call<DownloadCredentials & { sts: BucketCredentials }>(
+      'GET',
+      '/product/cos/sts/download',
+      {
+        token: a.token,
+      },
+    );
     expect(r.code, r.message).toBe(0);
     expect(sts.calls.length).toBe(n + 1);
     const call = sts.calls.at(-1)!;
@@ -250,13 +242,7 @@ describe('/cos/sts/* on S3 without an STS service (s3rver): pre-signed URLs', ()
 
   it('answers sts null, reads through a pre-signed URL, and the read token expires after 300 s', async () => {
     const a = await t.register('sts-none@example.com');
-    const r = await t.call<{
-      credentials: { sessionToken: string };
-      storage: string;
-      sts: unknown;
-      expiredTime: number;
-      startTime: number;
-    }>('GET', '/product/cos/sts/download', { token: a.token });
+    const r = await t.call<DownloadCredentials>('GET', '/product/cos/sts/download', { token: a.token });
     expect(r.code, r.message).toBe(0);
     expect(r.data.storage).toBe('s3');
     expect(r.data.sts).toBeNull();

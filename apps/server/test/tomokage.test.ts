@@ -101,6 +101,12 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     await t.infra.storage.put(rec!.outputs.clipKey!, movingClipJson());
     return id;
   };
+  /** A's apply of video `id` to digital human `to` (`POST /tomokage/apply/{to}`). */
+  const applyVideo = (to: number, id: number) =>
+    t.call<{ id: number; formats: string[]; charged: number }>('POST', `/product/tomokage/apply/${to}`, {
+      token: a.token,
+      body: { kind: 'video', id },
+    });
 
   // Applies are made by the worker's tomokage jobs.
   let worker: ReturnType<typeof runTomokageWorker> | undefined;
@@ -256,14 +262,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
       expect(v.absent).toEqual(expect.arrayContaining(['neck', 'leftClavicle', 'rightToes', 'leftIndex1']));
     }
     const own = await video(a.token, 36);
-    const ap = await t.call<{ id: number; formats: string[] }>(
-      'POST',
-      `/product/tomokage/apply/${r.data.id}`,
-      {
-        token: a.token,
-        body: { kind: 'video', id: own },
-      },
-    );
+    const ap = await applyVideo(r.data.id, own);
     expect(ap.code, ap.message).toBe(0);
     expect(ap.data.formats).toEqual(['fbx', 'glb']);
     await t.call('DELETE', '/product/tomokage', { token: a.token, body: { ids: [r.data.id] } });
@@ -276,14 +275,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
       token: a.token,
     });
     expect(mine.data.some((m) => m.kind === 'video' && m.id === own)).toBe(true);
-    const ap = await t.call<{ id: number; formats: string[]; charged: number }>(
-      'POST',
-      `/product/tomokage/apply/${xbot.id}`,
-      {
-        token: a.token,
-        body: { kind: 'video', id: own },
-      },
-    );
+    const ap = await applyVideo(xbot.id, own);
     expect(ap.code, ap.message).toBe(0);
     // Made by a job of the tomokage queue, not inside the request.
     const job = await t.services.tomokage.applyQueue.getJob(`tomokage-apply-${ap.data.id}`);
@@ -325,25 +317,16 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect((await t.call('PUT', `/product/video/square/${sq}/1`, { token: b.token })).code).toBe(0);
     // B's own video that is not in the square: refused.
     const priv = await video(b.token, 33);
-    const refused = await t.call('POST', `/product/tomokage/apply/${xbot.id}`, {
-      token: a.token,
-      body: { kind: 'video', id: priv },
-    });
+    const refused = await applyVideo(xbot.id, priv);
     expect(refused.code).not.toBe(0);
     const b0 = await balance(a.id);
-    const paid = await t.call<{ charged: number }>('POST', `/product/tomokage/apply/${xbot.id}`, {
-      token: a.token,
-      body: { kind: 'video', id: sq },
-    });
+    const paid = await applyVideo(xbot.id, sq);
     expect(paid.code, paid.message).toBe(0);
     expect(paid.data.charged).toBe(2);
     expect(await balance(a.id)).toBe(b0 - 2);
     const ledger = await t.infra.store.repos.ledger.findByRef(`square_download:${sq}:${a.id}`);
     expect(ledger?.amount).toBe(-2);
-    const again = await t.call<{ charged: number }>('POST', `/product/tomokage/apply/${xbot.id}`, {
-      token: a.token,
-      body: { kind: 'video', id: sq },
-    });
+    const again = await applyVideo(xbot.id, sq);
     expect(again.data.charged).toBe(0);
     expect(await balance(a.id)).toBe(b0 - 2);
     const d = await t.call<Detail>('GET', `/product/tomokage/${xbot.id}`, { token: a.token });
@@ -360,10 +343,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     await t.infra.storage.put(rec!.fileKey, Buffer.from('not a character any more'));
     const own = await video(a.token, 34);
     const before = await balance(a.id);
-    const r = await t.call('POST', `/product/tomokage/apply/${card.data.id}`, {
-      token: a.token,
-      body: { kind: 'video', id: own },
-    });
+    const r = await applyVideo(card.data.id, own);
     expect(r.code).not.toBe(0);
     expect(r.message).toMatch(/applying the motion failed/);
     expect(await repo.applies(card.data.id)).toEqual([]);
@@ -387,14 +367,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     const d = await t.call<Detail>('GET', `/product/tomokage/${r.data.id}`, { token: a.token });
     expect(d.data.method.leftUpperArm).toBe('vrm');
     const own = await video(a.token, 35);
-    const ap = await t.call<{ id: number; formats: string[] }>(
-      'POST',
-      `/product/tomokage/apply/${r.data.id}`,
-      {
-        token: a.token,
-        body: { kind: 'video', id: own },
-      },
-    );
+    const ap = await applyVideo(r.data.id, own);
     expect(ap.code, ap.message).toBe(0);
     expect(ap.data.formats).toEqual(['fbx', 'glb', 'vrma']);
     const dl = await t.call<{ paths: string[]; fileName: string }>(
@@ -464,10 +437,7 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
       token: a.token,
     });
     expect(check.data.tomoMaintain).toBe(true);
-    const during = await t.call('POST', `/product/tomokage/apply/${xbot.id}`, {
-      token: a.token,
-      body: { kind: 'video', id: 1 },
-    });
+    const during = await applyVideo(xbot.id, 1);
     expect(during.message).toBe('数字人功能维护中,请稍后再试');
     await t.call('POST', '/product/sysConfig/saveMaintain', { token: admin, body: { tomoMaintain: false } });
     // Administrators: list (every user), hide, delete. An ordinary user may not.

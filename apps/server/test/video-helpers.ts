@@ -232,6 +232,16 @@ export async function uploadVideo<T = { id: number } & Record<string, unknown>>(
   return body.data;
 }
 
+/** PUTs `payload` to an upload grant's URL (`GET /cos/sts/upload`, local storage) through `app.inject`. */
+export function putGranted(
+  app: { inject: FastifyInstance['inject'] },
+  grant: { uploadUrl: string; headers: Record<string, string> },
+  payload: Buffer,
+) {
+  const url = new URL(grant.uploadUrl, 'http://x');
+  return app.inject({ method: 'PUT', url: url.pathname + url.search, headers: grant.headers, payload });
+}
+
 /** The entries of a zip by name (the server's own reader: stored or deflated, no zip64). */
 export const unzip = (buf: Uint8Array): Map<string, Buffer> =>
   new Map(readZip(buf).map((f) => [f.name, Buffer.from(f.data)]));

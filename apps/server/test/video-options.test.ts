@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, useServer } from './harness.ts';
-import { markMade, uploadForm, useFixtures } from './video-helpers.ts';
+import { markMade, putGranted, uploadForm, useFixtures } from './video-helpers.ts';
 
 const fx = useFixtures();
 
@@ -121,13 +121,7 @@ describe.each(databases)('solve options on %s', (kind) => {
         uploadUrl: string;
         headers: Record<string, string>;
       }>('GET', '/product/cos/sts/upload?fileName=clip.mp4', { token: b.token });
-      const url = new URL(c.data.uploadUrl, 'http://x');
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: url.pathname + url.search,
-        headers: c.data.headers,
-        payload: readFileSync(fx.synthetic(42, 2)),
-      });
+      const put = await putGranted(t.app, c.data, readFileSync(fx.synthetic(42, 2)));
       expect(put.json().code).toBe(0);
       return c.data.credentials.sessionToken;
     };

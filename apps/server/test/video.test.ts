@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createVideoStore, type VideoView } from '../src/index.ts';
 import { databases, type TestServer, useServer } from './harness.ts';
-import { markMade, postUpload, uploadForm, useFixtures } from './video-helpers.ts';
+import { markMade, postUpload, putGranted, uploadForm, useFixtures } from './video-helpers.ts';
 
 const fx = useFixtures();
 
@@ -188,13 +188,7 @@ describe.each(databases)('videos on %s', (kind) => {
     }>('GET', '/product/cos/sts/upload?fileName=clip.mp4', { token: b.token });
     expect(c.code).toBe(0);
     expect(c.data.expiredTime - c.data.startTime).toBe(1800);
-    const url = new URL(c.data.uploadUrl, 'http://x');
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: url.pathname + url.search,
-      headers: c.data.headers,
-      payload: readFileSync(fx.synthetic(6, 2)),
-    });
+    const put = await putGranted(t.app, c.data, readFileSync(fx.synthetic(6, 2)));
     expect(put.json().code).toBe(0);
     // Someone else cannot confirm B's upload.
     const stolen = await t.call('POST', '/product/video/uploads', {
@@ -222,13 +216,7 @@ describe.each(databases)('videos on %s', (kind) => {
       uploadUrl: string;
       headers: Record<string, string>;
     }>('GET', '/product/cos/sts/upload', { token: b.token });
-    const u2 = new URL(c2.data.uploadUrl, 'http://x');
-    await t.app.inject({
-      method: 'PUT',
-      url: u2.pathname + u2.search,
-      headers: c2.data.headers,
-      payload: readFileSync(fx.textAsMp4),
-    });
+    await putGranted(t.app, c2.data, readFileSync(fx.textAsMp4));
     const bad = await t.call('POST', '/product/video/uploads', {
       token: b.token,
       body: { sessionToken: c2.data.credentials.sessionToken, name: 'bad', tags: 't', boneType: 'Mixamo' },
