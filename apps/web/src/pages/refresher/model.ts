@@ -797,6 +797,22 @@ function runs(flags: boolean[]): [number, number][] {
   return out;
 }
 
+/** Adds point `j` to the points flagged on frame `i`. */
+function flagPoint(pts: Map<number, Set<number>>, i: number, j: number): void {
+  const s = pts.get(i) ?? new Set<number>();
+  s.add(j);
+  pts.set(i, s);
+}
+
+/** One problem of `kind` per run of `flags`, naming the points flagged on any of its frames (ascending). */
+function problemsOf(kind: ProblemKind, flags: boolean[], pts: Map<number, Set<number>>): Problem[] {
+  return runs(flags).map(([a, b]) => {
+    const all = new Set<number>();
+    for (let i = a; i <= b; i++) for (const j of pts.get(i) ?? []) all.add(j);
+    return { kind, from: a, to: b, points: [...all].sort((x, y) => x - y) };
+  });
+}
+
 /**
  * Finds the weak frames of a track: lost bodies (the solver bridges them), main points below
  * `WEAK_VISIBILITY`, jumps (a point leaves its path by more than `JUMP_TORSO` torso lengths in one frame; when it
@@ -819,17 +835,12 @@ export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Probl
     for (const j of MAIN_POINTS) {
       if (Math.min(f.image[j][3], f.image[j][4]) < WEAK_VISIBILITY) {
         any = true;
-        if (!weakPts.has(i)) weakPts.set(i, new Set());
-        weakPts.get(i)!.add(j);
+        flagPoint(weakPts, i, j);
       }
     }
     return any;
   });
-  for (const [a, b] of runs(weak)) {
-    const pts = new Set<number>();
-    for (let i = a; i <= b; i++) for (const j of weakPts.get(i) ?? []) pts.add(j);
-    out.push({ kind: 'hidden', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
-  }
+  out.push(...problemsOf('hidden', weak, weakPts));
 
   // Left/right swaps, from the picture alone (BlazePose's own swaps exchange the picture's places only: depth and
   // visibility stay with the labels, and its world landmarks go with the picture, so neither tells a swap). Per
@@ -977,25 +988,19 @@ export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Probl
         for (let k = a; k <= b; k++) {
           const i = f + k;
           swapFlags[i] = true;
-          if (!swapPts.has(i)) swapPts.set(i, new Set());
-          for (const j of pts) swapPts.get(i)!.add(j);
+          for (const j of pts) flagPoint(swapPts, i, j);
         }
       }
     }
   }
-  for (const [a, b] of runs(swapFlags)) {
-    const pts = new Set<number>();
-    for (let i = a; i <= b; i++) for (const j of swapPts.get(i) ?? []) pts.add(j);
-    out.push({ kind: 'swap', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
-  }
+  out.push(...problemsOf('swap', swapFlags, swapPts));
 
   // Jumps per point (swapped frames excluded: a swap moves both sides).
   const jumpFlags: boolean[] = new Array(N).fill(false);
   const jumpPts = new Map<number, Set<number>>();
   const mark = (i: number, j: number) => {
     jumpFlags[i] = true;
-    if (!jumpPts.has(i)) jumpPts.set(i, new Set());
-    jumpPts.get(i)!.add(j);
+    flagPoint(jumpPts, i, j);
   };
   for (const j of MAIN_POINTS) {
     const step = (i: number): number => {
@@ -1033,11 +1038,7 @@ export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Probl
       if (!closed) mark(a, j);
     }
   }
-  for (const [a, b] of runs(jumpFlags)) {
-    const pts = new Set<number>();
-    for (let i = a; i <= b; i++) for (const j of jumpPts.get(i) ?? []) pts.add(j);
-    out.push({ kind: 'jump', from: a, to: b, points: [...pts].sort((x, y) => x - y) });
-  }
+  out.push(...problemsOf('jump', jumpFlags, jumpPts));
   return out.sort((x, y) => x.from - y.from || x.to - y.to);
 }
 
