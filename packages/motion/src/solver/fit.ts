@@ -373,29 +373,42 @@ export function fitFrame(
     const neckW2 = qMul(spine2W, neckLocal);
     writeQuat(local, localBase + j.head, clampAngle(qMul(qConj(neckW2), headW), 80 * DEG));
   }
-  // Limbs.
+  // Limbs: each end (hand, foot) oriented by its template on its landmarks, then the limb reaches it.
+  const limb = (side: Side, kind: 'arm' | 'leg', endI: number, marks: number[], template: Vec3[]): void => {
+    const end = pt(t, endI);
+    const endW = fitOrientation(
+      [[0, 0, 0], ...template],
+      [end, ...marks.map((i) => pt(t, i))],
+      [w(endI), ...marks.map(w)],
+    );
+    solveLimb(
+      model,
+      side,
+      kind,
+      end,
+      t.poles[`${side}${kind === 'arm' ? 'Arm' : 'Leg'}`],
+      endW,
+      local,
+      localBase,
+      pose,
+    );
+  };
   for (const side of SIDES) {
     const L = side === 'left';
-    const wristI = L ? LM.leftWrist : LM.rightWrist;
-    const handMarks = L
-      ? [LM.leftIndex, LM.leftPinky, LM.leftThumb]
-      : [LM.rightIndex, LM.rightPinky, LM.rightThumb];
-    const wrist = pt(t, wristI);
-    const handW = fitOrientation(
-      [[0, 0, 0], ...model.hand[side]],
-      [wrist, ...handMarks.map((i) => pt(t, i))],
-      [w(wristI), ...handMarks.map(w)],
+    limb(
+      side,
+      'arm',
+      L ? LM.leftWrist : LM.rightWrist,
+      L ? [LM.leftIndex, LM.leftPinky, LM.leftThumb] : [LM.rightIndex, LM.rightPinky, LM.rightThumb],
+      model.hand[side],
     );
-    solveLimb(model, side, 'arm', wrist, t.poles[L ? 'leftArm' : 'rightArm'], handW, local, localBase, pose);
-    const ankleI = L ? LM.leftAnkle : LM.rightAnkle;
-    const footMarks = L ? [LM.leftHeel, LM.leftFootIndex] : [LM.rightHeel, LM.rightFootIndex];
-    const ankle = pt(t, ankleI);
-    const footW = fitOrientation(
-      [[0, 0, 0], ...model.foot[side]],
-      [ankle, ...footMarks.map((i) => pt(t, i))],
-      [w(ankleI), ...footMarks.map(w)],
+    limb(
+      side,
+      'leg',
+      L ? LM.leftAnkle : LM.rightAnkle,
+      L ? [LM.leftHeel, LM.leftFootIndex] : [LM.rightHeel, LM.rightFootIndex],
+      model.foot[side],
     );
-    solveLimb(model, side, 'leg', ankle, t.poles[L ? 'leftLeg' : 'rightLeg'], footW, local, localBase, pose);
   }
   poseToWorld(sk, local, localBase * 4, hipC, pose);
   return { root: hipC, neckReach };

@@ -176,6 +176,18 @@ export function headFrame(lEar: Vec3, rEar: Vec3, lEye: Vec3, rEye: Vec3, lMouth
   return qFromBasis(x, y, cross(x, y));
 }
 
+/** `headFrame` of the ear, eye and mouth landmarks `pt` gives. */
+function headFrameOf(pt: (i: number) => Vec3): Quat {
+  return headFrame(
+    pt(LM.leftEar),
+    pt(LM.rightEar),
+    pt(LM.leftEye),
+    pt(LM.rightEye),
+    pt(LM.mouthLeft),
+    pt(LM.mouthRight),
+  );
+}
+
 // ---------------------------------------------------------------- calibration
 
 export interface CalibrationInput {
@@ -320,16 +332,7 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
   const faceSamples: Vec3[][] = [];
   for (const f of confidentFrames(inp, FACE_LANDMARKS, 0.6)) {
     const pt = (i: number) => P(inp, f, i);
-    const q = qConj(
-      headFrame(
-        pt(LM.leftEar),
-        pt(LM.rightEar),
-        pt(LM.leftEye),
-        pt(LM.rightEye),
-        pt(LM.mouthLeft),
-        pt(LM.mouthRight),
-      ),
-    );
+    const q = qConj(headFrameOf(pt));
     const ears = mid(pt(LM.leftEar), pt(LM.rightEar));
     faceSamples.push(FACE_LANDMARKS.map((i) => qRotate(q, sub(pt(i), ears))));
   }
@@ -362,14 +365,7 @@ export function calibrate(inp: CalibrationInput): CalibrationResult {
     LM.mouthRight,
   ])) {
     const pt = (i: number) => P(inp, f, i);
-    const q = headFrame(
-      pt(LM.leftEar),
-      pt(LM.rightEar),
-      pt(LM.leftEye),
-      pt(LM.rightEye),
-      pt(LM.mouthLeft),
-      pt(LM.mouthRight),
-    );
+    const q = headFrameOf(pt);
     const head = add(mid(pt(LM.leftEar), pt(LM.rightEar)), qRotate(q, headFromEars));
     neckVals.push(distance(head, mid(pt(LM.leftShoulder), pt(LM.rightShoulder))));
   }
