@@ -122,6 +122,16 @@ export interface Routes {
     ) => Promise<D extends z.ZodType ? z.input<D> : unknown>,
   ) => void;
   /**
+   * `POST <base>/center` and `POST <base>/search`, the same listing of the caller's cards under two names (the
+   * spec's pairs): guarded by requireUser unless `auth` says otherwise; the handler gets the caller and the body.
+   */
+  centerAndSearch: <B extends Schema, D extends Schema>(
+    base: string,
+    summaries: { center: string; search: string },
+    def: Omit<RouteDef<undefined, undefined, B, D>, 'summary' | 'params'>,
+    handler: (user: UserRecord, body: Out<B>) => Promise<D extends z.ZodType ? z.input<D> : unknown>,
+  ) => void;
+  /**
    * `DELETE <url>/:id` answering no data (`data: null`): byId and action in one; guarded by requireUser unless
    * `auth` says otherwise; the handler gets the caller and the id.
    */
@@ -218,6 +228,12 @@ export function routesOf(base: FastifyInstance, defaults: { tags: string[] }): R
         handler(userOf(req), req.params.id, req),
       ),
     action,
+    centerAndSearch: (base, summaries, def, handler) => {
+      for (const name of ['center', 'search'] as const)
+        route('POST', `${base}/${name}`, { auth: requireUser, ...def, summary: summaries[name] }, (req) =>
+          handler(userOf(req), req.body as never),
+        );
+    },
     deleteById: (url, def, handler) =>
       action('DELETE', url, { auth: requireUser, ...def, params: IdParams }, (req) =>
         handler(userOf(req), req.params.id),

@@ -3,7 +3,19 @@
  * Times are epoch milliseconds; booleans 0/1. Status: 0 not made, 1 in progress, 2 made, 3 failed.
  */
 import type { Db, MigrationContext } from './helpers.ts';
-import { BIGINT, createdAt, index, timestamps, userRef, withId } from './helpers.ts';
+import {
+  BIGINT,
+  charge,
+  createdAt,
+  index,
+  jobEnd,
+  jobState,
+  runTimes,
+  storedFile,
+  timestamps,
+  userRef,
+  withId,
+} from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('videos'), ctx)
@@ -12,9 +24,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('title_in_square', 'varchar(64)')
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-    .addColumn('storage_prefix', 'varchar(191)', (c) => c.notNull())
-    .addColumn('md5', 'varchar(32)', (c) => c.notNull())
-    .addColumn('size_bytes', BIGINT, (c) => c.notNull())
+    .$call(storedFile)
     .addColumn('duration_ms', BIGINT, (c) => c.notNull())
     .addColumn('width', 'integer', (c) => c.notNull())
     .addColumn('height', 'integer', (c) => c.notNull())
@@ -23,10 +33,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('bone_type', 'varchar(32)', (c) => c.notNull())
     .addColumn('model_type', 'varchar(16)', (c) => c.notNull().defaultTo('heavy'))
     .addColumn('serial_no', 'varchar(40)', (c) => c.notNull().unique())
-    .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('error', 'text')
-    .addColumn('priority', 'varchar(8)', (c) => c.notNull().defaultTo('normal'))
+    .$call(jobState)
     .addColumn('job_id', 'varchar(200)')
     .addColumn('job_seq', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
@@ -40,16 +47,12 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('regen_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('category_id', BIGINT)
     .addColumn('tags', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-    .addColumn('currency', 'varchar(4)', (c) => c.notNull().defaultTo('V'))
-    .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
-    .addColumn('charge_ref', 'varchar(191)')
-    .addColumn('refunded', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('outputs', 'text', (c) => c.notNull().defaultTo('{}'))
+    .$call(charge)
+    .$call(jobEnd)
     .addColumn('feedback', 'text')
     .addColumn('feedback_status', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('feedback_at', BIGINT)
-    .addColumn('started_at', BIGINT)
-    .addColumn('finished_at', BIGINT)
+    .$call(runTimes)
     .$call(timestamps)
     .execute();
   await index(db, 'videos_user', 'videos', ['user_id', 'created_at']);

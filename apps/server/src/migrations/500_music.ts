@@ -5,7 +5,18 @@
  * progress, 2 made, 3 failed), the charge and its ledger reference.
  */
 import type { Db, MigrationContext } from './helpers.ts';
-import { BIGINT, index, timestamps, userRef, withId } from './helpers.ts';
+import {
+  BIGINT,
+  charge,
+  jobEnd,
+  jobState,
+  runTimes,
+  storedFile,
+  timestamps,
+  uploadIndexes,
+  userRef,
+  withId,
+} from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('music'), ctx)
@@ -13,30 +24,20 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('audio_key', 'varchar(191)', (c) => c.notNull())
-    .addColumn('storage_prefix', 'varchar(191)', (c) => c.notNull())
-    .addColumn('md5', 'varchar(32)', (c) => c.notNull())
-    .addColumn('size_bytes', BIGINT, (c) => c.notNull())
+    .$call(storedFile)
     .addColumn('duration_ms', BIGINT, (c) => c.notNull())
     .addColumn('format', 'varchar(64)', (c) => c.notNull().defaultTo(''))
-    .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('error', 'text')
-    .addColumn('priority', 'varchar(8)', (c) => c.notNull().defaultTo('normal'))
+    .$call(jobState)
     .addColumn('seed', BIGINT, (c) => c.notNull().defaultTo(1))
     .addColumn('job_seq', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('redone_count', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('currency', 'varchar(4)', (c) => c.notNull().defaultTo('V'))
-    .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
-    .addColumn('charge_ref', 'varchar(191)')
-    .addColumn('refunded', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('outputs', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('started_at', BIGINT)
-    .addColumn('finished_at', BIGINT)
+    .$call(charge)
+    .$call(jobEnd)
+    .$call(runTimes)
     .$call(timestamps)
     .execute();
-  await index(db, 'music_user', 'music', ['user_id', 'created_at']);
-  await index(db, 'music_user_md5', 'music', ['user_id', 'md5']);
+  await uploadIndexes(db, 'music');
 }
 
 export async function down(db: Db): Promise<void> {

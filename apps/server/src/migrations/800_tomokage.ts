@@ -7,7 +7,17 @@
  * character's mesh, GLB, VRMA for VRM, a zip), the coins it cost and their ledger reference.
  */
 import type { Db, MigrationContext } from './helpers.ts';
-import { BIGINT, createdAt, index, timestamps, userRef, withId } from './helpers.ts';
+import {
+  BIGINT,
+  charge,
+  createdAt,
+  index,
+  storedFile,
+  timestamps,
+  uploadIndexes,
+  userRef,
+  withId,
+} from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('tomokage'), ctx)
@@ -16,9 +26,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('format', 'varchar(16)', (c) => c.notNull())
     .addColumn('file_key', 'varchar(191)', (c) => c.notNull())
-    .addColumn('storage_prefix', 'varchar(191)', (c) => c.notNull())
-    .addColumn('md5', 'varchar(32)', (c) => c.notNull())
-    .addColumn('size_bytes', BIGINT, (c) => c.notNull())
+    .$call(storedFile)
     .addColumn('mapping', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('mapping_edited', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('info', 'text', (c) => c.notNull().defaultTo('{}'))
@@ -27,8 +35,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
     .$call(timestamps)
     .execute();
-  await index(db, 'tomokage_user', 'tomokage', ['user_id', 'created_at']);
-  await index(db, 'tomokage_user_md5', 'tomokage', ['user_id', 'md5']);
+  await uploadIndexes(db, 'tomokage');
   await withId(db.schema.createTable('tomokage_apply'), ctx)
     .addColumn('tomokage_id', BIGINT, (c) => c.notNull().references('tomokage.id').onDelete('cascade'))
     .addColumn('user_id', BIGINT, userRef)
@@ -37,9 +44,7 @@ export async function up(db: Db, ctx: MigrationContext): Promise<void> {
     .addColumn('name', 'varchar(128)', (c) => c.notNull())
     .addColumn('duration_ms', BIGINT, (c) => c.notNull().defaultTo(0))
     .addColumn('outputs', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('currency', 'varchar(4)', (c) => c.notNull().defaultTo('V'))
-    .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
-    .addColumn('charge_ref', 'varchar(191)')
+    .$call(charge)
     .$call(createdAt)
     .execute();
   await index(db, 'tomokage_apply_tomo', 'tomokage_apply', ['tomokage_id', 'created_at']);

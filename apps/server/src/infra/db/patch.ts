@@ -7,6 +7,14 @@ export type ColumnOf<V> = string | readonly [column: string, store: (value: V) =
 export const flag = (b: boolean): number => (b ? 1 : 0);
 /** A value stored as JSON text. */
 export const jsonText = (v: unknown): string => JSON.stringify(v);
+/** JSON text read back, or `fallback` when it does not parse. */
+export function parsedOr<T>(s: string, fallback: T): T {
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+}
 
 /** The columns of `p`'s fields that are given (not undefined), named and converted as `columns` says. */
 export function columnValues<P extends object>(

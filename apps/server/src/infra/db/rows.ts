@@ -72,6 +72,17 @@ export function rowWhere<T, TB extends keyof T & string>(
   ).executeTakeFirst() as Promise<Selectable<T[TB]> | undefined>;
 }
 
+/** The first row of `table` whose columns equal `where` as a record (`to` maps the row), or undefined. */
+export async function recordWhere<T, TB extends keyof T & string, R>(
+  db: Kysely<T>,
+  table: TB,
+  where: ColumnsEqual<T[TB]>,
+  to: (row: Selectable<T[TB]>) => R,
+): Promise<R | undefined> {
+  const r = await rowWhere(db, table, where);
+  return r && to(r);
+}
+
 /** Every row of `table` whose columns equal `where`, sorted by `order` (first key first). */
 export function rowsWhere<T, TB extends keyof T & string>(
   db: Kysely<T>,
@@ -92,6 +103,22 @@ export async function countWhere<T, TB extends keyof T & string>(
 ): Promise<number> {
   const q = (db as unknown as AnyDb).selectFrom(table as string).select(sql<number>`count(*)`.as('n'));
   return Number((await filtered(q, where).executeTakeFirstOrThrow()).n);
+}
+
+/** Adds 1 to `column` of the row `id` of `table` (which must exist); answers the new value. */
+export async function incrementById<T, TB extends keyof T & string>(
+  db: Kysely<T>,
+  table: TB,
+  column: keyof Selectable<T[TB]> & string,
+  id: number,
+): Promise<number> {
+  const r = await (db as unknown as AnyDb)
+    .updateTable(table as string)
+    .set({ [column]: sql`${sql.ref(column)} + 1` })
+    .where('id', '=', id)
+    .returning(column)
+    .executeTakeFirstOrThrow();
+  return Number((r as Record<string, unknown>)[column]);
 }
 
 /** `V` with no field that `Row` has no column for (a record's field the table does not store is a type error). */

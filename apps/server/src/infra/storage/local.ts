@@ -66,21 +66,26 @@ export class LocalStorage implements S.ObjectStorage {
     body: Uint8Array | Readable | string,
     options: S.PutOptions = {},
   ): Promise<S.ObjectInfo> {
-    const dest = this.path(key);
-    await mkdir(this.tmp, { recursive: true });
-    const tmp = join(this.tmp, randomUUID());
     const source =
       typeof body === 'string' || body instanceof Uint8Array ? Readable.from([Buffer.from(body)]) : body;
     const limiter = byteLimiter(options.maxBytes, () => new S.StorageTooLargeError(key, options.maxBytes!));
+    await this.writeAtomically(key, (tmp) => pipeline(source, limiter, createWriteStream(tmp)));
+    return { size: limiter.bytes, contentType: options.contentType };
+  }
+
+  /** Writes `key` through a temp file (`write` fills it) renamed into place; the temp file goes on failure. */
+  private async writeAtomically(key: string, write: (tmp: string) => Promise<void>): Promise<void> {
+    const dest = this.path(key);
+    await mkdir(this.tmp, { recursive: true });
+    const tmp = join(this.tmp, randomUUID());
     try {
-      await pipeline(source, limiter, createWriteStream(tmp));
+      await write(tmp);
       await mkdir(dirname(dest), { recursive: true });
       await rename(tmp, dest);
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
-    return { size: limiter.bytes, contentType: options.contentType };
   }
 
   async putFile(key: string, path: string, options: S.PutOptions = {}): Promise<S.ObjectInfo> {
@@ -88,17 +93,7 @@ export class LocalStorage implements S.ObjectStorage {
     if (options.maxBytes !== undefined && st.size > options.maxBytes) {
       throw new S.StorageTooLargeError(key, options.maxBytes);
     }
-    const dest = this.path(key);
-    await mkdir(this.tmp, { recursive: true });
-    const tmp = join(this.tmp, randomUUID());
-    try {
-      await copyFile(path, tmp);
-      await mkdir(dirname(dest), { recursive: true });
-      await rename(tmp, dest);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    await this.writeAtomically(key, (tmp) => copyFile(path, tmp));
     return { size: st.size, contentType: options.contentType };
   }
 

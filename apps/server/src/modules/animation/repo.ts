@@ -8,6 +8,7 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
+import { parsedOr } from '../../infra/db/patch.ts';
 import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
@@ -65,20 +66,12 @@ type AnimDB = DB & {
 };
 type Row = Selectable<AnimationTable>;
 
-function parse<T>(s: string, fallback: T): T {
-  try {
-    return JSON.parse(s) as T;
-  } catch {
-    return fallback;
-  }
-}
-
 function toRecord(r: Row): AnimationRecord {
   return {
     id: Number(r.id),
     name: r.name,
     category: r.category,
-    tags: parse<string[]>(r.tags, []),
+    tags: parsedOr<string[]>(r.tags, []),
     source: r.source,
     sourceRef: r.source_ref,
     credit: r.credit,
@@ -89,7 +82,7 @@ function toRecord(r: Row): AnimationRecord {
     price: Number(r.price),
     status: Number(r.status),
     downloads: Number(r.downloads),
-    zips: parse<AnimationRecord['zips']>(r.zips, {}),
+    zips: parsedOr<AnimationRecord['zips']>(r.zips, {}),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   };

@@ -22,28 +22,23 @@ import {
   DeletedSchema,
 } from '@mocap/contracts';
 import { z } from 'zod';
-import { AppError, Codes } from '../../errors.ts';
 import { requireAdmin, requireUser, userOf } from '../../http/context.ts';
-import { IdParam, pageOf } from '../../http/envelope.ts';
+import { WholeBodyDownloadParams, wholeBodyOnly } from '../../http/downloads.ts';
+import { pageOf } from '../../http/envelope.ts';
 import { routePlugin } from '../../http/route.ts';
 
 const tags = ['animation'];
 
 const routes = routePlugin(tags, (r, { animation: svc }) => {
-  for (const path of ['/animation/center', '/animation/search']) {
-    r.post(
-      path,
-      {
-        auth: requireUser,
-        summary: path.endsWith('center')
-          ? 'The animation library: published animations with the categories and their counts'
-          : 'Search the animation library by keyword, category or tag',
-        body: AnimationSearchBody,
-        data: pageOf(AnimationSchema).extend({ categories: AnimationCategories }),
-      },
-      async (req) => svc.search(userOf(req), req.body),
-    );
-  }
+  r.centerAndSearch(
+    '/animation',
+    {
+      center: 'The animation library: published animations with the categories and their counts',
+      search: 'Search the animation library by keyword, category or tag',
+    },
+    { body: AnimationSearchBody, data: pageOf(AnimationSchema).extend({ categories: AnimationCategories }) },
+    (u, body) => svc.search(u, body),
+  );
 
   r.byId(
     'GET',
@@ -72,16 +67,11 @@ const routes = routePlugin(tags, (r, { animation: svc }) => {
       auth: requireUser,
       summary:
         'Download an animation as a bone type zip (signed URL); the first download buys it (1 V per second, once), later ones are free. bodyType 0 = whole body',
-      params: z.object({
-        bodyType: z.coerce.number().int().min(0).max(1),
-        id: IdParam,
-        boneType: z.string().min(1).max(32),
-      }),
+      params: WholeBodyDownloadParams,
       data: AnimationDownloadSchema,
     },
     async (req) => {
-      if (req.params.bodyType !== 0)
-        throw new AppError(Codes.REFUSED, 'library animations are whole-body motion (bodyType 0)');
+      wholeBodyOnly(req.params.bodyType, 'library animations');
       return await svc.download(userOf(req), req.params.id, req.params.boneType);
     },
   );

@@ -46,25 +46,13 @@ const routes = routePlugin(tags, (r, { auth, accounts }, app) => {
     roles: rolesOf(s.user),
   });
 
-  r.post(
-    '/auth/login',
-    {
-      summary: 'Log in an individual account (password encrypted against /auth/publicKey)',
-      body: LoginBody,
-      response: { 200: envelope(SessionSchema) },
-    },
-    async (req) => ok(session(await auth.login(req.body, 1, meta(req))), Messages.LOGIN_SUCCESS),
-  );
-
-  r.post(
-    '/auth/company/login',
-    {
-      summary: 'Log in a company account (type 2)',
-      body: LoginBody,
-      response: { 200: envelope(SessionSchema) },
-    },
-    async (req) => ok(session(await auth.login(req.body, 2, meta(req))), Messages.LOGIN_SUCCESS),
-  );
+  for (const [url, type, summary] of [
+    ['/auth/login', 1, 'Log in an individual account (password encrypted against /auth/publicKey)'],
+    ['/auth/company/login', 2, 'Log in a company account (type 2)'],
+  ] as const)
+    r.post(url, { summary, body: LoginBody, response: { 200: envelope(SessionSchema) } }, async (req) =>
+      ok(session(await auth.login(req.body, type, meta(req))), Messages.LOGIN_SUCCESS),
+    );
 
   const info = (req: Parameters<typeof userOf>[0]) => {
     const u = userOf(req);

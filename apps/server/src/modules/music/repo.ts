@@ -8,7 +8,14 @@ import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
-import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
+import {
+  countWhere,
+  deleteWhere,
+  insertRow,
+  recordWhere,
+  snakeKeys,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -125,13 +132,11 @@ export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   }
 
   async findById(id: number): Promise<MusicRecord | null> {
-    const r = await rowWhere(this.db, 'music', { id });
-    return r ? toRecord(r) : null;
+    return (await recordWhere(this.db, 'music', { id }, toRecord)) ?? null;
   }
 
   async findByMd5(userId: number, md5: string): Promise<MusicRecord | null> {
-    const r = await rowWhere(this.db, 'music', { user_id: userId, md5 });
-    return r ? toRecord(r) : null;
+    return (await recordWhere(this.db, 'music', { user_id: userId, md5 }, toRecord)) ?? null;
   }
 
   async list(q: { userId: number; page: number; size: number; name?: string }): Promise<Page<MusicRecord>> {

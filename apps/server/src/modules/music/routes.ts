@@ -7,10 +7,9 @@
  */
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
-import { z } from 'zod';
-import { AppError, Codes } from '../../errors.ts';
 import { requireUser, userOf } from '../../http/context.ts';
-import { IdParam, pageOf } from '../../http/envelope.ts';
+import { WholeBodyDownloadParams, wholeBodyOnly } from '../../http/downloads.ts';
+import { pageOf } from '../../http/envelope.ts';
 import { readUpload, toTempFile } from '../../http/multipart.ts';
 import { routePlugin } from '../../http/route.ts';
 import { PLAN_LIMITS, planOf } from '../video/limits.ts';
@@ -48,25 +47,12 @@ const routes = routePlugin(tags, async (r, { music }, app) => {
     },
   );
 
-  for (const path of ['/music/center', '/music/search']) {
-    r.post(
-      path,
-      {
-        auth: requireUser,
-        summary: path.endsWith('center')
-          ? 'My music cards (My Projects), newest first'
-          : 'Search my music cards by name',
-        body: MusicCenterBody,
-        data: pageOf(MusicSchema),
-      },
-      async (req) =>
-        music.center(userOf(req), {
-          page: req.body.page,
-          size: req.body.size,
-          name: req.body.keyword,
-        }),
-    );
-  }
+  r.centerAndSearch(
+    '/music',
+    { center: 'My music cards (My Projects), newest first', search: 'Search my music cards by name' },
+    { body: MusicCenterBody, data: pageOf(MusicSchema) },
+    (u, body) => music.center(u, { page: body.page, size: body.size, name: body.keyword }),
+  );
 
   r.byId(
     'GET',
@@ -112,16 +98,11 @@ const routes = routePlugin(tags, async (r, { music }, app) => {
     {
       auth: requireUser,
       summary: 'DownLoadMusicMotion: the dance as a bone type zip (signed URL); bodyType 0 = whole body',
-      params: z.object({
-        bodyType: z.coerce.number().int().min(0).max(1),
-        id: IdParam,
-        boneType: z.string().min(1).max(32),
-      }),
+      params: WholeBodyDownloadParams,
       data: MusicDownloadSchema,
     },
     async (req) => {
-      if (req.params.bodyType !== 0)
-        throw new AppError(Codes.REFUSED, 'dances are whole-body motion (bodyType 0)');
+      wholeBodyOnly(req.params.bodyType, 'dances');
       return await music.download(userOf(req), req.params.id, req.params.boneType);
     },
   );

@@ -55,8 +55,14 @@ const orderRoutes = routePlugin(tags, (r, { orders, accounts }) => {
     invoice: (await orders.invoiceOf(o.orderNo))?.status ?? null,
   });
 
-  const listFor = async (u: UserRecord, kind: 'individual' | 'company', page: number, size: number) => {
-    const p = await orders.list(u.id, kind, page, size);
+  /** A page of the caller's orders of `kind` (the body's page and size; none: the first page). */
+  const listFor = async (
+    u: UserRecord,
+    kind: 'individual' | 'company',
+    body?: z.output<typeof PageQuery>,
+  ) => {
+    const q = PageQuery.parse(body ?? {});
+    const p = await orders.list(u.id, kind, q.page, q.size);
     return { ...p, list: await Promise.all(p.list.map((o) => view(o, u.email))) };
   };
 
@@ -68,10 +74,7 @@ const orderRoutes = routePlugin(tags, (r, { orders, accounts }) => {
       body: PageQuery.optional(),
       data: pageOf(OrderSchema),
     },
-    async (req) => {
-      const q = PageQuery.parse(req.body ?? {});
-      return await listFor(userOf(req), 'individual', q.page, q.size);
-    },
+    async (req) => listFor(userOf(req), 'individual', req.body),
   );
 
   r.get(
@@ -130,10 +133,7 @@ const orderRoutes = routePlugin(tags, (r, { orders, accounts }) => {
       body: PageQuery.optional(),
       data: pageOf(OrderSchema),
     },
-    async (req) => {
-      const q = PageQuery.parse(req.body ?? {});
-      return await listFor(userOf(req), 'company', q.page, q.size);
-    },
+    async (req) => listFor(userOf(req), 'company', req.body),
   );
 
   r.get(

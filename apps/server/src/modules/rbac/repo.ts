@@ -5,7 +5,14 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import { pageOf } from '../../infra/db/paging.ts';
 import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
-import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
+import {
+  deleteWhere,
+  insertRow,
+  recordWhere,
+  rowsWhere,
+  snakeKeys,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import { toUser } from '../user/repo.ts';
@@ -142,12 +149,10 @@ export class KyselyRbacRepo extends SliceRepo<RbacDB> implements P.RbacRepo {
     return (await rowsWhere(this.db, 'admin_roles', {}, [['id', 'asc']])).map(toRole);
   }
   async findRole(id: number) {
-    const r = await rowWhere(this.db, 'admin_roles', { id });
-    return r && toRole(r);
+    return recordWhere(this.db, 'admin_roles', { id }, toRole);
   }
   async findRoleByKey(key: string) {
-    const r = await rowWhere(this.db, 'admin_roles', { role_key: key });
-    return r && toRole(r);
+    return recordWhere(this.db, 'admin_roles', { role_key: key }, toRole);
   }
   async createRole(r: P.RoleInput, now: number) {
     const flags = { state: flag(r.state), builtin: flag(r.builtin ?? false) };
@@ -170,12 +175,10 @@ export class KyselyRbacRepo extends SliceRepo<RbacDB> implements P.RbacRepo {
     return (await rowsWhere(this.db, 'admin_menus', {}, order)).map(toMenu);
   }
   async findMenu(id: number) {
-    const r = await rowWhere(this.db, 'admin_menus', { id });
-    return r && toMenu(r);
+    return recordWhere(this.db, 'admin_menus', { id }, toMenu);
   }
   async findMenuByPath(path: string) {
-    const r = await rowWhere(this.db, 'admin_menus', { path });
-    return r && toMenu(r);
+    return recordWhere(this.db, 'admin_menus', { path }, toMenu);
   }
   async createMenu(m: P.MenuInput, now: number) {
     const values = menuRow(m) as Omit<Selectable<AdminMenusTable>, 'id' | 'created_at' | 'updated_at'>;

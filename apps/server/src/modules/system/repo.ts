@@ -1,8 +1,15 @@
 /** Repositories of the platform: notices, system configuration, machines, secrets. */
 
 import type { Kysely, Selectable } from 'kysely';
-import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
-import { deleteWhere, insertRow, rowsWhere, rowWhere, updateWhere } from '../../infra/db/rows.ts';
+import { columnValues, flag, jsonText, parsedOr } from '../../infra/db/patch.ts';
+import {
+  deleteWhere,
+  insertRow,
+  recordWhere,
+  rowsWhere,
+  rowWhere,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB, MachinesTable, NoticesTable } from '../../infra/db/schema.ts';
 import type {
   Machine,
@@ -52,8 +59,7 @@ export class KyselyNoticeRepo implements NoticeRepo {
   }
 
   async findById(id: number) {
-    const r = await rowWhere(this.db, 'notices', { id });
-    return r && toNotice(r);
+    return recordWhere(this.db, 'notices', { id }, toNotice);
   }
 
   async create(n: NoticeInput, now: number) {
@@ -106,12 +112,8 @@ const toMachine = (r: Selectable<MachinesTable>): Machine => ({
 });
 
 function safeJson(s: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(s);
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
+  const v = parsedOr<unknown>(s, {});
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
 const machineValues = (m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>) =>
@@ -138,13 +140,11 @@ export class KyselyMachineRepo implements MachineRepo {
   }
 
   async findById(id: number) {
-    const r = await rowWhere(this.db, 'machines', { id });
-    return r && toMachine(r);
+    return recordWhere(this.db, 'machines', { id }, toMachine);
   }
 
   async findByName(name: string) {
-    const r = await rowWhere(this.db, 'machines', { name });
-    return r && toMachine(r);
+    return recordWhere(this.db, 'machines', { name }, toMachine);
   }
 
   async create(m: Parameters<MachineRepo['create']>[0], now: number) {

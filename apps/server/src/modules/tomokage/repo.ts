@@ -7,8 +7,15 @@
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
-import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
-import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
+import { columnValues, flag, jsonText, parsedOr } from '../../infra/db/patch.ts';
+import {
+  countWhere,
+  deleteWhere,
+  insertRow,
+  recordWhere,
+  snakeKeys,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -65,14 +72,6 @@ type TDB = DB & { tomokage: TomokageTable; tomokage_apply: TomokageApplyTable };
 type Row = Selectable<TomokageTable>;
 type ApplyRow = Selectable<TomokageApplyTable>;
 
-const json = <T>(s: string, d: T): T => {
-  try {
-    return JSON.parse(s) as T;
-  } catch {
-    return d;
-  }
-};
-
 function toRecord(r: Row): TomokageRecord {
   return {
     id: Number(r.id),
@@ -84,10 +83,10 @@ function toRecord(r: Row): TomokageRecord {
     storagePrefix: r.storage_prefix,
     md5: r.md5,
     sizeBytes: Number(r.size_bytes),
-    mapping: json(r.mapping, {}),
+    mapping: parsedOr(r.mapping, {}),
     mappingEdited: Number(r.mapping_edited) === 1,
-    info: json(r.info, {}),
-    pictures: json(r.pictures, {}),
+    info: parsedOr(r.info, {}),
+    pictures: parsedOr(r.pictures, {}),
     collected: Number(r.collected) === 1,
     hidden: Number(r.hidden) === 1,
     createdAt: Number(r.created_at),
@@ -104,7 +103,7 @@ function toApply(r: ApplyRow): ApplyRecord {
     sourceId: Number(r.source_id),
     name: r.name,
     durationMs: Number(r.duration_ms),
-    outputs: json<ApplyOutputs>(r.outputs, {}),
+    outputs: parsedOr<ApplyOutputs>(r.outputs, {}),
     currency: 'V',
     charged: Number(r.charged),
     chargeRef: r.charge_ref,
@@ -121,13 +120,11 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
   }
 
   async findById(id: number): Promise<TomokageRecord | null> {
-    const r = await rowWhere(this.db, 'tomokage', { id });
-    return r ? toRecord(r) : null;
+    return (await recordWhere(this.db, 'tomokage', { id }, toRecord)) ?? null;
   }
 
   async findByMd5(userId: number, md5: string): Promise<TomokageRecord | null> {
-    const r = await rowWhere(this.db, 'tomokage', { user_id: userId, md5 });
-    return r ? toRecord(r) : null;
+    return (await recordWhere(this.db, 'tomokage', { user_id: userId, md5 }, toRecord)) ?? null;
   }
 
   async countByUser(userId: number): Promise<number> {
@@ -183,8 +180,7 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
   }
 
   async findApply(id: number): Promise<ApplyRecord | null> {
-    const r = await rowWhere(this.db, 'tomokage_apply', { id });
-    return r ? toApply(r) : null;
+    return (await recordWhere(this.db, 'tomokage_apply', { id }, toApply)) ?? null;
   }
 
   async updateApply(id: number, outputs: ApplyOutputs, charged: number, durationMs?: number): Promise<void> {

@@ -63,20 +63,15 @@ const routes = routePlugin(tags, async (r, { tomokage: svc }, app) => {
     },
   );
 
-  for (const path of ['/tomokage/center', '/tomokage/search']) {
-    r.post(
-      path,
-      {
-        auth: requireUser,
-        summary: path.endsWith('center')
-          ? 'My digital humans (collected first, then newest)'
-          : 'Search my digital humans by name',
-        body: TomokageCenterBody,
-        data: pageOf(TomokageSchema),
-      },
-      async (req) => svc.center(userOf(req), req.body),
-    );
-  }
+  r.centerAndSearch(
+    '/tomokage',
+    {
+      center: 'My digital humans (collected first, then newest)',
+      search: 'Search my digital humans by name',
+    },
+    { body: TomokageCenterBody, data: pageOf(TomokageSchema) },
+    (u, body) => svc.center(u, body),
+  );
 
   r.get(
     '/tomokage/motions',

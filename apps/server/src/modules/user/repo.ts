@@ -1,7 +1,15 @@
 /** Repositories of accounts: users, session tokens, verification codes, third-party identities. */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newestFirst, pageOf } from '../../infra/db/paging.ts';
-import { countWhere, deleteWhere, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
+import {
+  countWhere,
+  deleteWhere,
+  incrementById,
+  insertRow,
+  rowWhere,
+  snakeKeys,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB, UsersTable } from '../../infra/db/schema.ts';
 import type {
   CodeRecord,
@@ -158,13 +166,7 @@ export class KyselyUserRepo implements UserRepo {
   }
 
   async incrementReferralCount(id: number) {
-    const r = await this.db
-      .updateTable('users')
-      .set({ referral_count: sql`referral_count + 1` })
-      .where('id', '=', id)
-      .returning('referral_count')
-      .executeTakeFirstOrThrow();
-    return r.referral_count;
+    return incrementById(this.db, 'users', 'referral_count', id);
   }
 
   async incrementUploadCount(id: number) {
@@ -348,13 +350,7 @@ export class KyselyCodeRepo implements CodeRepo {
   }
 
   async addAttempt(id: number) {
-    const r = await this.db
-      .updateTable('verification_codes')
-      .set({ attempts: sql`attempts + 1` })
-      .where('id', '=', id)
-      .returning('attempts')
-      .executeTakeFirstOrThrow();
-    return r.attempts;
+    return incrementById(this.db, 'verification_codes', 'attempts', id);
   }
 
   async markUsed(id: number, now: number) {
