@@ -456,15 +456,12 @@ export function bestFitRotation(a: Vec3[], b: Vec3[], w?: number[], centered = t
   return qNormalize([e[1], e[2], e[3], e[0]]);
 }
 
-/**
- * Solves the symmetric positive definite system A x = b (A row-major n×n) by Cholesky factorisation.
- * Returns null when A is not positive definite.
- */
-export function solveSPD(A: ArrayLike<number>, b: ArrayLike<number>, n: number): Float64Array | null {
+/** Lower Cholesky factor of an SPD matrix (row-major), or null when not positive definite. */
+export function cholesky(a: ArrayLike<number>, n: number): Float64Array | null {
   const L = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
-      let s = A[i * n + j];
+      let s = a[i * n + j];
       for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
       if (i === j) {
         if (!(s > 0)) return null;
@@ -472,6 +469,16 @@ export function solveSPD(A: ArrayLike<number>, b: ArrayLike<number>, n: number):
       } else L[i * n + j] = s / L[j * n + j];
     }
   }
+  return L;
+}
+
+/**
+ * Solves the symmetric positive definite system A x = b (A row-major n×n) by Cholesky factorisation.
+ * Returns null when A is not positive definite.
+ */
+export function solveSPD(A: ArrayLike<number>, b: ArrayLike<number>, n: number): Float64Array | null {
+  const L = cholesky(A, n);
+  if (!L) return null;
   const y = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let s = b[i];

@@ -1,11 +1,13 @@
 /**
  * Gaussian mixtures with full covariances: EM fitting (training scripts, tests) and evaluation (the pose
- * prior, `prior.ts`). Pure and deterministic for a seed; no dependencies.
+ * prior, `prior.ts`). Pure and deterministic for a seed; only the Cholesky factorisation from `math.ts`.
  *
  * A component is stored by its mean and the Cholesky factor `L` of its precision (`Σ⁻¹ = L Lᵀ`, L lower
  * triangular, row-major `D × D`), so `r = Lᵀ (x − μ)` is a whitened residual with `|r|² = (x − μ)ᵀ Σ⁻¹ (x − μ)`,
  * and `logDetCov = log |Σ|`.
  */
+
+import { cholesky } from '../math.ts';
 
 export interface Gmm {
   dims: number;
@@ -17,22 +19,6 @@ export interface Gmm {
   precChol: Float64Array;
   /** `[K]` log determinants of the covariances. */
   logDetCov: Float64Array;
-}
-
-/** Lower Cholesky factor of an SPD matrix (row-major), or null when not positive definite. */
-export function cholesky(a: ArrayLike<number>, n: number): Float64Array | null {
-  const L = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[i * n + j];
-      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
-      if (i === j) {
-        if (!(s > 0)) return null;
-        L[i * n + i] = Math.sqrt(s);
-      } else L[i * n + j] = s / L[j * n + j];
-    }
-  }
-  return L;
 }
 
 /** Inverse of a lower triangular matrix (row-major). */
