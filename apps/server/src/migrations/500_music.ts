@@ -10,19 +10,17 @@ import {
   charge,
   jobEnd,
   jobState,
+  ownedUpload,
   runTimes,
   storedFile,
   timestamps,
   uploadIndexes,
-  userRef,
   withId,
 } from './helpers.ts';
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('music'), ctx)
-    .addColumn('user_id', BIGINT, userRef)
-    .addColumn('name', 'varchar(64)', (c) => c.notNull())
-    .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .$call(ownedUpload)
     .addColumn('audio_key', 'varchar(191)', (c) => c.notNull())
     .$call(storedFile)
     .addColumn('duration_ms', BIGINT, (c) => c.notNull())

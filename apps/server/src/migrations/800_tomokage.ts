@@ -12,6 +12,7 @@ import {
   charge,
   createdAt,
   index,
+  ownedUpload,
   storedFile,
   timestamps,
   uploadIndexes,
@@ -21,9 +22,7 @@ import {
 
 export async function up(db: Db, ctx: MigrationContext): Promise<void> {
   await withId(db.schema.createTable('tomokage'), ctx)
-    .addColumn('user_id', BIGINT, userRef)
-    .addColumn('name', 'varchar(64)', (c) => c.notNull())
-    .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .$call(ownedUpload)
     .addColumn('format', 'varchar(16)', (c) => c.notNull())
     .addColumn('file_key', 'varchar(191)', (c) => c.notNull())
     .$call(storedFile)

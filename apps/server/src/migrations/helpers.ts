@@ -68,6 +68,13 @@ export async function uploadIndexes(db: AnyDb, table: string): Promise<void> {
 /** A column referencing the account that owns the row (not null; removed with the account). */
 export const userRef = (c: ColumnDefinitionBuilder) => c.notNull().references('users.id').onDelete('cascade');
 
+/** An upload owned by an account: the owner, its name and the uploaded file's name. For `.$call(ownedUpload)`. */
+export const ownedUpload = <T extends string, C extends string>(tb: CreateTableBuilder<T, C>) =>
+  tb
+    .addColumn('user_id', BIGINT, userRef)
+    .addColumn('name', 'varchar(64)', (c) => c.notNull())
+    .addColumn('file_name', 'varchar(255)', (c) => c.notNull().defaultTo(''));
+
 /** `create index <name> on <table> (<columns>)`. */
 export const index = (db: AnyDb, name: string, table: string, columns: string[]) =>
   db.schema.createIndex(name).on(table).columns(columns).execute();
