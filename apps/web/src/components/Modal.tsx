@@ -84,34 +84,60 @@ export function Confirm({
   );
 }
 
-/** A dialog's footer: cancel, then the main action (disabled while busy). */
+/** A dialog's footer: cancel (or `cancelText`), then the main action (disabled while busy). */
 export function ModalButtons({
   onCancel,
   onOk,
   okText,
+  cancelText,
   danger,
   busy,
+  okTestId,
 }: {
   onCancel: () => void;
   onOk: () => void;
   okText?: string;
+  cancelText?: string;
   danger?: boolean;
   busy?: boolean;
+  okTestId?: string;
 }) {
   return (
     <>
       <button type="button" className="btn" onClick={onCancel}>
-        {t('common.cancel')}
+        {cancelText ?? t('common.cancel')}
       </button>
       <button
         type="button"
         className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
         disabled={busy}
         onClick={onOk}
+        data-testid={okTestId}
       >
         {okText ?? t('common.ok')}
       </button>
     </>
+  );
+}
+
+/** An open dialog whose footer is Cancel and the main action (`okText`, run by `onOk`, disabled while busy). */
+export function ActionDialog(
+  props: { title: ReactNode; onClose: () => void; width?: number; children: ReactNode } & Omit<
+    Parameters<typeof ModalButtons>[0],
+    'onCancel'
+  >,
+) {
+  const { title, onClose, width, children, ...buttons } = props;
+  return (
+    <Modal
+      open
+      title={title}
+      onClose={onClose}
+      width={width}
+      footer={<ModalButtons onCancel={onClose} {...buttons} />}
+    >
+      {children}
+    </Modal>
   );
 }
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/messages.ts';
 import { downloadOrderPdf, type Order, orderDetail, orderGoodsName, yuan } from '../lib/pay.ts';
-import { Modal } from './Modal.tsx';
+import { Modal, ModalButtons } from './Modal.tsx';
 
 export const fmtTime = (ms: number | null): string => {
   if (!ms) return '—';
@@ -55,14 +55,13 @@ export function OrderDetail({ orderNo, onClose }: { orderNo: string | null; onCl
       onClose={onClose}
       width={560}
       footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.close')}
-          </button>
-          <button type="button" className="btn btn-primary" disabled={!o || busy} onClick={() => void pdf()}>
-            {t('order.pdf')}
-          </button>
-        </>
+        <ModalButtons
+          onCancel={onClose}
+          cancelText={t('common.close')}
+          onOk={() => void pdf()}
+          okText={t('order.pdf')}
+          busy={!o || busy}
+        />
       }
     >
       {!o ? (

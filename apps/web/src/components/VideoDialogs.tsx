@@ -13,19 +13,17 @@ import { checkSolveOptions, formOf, toApi } from '../lib/solveOptions.ts';
 import type { Video } from '../lib/types.ts';
 import { checkCategoryTag, checkTitle } from '../lib/uploadValidation.ts';
 import { Icon } from './Icon.tsx';
-import { Modal, ModalButtons } from './Modal.tsx';
+import { ActionDialog } from './Modal.tsx';
 import { BoneTypePicker, CategoryTagPicker } from './Pickers.tsx';
 import { SolveOptionsPanel } from './SolveOptions.tsx';
 
-export function EditDialog({
-  video,
-  onClose,
-  onSaved,
-}: {
+/** What every dialog about one video takes: the video (none: the dialog is shut) and how it closes. */
+interface VideoDialogProps {
   video: Video | null;
   onClose: () => void;
-  onSaved: () => void;
-}) {
+}
+
+export function EditDialog({ video, onClose, onSaved }: VideoDialogProps & { onSaved: () => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [category, setCategory] = useState('');
@@ -55,12 +53,13 @@ export function EditDialog({
     });
   };
   return (
-    <Modal
-      open
+    <ActionDialog
       title={t('project.edit')}
       onClose={onClose}
       width={560}
-      footer={<ModalButtons onCancel={onClose} onOk={save} okText={t('common.save')} busy={busy} />}
+      onOk={save}
+      okText={t('common.save')}
+      busy={busy}
     >
       <label className="field">
         <span className="field-label">
@@ -86,19 +85,11 @@ export function EditDialog({
           {error}
         </div>
       )}
-    </Modal>
+    </ActionDialog>
   );
 }
 
-export function RemakeDialog({
-  video,
-  onClose,
-  onDone,
-}: {
-  video: Video | null;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function RemakeDialog({ video, onClose, onDone }: VideoDialogProps & { onDone: () => void }) {
   return video ? <RemakeForm key={video.id} video={video} onClose={onClose} onDone={onDone} /> : null;
 }
 
@@ -148,27 +139,14 @@ function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => v
     }
   };
   return (
-    <Modal
-      open
+    <ActionDialog
       title={t('project.remakeTitle')}
       onClose={onClose}
       width={640}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={busy}
-            onClick={go}
-            data-testid="remake-ok"
-          >
-            {paid ? t('project.remakeOk', { n: cost }) : t('project.remakeFree')}
-          </button>
-        </>
-      }
+      onOk={go}
+      okText={paid ? t('project.remakeOk', { n: cost }) : t('project.remakeFree')}
+      busy={busy}
+      okTestId="remake-ok"
     >
       {note && (
         <div className="form-error" role="alert">
@@ -198,11 +176,11 @@ function RemakeForm({ video, onClose, onDone }: { video: Video; onClose: () => v
           {t('coins.insufficient')}
         </div>
       )}
-    </Modal>
+    </ActionDialog>
   );
 }
 
-export function FeedbackDialog({ video, onClose }: { video: Video | null; onClose: () => void }) {
+export function FeedbackDialog({ video, onClose }: VideoDialogProps) {
   return video ? <FeedbackForm key={video.id} video={video} onClose={onClose} /> : null;
 }
 
@@ -222,12 +200,12 @@ function FeedbackForm({ video, onClose }: { video: Video; onClose: () => void })
     });
   };
   return (
-    <Modal
-      open
+    <ActionDialog
       title={t('feedback.title')}
       onClose={onClose}
-      width={520}
-      footer={<ModalButtons onCancel={onClose} onOk={send} okText={t('feedback.send')} busy={busy} />}
+      onOk={send}
+      okText={t('feedback.send')}
+      busy={busy}
     >
       <div className="stars">
         {[1, 2, 3, 4, 5].map((s) => (
@@ -251,6 +229,6 @@ function FeedbackForm({ video, onClose }: { video: Video; onClose: () => void })
         placeholder={t('feedback.placeholder')}
         onChange={(e) => setContent(e.target.value)}
       />
-    </Modal>
+    </ActionDialog>
   );
 }

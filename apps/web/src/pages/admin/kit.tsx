@@ -4,7 +4,7 @@
  * paged search every list page makes. One place, so every page behaves and looks the same.
  */
 import { type ReactNode, useState } from 'react';
-import { Confirm, Modal, ModalButtons } from '../../components/Modal.tsx';
+import { ActionDialog, Confirm } from '../../components/Modal.tsx';
 import { Pager } from '../../components/Pager.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { useBusy } from '../../lib/busy.ts';
@@ -47,13 +47,9 @@ export function useOk(
 
 /** A console form dialog: title, the fields, cancel and OK (disabled while `busy`). */
 export function FormDialog({
-  title,
-  onClose,
-  onOk,
-  busy,
   okText,
   width = 460,
-  children,
+  ...dialog
 }: {
   title: string;
   onClose: () => void;
@@ -63,17 +59,7 @@ export function FormDialog({
   width?: number;
   children: ReactNode;
 }) {
-  return (
-    <Modal
-      open
-      title={title}
-      onClose={onClose}
-      width={width}
-      footer={<ModalButtons onCancel={onClose} onOk={onOk} busy={busy} okText={okText ?? ta('admin.save')} />}
-    >
-      {children}
-    </Modal>
-  );
+  return <ActionDialog {...dialog} width={width} okText={okText ?? ta('admin.save')} />;
 }
 
 /** A small button of a table row or card head. */
