@@ -109,6 +109,16 @@ for (const s of setups) {
     }
 
     const video = (id: number) => createVideoStore(ti.infra.database).repos.videos.findById(id);
+    /** The video once it has `status`. */
+    const videoWith = (id: number, status: number, ms: number, what: string) =>
+      waitFor(
+        async () => {
+          const x = await video(id);
+          return x?.status === status ? x : null;
+        },
+        ms,
+        what,
+      );
 
     it('a worker killed with SIGKILL mid-job: another worker takes the job over and completes it, charged once', async () => {
       const u = await newUser(20);
@@ -127,14 +137,7 @@ for (const s of setups) {
       w1.kill('SIGKILL');
       await new Promise((r) => w1.once('exit', r));
       const w2 = spawnWorker('w2');
-      const done = await waitFor(
-        async () => {
-          const x = await video(v.id);
-          return x?.status === 2 ? x : null;
-        },
-        110_000,
-        'w2 completing the job',
-      ).catch(async (e: Error) => {
+      const done = await videoWith(v.id, 2, 110_000, 'w2 completing the job').catch(async (e: Error) => {
         const x = await video(v.id);
         const job = await services.captureJobs.queue.getJob(`capture-${v.id}-0`);
         throw new Error(
@@ -166,14 +169,7 @@ for (const s of setups) {
       const v = await upload(u, fx.synthetic(11, 2));
       expect(await services.coins.balance(u.id)).toBe(8);
       const w = spawnWorker('w3');
-      const failed = await waitFor(
-        async () => {
-          const x = await video(v.id);
-          return x?.status === 3 ? x : null;
-        },
-        90_000,
-        'failure',
-      );
+      const failed = await videoWith(v.id, 3, 90_000, 'failure');
       expect(failed.error).toContain('你的视频制作失败,请重新上传');
       expect(failed.refunded).toBe(true);
       expect(failed.attempts).toBe(1); // permanent: not retried
