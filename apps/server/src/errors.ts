@@ -24,42 +24,38 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** HTTP status sent with an error code (the envelope is the contract; the status helps proxies and logs). */
+/** The codes with an HTTP status of their own, by status; every other code: see `httpStatusOf`. */
+const STATUS_CODES: readonly (readonly [status: number, codes: readonly number[]])[] = [
+  [200, [Codes.OK]],
+  [400, [Codes.PARAMETER_ERROR, Codes.USERNAME_EMPTY, Codes.PASSWORD_EMPTY, Codes.HEADER_ERROR]],
+  [
+    401,
+    [
+      Codes.UNAUTHENTICATED,
+      Codes.AUTH_FAILED,
+      Codes.LOGIN_TIMEOUT,
+      Codes.IDENTITY_EXPIRED,
+      Codes.INVALID_TOKEN,
+      Codes.WRONG_CREDENTIALS_LOGOUT,
+      Codes.BAD_CREDENTIALS,
+    ],
+  ],
+  [403, [Codes.NO_PERMISSION, Codes.INSUFFICIENT_PERMISSION, Codes.ACCOUNT_DISABLED]],
+  [404, [Codes.NOT_FOUND]],
+  [405, [Codes.METHOD_NOT_SUPPORTED]],
+  [409, [Codes.ACCOUNT_EXISTS, Codes.EMAIL_TAKEN]],
+  [429, [Codes.TOO_MANY_REQUESTS]],
+  [500, [Codes.INTERNAL]],
+  [503, [Codes.BUSY]],
+];
+const statusOfCode = new Map(
+  STATUS_CODES.flatMap(([status, codes]) => codes.map((c) => [c, status] as const)),
+);
+
+/**
+ * HTTP status sent with an error code (the envelope is the contract; the status helps proxies and logs): the
+ * code's own (STATUS_CODES), else 422 for the spec's refusals (300-499 and 1000 up), 500 for the rest.
+ */
 export function httpStatusOf(code: number): number {
-  switch (code) {
-    case Codes.OK:
-      return 200;
-    case Codes.PARAMETER_ERROR:
-    case Codes.USERNAME_EMPTY:
-    case Codes.PASSWORD_EMPTY:
-    case Codes.HEADER_ERROR:
-      return 400;
-    case Codes.UNAUTHENTICATED:
-    case Codes.AUTH_FAILED:
-    case Codes.LOGIN_TIMEOUT:
-    case Codes.IDENTITY_EXPIRED:
-    case Codes.INVALID_TOKEN:
-    case Codes.WRONG_CREDENTIALS_LOGOUT:
-    case Codes.BAD_CREDENTIALS:
-      return 401;
-    case Codes.NO_PERMISSION:
-    case Codes.INSUFFICIENT_PERMISSION:
-    case Codes.ACCOUNT_DISABLED:
-      return 403;
-    case Codes.NOT_FOUND:
-      return 404;
-    case Codes.METHOD_NOT_SUPPORTED:
-      return 405;
-    case Codes.ACCOUNT_EXISTS:
-    case Codes.EMAIL_TAKEN:
-      return 409;
-    case Codes.TOO_MANY_REQUESTS:
-      return 429;
-    case Codes.INTERNAL:
-      return 500;
-    case Codes.BUSY:
-      return 503;
-    default:
-      return code >= 1000 || (code >= 300 && code < 500) ? 422 : 500;
-  }
+  return statusOfCode.get(code) ?? (code >= 1000 || (code >= 300 && code < 500) ? 422 : 500);
 }

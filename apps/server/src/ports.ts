@@ -96,6 +96,9 @@ export interface Page<T> {
   size: number;
 }
 
+/** A list query for one page: its filters `F`, the page number and the page size. */
+export type PagedQuery<F> = F & { page: number; size: number };
+
 export interface UserSearch {
   keyword?: string;
   type?: number;

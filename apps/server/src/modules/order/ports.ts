@@ -3,7 +3,7 @@
  * `repo.ts`, the only SQL of the money side), plus the payment-provider ports the infrastructure implements
  * (`src/infra/pay/`).
  */
-import type { Page, Repos } from '../../ports.ts';
+import type { Page, PagedQuery, Repos } from '../../ports.ts';
 import type { GoodsKind } from '../goods/catalogue.ts';
 
 export type PayMethod = 'wechat' | 'alipay';
@@ -103,12 +103,7 @@ export interface InvoiceRecord {
 export interface InvoiceRepo {
   create(i: Omit<InvoiceRecord, 'id' | 'status' | 'updatedAt'>): Promise<InvoiceRecord | undefined>;
   byOrder(orderNo: string): Promise<InvoiceRecord | undefined>;
-  list(q: {
-    userId?: number;
-    status?: InvoiceRecord['status'];
-    page: number;
-    size: number;
-  }): Promise<Page<InvoiceRecord>>;
+  list(q: PagedQuery<{ userId?: number; status?: InvoiceRecord['status'] }>): Promise<Page<InvoiceRecord>>;
   setStatus(id: number, status: InvoiceRecord['status'], now: number): Promise<boolean>;
 }
 
@@ -131,12 +126,9 @@ export interface CashbackRepo {
   /** Sets the user's code; false when another user holds it. */
   setCode(userId: number, code: string, now: number): Promise<boolean>;
   add(r: Omit<CashbackRecord, 'id' | 'paidAt' | 'status'>): Promise<void>;
-  list(q: {
-    inviterId?: number;
-    status?: CashbackRecord['status'];
-    page: number;
-    size: number;
-  }): Promise<Page<CashbackRecord>>;
+  list(
+    q: PagedQuery<{ inviterId?: number; status?: CashbackRecord['status'] }>,
+  ): Promise<Page<CashbackRecord>>;
   totals(inviterId: number): Promise<{ pending: number; paid: number }>;
   /** Marks pending records paid; returns how many and their sum. */
   markPaid(ids: number[], now: number): Promise<{ count: number; amount: number }>;
