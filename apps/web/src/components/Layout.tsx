@@ -13,7 +13,7 @@ import { Footer } from './Footer.tsx';
 import { Icon } from './Icon.tsx';
 import { NoticeCarousel } from './NoticeCarousel.tsx';
 import { MobileTabBar, Sidebar } from './Sidebar.tsx';
-import { LangSwitch, RoleBadge, TopBar } from './TopBar.tsx';
+import { BrandLogo, LangSwitch, RoleBadge, TopBar } from './TopBar.tsx';
 
 const NOTICES_SEEN = 'mocap_notices_seen';
 
@@ -71,9 +71,7 @@ export function Layout() {
     return (
       <div className="m-layout">
         <header className="m-header">
-          <span className="brand-logo small">
-            <Icon name="human" size={18} />
-          </span>
+          <BrandLogo small />
           <span className="m-title">{title}</span>
           {user && (
             <span className="coins" data-testid="coins">

@@ -13,6 +13,7 @@ import { ADMIN_BUILT } from '../pages/admin/routes.tsx';
 import { tm } from '../pages/Music.tsx';
 import { CommunityPanel } from './CommunityPanel.tsx';
 import { Icon } from './Icon.tsx';
+import { BrandLogo } from './TopBar.tsx';
 import { Tour } from './Tour.tsx';
 
 /** The lab pages after music and the animation library (issue 22). */
@@ -94,9 +95,7 @@ export function Sidebar({ tomoMaintain }: { tomoMaintain: boolean }) {
   return (
     <aside className="sidebar">
       <div className="brand">
-        <span className="brand-logo">
-          <Icon name="human" size={22} />
-        </span>
+        <BrandLogo />
         <span className="brand-name">{t('app.name')}</span>
       </div>
       <nav className="menu" aria-label={t('menu.label')}>

@@ -25,13 +25,20 @@ export function RoleBadge({ user }: { user: { admin: boolean; plan: Plan } }) {
   return <PlanBadge plan={user.plan} />;
 }
 
+/** The product's mark (`small`: the phone header's). */
+export function BrandLogo({ small = false }: { small?: boolean }) {
+  return (
+    <span className={small ? 'brand-logo small' : 'brand-logo'}>
+      <Icon name="human" size={small ? 18 : 22} />
+    </span>
+  );
+}
+
 /** The product's mark and name, linking to the home page. */
 export function BrandLink() {
   return (
     <Link to="/home" className="brand">
-      <span className="brand-logo">
-        <Icon name="human" size={22} />
-      </span>
+      <BrandLogo />
       <span className="brand-name">{t('app.name')}</span>
     </Link>
   );
