@@ -95,6 +95,25 @@ export function rowsWhere<T, TB extends keyof T & string>(
   return q.execute() as Promise<Selectable<T[TB]>[]>;
 }
 
+/**
+ * The rows of `table` whose columns equal `where` and whose time `column` is due (at or before `now`), the
+ * longest due first, at most `limit` (work to pick up: pending deliveries, expired orders).
+ */
+export function dueRows<T, TB extends keyof T & string>(
+  db: Kysely<T>,
+  table: TB,
+  where: ColumnsEqual<T[TB]>,
+  column: keyof Selectable<T[TB]> & string,
+  now: number,
+  limit: number,
+): Promise<Selectable<T[TB]>[]> {
+  return filtered((db as unknown as AnyDb).selectFrom(table as string).selectAll(), where)
+    .where(column as string, '<=', now)
+    .orderBy(column as string, 'asc')
+    .limit(limit)
+    .execute() as Promise<Selectable<T[TB]>[]>;
+}
+
 /** How many rows of `table` have columns equal to `where`. */
 export async function countWhere<T, TB extends keyof T & string>(
   db: Kysely<T>,

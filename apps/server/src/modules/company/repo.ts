@@ -5,6 +5,7 @@ import { newestFirst } from '../../infra/db/paging.ts';
 import {
   countWhere,
   deleteWhere,
+  dueRows,
   insertRow,
   rowsWhere,
   rowWhere,
@@ -216,14 +217,7 @@ export class KyselyCompanyRepo extends SliceRepo<CDB> implements CompanyRepo {
   }
 
   async dueDeliveries(now: number, limit: number) {
-    const rows = await this.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('state', '=', 'pending')
-      .where('next_at', '<=', now)
-      .orderBy('next_at', 'asc')
-      .limit(limit)
-      .execute();
+    const rows = await dueRows(this.db, 'webhook_deliveries', { state: 'pending' }, 'next_at', now, limit);
     return rows.map(toDelivery);
   }
 

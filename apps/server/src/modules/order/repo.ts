@@ -5,7 +5,7 @@
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/index.ts';
 import { newestFirst } from '../../infra/db/paging.ts';
-import { insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
+import { dueRows, insertRow, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import { createRepos, storeOver } from '../../store.ts';
@@ -180,15 +180,7 @@ class KyselyOrderRepo implements OrderRepo {
   }
 
   async expired(now: number, limit: number) {
-    const rows = await this.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', now)
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute();
-    return rows.map(toOrder);
+    return (await dueRows(this.db, 'orders', { status: 'pending' }, 'expires_at', now, limit)).map(toOrder);
   }
 
   async list(q: OrderQuery): Promise<Page<OrderRecord>> {
