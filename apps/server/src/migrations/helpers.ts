@@ -49,7 +49,7 @@ export const charge = <T extends string, C extends string>(tb: CreateTableBuilde
     .addColumn('charged', BIGINT, (c) => c.notNull().defaultTo(0))
     .addColumn('charge_ref', 'varchar(191)');
 
-/** A job's refund flag and its outputs (JSON), then when it started and finished. For `.$call(jobEnd)`. */
+/** A job's refund flag and its outputs (JSON, `{}` until written); the run's times are `runTimes`. For `.$call(jobEnd)`. */
 export const jobEnd = <T extends string, C extends string>(tb: CreateTableBuilder<T, C>) =>
   tb
     .addColumn('refunded', 'integer', (c) => c.notNull().defaultTo(0))
