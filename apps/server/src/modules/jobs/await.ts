@@ -48,3 +48,20 @@ export async function runAndAwait<T>(
     if (timer) clearTimeout(timer);
   }
 }
+
+/**
+ * A queue of jobs that requests run and wait for (`runAndAwait`): the exports, a digital human's apply. A request
+ * waits at most `timeoutMs` (default 120 s).
+ */
+export class AwaitedJobs<T> {
+  constructor(
+    protected readonly queue: JobQueue<T>,
+    /** How long a request waits for its job (default 120 s). */
+    private readonly timeoutMs = 120_000,
+  ) {}
+
+  /** Enqueues `data` as job `jobId` and resolves when the worker completed it (`o`: the messages, a rerun). */
+  protected runJob(jobId: string, data: T, o: Omit<AwaitJobOptions, 'timeoutMs'>): Promise<void> {
+    return runAndAwait(this.queue, jobId, data, { ...o, timeoutMs: this.timeoutMs });
+  }
+}

@@ -3,16 +3,10 @@
  * its end (events of every process), so the API answers as before while the writing happens in a worker process.
  */
 import type { JobQueue } from '../../ports.ts';
-import { runAndAwait } from '../jobs/await.ts';
+import { AwaitedJobs } from '../jobs/await.ts';
 import { type ExportJobData, lowerBodyJobId } from './ports.ts';
 
-export class ExportJobs {
-  constructor(
-    private readonly queue: JobQueue<ExportJobData>,
-    /** How long a request waits for its export (default 120 s). */
-    private readonly timeoutMs = 120_000,
-  ) {}
-
+export class ExportJobs extends AwaitedJobs<ExportJobData> {
   get exportQueue(): JobQueue<ExportJobData> {
     return this.queue;
   }
@@ -31,8 +25,7 @@ export class ExportJobs {
    * when the worker completed it; `what` names the file in the errors.
    */
   run(jobId: string, data: ExportJobData, what: string): Promise<void> {
-    return runAndAwait(this.queue, jobId, data, {
-      timeoutMs: this.timeoutMs,
+    return this.runJob(jobId, data, {
       failed: (error) => `${what} export failed: ${error}`,
       busy: `the ${what} file is still being made: try again in a minute`,
       rerunFinished: true,

@@ -4,28 +4,20 @@
  * answers as before while the retargeting and the FBX/GLB/VRMA writing happen in a worker.
  */
 import type { JobQueue } from '../../ports.ts';
-import { runAndAwait } from '../jobs/await.ts';
+import { AwaitedJobs } from '../jobs/await.ts';
 import { type TomokageApplyJobData, tomokageApplyJobId } from './ports.ts';
 
-export class TomokageJobs {
-  constructor(
-    private readonly queue: JobQueue<TomokageApplyJobData>,
-    /** How long a request waits for its apply (default 120 s). */
-    private readonly timeoutMs = 120_000,
-  ) {}
-
+export class TomokageJobs extends AwaitedJobs<TomokageApplyJobData> {
   get applyQueue(): JobQueue<TomokageApplyJobData> {
     return this.queue;
   }
 
   /** Enqueues the apply of one row and resolves when the worker stored its files. */
   apply(applyId: number, price: number): Promise<void> {
-    return runAndAwait(
-      this.queue,
+    return this.runJob(
       tomokageApplyJobId(applyId),
       { kind: 'tomokageApply', applyId, price },
       {
-        timeoutMs: this.timeoutMs,
         failed: (error) => `applying the motion failed: ${error}`,
         busy: 'the motion is still being applied: it appears on the character when done',
       },
