@@ -7,15 +7,13 @@ import { useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
 import { categoryLabel, type LibraryAnimation, tl } from '../Animation.tsx';
-import { AdminPage, type Column, ExportButton } from './Console.tsx';
+import type { Column } from './Console.tsx';
 import {
   act,
-  actionsColumn,
   Btn,
   Choice,
   ConfirmAct,
-  Filters,
-  PagedTable,
+  ListPage,
   type PageOf,
   searchBody,
   TextInput,
@@ -83,42 +81,40 @@ export function ManageAnimationPage() {
     </span>
   );
   return (
-    <AdminPage path="manageAnimation">
-      {(canWrite) => (
+    <ListPage
+      path="manageAnimation"
+      paged={paged}
+      columns={columns}
+      actions={actions}
+      csv="animations.csv"
+      testId="animation-table"
+      onSearch={() => paged.apply({ keyword: keyword.trim(), status })}
+      filters={
         <>
-          <Filters
-            onSubmit={() => paged.apply({ keyword: keyword.trim(), status })}
-            end={<ExportButton name="animations.csv" columns={columns} rows={paged.data?.list ?? []} />}
-          >
-            <TextInput value={keyword} set={setKeyword} placeholder={tl('animAdmin.keyword')} />
-            <Choice
-              value={status}
-              set={(v) => {
-                setStatus(v);
-                paged.apply({ keyword: paged.applied.keyword, status: v });
-              }}
-              label={tl('animAdmin.status')}
-              all={tl('animAdmin.all')}
-              options={[
-                ['1', tl('animAdmin.published')],
-                ['0', tl('animAdmin.hidden')],
-              ]}
-            />
-          </Filters>
-          <PagedTable
-            paged={paged}
-            testId="animation-table"
-            columns={[...columns, ...actionsColumn(canWrite, actions)]}
-          />
-          <ConfirmAct
-            item={del}
-            text={(a) => tl('animAdmin.deleteConfirm', { name: a.name })}
-            close={() => setDel(null)}
-            run={(a) => api.post('/admin/animation/delete', { ids: [a.id] })}
-            after={paged.reload}
+          <TextInput value={keyword} set={setKeyword} placeholder={tl('animAdmin.keyword')} />
+          <Choice
+            value={status}
+            set={(v) => {
+              setStatus(v);
+              paged.apply({ keyword: paged.applied.keyword, status: v });
+            }}
+            label={tl('animAdmin.status')}
+            all={tl('animAdmin.all')}
+            options={[
+              ['1', tl('animAdmin.published')],
+              ['0', tl('animAdmin.hidden')],
+            ]}
           />
         </>
-      )}
-    </AdminPage>
+      }
+    >
+      <ConfirmAct
+        item={del}
+        text={(a) => tl('animAdmin.deleteConfirm', { name: a.name })}
+        close={() => setDel(null)}
+        run={(a) => api.post('/admin/animation/delete', { ids: [a.id] })}
+        after={paged.reload}
+      />
+    </ListPage>
   );
 }

@@ -11,6 +11,7 @@ import {
   actionsColumn,
   allOf,
   Btn,
+  Check,
   Choice,
   ConfirmAct,
   EditDelete,
@@ -486,10 +487,7 @@ export function AuditLogPage() {
               placeholder={ta('audit.routeFilter')}
               testId="audit-route"
             />
-            <label className="admin-check">
-              <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} />
-              {ta('audit.failedOnly')}
-            </label>
+            <Check value={failedOnly} set={setFailedOnly} label={ta('audit.failedOnly')} />
           </Filters>
           <Table
             rows={paged.data?.list ?? []}

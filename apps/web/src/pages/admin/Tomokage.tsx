@@ -3,14 +3,12 @@ import type { AdminTomokage, Deleted, Tomokage } from '@mocap/contracts';
 import { useState } from 'react';
 import { ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { AdminPage, type Column, ExportButton, fmtTime } from './Console.tsx';
+import { type Column, fmtTime } from './Console.tsx';
 import {
   act,
-  actionsColumn,
   Btn,
   ConfirmAct,
-  Filters,
-  PagedTable,
+  ListPage,
   type PageOf,
   searchBody,
   TextInput,
@@ -94,29 +92,23 @@ export function ManageTomokagePage() {
     </span>
   );
   return (
-    <AdminPage path="manageTomokage">
-      {(canWrite) => (
-        <>
-          <Filters
-            onSubmit={() => paged.apply(keyword.trim())}
-            end={<ExportButton name="digital-humans.csv" columns={columns} rows={paged.data?.list ?? []} />}
-          >
-            <TextInput value={keyword} set={setKeyword} placeholder={ta('tomo.keyword')} />
-          </Filters>
-          <PagedTable
-            paged={paged}
-            testId="tomokage-table"
-            columns={[...columns, ...actionsColumn(canWrite, actions)]}
-          />
-          <ConfirmAct
-            item={del}
-            text={(h) => ta('tomo.deleteConfirm', { name: h.name, email: h.ownerEmail ?? '' })}
-            close={() => setDel(null)}
-            run={(h) => api.post<Deleted>('/admin/tomokage/delete', { ids: [h.id] })}
-            after={paged.reload}
-          />
-        </>
-      )}
-    </AdminPage>
+    <ListPage
+      path="manageTomokage"
+      paged={paged}
+      columns={columns}
+      actions={actions}
+      csv="digital-humans.csv"
+      testId="tomokage-table"
+      onSearch={() => paged.apply(keyword.trim())}
+      filters={<TextInput value={keyword} set={setKeyword} placeholder={ta('tomo.keyword')} />}
+    >
+      <ConfirmAct
+        item={del}
+        text={(h) => ta('tomo.deleteConfirm', { name: h.name, email: h.ownerEmail ?? '' })}
+        close={() => setDel(null)}
+        run={(h) => api.post<Deleted>('/admin/tomokage/delete', { ids: [h.id] })}
+        after={paged.reload}
+      />
+    </ListPage>
   );
 }

@@ -9,7 +9,6 @@ import { useSession } from '../../lib/session.tsx';
 import {
   AdminPage,
   type Column,
-  ExportButton,
   Field,
   fmtDate,
   fmtTime,
@@ -23,12 +22,14 @@ import {
   actionsColumn,
   allOf,
   Btn,
+  Check,
   Choice,
   ConfirmAct,
   Filters,
   FormDialog,
   type Level,
   LevelFields,
+  ListPage,
   levelOptions,
   PAGE_SIZE,
   PagedTable,
@@ -92,7 +93,7 @@ export function ManageUserPage() {
       searchBody(p, { type: 1, keyword: a.keyword, level: a.level, blackFlag: a.black }),
     ),
   );
-  const { apply, data, reload } = paged;
+  const { apply, reload } = paged;
   const [count] = useLoad(async () => {
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
@@ -168,7 +169,7 @@ export function ManageUserPage() {
     );
 
   return (
-    <AdminPage
+    <ListPage
       path="manageUser"
       tools={
         count && (
@@ -177,54 +178,47 @@ export function ManageUserPage() {
           </span>
         )
       }
-    >
-      {(canWrite) => (
+      paged={paged}
+      columns={columns}
+      actions={actions}
+      csv="users.csv"
+      testId="user-table"
+      onSearch={() => apply({ keyword: keyword.trim(), level, black })}
+      submitTestId="user-search"
+      filters={
         <>
-          <Filters
-            onSubmit={() => apply({ keyword: keyword.trim(), level, black })}
-            submitTestId="user-search"
-            end={<ExportButton name="users.csv" columns={columns} rows={data?.list ?? []} />}
-          >
-            <TextInput
-              value={keyword}
-              set={setKeyword}
-              placeholder={ta('admin.keyword')}
-              testId="user-keyword"
-            />
-            <Choice
-              value={level}
-              set={setLevel}
-              label={ta('user.level')}
-              all={allOf(ta('user.level'))}
-              options={levelOptions()}
-            />
-            <label className="admin-check">
-              <input type="checkbox" checked={black} onChange={(e) => setBlack(e.target.checked)} />
-              {ta('user.filterBlack')}
-            </label>
-          </Filters>
-          <PagedTable
-            paged={paged}
-            columns={[...columns, ...actionsColumn(canWrite, actions)]}
-            testId="user-table"
+          <TextInput
+            value={keyword}
+            set={setKeyword}
+            placeholder={ta('admin.keyword')}
+            testId="user-keyword"
           />
-          {dialog?.kind === 'topUp' && <TopUpDialog u={dialog.u} onClose={close} onDone={reload} />}
-          {dialog?.kind === 'level' && <LevelDialog u={dialog.u} onClose={close} onDone={reload} />}
-          {dialog?.kind === 'days' && <DaysDialog u={dialog.u} onClose={close} onDone={reload} />}
-          {dialog?.kind === 'roles' && <RolesDialog u={dialog.u} onClose={close} onDone={reload} />}
-          {dialog?.kind === 'detail' && <UserDetail u={dialog.u} onClose={close} />}
-          <ConfirmAct
-            item={dialog?.kind === 'black' ? dialog.u : null}
-            title={ta('user.black')}
-            okText={ta('user.black')}
-            text={(u) => ta('user.blackConfirm', { email: u.email })}
-            close={close}
-            run={(u) => api.post(`/user/blackFlag/${u.id}`, { flag: true })}
-            after={reload}
+          <Choice
+            value={level}
+            set={setLevel}
+            label={ta('user.level')}
+            all={allOf(ta('user.level'))}
+            options={levelOptions()}
           />
+          <Check value={black} set={setBlack} label={ta('user.filterBlack')} />
         </>
-      )}
-    </AdminPage>
+      }
+    >
+      {dialog?.kind === 'topUp' && <TopUpDialog u={dialog.u} onClose={close} onDone={reload} />}
+      {dialog?.kind === 'level' && <LevelDialog u={dialog.u} onClose={close} onDone={reload} />}
+      {dialog?.kind === 'days' && <DaysDialog u={dialog.u} onClose={close} onDone={reload} />}
+      {dialog?.kind === 'roles' && <RolesDialog u={dialog.u} onClose={close} onDone={reload} />}
+      {dialog?.kind === 'detail' && <UserDetail u={dialog.u} onClose={close} />}
+      <ConfirmAct
+        item={dialog?.kind === 'black' ? dialog.u : null}
+        title={ta('user.black')}
+        okText={ta('user.black')}
+        text={(u) => ta('user.blackConfirm', { email: u.email })}
+        close={close}
+        run={(u) => api.post(`/user/blackFlag/${u.id}`, { flag: true })}
+        after={reload}
+      />
+    </ListPage>
   );
 }
 

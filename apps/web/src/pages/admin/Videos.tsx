@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { api } from '../../lib/api.ts';
-import { AdminPage, type Column, ExportButton, Field, fmtDate, fmtTime, useLoad } from './Console.tsx';
+import { AdminPage, type Column, Field, fmtDate, fmtTime, useLoad } from './Console.tsx';
 import {
   act,
   allOf,
@@ -12,11 +12,10 @@ import {
   Choice,
   ConfirmAct,
   EditDelete,
-  Filters,
   FormDialog,
   type Level,
   LevelFields,
-  PagedTable,
+  ListPage,
   type PageOf,
   searchBody,
   TextInput,
@@ -38,7 +37,7 @@ export function ManageVideoPage() {
       searchBody(p, { ...a, status: a.status ? Number(a.status) : undefined }),
     ),
   );
-  const { apply, data, reload } = paged;
+  const { apply, reload } = paged;
   const run = (path: string, body: unknown) => act(() => api.post(path, body), reload);
   const statusPill = (v: VideoRow) => (
     <span
@@ -88,127 +87,115 @@ export function ManageVideoPage() {
     { key: 'c', title: ta('admin.created'), render: (v) => fmtTime(v.createdAt) },
   ];
   return (
-    <AdminPage path="manageVideo">
-      {(canWrite) => (
+    <ListPage
+      path="manageVideo"
+      paged={paged}
+      columns={columns}
+      actions={(v, canWrite) => (
+        <span className="admin-actions">
+          <Btn
+            label={ta('video.preview')}
+            action="preview"
+            onClick={async () => {
+              try {
+                const r = await api.get<VideoPreview>(`/admin/video/${v.id}/preview`);
+                setPreview({ v, url: r.source });
+              } catch {
+                /* shown */
+              }
+            }}
+          />
+          {canWrite && v.feedback && (
+            <Btn
+              label={ta(v.feedbackStatus ? 'video.reopen' : 'video.markHandled')}
+              action="feedback"
+              onClick={() =>
+                run('/admin/video/feedbackStatus', { id: v.id, status: v.feedbackStatus ? 0 : 1 })
+              }
+            />
+          )}
+          {canWrite && (v.inSquare || v.status === 2) && (
+            <Btn
+              label={ta(v.inSquare ? 'video.offSquare' : 'video.onSquare')}
+              action="square"
+              onClick={() => run('/admin/video/square', { id: v.id, flag: !v.inSquare })}
+            />
+          )}
+          {canWrite && (v.status === 2 || v.status === 3) && (
+            <Btn label={ta('video.rerun')} action="rerun" onClick={() => setConfirm({ kind: 'rerun', v })} />
+          )}
+          {canWrite && v.status !== 1 && (
+            <Btn
+              label={ta('admin.delete')}
+              action="delete"
+              danger
+              onClick={() => setConfirm({ kind: 'delete', v })}
+            />
+          )}
+        </span>
+      )}
+      actionsForAll
+      csv="videos.csv"
+      testId="video-table"
+      onSearch={() => apply({ keyword: keyword.trim(), status, feedback })}
+      filters={
         <>
-          <Filters
-            onSubmit={() => apply({ keyword: keyword.trim(), status, feedback })}
-            end={<ExportButton name="videos.csv" columns={columns} rows={data?.list ?? []} />}
-          >
-            <TextInput
-              wide
-              value={keyword}
-              set={setKeyword}
-              placeholder={ta('video.keyword')}
-              testId="video-keyword"
-            />
-            <Choice
-              value={status}
-              set={setStatus}
-              label={ta('video.status')}
-              all={allOf(ta('video.status'))}
-              options={['0', '1', '2', '3'].map((v) => [v, ta(`video.status.${v}` as AdminKey)] as const)}
-            />
-            <Choice
-              value={feedback}
-              set={setFeedback}
-              label={ta('video.feedback')}
-              all={allOf(ta('video.feedback'))}
-              options={[
-                ['open', ta('video.feedbackOpen')],
-                ['handled', ta('video.feedbackHandled')],
-                ['any', ta('video.feedbackAny')],
-              ]}
-            />
-          </Filters>
-          <PagedTable
-            paged={paged}
-            testId="video-table"
-            columns={[
-              ...columns,
-              {
-                key: 'a',
-                title: ta('admin.actions'),
-                render: (v) => (
-                  <span className="admin-actions">
-                    <Btn
-                      label={ta('video.preview')}
-                      action="preview"
-                      onClick={async () => {
-                        try {
-                          const r = await api.get<VideoPreview>(`/admin/video/${v.id}/preview`);
-                          setPreview({ v, url: r.source });
-                        } catch {
-                          /* shown */
-                        }
-                      }}
-                    />
-                    {canWrite && v.feedback && (
-                      <Btn
-                        label={ta(v.feedbackStatus ? 'video.reopen' : 'video.markHandled')}
-                        action="feedback"
-                        onClick={() =>
-                          run('/admin/video/feedbackStatus', { id: v.id, status: v.feedbackStatus ? 0 : 1 })
-                        }
-                      />
-                    )}
-                    {canWrite && (v.inSquare || v.status === 2) && (
-                      <Btn
-                        label={ta(v.inSquare ? 'video.offSquare' : 'video.onSquare')}
-                        action="square"
-                        onClick={() => run('/admin/video/square', { id: v.id, flag: !v.inSquare })}
-                      />
-                    )}
-                    {canWrite && (v.status === 2 || v.status === 3) && (
-                      <Btn
-                        label={ta('video.rerun')}
-                        action="rerun"
-                        onClick={() => setConfirm({ kind: 'rerun', v })}
-                      />
-                    )}
-                    {canWrite && v.status !== 1 && (
-                      <Btn
-                        label={ta('admin.delete')}
-                        action="delete"
-                        danger
-                        onClick={() => setConfirm({ kind: 'delete', v })}
-                      />
-                    )}
-                  </span>
-                ),
-              },
+          <TextInput
+            wide
+            value={keyword}
+            set={setKeyword}
+            placeholder={ta('video.keyword')}
+            testId="video-keyword"
+          />
+          <Choice
+            value={status}
+            set={setStatus}
+            label={ta('video.status')}
+            all={allOf(ta('video.status'))}
+            options={['0', '1', '2', '3'].map((v) => [v, ta(`video.status.${v}` as AdminKey)] as const)}
+          />
+          <Choice
+            value={feedback}
+            set={setFeedback}
+            label={ta('video.feedback')}
+            all={allOf(ta('video.feedback'))}
+            options={[
+              ['open', ta('video.feedbackOpen')],
+              ['handled', ta('video.feedbackHandled')],
+              ['any', ta('video.feedbackAny')],
             ]}
           />
-          {preview && (
-            <Modal
-              open
-              title={`${preview.v.name} · ${preview.v.email}`}
-              onClose={() => setPreview(null)}
-              width={820}
-            >
-              <video className="admin-video" src={preview.url} controls autoPlay muted />
-            </Modal>
-          )}
-          <ConfirmAct
-            item={confirm}
-            danger={confirm?.kind === 'delete'}
-            title={confirm?.kind === 'delete' ? ta('admin.delete') : ta('video.rerun')}
-            text={(c) =>
-              c.kind === 'delete'
-                ? ta('video.deleteConfirm', { name: c.v.name, email: c.v.email })
-                : ta('video.rerunConfirm', { name: c.v.name })
-            }
-            close={() => setConfirm(null)}
-            run={(c) =>
-              c.kind === 'delete'
-                ? api.post('/admin/video/delete', { ids: [c.v.id] })
-                : api.post('/admin/video/rerun', { id: c.v.id })
-            }
-            after={reload}
-          />
         </>
+      }
+    >
+      {preview && (
+        <Modal
+          open
+          title={`${preview.v.name} · ${preview.v.email}`}
+          onClose={() => setPreview(null)}
+          width={820}
+        >
+          <video className="admin-video" src={preview.url} controls autoPlay muted />
+        </Modal>
       )}
-    </AdminPage>
+      <ConfirmAct
+        item={confirm}
+        danger={confirm?.kind === 'delete'}
+        title={confirm?.kind === 'delete' ? ta('admin.delete') : ta('video.rerun')}
+        text={(c) =>
+          c.kind === 'delete'
+            ? ta('video.deleteConfirm', { name: c.v.name, email: c.v.email })
+            : ta('video.rerunConfirm', { name: c.v.name })
+        }
+        close={() => setConfirm(null)}
+        run={(c) =>
+          c.kind === 'delete'
+            ? api.post('/admin/video/delete', { ids: [c.v.id] })
+            : api.post('/admin/video/rerun', { id: c.v.id })
+        }
+        after={reload}
+      />
+    </ListPage>
   );
 }
 
@@ -258,31 +245,27 @@ export function VideoDownHistoryPage() {
     { key: 'c', title: ta('download.coins'), render: (r) => r.coins, align: 'right' },
   ];
   return (
-    <AdminPage path="videoDownHistory">
-      {() => (
+    <ListPage
+      path="videoDownHistory"
+      paged={paged}
+      columns={columns}
+      csv="downloads.csv"
+      testId="download-table"
+      size={20}
+      onSearch={() => apply({ keyword: keyword.trim(), from, to })}
+      filters={
         <>
-          <Filters
-            onSubmit={() => apply({ keyword: keyword.trim(), from, to })}
-            end={<ExportButton name="downloads.csv" columns={columns} rows={data?.list ?? []} />}
-          >
-            <TextInput value={keyword} set={setKeyword} placeholder={ta('download.keyword')} />
-            <DateInput label={ta('audit.from')} value={from} set={setFrom} />
-            <DateInput label={ta('audit.to')} value={to} set={setTo} />
-          </Filters>
-          <PagedTable
-            paged={paged}
-            size={20}
-            testId="download-table"
-            columns={columns}
-            foot={
-              <span className="admin-muted" data-testid="download-total">
-                {ta('download.totalCoins', { n: data?.total ?? 0, coins: data?.coins ?? 0 })}
-              </span>
-            }
-          />
+          <TextInput value={keyword} set={setKeyword} placeholder={ta('download.keyword')} />
+          <DateInput label={ta('audit.from')} value={from} set={setFrom} />
+          <DateInput label={ta('audit.to')} value={to} set={setTo} />
         </>
-      )}
-    </AdminPage>
+      }
+      foot={
+        <span className="admin-muted" data-testid="download-total">
+          {ta('download.totalCoins', { n: data?.total ?? 0, coins: data?.coins ?? 0 })}
+        </span>
+      }
+    />
   );
 }
 
@@ -443,37 +426,25 @@ export function ManageCompanyPage() {
     { key: 'd', title: ta('admin.created'), render: (u) => fmtDate(u.createdAt) },
   ];
   return (
-    <AdminPage path="manageCompany">
-      {(canWrite) => (
-        <>
-          <Filters
-            onSubmit={() => apply(keyword.trim())}
-            end={<ExportButton name="companies.csv" columns={columns} rows={data?.list ?? []} />}
-          >
-            <TextInput value={keyword} set={setKeyword} placeholder={ta('admin.keyword')} />
-          </Filters>
-          <PagedTable
-            paged={paged}
-            testId="company-table"
-            columns={[
-              ...columns,
-              {
-                key: 'a',
-                title: ta('admin.actions'),
-                render: (u) => (
-                  <span className="admin-actions">
-                    <Btn label={ta('user.detail')} onClick={() => setDetail(u)} />
-                    {canWrite && <Btn label={ta('user.setLevel')} onClick={() => setLevel(u)} />}
-                  </span>
-                ),
-              },
-            ]}
-          />
-          {detail && <UserDetail u={detail} company onClose={() => setDetail(null)} />}
-          {level && <CompanyLevel u={level} onClose={() => setLevel(null)} onDone={reload} />}
-        </>
+    <ListPage
+      path="manageCompany"
+      paged={paged}
+      columns={columns}
+      actions={(u, canWrite) => (
+        <span className="admin-actions">
+          <Btn label={ta('user.detail')} onClick={() => setDetail(u)} />
+          {canWrite && <Btn label={ta('user.setLevel')} onClick={() => setLevel(u)} />}
+        </span>
       )}
-    </AdminPage>
+      actionsForAll
+      csv="companies.csv"
+      testId="company-table"
+      onSearch={() => apply(keyword.trim())}
+      filters={<TextInput value={keyword} set={setKeyword} placeholder={ta('admin.keyword')} />}
+    >
+      {detail && <UserDetail u={detail} company onClose={() => setDetail(null)} />}
+      {level && <CompanyLevel u={level} onClose={() => setLevel(null)} onDone={reload} />}
+    </ListPage>
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * The console pages' shared controls: an action that toasts and reloads, a dialog's OK, small buttons, the
  * filter bar, the table foot with its pager, the actions column, a confirmation that runs an action, and the
- * paged search every list page makes. One place, so every page behaves and looks the same.
+ * paged search every list page makes, and the list page they make up. One place, so every page behaves and looks the same.
  */
 import { type ReactNode, useState } from 'react';
 import { ActionDialog, Confirm } from '../../components/Modal.tsx';
@@ -9,7 +9,16 @@ import { Pager } from '../../components/Pager.tsx';
 import { type AdminKey, ta } from '../../i18n/admin.ts';
 import { useBusy } from '../../lib/busy.ts';
 import { toast } from '../../lib/messages.ts';
-import { type Column, Field, idOf, type RowKey, Table, useLoad } from './Console.tsx';
+import {
+  AdminPage,
+  type Column,
+  ExportButton,
+  Field,
+  idOf,
+  type RowKey,
+  Table,
+  useLoad,
+} from './Console.tsx';
 
 /** Runs an action: the API client has shown any error; on success a toast, then `after` (a reload). */
 export async function act(
@@ -148,6 +157,16 @@ export function Filters({
       {end && <span className="admin-grow" />}
       {end}
     </form>
+  );
+}
+
+/** A checkbox with its label, bound to a boolean state (a filter bar's "only …"). */
+export function Check({ value, set, label }: { value: boolean; set: (v: boolean) => void; label: string }) {
+  return (
+    <label className="admin-check">
+      <input type="checkbox" checked={value} onChange={(e) => set(e.target.checked)} />
+      {label}
+    </label>
   );
 }
 
@@ -389,4 +408,74 @@ export function thumbColumn<T>(src: (row: T) => string | null, width: number, ta
       return url ? <img className={cls} src={url} alt="" /> : <span className={cls} />;
     },
   };
+}
+
+/**
+ * A console list page: the filter bar (its fields, the search button, the CSV export of the shown rows at the far
+ * end), the paged table with the actions column (for an account that may write, or for every account with
+ * `actionsForAll`), then the page's dialogs.
+ */
+export function ListPage<T>({
+  path,
+  tools,
+  paged,
+  columns,
+  actions,
+  actionsForAll,
+  csv,
+  testId,
+  onSearch,
+  submitTestId,
+  filters,
+  size,
+  foot,
+  children,
+}: {
+  path: string;
+  tools?: ReactNode;
+  paged: { data: PageOf<T> | null; busy: boolean; page: number; setPage: (p: number) => void };
+  /** The columns shown and exported. */
+  columns: Column<T>[];
+  actions?: (row: T, canWrite: boolean) => ReactNode;
+  actionsForAll?: boolean;
+  /** The export's file name. */
+  csv: string;
+  testId: string;
+  onSearch: () => void;
+  submitTestId?: string;
+  filters: ReactNode;
+  size?: number;
+  foot?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <AdminPage path={path} tools={tools}>
+      {(canWrite) => (
+        <>
+          <Filters
+            onSubmit={onSearch}
+            submitTestId={submitTestId}
+            end={<ExportButton name={csv} columns={columns} rows={paged.data?.list ?? []} />}
+          >
+            {filters}
+          </Filters>
+          <PagedTable
+            paged={paged}
+            size={size}
+            testId={testId}
+            columns={
+              actions
+                ? [
+                    ...columns,
+                    ...actionsColumn(canWrite || actionsForAll === true, (r: T) => actions(r, canWrite)),
+                  ]
+                : columns
+            }
+            foot={foot}
+          />
+          {children}
+        </>
+      )}
+    </AdminPage>
+  );
 }
