@@ -33,6 +33,9 @@ type AnyDb = Kysely<any>;
 // biome-ignore lint/suspicious/noExplicitAny: a filtered query of any table
 type Filterable = { where(...args: unknown[]): any };
 
+/** A LIKE pattern for the values that contain `text`: its `%`, `_` and `\` escaped with a backslash. */
+export const likePattern = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+
 /** `q` filtered by `where` (every column equal, IS NULL, or IN its list; an empty list matches nothing). */
 function filtered<Q extends Filterable>(q: Q, where: object): Q {
   for (const [column, value] of Object.entries(where)) {
@@ -83,15 +86,17 @@ export async function recordWhere<T, TB extends keyof T & string, R>(
   return r && to(r);
 }
 
-/** Every row of `table` whose columns equal `where`, sorted by `order` (first key first). */
+/** Every row of `table` whose columns equal `where`, sorted by `order` (first key first); at most `limit` when given. */
 export function rowsWhere<T, TB extends keyof T & string>(
   db: Kysely<T>,
   table: TB,
   where: ColumnsEqual<T[TB]>,
   order: readonly (readonly [column: keyof T[TB] & string, direction: 'asc' | 'desc'])[] = [],
+  limit?: number,
 ): Promise<Selectable<T[TB]>[]> {
   let q = filtered((db as unknown as AnyDb).selectFrom(table as string).selectAll(), where);
   for (const [column, direction] of order) q = q.orderBy(column, direction);
+  if (limit !== undefined) q = q.limit(limit);
   return q.execute() as Promise<Selectable<T[TB]>[]>;
 }
 

@@ -9,7 +9,15 @@ import { type ColumnType, type Generated, type Kysely, type Selectable, sql } fr
 import type { Database } from '../../infra/db/index.ts';
 import { pageOf } from '../../infra/db/paging.ts';
 import { parsedOr } from '../../infra/db/patch.ts';
-import { deleteWhere, insertRow, rowsWhere, rowWhere, snakeKeys, updateWhere } from '../../infra/db/rows.ts';
+import {
+  deleteWhere,
+  insertRow,
+  likePattern,
+  rowsWhere,
+  rowWhere,
+  snakeKeys,
+  updateWhere,
+} from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import { SliceRepo } from '../../infra/db/slice.ts';
 import type { Page } from '../../ports.ts';
@@ -88,7 +96,6 @@ function toRecord(r: Row): AnimationRecord {
   };
 }
 
-const likeEscape = (s: string) => `%${s.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 /** `column LIKE pattern ESCAPE '\'` (SQLite has no default escape character). */
 const like = (column: string, pattern: string) =>
   sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
@@ -112,11 +119,11 @@ export class KyselyAnimationRepo extends SliceRepo<AnimDB> implements AnimationR
   async list(q: AnimationQuery): Promise<Page<AnimationRecord>> {
     let base = this.db.selectFrom('animation').where('status', 'in', q.statuses);
     if (q.keyword) {
-      const k = likeEscape(q.keyword);
+      const k = likePattern(q.keyword);
       base = base.where((eb) => eb.or([like('name', k), like('tags', k), like('category', k)]));
     }
     if (q.category) base = base.where('category', '=', q.category);
-    if (q.tag) base = base.where(like('tags', likeEscape(JSON.stringify(q.tag))));
+    if (q.tag) base = base.where(like('tags', likePattern(JSON.stringify(q.tag))));
     if (q.collectedBy !== undefined) {
       const uid = q.collectedBy;
       base = base.where('id', 'in', (eb) =>

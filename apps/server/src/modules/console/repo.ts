@@ -3,10 +3,9 @@
  * history (table video_downloads) for videoDownHistory. The only SQL of the console slice.
  */
 import { type Kysely, sql } from 'kysely';
+import { likePattern } from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { ConsoleRepo, DownloadQuery, DownloadRow, VideoAdminQuery, VideoAdminRow } from './ports.ts';
-
-const likePattern = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 export class KyselyConsoleRepo implements ConsoleRepo {
   constructor(private readonly db: Kysely<DB>) {}

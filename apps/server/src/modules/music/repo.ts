@@ -12,7 +12,9 @@ import {
   countWhere,
   deleteWhere,
   insertRow,
+  likePattern,
   recordWhere,
+  rowsWhere,
   snakeKeys,
   updateWhere,
 } from '../../infra/db/rows.ts';
@@ -141,7 +143,7 @@ export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
 
   async list(q: { userId: number; page: number; size: number; name?: string }): Promise<Page<MusicRecord>> {
     let base = this.db.selectFrom('music').where('user_id', '=', q.userId);
-    if (q.name) base = base.where('name', 'like', `%${q.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    if (q.name) base = base.where('name', 'like', likePattern(q.name));
     return pageOf(base, q, toRecord, [
       ['created_at', 'desc'],
       ['id', 'desc'],
@@ -167,13 +169,7 @@ export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   }
 
   async unfinished(limit: number): Promise<MusicRecord[]> {
-    const rows = await this.db
-      .selectFrom('music')
-      .selectAll()
-      .where('status', 'in', [0, 1])
-      .limit(limit)
-      .execute();
-    return rows.map(toRecord);
+    return (await rowsWhere(this.db, 'music', { status: [0, 1] }, [], limit)).map(toRecord);
   }
 }
 

@@ -8,6 +8,7 @@ import { columnValues, flag, jsonText } from '../../infra/db/patch.ts';
 import {
   deleteWhere,
   insertRow,
+  likePattern,
   recordWhere,
   rowsWhere,
   snakeKeys,
@@ -82,7 +83,6 @@ function parse(s: string | null): unknown {
 }
 
 /** `%text%` with LIKE's wildcards in the text escaped (by backslash, declared with ESCAPE on both databases). */
-const likePattern = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 

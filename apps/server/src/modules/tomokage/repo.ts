@@ -12,6 +12,7 @@ import {
   countWhere,
   deleteWhere,
   insertRow,
+  likePattern,
   recordWhere,
   snakeKeys,
   updateWhere,
@@ -136,7 +137,7 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
     if (q.userId !== undefined) base = base.where('tomokage.user_id', '=', q.userId);
     if (!q.includeHidden) base = base.where('tomokage.hidden', '=', 0);
     if (q.collected !== undefined) base = base.where('tomokage.collected', '=', q.collected ? 1 : 0);
-    if (q.name) base = base.where('tomokage.name', 'like', `%${q.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    if (q.name) base = base.where('tomokage.name', 'like', likePattern(q.name));
     return pageOf(
       base,
       q,

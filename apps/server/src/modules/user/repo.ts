@@ -6,6 +6,7 @@ import {
   deleteWhere,
   incrementById,
   insertRow,
+  likePattern,
   rowWhere,
   snakeKeys,
   updateWhere,
@@ -180,7 +181,7 @@ export class KyselyUserRepo implements UserRepo {
   async search(q: UserSearch): Promise<Page<UserRecord>> {
     let base = this.db.selectFrom('users');
     if (q.keyword) {
-      const like = `%${q.keyword.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      const like = likePattern(q.keyword.toLowerCase());
       base = base.where((eb) =>
         eb.or([
           eb(sql`lower(email)`, 'like', sql`${like} escape '\\'`),

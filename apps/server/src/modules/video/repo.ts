@@ -292,7 +292,7 @@ export class KyselyVideoRepo implements VideoRepo {
     if (q.from !== undefined) base = base.where('videos.created_at', '>=', q.from);
     if (q.to !== undefined) base = base.where('videos.created_at', '<=', q.to);
     if (q.keyword) {
-      const like = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = Rows.likePattern(q.keyword);
       const op = this.kind === 'postgres' ? 'ilike' : 'like';
       base = base.where((eb) =>
         eb.or([
@@ -306,7 +306,7 @@ export class KyselyVideoRepo implements VideoRepo {
     if (q.tag) {
       // Tags are stored comma-joined (a tag never holds a comma).
       base = base.where(
-        sql<boolean>`(',' || videos.tags || ',') like ${`%,${q.tag.replace(/[\\%_]/g, (c) => `\\${c}`)},%`} escape '\\'`,
+        sql<boolean>`(',' || videos.tags || ',') like ${Rows.likePattern(`,${q.tag},`)} escape '\\'`,
       );
     }
     const totalRow = await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
@@ -365,14 +365,7 @@ export class KyselyVideoRepo implements VideoRepo {
   }
 
   async unfinished(limit: number): Promise<VideoRecord[]> {
-    const rows = await this.db
-      .selectFrom('videos')
-      .selectAll()
-      .where('status', 'in', [0, 1])
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map(toVideo);
+    return (await Rows.rowsWhere(this.db, 'videos', { status: [0, 1] }, [['id', 'asc']], limit)).map(toVideo);
   }
 
   async incrementDownloads(id: number): Promise<void> {
