@@ -224,6 +224,26 @@ describe('analysis of weak frames', () => {
     expect(analyse(d).some((p) => p.kind === 'jump')).toBe(false);
   });
 
+  it('a one-frame hole in a swapped stretch is bridged (one stretch to repair); a two-frame hole is not', () => {
+    const one = clone(walk(90));
+    trackerSwap(one, 60, 69);
+    trackerSwap(one, 71, 79);
+    const bridged = analyse(one).filter((p) => p.kind === 'swap');
+    expect(bridged.map((p) => [p.from, p.to])).toEqual([[60, 79]]);
+    expect(bridged[0].points).toContain(25);
+    const two = clone(walk(90));
+    trackerSwap(two, 60, 69);
+    trackerSwap(two, 72, 79);
+    expect(
+      analyse(two)
+        .filter((p) => p.kind === 'swap')
+        .map((p) => [p.from, p.to]),
+    ).toEqual([
+      [60, 69],
+      [72, 79],
+    ]);
+  });
+
   it('seen from the side, the tracker’s own leg swaps are flagged on their frames, not between the crossings around them', () => {
     const truth = sideWalk(60);
     expect(analyse(truth).filter((p) => p.kind === 'swap')).toEqual([]);

@@ -993,6 +993,14 @@ export function analyse(doc: TracksDoc, tuning: Partial<SwapTuning> = {}): Probl
       }
     }
   }
+  // One frame the pass did not flag between two flagged ones is taken as swapped too (its points those of the
+  // frame before): a swapped stretch with a one-frame hole is one stretch to the person repairing it, and the
+  // whole-stretch fix would otherwise stop at the hole (seen on a side walk: 96–102 and 104–119).
+  for (let i = 1; i + 1 < N; i++) {
+    if (swapFlags[i] || !swapFlags[i - 1] || !swapFlags[i + 1]) continue;
+    swapFlags[i] = true;
+    for (const j of swapPts.get(i - 1) ?? []) flagPoint(swapPts, i, j);
+  }
   out.push(...problemsOf('swap', swapFlags, swapPts));
 
   // Jumps per point (swapped frames excluded: a swap moves both sides).
