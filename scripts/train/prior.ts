@@ -21,6 +21,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { concatArrays } from '../../packages/motion/src/formats/bytes.ts';
 import { solveDetailed } from '../../packages/motion/src/index.ts';
 import { fitGmm, meanLogLikelihood } from '../../packages/motion/src/solver/gmm.ts';
 import {
@@ -66,16 +67,6 @@ function trialFeatures(doc: Parameters<typeof synthetic.synthesize>[0], stride: 
     rows.push(...x, ...m);
   }
   return Float64Array.from(rows);
-}
-
-function concat(parts: Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 export default async function train(args: string[]): Promise<void> {
@@ -130,8 +121,8 @@ export default async function train(args: string[]): Promise<void> {
       trnIds.push(t.id);
     }
   });
-  const X = concat(trn);
-  const V = concat(val);
+  const X = concatArrays(trn, (n) => new Float64Array(n));
+  const V = concatArrays(val, (n) => new Float64Array(n));
   const N = X.length / PRIOR_DIMS;
   const NV = V.length / PRIOR_DIMS;
   log(`train ${trn.length} trials (${N} rows incl. mirrors), validation ${val.length} trials (${NV} rows)`);

@@ -3,7 +3,7 @@
  * matrices and the glTF writer's node matrices.
  */
 import type { Quat, Vec3 } from './math.ts';
-import { qFromMatrix } from './math.ts';
+import { qFromMatrix, unit } from './math.ts';
 
 export const IDENTITY4 = (): Float64Array => Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
 
@@ -70,14 +70,10 @@ export const translation4 = (m: ArrayLike<number>): Vec3 => [m[12], m[13], m[14]
 
 /** The rotation of a matrix with its scale (and shear) removed: Gram–Schmidt on the columns, x kept. */
 export function rotation4(m: ArrayLike<number>): Quat {
-  const n = (v: Vec3): Vec3 => {
-    const l = Math.hypot(v[0], v[1], v[2]) || 1;
-    return [v[0] / l, v[1] / l, v[2] / l];
-  };
-  const x = n([m[0], m[1], m[2]]);
+  const x = unit([m[0], m[1], m[2]]);
   let y: Vec3 = [m[4], m[5], m[6]];
   const d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
-  y = n([y[0] - d * x[0], y[1] - d * x[1], y[2] - d * x[2]]);
+  y = unit([y[0] - d * x[0], y[1] - d * x[1], y[2] - d * x[2]]);
   let z: Vec3 = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
   // A mirrored node (negative scale) keeps a proper rotation.
   if (z[0] * m[8] + z[1] * m[9] + z[2] * m[10] < 0) z = [z[0], z[1], z[2]];

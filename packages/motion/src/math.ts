@@ -53,6 +53,12 @@ export function normalize(a: Vec3, fallback: Vec3 = [0, 1, 0]): Vec3 {
   return l > 1e-12 ? [a[0] / l, a[1] / l, a[2] / l] : [...fallback];
 }
 
+/** Unit vector along `a`; the zero vector stays zero (no fallback direction). */
+export const unit = (a: Vec3): Vec3 => {
+  const l = length(a) || 1;
+  return [a[0] / l, a[1] / l, a[2] / l];
+};
+
 /** The part of `a` orthogonal to the unit vector `n`. */
 export const rejectFrom = (a: Vec3, n: Vec3): Vec3 => addScaled(a, n, -dot(a, n));
 

@@ -27,7 +27,18 @@
 
 import { ARKIT_BLENDSHAPES, type MotionClip, restClip, restPositions, type Skeleton } from '../clip.ts';
 import { write as writeGlb } from '../formats/gltf.ts';
-import { type Quat, qFromAxisAngle, qMul, qRotate, type Vec3 } from '../math.ts';
+import {
+  cross,
+  dot,
+  length,
+  type Quat,
+  qFromAxisAngle,
+  qMul,
+  qRotate,
+  sub,
+  unit,
+  type Vec3,
+} from '../math.ts';
 import { rotateQ64 } from '../quat64.ts';
 import { rigToCanonical } from '../rigs/build.ts';
 import type { Character, MorphTarget, Rig, SkinnedMesh } from '../rigs/types.ts';
@@ -47,18 +58,6 @@ const ji = (name: string) => {
 };
 
 const add = (a: Vec3, b: Vec3, s = 1): Vec3 => [a[0] + b[0] * s, a[1] + b[1] * s, a[2] + b[2] * s];
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const len = (a: Vec3) => Math.hypot(a[0], a[1], a[2]);
-const norm = (a: Vec3): Vec3 => {
-  const l = len(a) || 1;
-  return [a[0] / l, a[1] / l, a[2] / l];
-};
-const cross = (a: Vec3, b: Vec3): Vec3 => [
-  a[1] * b[2] - a[2] * b[1],
-  a[2] * b[0] - a[0] * b[2],
-  a[0] * b[1] - a[1] * b[0],
-];
 const smooth = (e0: number, e1: number, x: number) => {
   const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
   return t * t * (3 - 2 * t);
@@ -90,7 +89,7 @@ function computeJoints(skeleton: Skeleton): Joints {
   skeleton.names.forEach((n, j) => {
     out.set(n, [rp[3 * j], rp[3 * j + 1], rp[3 * j + 2]]);
     const t: Vec3 = [skeleton.tips[3 * j], skeleton.tips[3 * j + 1], skeleton.tips[3 * j + 2]];
-    if (len(t) > 1e-9) out.set(`tip:${n}`, add(out.get(n) as Vec3, t));
+    if (length(t) > 1e-9) out.set(`tip:${n}`, add(out.get(n) as Vec3, t));
   });
   return complete(out);
 }
@@ -112,7 +111,7 @@ function complete(j: Joints): Joints {
       j.set(n, add(base as Vec3, rel, k));
     }
     const t: Vec3 = [FULL.tips[3 * i], FULL.tips[3 * i + 1], FULL.tips[3 * i + 2]];
-    if (!j.has(`tip:${n}`) && len(t) > 1e-9) j.set(`tip:${n}`, add(j.get(n) as Vec3, t, k));
+    if (!j.has(`tip:${n}`) && length(t) > 1e-9) j.set(`tip:${n}`, add(j.get(n) as Vec3, t, k));
   });
   return j;
 }
@@ -196,7 +195,7 @@ function chainPrep(
   for (let i = 0; i + 1 < n; i++) {
     const d = sub(pts[i + 1], pts[i]);
     D.set(d, 3 * i);
-    L[i] = len(d);
+    L[i] = length(d);
     acc += L[i];
     S.push(acc);
   }
@@ -305,9 +304,9 @@ const SHAPES: Record<CharacterKind, Shape> = {
 
 /** Ring helper: centre, tangent, front reference, radius toward the side (a) and the front (b). */
 function ring(c: Vec3, tangent: Vec3, front: Vec3, ra: number, rb: number, inf: Influences): Ring {
-  const t = norm(tangent);
-  const f = norm(sub(front, [t[0] * dot(front, t), t[1] * dot(front, t), t[2] * dot(front, t)]));
-  const side = norm(cross(f, t));
+  const t = unit(tangent);
+  const f = unit(sub(front, [t[0] * dot(front, t), t[1] * dot(front, t), t[2] * dot(front, t)]));
+  const side = unit(cross(f, t));
   return { c, a: [side[0] * ra, side[1] * ra, side[2] * ra], b: [f[0] * rb, f[1] * rb, f[2] * rb], inf };
 }
 

@@ -7,7 +7,7 @@
  * influences (canonical joint indices) with normalised weights.
  */
 
-import type { Vec3 } from '../math.ts';
+import { cross, unit, type Vec3 } from '../math.ts';
 
 /** A texture atlas rectangle, u0 v0 (top-left) → u1 v1. */
 export type Rect = readonly [number, number, number, number];
@@ -213,15 +213,6 @@ export interface Ring {
 }
 
 const add = (p: Vec3, q: Vec3, s = 1): Vec3 => [p[0] + q[0] * s, p[1] + q[1] * s, p[2] + q[2] * s];
-const crossV = (a: Vec3, b: Vec3): Vec3 => [
-  a[1] * b[2] - a[2] * b[1],
-  a[2] * b[0] - a[0] * b[2],
-  a[0] * b[1] - a[1] * b[0],
-];
-const normV = (a: Vec3): Vec3 => {
-  const l = Math.hypot(a[0], a[1], a[2]) || 1;
-  return [a[0] / l, a[1] / l, a[2] / l];
-};
 
 /**
  * A closed tube through `rings` (at least 2), with rounded caps (`capSteps` rings shrinking over a half
@@ -241,7 +232,7 @@ export function tube(
   const [depA, depB] = opts.capDepth ?? [1, 1];
   // Extend with cap rings.
   const axis = (i: number, j: number) =>
-    normV([rings[j].c[0] - rings[i].c[0], rings[j].c[1] - rings[i].c[1], rings[j].c[2] - rings[i].c[2]]);
+    unit([rings[j].c[0] - rings[i].c[0], rings[j].c[1] - rings[i].c[1], rings[j].c[2] - rings[i].c[2]]);
   const all: Ring[] = [];
   const capRings = (r: Ring, dir: Vec3, steps: number, depth: number, reverse: boolean) => {
     const out: Ring[] = [];
@@ -304,7 +295,7 @@ export function tube(
   const pa = P(vi(mid, 0));
   const pb = P(vi(mid + 1 < all.length ? mid + 1 : mid - 1, 0));
   const pc = P(vi(mid, 1));
-  const nrm = crossV(
+  const nrm = cross(
     [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]],
     [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]],
   );

@@ -21,6 +21,20 @@ export function grown(buf: Uint8Array, len: number, n: number): Uint8Array {
   return b;
 }
 
+/** `parts` one after another in one new array, made by `make` for their total length. */
+export function concatArrays<T extends Uint8Array | Float64Array>(
+  parts: readonly ArrayLike<number>[],
+  make: (length: number) => T,
+): T {
+  const out = make(parts.reduce((s, p) => s + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {

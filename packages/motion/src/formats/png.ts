@@ -8,7 +8,7 @@
  */
 
 import { deflateSync, inflateSync } from 'node:zlib';
-import { crc32 } from './bytes.ts';
+import { concatArrays, crc32 } from './bytes.ts';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -67,13 +67,7 @@ export function encodePng(
     chunk('IDAT', deflateSync(raw, { level: 6 })),
     chunk('IEND', new Uint8Array(0)),
   ];
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatArrays(parts, (n) => new Uint8Array(n));
 }
 
 /** Decodes an 8-bit RGB/RGBA non-interlaced PNG to RGBA. */
