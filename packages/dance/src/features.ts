@@ -131,21 +131,23 @@ export function flightRuns(k: Kinematics): { start: number; end: number; jump: b
   const n = k.jointCount;
   const hy = (f: number) => k.positions[f * n * 3 + 1];
   const up = (g: number) => footLow(k, 0, g) > 0.05 && footLow(k, 1, g) > 0.05;
-  const runs: { start: number; end: number; jump: boolean }[] = [];
-  let f = 0;
-  while (f < k.frameCount) {
-    if (!up(f)) {
-      f++;
-      continue;
-    }
-    let g = f;
-    while (g < k.frameCount && up(g)) g++;
+  return runsWhere(k.frameCount, up).map(([f, g]) => {
     const t0 = Math.max(0, f - 1);
     let rise = 0;
     for (let i = f; i < g; i++) rise = Math.max(rise, hy(i) - hy(t0));
     const v = f + 1 < k.frameCount ? (hy(f + 1) - hy(t0)) * (k.fps / (f + 1 - t0)) : 0;
-    runs.push({ start: f, end: g, jump: (g - f) / k.fps <= 0.8 && (rise >= 0.03 || v > 0.3) });
-    f = g;
+    return { start: f, end: g, jump: (g - f) / k.fps <= 0.8 && (rise >= 0.03 || v > 0.3) };
+  });
+}
+
+/** The runs [start, end) of consecutive frames of 0..count-1 where `on` holds, in order. */
+export function runsWhere(count: number, on: (f: number) => boolean): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let f = 0; f < count; f++) {
+    if (!on(f)) continue;
+    const start = f;
+    while (f + 1 < count && on(f + 1)) f++;
+    runs.push([start, f + 1]);
   }
   return runs;
 }

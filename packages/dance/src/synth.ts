@@ -54,6 +54,7 @@ import {
   type Kinematics,
   kinematicBeats,
   kinematics,
+  runsWhere,
 } from './features.ts';
 import { BODY_SKELETON, type Library } from './library.ts';
 
@@ -612,14 +613,7 @@ function cleanUp(
   // the ground faster than 0.3 m/s): their flight is kept, the correction interpolated across them. Any other
   // airborne frames (a lifted take, a blend) are grounded.
   const jump = new Uint8Array(frames);
-  let f = 0;
-  while (f < frames) {
-    if (!air[f]) {
-      f++;
-      continue;
-    }
-    let g = f;
-    while (g < frames && air[g]) g++;
+  for (const [f, g] of runsWhere(frames, (i) => air[i] !== 0)) {
     const t0 = Math.max(0, f - 1);
     const hy = (i: number) => root[i * 3 + 1] + corr[t0];
     let rise = 0;
@@ -633,7 +627,6 @@ function cleanUp(
         jump[i] = 1;
       }
     }
-    f = g;
   }
   // Smooth the correction a little outside jumps without letting a foot go under the floor.
   const sm = gaussianSmooth(corr, 1);
