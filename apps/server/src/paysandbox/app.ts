@@ -259,6 +259,10 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
     return reply.type('application/json; charset=utf-8').send(`{"${key}":${inner},"sign":"${sign}"}`);
   }
 
+  /** A signed "Business Failed" answer (code 40004) with its sub code and message. */
+  const aliFail = (reply: FastifyReply, method: string, subCode: string, subMsg: string) =>
+    aliAnswer(reply, method, { code: '40004', msg: 'Business Failed', sub_code: subCode, sub_msg: subMsg });
+
   function aliNotice(t: AliTrade): Record<string, string> {
     const p: Record<string, string> = {
       notify_time: aliTime(),
@@ -302,6 +306,35 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
     app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
     const rawOf = (req: FastifyRequest) => (typeof req.body === 'string' ? req.body : '');
+    const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
+
+    /**
+     * A payment page (`fields` of a trade) and its pay and cancel buttons (`base`/:token/pay, `base`/:token/cancel);
+     * an unknown token is a 404 with `unknown`. Paying runs `pay` (marks an open trade paid and sends its notice),
+     * which answers or leaves the answer to the page; cancelling shows the page with the cancelled note.
+     * Returns the page of a trade.
+     */
+    function payButtons<T extends { token: string }>(
+      base: string,
+      trades: Map<string, T>,
+      unknown: string,
+      fields: (t: T) => Omit<Parameters<typeof payPage>[0], 'action' | 'note'>,
+      pay: (t: T, reply: FastifyReply) => Promise<FastifyReply | undefined>,
+    ) {
+      const show = (t: T, note = '') =>
+        payPage({ ...fields(t), action: `${app.prefix}${base}/${t.token}`, note });
+      app.post<{ Params: { token: string } }>(`${base}/:token/pay`, async (req, reply) => {
+        const t = byToken(trades, req.params.token);
+        if (!t) return reply.status(404).send(unknown);
+        return (await pay(t, reply)) ?? html(reply, show(t));
+      });
+      app.post<{ Params: { token: string } }>(`${base}/:token/cancel`, async (req, reply) => {
+        const t = byToken(trades, req.params.token);
+        if (!t) return reply.status(404).send(unknown);
+        return html(reply, show(t, CANCELLED));
+      });
+      return show;
+    }
 
     // WeChat: Native order.
     app.post('/wechat/v3/pay/transactions/native', async (req, reply) => {
@@ -391,21 +424,27 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
     );
 
     // WeChat: the "phone" that scanned the code.
-    const wxPhone = (t: WxTrade, note = '') =>
-      payPage({
-        title: '微信支付 WeChat Pay (sandbox)',
-        header: '微信支付 WeChat Pay',
-        what: t.description,
-        amount: yuan(t.total),
-        rows: `<div class="row"><span>商户单号 Order</span><span>${esc(t.outTradeNo)}</span></div>
+    const wxPage = (t: WxTrade) => ({
+      title: '微信支付 WeChat Pay (sandbox)',
+      header: '微信支付 WeChat Pay',
+      what: t.description,
+      amount: yuan(t.total),
+      rows: `<div class="row"><span>商户单号 Order</span><span>${esc(t.outTradeNo)}</span></div>
 <div class="row"><span>收款方 Payee</span><span>mocap</span></div>`,
-        paid: t.state === 'SUCCESS',
-        closed: t.state === 'CLOSED' || expired(t) ? '订单已关闭 Order closed' : null,
-        action: `${app.prefix}/wechat/phone/${t.token}`,
-        payLabel: '立即支付 Pay',
-        note,
-        accent: '#07c160',
-      });
+      paid: t.state === 'SUCCESS',
+      closed: t.state === 'CLOSED' || expired(t) ? '订单已关闭 Order closed' : null,
+      payLabel: '立即支付 Pay',
+      accent: '#07c160',
+    });
+    const wxPay = async (t: WxTrade) => {
+      if (t.state !== 'NOTPAY' || expired(t)) return undefined;
+      t.state = 'SUCCESS';
+      t.paidAt = now();
+      t.transactionId = `42000${Date.now()}${randomBytes(3).toString('hex')}`.slice(0, 32);
+      await wxNotify(t);
+      return undefined;
+    };
+    const wxPhone = payButtons('/wechat/phone', state.wechat, 'unknown code', wxPage, wxPay);
 
     app.get<{ Params: { token: string } }>('/wechat/phone/:token', async (req, reply) => {
       const t = byToken(state.wechat, req.params.token);
@@ -414,25 +453,7 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
           .status(404)
           .type('text/html')
           .send(page('404', '<main>二维码已失效</main>', '#07c160'));
-      return reply.type('text/html; charset=utf-8').send(wxPhone(t));
-    });
-
-    app.post<{ Params: { token: string } }>('/wechat/phone/:token/pay', async (req, reply) => {
-      const t = byToken(state.wechat, req.params.token);
-      if (!t) return reply.status(404).send('unknown code');
-      if (t.state === 'NOTPAY' && !expired(t)) {
-        t.state = 'SUCCESS';
-        t.paidAt = now();
-        t.transactionId = `42000${Date.now()}${randomBytes(3).toString('hex')}`.slice(0, 32);
-        await wxNotify(t);
-      }
-      return reply.type('text/html; charset=utf-8').send(wxPhone(t));
-    });
-
-    app.post<{ Params: { token: string } }>('/wechat/phone/:token/cancel', async (req, reply) => {
-      const t = byToken(state.wechat, req.params.token);
-      if (!t) return reply.status(404).send('unknown code');
-      return reply.type('text/html; charset=utf-8').send(wxPhone(t, CANCELLED));
+      return html(reply, wxPhone(t));
     });
 
     // Alipay: the open-platform gateway.
@@ -442,21 +463,43 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
       return { ...q, ...form };
     };
 
-    const cashier = (t: AliTrade, note = '') =>
-      payPage({
-        title: '支付宝收银台 Alipay cashier (sandbox)',
-        header: '支付宝 Alipay',
-        what: t.subject,
-        amount: esc(t.totalAmount),
-        rows: `<div class="row"><span>商户订单号 Order</span><span>${esc(t.outTradeNo)}</span></div>`,
-        paid: t.status === 'TRADE_SUCCESS',
-        closed: t.status === 'TRADE_CLOSED' || expired(t) ? '交易已关闭 Trade closed' : null,
-        action: `${app.prefix}/alipay/cashier/${t.token}`,
-        payLabel: '确认付款 Pay',
-        note,
-        accent: '#1677ff',
-        wide: true,
-      });
+    const aliPage = (t: AliTrade) => ({
+      title: '支付宝收银台 Alipay cashier (sandbox)',
+      header: '支付宝 Alipay',
+      what: t.subject,
+      amount: esc(t.totalAmount),
+      rows: `<div class="row"><span>商户订单号 Order</span><span>${esc(t.outTradeNo)}</span></div>`,
+      paid: t.status === 'TRADE_SUCCESS',
+      closed: t.status === 'TRADE_CLOSED' || expired(t) ? '交易已关闭 Trade closed' : null,
+      payLabel: '确认付款 Pay',
+      accent: '#1677ff',
+      wide: true,
+    });
+    const aliPay = async (t: AliTrade, reply: FastifyReply) => {
+      if (t.status === 'WAIT_BUYER_PAY' && !expired(t)) {
+        t.status = 'TRADE_SUCCESS';
+        t.paidAt = now();
+        t.tradeNo = `2026${Date.now()}${randomBytes(4).toString('hex')}`.slice(0, 28);
+        await aliNotify(t);
+      }
+      // Paid with a return URL: back to the merchant's page with the signed return parameters.
+      if (t.status !== 'TRADE_SUCCESS' || !t.returnUrl) return undefined;
+      const r: Record<string, string> = {
+        charset: 'utf-8',
+        out_trade_no: t.outTradeNo,
+        method: 'alipay.trade.page.pay.return',
+        total_amount: t.totalAmount,
+        trade_no: t.tradeNo ?? '',
+        auth_app_id: ali.appId,
+        version: '1.0',
+        app_id: ali.appId,
+        seller_id: '2088000000000001',
+        timestamp: aliTime(),
+      };
+      const q = new URLSearchParams({ ...r, sign: aliSign(r), sign_type: 'RSA2' });
+      return reply.redirect(`${t.returnUrl}${t.returnUrl.includes('?') ? '&' : '?'}${q}`, 302);
+    };
+    const cashier = payButtons('/alipay/cashier', state.alipay, 'unknown trade', aliPage, aliPay);
 
     const gateway = async (req: FastifyRequest, reply: FastifyReply) => {
       const p = aliParams(req);
@@ -501,7 +544,7 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
           };
           state.alipay.set(no, t);
         }
-        return reply.type('text/html; charset=utf-8').send(cashier(t));
+        return html(reply, cashier(t));
       }
       if (bad)
         return aliAnswer(reply, method, {
@@ -512,13 +555,7 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
         });
       const t = state.alipay.get(biz.out_trade_no ?? '');
       if (method === 'alipay.trade.query') {
-        if (!t)
-          return aliAnswer(reply, method, {
-            code: '40004',
-            msg: 'Business Failed',
-            sub_code: 'ACQ.TRADE_NOT_EXIST',
-            sub_msg: '交易不存在',
-          });
+        if (!t) return aliFail(reply, method, 'ACQ.TRADE_NOT_EXIST', '交易不存在');
         if (t.status === 'WAIT_BUYER_PAY' && expired(t)) t.status = 'TRADE_CLOSED';
         return aliAnswer(reply, method, {
           code: '10000',
@@ -531,66 +568,16 @@ export function createPaySandbox(opts: SandboxOptions): { plugin: FastifyPluginA
         });
       }
       if (method === 'alipay.trade.close') {
-        if (!t)
-          return aliAnswer(reply, method, {
-            code: '40004',
-            msg: 'Business Failed',
-            sub_code: 'ACQ.TRADE_NOT_EXIST',
-            sub_msg: '交易不存在',
-          });
+        if (!t) return aliFail(reply, method, 'ACQ.TRADE_NOT_EXIST', '交易不存在');
         if (t.status === 'TRADE_SUCCESS')
-          return aliAnswer(reply, method, {
-            code: '40004',
-            msg: 'Business Failed',
-            sub_code: 'ACQ.TRADE_STATUS_ERROR',
-            sub_msg: '交易状态不合法',
-          });
+          return aliFail(reply, method, 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
         t.status = 'TRADE_CLOSED';
         return aliAnswer(reply, method, { code: '10000', msg: 'Success', out_trade_no: t.outTradeNo });
       }
-      return aliAnswer(reply, method || 'error', {
-        code: '40004',
-        msg: 'Business Failed',
-        sub_code: 'isv.invalid-method',
-        sub_msg: `unknown method ${method}`,
-      });
+      return aliFail(reply, method || 'error', 'isv.invalid-method', `unknown method ${method}`);
     };
     app.post('/alipay/gateway.do', gateway);
     app.get('/alipay/gateway.do', gateway);
-
-    app.post<{ Params: { token: string } }>('/alipay/cashier/:token/pay', async (req, reply) => {
-      const t = byToken(state.alipay, req.params.token);
-      if (!t) return reply.status(404).send('unknown trade');
-      if (t.status === 'WAIT_BUYER_PAY' && !expired(t)) {
-        t.status = 'TRADE_SUCCESS';
-        t.paidAt = now();
-        t.tradeNo = `2026${Date.now()}${randomBytes(4).toString('hex')}`.slice(0, 28);
-        await aliNotify(t);
-      }
-      if (t.status === 'TRADE_SUCCESS' && t.returnUrl) {
-        const r: Record<string, string> = {
-          charset: 'utf-8',
-          out_trade_no: t.outTradeNo,
-          method: 'alipay.trade.page.pay.return',
-          total_amount: t.totalAmount,
-          trade_no: t.tradeNo ?? '',
-          auth_app_id: ali.appId,
-          version: '1.0',
-          app_id: ali.appId,
-          seller_id: '2088000000000001',
-          timestamp: aliTime(),
-        };
-        const q = new URLSearchParams({ ...r, sign: aliSign(r), sign_type: 'RSA2' });
-        return reply.redirect(`${t.returnUrl}${t.returnUrl.includes('?') ? '&' : '?'}${q}`, 302);
-      }
-      return reply.type('text/html; charset=utf-8').send(cashier(t));
-    });
-
-    app.post<{ Params: { token: string } }>('/alipay/cashier/:token/cancel', async (req, reply) => {
-      const t = byToken(state.alipay, req.params.token);
-      if (!t) return reply.status(404).send('unknown trade');
-      return reply.type('text/html; charset=utf-8').send(cashier(t, CANCELLED));
-    });
   };
 
   return { plugin, state };
