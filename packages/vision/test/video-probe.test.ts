@@ -11,6 +11,7 @@ import {
 import {
   CLIPS,
   ffmpeg,
+  lavfi,
   listTestVideos,
   makeAudioOnly,
   makeAudioWithCover,
@@ -176,10 +177,7 @@ describe('probeVideo: camera focal length', () => {
   it("reads a phone's 35 mm-equivalent focal length and converts it to pixels over the diagonal", async () => {
     const file = path.join(dir, 'focal.mp4');
     await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=640x360:rate=10',
+      ...lavfi('testsrc=size=640x360:rate=10'),
       '-t',
       '1',
       '-c:v',
@@ -254,14 +252,8 @@ describe('probeVideo: frame timing', () => {
     const file = path.join(dir, 'offset.mp4');
     // Audio starts at 0, video at 0.5 s.
     await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=160x120:rate=10:duration=2',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=duration=3',
+      ...lavfi('testsrc2=size=160x120:rate=10:duration=2'),
+      ...lavfi('sine=duration=3'),
       '-filter:v',
       'setpts=PTS+0.5/TB',
       '-c:v',
