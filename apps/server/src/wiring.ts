@@ -342,23 +342,21 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
     defaultModel: config.CAPTURE_MODEL,
     usage: (since) => new KyselyModelRepo(infra.database.db).usage(since),
   });
+  // What the paid slices (videos, motion, music, animations, digital humans) all take: coins, storage, clock.
+  const paidSlice = { coins, storage: infra.storage, clock };
   const videos = new VideoService({
+    ...paidSlice,
     store: videoStore,
-    coins,
     jobs: captureJobs,
-    storage: infra.storage,
     files: createFilePort(join(config.dataDir, 'tmp')),
-    clock,
     defaultModel: config.CAPTURE_MODEL,
     modelFor: (plan) => models.modelFor(plan),
   });
   const exportJobs = new ExportJobs(infra.queue<ExportJobData>(EXPORT_QUEUE));
   const motion = new MotionService({
+    ...paidSlice,
     store: videoStore,
-    coins,
-    storage: infra.storage,
     videos,
-    clock,
     exports: exportJobs,
   });
   const retrack = new RetrackService({
@@ -369,20 +367,17 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
   });
   const musicStore = createMusicStore(infra.database);
   const music = new MusicService({
+    ...paidSlice,
     store: musicStore,
-    coins,
-    storage: infra.storage,
     files: createAudioFilePort(),
     queue: infra.queue<MusicJobData>(MUSIC_QUEUE),
-    clock,
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });
   const animationStore = createAnimationStore(infra.database);
   const animation = new AnimationService({
+    ...paidSlice,
     store: animationStore,
-    coins,
-    storage: infra.storage,
     assets: createAnimationAssets(),
     videos: createAnimationVideos(videoStore),
     exports: {
@@ -393,19 +388,16 @@ export function createServices(infra: Infra, opts: ServiceOptions = {}): Service
           `${boneType} animation`,
         ),
     },
-    clock,
   });
   const notices = new NoticeService(store, clock);
   const system = new SystemConfigService(store, clock);
   const tomokageStore = createTomokageStore(infra.database);
   const tomokage = new TomokageService({
+    ...paidSlice,
     store: tomokageStore,
-    coins,
-    storage: infra.storage,
     engine: createCharacterEngine(),
     sources: createMotionSources(videoStore, musicStore, animationStore),
     jobs: new TomokageJobs(infra.queue<TomokageApplyJobData>(TOMOKAGE_QUEUE)),
-    clock,
     maintenance: async () => (await system.maintainInfo()).tomoMaintain,
   });
   const machines = new MachineService(store, clock, infra.secrets.worker);
