@@ -67,6 +67,17 @@ const Ad = (v: ArrayLike<number>): Prop => prop('d', v);
 const Af = (v: ArrayLike<number>): Prop => prop('f', v);
 const Ai = (v: ArrayLike<number>): Prop => prop('i', v);
 
+/** One row of a Properties70 block: name, type, label, flags, values. */
+type Prop70 = [string, string, string, string, ...Prop[]];
+
+/** A model's local transform rows: translation `t`, rotation `r` (Euler degrees), scaling 1. */
+const lclRows = (t: ArrayLike<number>, r: ArrayLike<number>): Prop70[] => [
+  ['Lcl Translation', 'Lcl Translation', '', 'A', D(t[0]), D(t[1]), D(t[2])],
+  ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(r[0]), D(r[1]), D(r[2])],
+  ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+];
+const ZERO3 = [0, 0, 0] as const;
+
 const OBJ_NAMES = new Map<string, Uint8Array>();
 
 /**
@@ -229,7 +240,7 @@ class NodeWriter {
   }
 
   /** `Properties70` with `P` records. */
-  props70(records: [string, string, string, string, ...Prop[]][]): void {
+  props70(records: Prop70[]): void {
     this.begin('Properties70');
     for (const [name, type, label, flags, ...vals] of records)
       this.leaf('P', S(name), S(type), S(label), S(flags), ...vals);
@@ -785,17 +796,7 @@ function writeSkeleton({ nw, rig, boneIds, attrIds, boneIndex, oo }: FbxWrite): 
       ['InheritType', 'enum', '', '', I(1)],
       ['ScalingMax', 'Vector3D', 'Vector', '', D(0), D(0), D(0)],
       ['DefaultAttributeIndex', 'int', 'Integer', '', I(0)],
-      [
-        'Lcl Translation',
-        'Lcl Translation',
-        '',
-        'A',
-        D(b.restTranslation[0]),
-        D(b.restTranslation[1]),
-        D(b.restTranslation[2]),
-      ],
-      ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(e[0]), D(e[1]), D(e[2])],
-      ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+      ...lclRows(b.restTranslation, e),
     ]);
     endModel(nw);
     oo(attrIds[i], boneIds[i]);
@@ -825,9 +826,7 @@ function writeMeshes(
       ['RotationActive', 'bool', '', '', I(1)],
       ['InheritType', 'enum', '', '', I(1)],
       ['DefaultAttributeIndex', 'int', 'Integer', '', I(0)],
-      ['Lcl Translation', 'Lcl Translation', '', 'A', D(0), D(0), D(0)],
-      ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(0), D(0), D(0)],
-      ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+      ...lclRows(ZERO3, ZERO3),
     ]);
     endModel(nw);
     oo(geomId, modelId);
@@ -1187,16 +1186,14 @@ function invertRigid(m: number[]): number[] {
   ];
 }
 
-function templateProps(template: string): [string, string, string, string, ...Prop[]][] {
+function templateProps(template: string): Prop70[] {
   switch (template) {
     case 'FbxNode':
       return [
         ['RotationOrder', 'enum', '', '', I(0)],
         ['RotationActive', 'bool', '', '', I(0)],
         ['InheritType', 'enum', '', '', I(0)],
-        ['Lcl Translation', 'Lcl Translation', '', 'A', D(0), D(0), D(0)],
-        ['Lcl Rotation', 'Lcl Rotation', '', 'A', D(0), D(0), D(0)],
-        ['Lcl Scaling', 'Lcl Scaling', '', 'A', D(1), D(1), D(1)],
+        ...lclRows(ZERO3, ZERO3),
         ['Visibility', 'Visibility', '', 'A', D(1)],
       ];
     case 'FbxSkeleton':
