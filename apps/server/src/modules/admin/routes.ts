@@ -21,6 +21,13 @@ const KeywordPage = z
   })
   .default({ page: 1, size: 20 });
 
+/** The plan an account gets and for how many days (individual and company accounts alike). */
+const SetLevelBody = z.object({
+  id: z.number().int().positive(),
+  level: LevelSchema,
+  days: z.number().int().min(0).max(3650).default(30),
+});
+
 const tags = ['admin'];
 
 const routes = routePlugin(tags, (r, { accounts, coins }, app) => {
@@ -106,11 +113,7 @@ const routes = routePlugin(tags, (r, { accounts, coins }, app) => {
     {
       auth: requireAdmin,
       summary: 'Set the plan (body form of updateLevel)',
-      body: z.object({
-        id: z.number().int().positive(),
-        level: LevelSchema,
-        days: z.number().int().min(0).max(3650).default(30),
-      }),
+      body: SetLevelBody,
       data: UserViewSchema,
     },
     async (req) => accounts.view(await accounts.setLevel(req.body.id, req.body.level, req.body.days)),
@@ -252,11 +255,7 @@ const routes = routePlugin(tags, (r, { accounts, coins }, app) => {
       auth: requireAdmin,
       tags: ['company'],
       summary: 'Set the plan of a company account',
-      body: z.object({
-        id: z.number().int().positive(),
-        level: LevelSchema,
-        days: z.number().int().min(0).max(3650).default(30),
-      }),
+      body: SetLevelBody,
       data: UserViewSchema,
     },
     async (req) => {
