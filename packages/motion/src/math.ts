@@ -59,6 +59,31 @@ export const unit = (a: Vec3): Vec3 => {
   return [a[0] / l, a[1] / l, a[2] / l];
 };
 
+/** Per index i, the largest value of `x` over the window [i - r, i + r] (clipped to the array). */
+export function movingMax(x: ArrayLike<number>, r: number): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const hi = Math.min(x.length - 1, i + r);
+    let m = Number.NEGATIVE_INFINITY;
+    for (let k = Math.max(0, i - r); k <= hi; k++) m = Math.max(m, x[k]);
+    out[i] = m;
+  }
+  return out;
+}
+
+/** Per index i, the mean of `x` over the window [i - r, i + r] (clipped to the array). */
+export function movingMean(x: ArrayLike<number>, r: number): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const lo = Math.max(0, i - r);
+    const hi = Math.min(x.length - 1, i + r);
+    let sum = 0;
+    for (let k = lo; k <= hi; k++) sum += x[k];
+    out[i] = sum / (hi - lo + 1);
+  }
+  return out;
+}
+
 /** The part of `a` orthogonal to the unit vector `n`. */
 export const rejectFrom = (a: Vec3, n: Vec3): Vec3 => addScaled(a, n, -dot(a, n));
 

@@ -36,6 +36,8 @@ import {
   cross,
   dot,
   length,
+  movingMax,
+  movingMean,
   normalize,
   type Quat,
   qConj,
@@ -452,18 +454,8 @@ export function retargetToCharacter(
       }
     }
     const r = Math.max(1, Math.round(clip.fps / 10));
-    const mx = new Float64Array(F);
-    for (let f = 0; f < F; f++)
-      for (let k = Math.max(0, f - r); k <= Math.min(F - 1, f + r); k++) mx[f] = Math.max(mx[f], need[k]);
-    for (let f = 0; f < F; f++) {
-      let sum = 0;
-      let n = 0;
-      for (let k = Math.max(0, f - r); k <= Math.min(F - 1, f + r); k++) {
-        sum += mx[k];
-        n++;
-      }
-      hipsDrop[f] = Math.max(need[f], sum / n);
-    }
+    const mean = movingMean(movingMax(need, r), r);
+    for (let f = 0; f < F; f++) hipsDrop[f] = Math.max(need[f], mean[f]);
   }
   for (let f = 0; f < F; f++) {
     copyPose(f, hipsDrop[f]);
