@@ -90,6 +90,15 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     const u = new URL(url, 'http://x');
     return t.app.inject({ method: 'GET', url: u.pathname + u.search });
   };
+  /** An applied motion downloaded in one format: the file name the API gives and the bytes behind its URL. */
+  const download = async (applyId: number, format: string, token: string) => {
+    const r = await t.call<{ paths: string[]; fileName: string }>(
+      'GET',
+      `/product/tomokage/download/${applyId}/${format}`,
+      { token },
+    );
+    return { fileName: r.data.fileName, bytes: (await fetchUrl(r.data.paths[0])).rawPayload };
+  };
   const video = async (token: string, i: number) => {
     const form = uploadForm(fx.synthetic(i, 2), { name: `walk ${i}`, tags: 'x' });
     const r = await uploadVideo(t.app, token, form);
@@ -285,22 +294,15 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect(ap.data.charged).toBe(0);
     expect(await balance(a.id)).toBe(before);
     // FBX: binary FBX with the X Bot's 65 bones and its skin; GLB: glTF with the mesh and the animation.
-    const fbx = await t.call<{ paths: string[]; fileName: string }>(
-      'GET',
-      `/product/tomokage/download/${ap.data.id}/fbx`,
-      { token: a.token },
-    );
-    expect(fbx.data.fileName).toMatch(/\.fbx$/);
-    const fbxBytes = (await fetchUrl(fbx.data.paths[0])).rawPayload;
+    const fbx = await download(ap.data.id, 'fbx', a.token);
+    expect(fbx.fileName).toMatch(/\.fbx$/);
+    const fbxBytes = fbx.bytes;
     expect(fbxBytes.subarray(0, 18).toString()).toBe('Kaydara FBX Binary');
     const { importCharacter } = await import('@mocap/motion/characters');
     const back = importCharacter(new Uint8Array(fbxBytes));
     expect(back.bones.length).toBe(65);
     expect(back.stats.vertices).toBe(28374);
-    const glb = await t.call<{ paths: string[] }>('GET', `/product/tomokage/download/${ap.data.id}/glb`, {
-      token: a.token,
-    });
-    const glbBytes = (await fetchUrl(glb.data.paths[0])).rawPayload;
+    const glbBytes = (await download(ap.data.id, 'glb', a.token)).bytes;
     const jl = glbBytes.readUInt32LE(12);
     const json = JSON.parse(glbBytes.subarray(20, 20 + jl).toString());
     expect(json.animations.length).toBe(1);
@@ -370,13 +372,9 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     const ap = await applyVideo(r.data.id, own);
     expect(ap.code, ap.message).toBe(0);
     expect(ap.data.formats).toEqual(['fbx', 'glb', 'vrma']);
-    const dl = await t.call<{ paths: string[]; fileName: string }>(
-      'GET',
-      `/product/tomokage/download/${ap.data.id}/vrma`,
-      { token: a.token },
-    );
-    expect(dl.data.fileName).toMatch(/\.vrma$/);
-    const bytes = (await fetchUrl(dl.data.paths[0])).rawPayload;
+    const dl = await download(ap.data.id, 'vrma', a.token);
+    expect(dl.fileName).toMatch(/\.vrma$/);
+    const bytes = dl.bytes;
     const { VRMAnimationLoaderPlugin } = await import('@pixiv/three-vrm-animation');
     const { GLTFLoader } = (await import('three/examples/jsm/loaders/GLTFLoader.js' as string)) as {
       GLTFLoader: new () => {
@@ -401,11 +399,8 @@ describe.skipIf(!have).each(databases)('digital humans on %s', (kind) => {
     expect(anim.duration).toBeGreaterThan(1.9);
     expect(anim.humanoidTracks.rotation.has('leftUpperArm')).toBe(true);
     // The FBX of the applied motion carries the avatar's mesh and skeleton.
-    const fbx = await t.call<{ paths: string[] }>('GET', `/product/tomokage/download/${ap.data.id}/fbx`, {
-      token: a.token,
-    });
     const { importCharacter } = await import('@mocap/motion/characters');
-    const back = importCharacter(new Uint8Array((await fetchUrl(fbx.data.paths[0])).rawPayload));
+    const back = importCharacter(new Uint8Array((await download(ap.data.id, 'fbx', a.token)).bytes));
     expect(back.bones.some((b) => b.name === 'UpperArm.L')).toBe(true);
     expect(back.stats.vertices).toBeGreaterThan(1000);
   }, 120_000);
