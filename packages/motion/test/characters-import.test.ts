@@ -79,6 +79,20 @@ function expectComplete(c: Character, absent: string[]): void {
 
 let captured: MotionClip | undefined;
 /** A captured motion: the solver run on synthetic camera tracks of a motion-capture walk (3 s). */
+/**
+ * Imports `text` (sniffed as `format`) and the `original` file it was written from, checks both give the same
+ * character (stats and mapped bones), and answers both imports.
+ */
+function importsAlike(text: Uint8Array, original: Uint8Array, format: 'gltf' | 'fbx-ascii') {
+  expect(sniffCharacterFormat(text)).toBe(format);
+  const a = importCharacter(text);
+  const b = importCharacter(original);
+  expect(a.format).toBe(format);
+  expect(a.stats).toEqual(b.stats);
+  expect(a.mapping.bones).toEqual(b.mapping.bones);
+  return { a, b };
+}
+
 function capturedWalk(): MotionClip {
   captured ??= (() => {
     const syn = syntheticFrom('bandai_namco/dataset-1_walk_normal_001.bvh', { maxFrames: 90 });
@@ -219,95 +233,84 @@ describe.skipIf(!have)('character import and mapping', () => {
         return { name, parent: pi, position: pos[i], weighted: !!joint };
       });
     };
+    /** Rows of a chain of bones: each under the one before it, the first under `parent`. */
+    const chain = (parent: string | null, names: string[], joints: (string | null)[]): Row[] =>
+      names.map((name, i) => [name, i === 0 ? parent : names[i - 1], joints[i]]);
+    const sides = [
+      ['L', 'left'],
+      ['R', 'right'],
+    ] as const;
     const fingerJoints = ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'];
     // Biped (rigs.md §6): thighs under the first spine link, clavicles under the neck, Finger0 = thumb.
-    const bip: Row[] = [
-      ['Bip001', null, null],
-      ['Bip001 Pelvis', 'Bip001', 'hips'],
-      ['Bip001 Spine', 'Bip001 Pelvis', 'spine'],
-    ];
-    for (const [S, c] of [
-      ['L', 'left'],
-      ['R', 'right'],
-    ])
-      bip.push(
-        [`Bip001 ${S} Thigh`, 'Bip001 Spine', `${c}Thigh`],
-        [`Bip001 ${S} Calf`, `Bip001 ${S} Thigh`, `${c}Shin`],
-        [`Bip001 ${S} Foot`, `Bip001 ${S} Calf`, `${c}Foot`],
-        [`Bip001 ${S} Toe0`, `Bip001 ${S} Foot`, `${c}Toes`],
-        [`Bip001 ${S} Toe0Nub`, `Bip001 ${S} Toe0`, null],
-      );
+    const bip = chain(null, ['Bip001', 'Bip001 Pelvis', 'Bip001 Spine'], [null, 'hips', 'spine']);
+    for (const [S, c] of sides) {
+      const leg = ['Thigh', 'Calf', 'Foot', 'Toe0', 'Toe0Nub'].map((b) => `Bip001 ${S} ${b}`);
+      bip.push(...chain('Bip001 Spine', leg, [`${c}Thigh`, `${c}Shin`, `${c}Foot`, `${c}Toes`, null]));
+    }
     bip.push(
-      ['Bip001 Spine1', 'Bip001 Spine', 'spine1'],
-      ['Bip001 Spine2', 'Bip001 Spine1', 'spine2'],
-      ['Bip001 Neck', 'Bip001 Spine2', 'neck'],
-      ['Bip001 Head', 'Bip001 Neck', 'head'],
-      ['Bip001 HeadNub', 'Bip001 Head', null],
+      ...chain(
+        'Bip001 Spine',
+        ['Bip001 Spine1', 'Bip001 Spine2', 'Bip001 Neck', 'Bip001 Head', 'Bip001 HeadNub'],
+        ['spine1', 'spine2', 'neck', 'head', null],
+      ),
     );
-    for (const [S, c] of [
-      ['L', 'left'],
-      ['R', 'right'],
-    ]) {
+    for (const [S, c] of sides) {
+      const arm = ['Clavicle', 'UpperArm', 'Forearm', 'Hand'];
       bip.push(
-        [`Bip001 ${S} Clavicle`, 'Bip001 Neck', `${c}Clavicle`],
-        [`Bip001 ${S} UpperArm`, `Bip001 ${S} Clavicle`, `${c}UpperArm`],
-        [`Bip001 ${S} Forearm`, `Bip001 ${S} UpperArm`, `${c}Forearm`],
-        [`Bip001 ${S} Hand`, `Bip001 ${S} Forearm`, `${c}Hand`],
+        ...chain(
+          'Bip001 Neck',
+          arm.map((b) => `Bip001 ${S} ${b}`),
+          arm.map((j) => `${c}${j}`),
+        ),
       );
       fingerJoints.forEach((f, k) => {
-        bip.push(
-          [`Bip001 ${S} Finger${k}`, `Bip001 ${S} Hand`, `${c}${f}1`],
-          [`Bip001 ${S} Finger${k}1`, `Bip001 ${S} Finger${k}`, `${c}${f}2`],
-          [`Bip001 ${S} Finger${k}2`, `Bip001 ${S} Finger${k}1`, `${c}${f}3`],
-          [`Bip001 ${S} Finger${k}Nub`, `Bip001 ${S} Finger${k}2`, null],
-        );
+        const finger = ['', '1', '2', 'Nub'].map((x) => `Bip001 ${S} Finger${k}${x}`);
+        bip.push(...chain(`Bip001 ${S} Hand`, finger, [`${c}${f}1`, `${c}${f}2`, `${c}${f}3`, null]));
       });
     }
     // Character Creator (rigs.md §8): BoneRoot, Hip, Pelvis, Waist, Spine01/02, NeckTwist01/02, fingers "Mid".
-    const cc: Row[] = [
-      ['CC_Base_BoneRoot', null, null],
-      ['CC_Base_Hip', 'CC_Base_BoneRoot', 'hips'],
-      ['CC_Base_Pelvis', 'CC_Base_Hip', null],
-    ];
-    for (const [S, c] of [
-      ['L', 'left'],
-      ['R', 'right'],
-    ])
+    const cc = chain(null, ['CC_Base_BoneRoot', 'CC_Base_Hip', 'CC_Base_Pelvis'], [null, 'hips', null]);
+    for (const [S, c] of sides) {
+      const b = (name: string) => `CC_Base_${S}_${name}`;
       cc.push(
-        [`CC_Base_${S}_Thigh`, 'CC_Base_Pelvis', `${c}Thigh`],
-        [`CC_Base_${S}_Calf`, `CC_Base_${S}_Thigh`, `${c}Shin`],
-        [`CC_Base_${S}_Foot`, `CC_Base_${S}_Calf`, `${c}Foot`],
-        [`CC_Base_${S}_ToeBase`, `CC_Base_${S}_Foot`, `${c}Toes`],
-        [`CC_Base_${S}_CalfTwist01`, `CC_Base_${S}_Calf`, null],
-        [`CC_Base_${S}_ThighTwist01`, `CC_Base_${S}_Thigh`, null],
+        ...chain('CC_Base_Pelvis', ['Thigh', 'Calf', 'Foot', 'ToeBase'].map(b), [
+          `${c}Thigh`,
+          `${c}Shin`,
+          `${c}Foot`,
+          `${c}Toes`,
+        ]),
+        [b('CalfTwist01'), b('Calf'), null],
+        [b('ThighTwist01'), b('Thigh'), null],
       );
+    }
     cc.push(
-      ['CC_Base_Waist', 'CC_Base_Hip', 'spine'],
-      ['CC_Base_Spine01', 'CC_Base_Waist', 'spine1'],
-      ['CC_Base_Spine02', 'CC_Base_Spine01', 'spine2'],
-      ['CC_Base_NeckTwist01', 'CC_Base_Spine02', 'neck'],
-      ['CC_Base_NeckTwist02', 'CC_Base_NeckTwist01', null],
-      ['CC_Base_Head', 'CC_Base_NeckTwist02', 'head'],
+      ...chain(
+        'CC_Base_Hip',
+        ['Waist', 'Spine01', 'Spine02', 'NeckTwist01', 'NeckTwist02', 'Head'].map((n) => `CC_Base_${n}`),
+        ['spine', 'spine1', 'spine2', 'neck', null, 'head'],
+      ),
     );
-    for (const [S, c] of [
-      ['L', 'left'],
-      ['R', 'right'],
-    ]) {
+    for (const [S, c] of sides) {
+      const b = (name: string) => `CC_Base_${S}_${name}`;
       cc.push(
-        [`CC_Base_${S}_Clavicle`, 'CC_Base_Spine02', `${c}Clavicle`],
-        [`CC_Base_${S}_Upperarm`, `CC_Base_${S}_Clavicle`, `${c}UpperArm`],
-        [`CC_Base_${S}_Forearm`, `CC_Base_${S}_Upperarm`, `${c}Forearm`],
-        [`CC_Base_${S}_Hand`, `CC_Base_${S}_Forearm`, `${c}Hand`],
-        [`CC_Base_${S}_ForearmTwist01`, `CC_Base_${S}_Forearm`, null],
-        [`CC_Base_${S}_UpperarmTwist01`, `CC_Base_${S}_Upperarm`, null],
+        ...chain(
+          'CC_Base_Spine02',
+          ['Clavicle', 'Upperarm', 'Forearm', 'Hand'].map(b),
+          ['Clavicle', 'UpperArm', 'Forearm', 'Hand'].map((j) => `${c}${j}`),
+        ),
+        [b('ForearmTwist01'), b('Forearm'), null],
+        [b('UpperarmTwist01'), b('Upperarm'), null],
       );
-      for (const f of fingerJoints)
-        for (let k = 1; k <= 3; k++)
-          cc.push([
-            `CC_Base_${S}_${f === 'Middle' ? 'Mid' : f}${k}`,
-            k === 1 ? `CC_Base_${S}_Hand` : `CC_Base_${S}_${f === 'Middle' ? 'Mid' : f}${k - 1}`,
-            `${c}${f}${k}`,
-          ]);
+      for (const f of fingerJoints) {
+        const k3 = [1, 2, 3];
+        cc.push(
+          ...chain(
+            b('Hand'),
+            k3.map((k) => b(`${f === 'Middle' ? 'Mid' : f}${k}`)),
+            k3.map((k) => `${c}${f}${k}`),
+          ),
+        );
+      }
     }
     for (const [scheme, rows] of [
       ['biped', bip],
@@ -353,13 +356,7 @@ describe.skipIf(!have)('character import and mapping', () => {
     json.buffers = [
       { byteLength: bin.length, uri: `data:application/octet-stream;base64,${bin.toString('base64')}` },
     ];
-    const text = new TextEncoder().encode(JSON.stringify(json));
-    expect(sniffCharacterFormat(text)).toBe('gltf');
-    const a = importCharacter(text);
-    const b = importCharacter(new Uint8Array(glb));
-    expect(a.format).toBe('gltf');
-    expect(a.stats).toEqual(b.stats);
-    expect(a.mapping.bones).toEqual(b.mapping.bones);
+    importsAlike(new TextEncoder().encode(JSON.stringify(json)), new Uint8Array(glb), 'gltf');
     // An external buffer cannot be read from an upload: a clear refusal.
     json.buffers = [{ byteLength: bin.length, uri: 'Xbot.bin' }];
     expect(() => importCharacter(new TextEncoder().encode(JSON.stringify(json)))).toThrow(/external buffers/);
@@ -415,12 +412,7 @@ describe.skipIf(!have)('character import and mapping', () => {
     };
     for (const c of root.children) write(c, 0);
     const ascii = new TextEncoder().encode(lines.join('\n'));
-    expect(sniffCharacterFormat(ascii)).toBe('fbx-ascii');
-    const a = importCharacter(ascii);
-    const b = importCharacter(new Uint8Array(bin));
-    expect(a.format).toBe('fbx-ascii');
-    expect(a.stats).toEqual(b.stats);
-    expect(a.mapping.bones).toEqual(b.mapping.bones);
+    const { a, b } = importsAlike(ascii, new Uint8Array(bin), 'fbx-ascii');
     expect(a.restPose.kind).toBe(b.restPose.kind);
     expect(a.height).toBeCloseTo(b.height, 4);
     let maxD = 0;
