@@ -41,6 +41,35 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
     return await uploadVideo<VideoView>(t.app, token, form);
   };
   const stored = async (id: number) => createVideoStore(t.infra.database).repos.videos.findById(id);
+  /**
+   * An administrator flag route on user b: `{ flag: true }` sets `field`, a call with `flipBody` (none: no body)
+   * flips it back, and b itself is refused and changes nothing.
+   */
+  const setsAndFlips = async (
+    method: 'PUT' | 'POST',
+    url: string,
+    field: 'beta' | 'testFlag',
+    flipBody?: object,
+  ) => {
+    const flagOf = async () => (await t.services.accounts.getUser(b.id))[field];
+    const set = await t.call<Record<typeof field, boolean>>(method, url, {
+      token: admin,
+      body: { flag: true },
+    });
+    expect(set.code, set.message).toBe(0);
+    expect(set.data[field]).toBe(true);
+    expect(await flagOf()).toBe(true);
+    const flipped = await t.call<Record<typeof field, boolean>>(method, url, {
+      token: admin,
+      ...(flipBody ? { body: flipBody } : {}),
+    });
+    expect(flipped.code, flipped.message).toBe(0);
+    expect(flipped.data[field]).toBe(false);
+    expect(await flagOf()).toBe(false);
+    const byUser = await t.call(method, url, { token: b.token, body: { flag: true } });
+    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    expect(await flagOf()).toBe(false);
+  };
 
   // Fresh accounts per test: a free plan lets only 2 videos wait, and one test moves the clock a month on.
   let n = 0;
@@ -196,24 +225,8 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
   });
 
   it('PUT /user/beta/{id} sets or flips the beta flag (administrators only)', async () => {
-    const set = await t.call<UserView>('PUT', `/product/user/beta/${b.id}`, {
-      token: admin,
-      body: { flag: true },
-    });
-    expect(set.code, set.message).toBe(0);
-    expect(set.data.beta).toBe(true);
-    expect((await t.services.accounts.getUser(b.id)).beta).toBe(true);
     // Flip: a request with no body at all flips the flag.
-    const flipped = await t.call<UserView>('PUT', `/product/user/beta/${b.id}`, { token: admin });
-    expect(flipped.code, flipped.message).toBe(0);
-    expect(flipped.data.beta).toBe(false);
-    expect((await t.services.accounts.getUser(b.id)).beta).toBe(false);
-    const byUser = await t.call('PUT', `/product/user/beta/${b.id}`, {
-      token: b.token,
-      body: { flag: true },
-    });
-    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
-    expect((await t.services.accounts.getUser(b.id)).beta).toBe(false);
+    await setsAndFlips('PUT', `/product/user/beta/${b.id}`, 'beta');
   });
 
   it('POST /user/setExtensionStaff marks promotion staff (administrators only)', async () => {
@@ -396,24 +409,7 @@ describe.each(databases)('routes the audit found untested, on %s', (kind) => {
   });
 
   it('POST /user/test/{id} sets or flips the internal-test flag (administrators only)', async () => {
-    const set = await t.call<{ testFlag: boolean }>('POST', `/product/user/test/${b.id}`, {
-      token: admin,
-      body: { flag: true },
-    });
-    expect(set.code, set.message).toBe(0);
-    expect(set.data.testFlag).toBe(true);
-    expect((await t.services.accounts.getUser(b.id)).testFlag).toBe(true);
-    const flipped = await t.call<{ testFlag: boolean }>('POST', `/product/user/test/${b.id}`, {
-      token: admin,
-      body: {},
-    });
-    expect(flipped.data.testFlag).toBe(false);
-    expect((await t.services.accounts.getUser(b.id)).testFlag).toBe(false);
-    const byUser = await t.call('POST', `/product/user/test/${b.id}`, {
-      token: b.token,
-      body: { flag: true },
-    });
-    expect(byUser.code).toBe(Codes.INSUFFICIENT_PERMISSION);
+    await setsAndFlips('POST', `/product/user/test/${b.id}`, 'testFlag', {});
   });
 
   it('GET /user/invited/{id} gives my invite code and how many I invited', async () => {
