@@ -97,25 +97,16 @@ interface WorldToCamera {
  * transform `bench quality` uses for the reprojection error (see `solvedToCamera` of @mocap/quality).
  */
 function worldToCamera(details: SolveDetails, tracks: Tracks): WorldToCamera {
-  const cam = details.camera;
+  const { f, cx, cy } = details.camera;
   const own = details.cameraFromWorld;
-  if (own) {
-    return {
-      q: own.rotation,
-      t: own.translation,
-      f: cam.f,
-      cx: cam.cx,
-      cy: cam.cy,
-      source: 'solver',
-    };
-  }
-  const k = { fx: cam.f, fy: cam.f, cx: cam.cx, cy: cam.cy };
-  const fit = fitWorldToCamera(
-    solvedJoints(details.clip),
-    rawFromTracks(tracks, k).camera,
-    details.rootCamera,
-  );
-  return { q: fit.rotation, t: fit.translation, f: cam.f, cx: cam.cx, cy: cam.cy, source: 'fitted' };
+  const { rotation, translation } =
+    own ??
+    fitWorldToCamera(
+      solvedJoints(details.clip),
+      rawFromTracks(tracks, { fx: f, fy: f, cx, cy }).camera,
+      details.rootCamera,
+    );
+  return { q: rotation, t: translation, f, cx, cy, source: own ? 'solver' : 'fitted' };
 }
 
 function project(c: WorldToCamera, p: Vec3): [number, number] | null {
