@@ -952,50 +952,35 @@ function finish(
     const nrm = new Float32Array(normals.length);
     const rp = new Float64Array(3);
     const rn = new Float64Array(3);
+    const o = new Float64Array(3); // skinned position
+    const mv = new Float64Array(3); // skinned normal (before normalising)
     for (let v = 0; v < V; v++) {
-      const px = positions[3 * v];
-      const py = positions[3 * v + 1];
-      const pz = positions[3 * v + 2];
-      const nx = normals[3 * v];
-      const ny = normals[3 * v + 1];
-      const nz = normals[3 * v + 2];
-      let ox = 0;
-      let oy = 0;
-      let oz = 0;
-      let mx = 0;
-      let my = 0;
-      let mz = 0;
+      const i = 3 * v;
+      o.fill(0);
+      mv.fill(0);
       for (let k = 0; k < 4; k++) {
         const w = m.weights[4 * v + k];
         if (w === 0) continue;
         const sd = sideOf[m.joints[4 * v + k]];
         if (sd === 0) {
-          ox += w * px;
-          oy += w * py;
-          oz += w * pz;
-          mx += w * nx;
-          my += w * ny;
-          mz += w * nz;
+          for (let e = 0; e < 3; e++) {
+            o[e] += w * positions[i + e];
+            mv[e] += w * normals[i + e];
+          }
           continue;
         }
         const r = 4 * (sd - 1);
         const c = 3 * (sd - 1);
-        rotateQ64(rp, R, r, px - C[c], py - C[c + 1], pz - C[c + 2]);
-        rotateQ64(rn, R, r, nx, ny, nz);
-        ox += w * (C[c] + rp[0]);
-        oy += w * (C[c + 1] + rp[1]);
-        oz += w * (C[c + 2] + rp[2]);
-        mx += w * rn[0];
-        my += w * rn[1];
-        mz += w * rn[2];
+        rotateQ64(rp, R, r, positions[i] - C[c], positions[i + 1] - C[c + 1], positions[i + 2] - C[c + 2]);
+        rotateQ64(rn, R, r, normals[i], normals[i + 1], normals[i + 2]);
+        for (let e = 0; e < 3; e++) {
+          o[e] += w * (C[c + e] + rp[e]);
+          mv[e] += w * rn[e];
+        }
       }
-      positions[3 * v] = ox;
-      positions[3 * v + 1] = oy;
-      positions[3 * v + 2] = oz;
-      const l = Math.hypot(mx, my, mz) || 1;
-      nrm[3 * v] = mx / l;
-      nrm[3 * v + 1] = my / l;
-      nrm[3 * v + 2] = mz / l;
+      positions.set(o, i);
+      const l = Math.hypot(mv[0], mv[1], mv[2]) || 1;
+      for (let e = 0; e < 3; e++) nrm[i + e] = mv[e] / l;
     }
     normals = nrm;
   }
