@@ -244,12 +244,15 @@ const vrmAvatar = () =>
 
 describe('steady frame rates', () => {
   it('picks the nearest standard rate (30 for a 29.827 fps phone clip), validates a chosen one', () => {
-    expect(nearestStandardFps(29.827)).toBe(30);
-    expect(nearestStandardFps(25.834)).toBe(25);
-    expect(nearestStandardFps(23.976)).toBe(24);
-    expect(nearestStandardFps(59.2)).toBe(60);
-    expect(nearestStandardFps(48)).toBe(50);
-    expect(nearestStandardFps(Number.NaN)).toBe(30);
+    const nearest = [
+      [29.827, 30],
+      [25.834, 25],
+      [23.976, 24],
+      [59.2, 60],
+      [48, 50],
+      [Number.NaN, 30],
+    ];
+    for (const [fps, standard] of nearest) expect(nearestStandardFps(fps), `${fps} fps`).toBe(standard);
     const c = motion(29.827, 1);
     expect(exportFps(c)).toBe(30);
     expect(exportFps(c, { fps: 24 })).toBe(24);
