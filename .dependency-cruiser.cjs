@@ -10,67 +10,56 @@ const ADAPTER_LIBS =
 const FRAMEWORK_LIBS = '(^|/)node_modules/(fastify|@fastify/[^/]+|fastify-type-provider-zod)/';
 const FS = '^(node:)?fs(/promises)?$';
 
+/** A forbidden dependency: imports from `from` to `to` fail the build with the rule's name. */
+const rule = (name, comment, from, to) => ({ name, severity: 'error', comment, from, to });
+
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      severity: 'error',
-      comment: 'No import cycles, in any package or app.',
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: 'packages-below-apps',
-      severity: 'error',
-      comment: 'Packages are the lower layer: they never import an app.',
-      from: { path: '^packages/' },
-      to: { path: '^apps/' },
-    },
-    {
-      name: 'contracts-browser-safe',
-      severity: 'error',
-      comment: '@mocap/contracts is imported by the browser: only zod, no Node built-ins, no other package.',
-      from: { path: '^packages/contracts/' },
-      to: { dependencyTypesNot: ['local'], pathNot: '(^|/)node_modules/zod/' },
-    },
-    {
-      name: 'web-not-node-apps',
-      severity: 'error',
-      comment: 'The web app talks to the server over HTTP; it shares types through @mocap/contracts only.',
-      from: { path: '^apps/web/' },
-      to: { path: '^apps/(server|worker|cli)/' },
-    },
-    {
-      name: 'server-front-door',
-      severity: 'error',
-      comment: 'Other apps use the server through its package front door (src/index.ts) only.',
-      from: { path: '^apps/(worker|cli)/' },
-      to: { path: S, pathNot: `${S}index\\.ts$` },
-    },
-    {
-      name: 'server-nothing-reaches-up-to-wiring',
-      severity: 'error',
-      comment: 'wiring.ts / app.ts / main.ts / index.ts sit on top: nothing below imports them.',
-      from: { path: S, pathNot: [TOP, `${S}paysandbox/mount\\.ts$`] },
-      to: { path: TOP, pathNot: `${S}services\\.ts$` },
-    },
-    {
-      name: 'server-infra-below-modules',
-      severity: 'error',
-      comment:
-        "Adapters implement ports: infra imports ports (src/ports.ts, a slice's ports.ts), never slices, http or wiring.",
-      from: { path: `${S}infra/` },
-      to: {
+    rule('no-circular', 'No import cycles, in any package or app.', {}, { circular: true }),
+    rule(
+      'packages-below-apps',
+      'Packages are the lower layer: they never import an app.',
+      { path: '^packages/' },
+      { path: '^apps/' },
+    ),
+    rule(
+      'contracts-browser-safe',
+      '@mocap/contracts is imported by the browser: only zod, no Node built-ins, no other package.',
+      { path: '^packages/contracts/' },
+      { dependencyTypesNot: ['local'], pathNot: '(^|/)node_modules/zod/' },
+    ),
+    rule(
+      'web-not-node-apps',
+      'The web app talks to the server over HTTP; it shares types through @mocap/contracts only.',
+      { path: '^apps/web/' },
+      { path: '^apps/(server|worker|cli)/' },
+    ),
+    rule(
+      'server-front-door',
+      'Other apps use the server through its package front door (src/index.ts) only.',
+      { path: '^apps/(worker|cli)/' },
+      { path: S, pathNot: `${S}index\\.ts$` },
+    ),
+    rule(
+      'server-nothing-reaches-up-to-wiring',
+      'wiring.ts / app.ts / main.ts / index.ts sit on top: nothing below imports them.',
+      { path: S, pathNot: [TOP, `${S}paysandbox/mount\\.ts$`] },
+      { path: TOP, pathNot: `${S}services\\.ts$` },
+    ),
+    rule(
+      'server-infra-below-modules',
+      "Adapters implement ports: infra imports ports (src/ports.ts, a slice's ports.ts), never slices, http or wiring.",
+      { path: `${S}infra/` },
+      {
         path: `${S}(modules/|http/|store\\.ts$|services\\.ts$)`,
         pathNot: `${S}modules/[^/]+/ports\\.ts$`,
       },
-    },
-    {
-      name: 'server-routes-never-reach-infra',
-      severity: 'error',
-      comment: 'Routes call services: no adapter, repository, SQL, queue or S3 code from a route.',
-      from: { path: `${S}modules/[^/]+/(routes|preflight)\\.ts$` },
-      to: {
+    ),
+    rule(
+      'server-routes-never-reach-infra',
+      'Routes call services: no adapter, repository, SQL, queue or S3 code from a route.',
+      { path: `${S}modules/[^/]+/(routes|preflight)\\.ts$` },
+      {
         path: [
           `${S}infra/`,
           `${S}migrations/`,
@@ -79,17 +68,15 @@ module.exports = {
           ADAPTER_LIBS,
         ],
       },
-    },
-    {
-      name: 'server-services-pure',
-      severity: 'error',
-      comment:
-        'Services (and every slice file besides routes, their schemas and repositories) import ports only: never Fastify, Kysely, BullMQ, fs, the S3 SDK, infra or http.',
-      from: {
+    ),
+    rule(
+      'server-services-pure',
+      'Services (and every slice file besides routes, their schemas and repositories) import ports only: never Fastify, Kysely, BullMQ, fs, the S3 SDK, infra or http.',
+      {
         path: `${S}modules/`,
         pathNot: `${S}modules/[^/]+/(routes|preflight|schemas|repo|store)\\.ts$`,
       },
-      to: {
+      {
         path: [
           `${S}infra/`,
           `${S}http/`,
@@ -100,19 +87,17 @@ module.exports = {
           FS,
         ],
       },
-    },
-    {
-      name: 'server-repos-below-services',
-      severity: 'error',
-      comment: 'Repositories (the only SQL) implement ports: they never import services, routes or http.',
-      from: { path: `${S}(modules/[^/]+/(repo|store)\\.ts|store\\.ts)$` },
-      to: { path: [`${S}modules/[^/]+/(routes|service|preflight)\\.ts$`, `${S}http/`, FRAMEWORK_LIBS] },
-    },
-    {
-      name: 'server-sql-only-in-repos',
-      severity: 'error',
-      comment: 'Kysely only in repositories, the database adapters, the migrations and the wiring.',
-      from: {
+    ),
+    rule(
+      'server-repos-below-services',
+      'Repositories (the only SQL) implement ports: they never import services, routes or http.',
+      { path: `${S}(modules/[^/]+/(repo|store)\\.ts|store\\.ts)$` },
+      { path: [`${S}modules/[^/]+/(routes|service|preflight)\\.ts$`, `${S}http/`, FRAMEWORK_LIBS] },
+    ),
+    rule(
+      'server-sql-only-in-repos',
+      'Kysely only in repositories, the database adapters, the migrations and the wiring.',
+      {
         path: S,
         pathNot: [
           `${S}modules/[^/]+/(repo|store)\\.ts$`,
@@ -121,8 +106,8 @@ module.exports = {
           `${S}migrations/`,
         ],
       },
-      to: { path: '(^|/)node_modules/kysely/' },
-    },
+      { path: '(^|/)node_modules/kysely/' },
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
