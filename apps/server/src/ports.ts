@@ -410,6 +410,9 @@ export interface Clock {
   now(): number;
 }
 
+/** A day in milliseconds (the clock's unit): plan lengths, report days, pack durations. */
+export const DAY_MS = 86_400_000;
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Identity from a third-party login (the `/passport/3rd/login` interface). */

@@ -8,8 +8,8 @@
 import { createCipheriv, createSign, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { DAY_MS } from '../src/modules/goods/catalogue.ts';
 import type { SandboxKeys } from '../src/paysandbox/keys.ts';
+import { DAY_MS } from '../src/ports.ts';
 import { databases, useServer } from './harness.ts';
 
 interface OrderView {

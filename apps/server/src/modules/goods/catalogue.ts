@@ -32,8 +32,6 @@ export interface Goods {
   coins: number;
 }
 
-export const DAY_MS = 86_400_000;
-
 /** A coin pack: V coins (`coins100`, "100 V币 V coins") or, for companies, CV coins (`cv1000`). */
 function pack(id: number, kind: 'coins' | 'company', coins: number, price: number): Goods {
   const [name, currency] = kind === 'coins' ? ['coins', 'V'] : ['cv', 'CV'];

@@ -7,9 +7,9 @@
  */
 import { randomInt } from 'node:crypto';
 import { AppError, Codes, Messages } from '../../errors.ts';
-import { ACCOUNT_COMPANY, type Clock, type Page, type UserRecord } from '../../ports.ts';
+import { ACCOUNT_COMPANY, type Clock, DAY_MS, type Page, type UserRecord } from '../../ports.ts';
 import { type CoinService, Reasons } from '../coins/service.ts';
-import { DAY_MS, type Goods, goodsById, PACK_BONUS_PERCENT } from '../goods/catalogue.ts';
+import { type Goods, goodsById, PACK_BONUS_PERCENT } from '../goods/catalogue.ts';
 import { effectiveLevel } from '../user/service.ts';
 import {
   type CashbackRecord,

@@ -8,7 +8,7 @@
  * account, or on the address without storing it): 120 behaviours a minute.
  */
 import { AppError, Codes } from '../../errors.ts';
-import type { Clock, RateLimiter } from '../../ports.ts';
+import { type Clock, DAY_MS, type RateLimiter } from '../../ports.ts';
 import type { BehaviorKind, BehaviorRepo, BehaviorRow } from './ports.ts';
 
 export const BEHAVIOR_LIMIT = { perMinute: 120 } as const;
@@ -16,7 +16,6 @@ export const BEHAVIOR_LIMIT = { perMinute: 120 } as const;
 export const PAGE_PATH = /^\/[A-Za-z0-9_\-/]{0,127}$/;
 /** An action name: `upload.start`, `download`, `tour.dismiss`. */
 export const ACTION_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
-const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
 
 export interface BehaviorInput {

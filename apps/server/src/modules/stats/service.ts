@@ -5,11 +5,11 @@
  * caller's calendar days (its UTC offset), counted by the database.
  */
 import { AppError, Codes } from '../../errors.ts';
+import { DAY_MS } from '../../ports.ts';
 import type { DayCounts, InviterRow, Period, RevenueRow, StatsRepo } from './ports.ts';
 
 export type { DayCounts, InviterRow, Period, RevenueRow, StatsRepo };
 
-export const DAY_MS = 86_400_000;
 /** Longest period a report covers. */
 export const MAX_DAYS = 400;
 

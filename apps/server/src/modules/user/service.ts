@@ -11,6 +11,7 @@ import {
   ACCOUNT_COMPANY,
   ACCOUNT_INDIVIDUAL,
   type Clock,
+  DAY_MS,
   type ExternalIdentity,
   type IdentityBinding,
   type Level,
@@ -32,8 +33,6 @@ import { type CoinService, monthKey, Reasons } from '../coins/service.ts';
 
 /** Verification code purposes for `POST /code/{email}/{type}`. */
 export const CodeTypes = { REGISTER: 1, RESET: 2, CHANGE_EMAIL: 3 } as const;
-
-export const DAY_MS = 86_400_000;
 /** Plan lengths (spec §9). */
 export const PLAN_DAYS = { monthly: 30, yearly: 360 } as const;
 
