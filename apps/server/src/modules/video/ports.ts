@@ -6,25 +6,13 @@ import type { Page, Repos } from '../../ports.ts';
 /** Spec §3: not made, in progress, made, failed. */
 export const VideoStatus = { NOT_MADE: 0, IN_PROGRESS: 1, MADE: 2, FAILED: 3 } as const;
 export type VideoStatusCode = (typeof VideoStatus)[keyof typeof VideoStatus];
-export const STATUS_NAMES: Record<number, string> = {
-  0: 'not made',
-  1: 'in progress',
-  2: 'made',
-  3: 'failed',
-};
+/** The statuses' names, by code. */
+export const STATUS_NAMES = ['not made', 'in progress', 'made', 'failed'] as const;
 
 export { CAPTURE_TYPES, type CaptureType } from '@mocap/contracts';
 
 /** How the motion is solved (smoothing, foot lock, root at origin, height): the contract's (`@mocap/contracts`). */
 import type { CaptureType, JudgeReason, SolveOptions } from '@mocap/contracts';
-
-export {
-  DEFAULT_SOLVE_OPTIONS,
-  FOOT_LOCK_MODES,
-  type FootLockMode,
-  HEIGHT_RANGE,
-  type SolveOptions,
-} from '@mocap/contracts';
 
 export interface StoredZip {
   key: string;

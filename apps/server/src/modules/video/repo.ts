@@ -3,15 +3,14 @@
  * (migrations `101_videos`, `400_video_solve_options`, `600_video_judgement`); the instance may be a connection or a transaction.
  */
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_SOLVE_OPTIONS, type FootLockMode, type SolveOptions } from '@mocap/contracts';
 import { type ColumnType, type Generated, type Kysely, type Selectable, sql } from 'kysely';
 import * as Rows from '../../infra/db/rows.ts';
 import type { DB } from '../../infra/db/schema.ts';
 import type { Page } from '../../ports.ts';
 import type {
   DownloadRecord,
-  FootLockMode,
   NewVideo,
-  SolveOptions,
   VideoListItem,
   VideoPatch,
   VideoQuery,
@@ -19,7 +18,6 @@ import type {
   VideoRepo,
   VideoStatusCode,
 } from './ports.ts';
-import { DEFAULT_SOLVE_OPTIONS } from './ports.ts';
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 

@@ -10,7 +10,15 @@
 
 import { randomUUID } from 'node:crypto';
 import type { BoneType } from '@mocap/contracts';
-import { companyUploadCost, remakeCost, uploadCost } from '@mocap/contracts';
+import {
+  companyUploadCost,
+  DEFAULT_SOLVE_OPTIONS,
+  FOOT_LOCK_MODES,
+  HEIGHT_RANGE,
+  remakeCost,
+  type SolveOptions,
+  uploadCost,
+} from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
@@ -39,12 +47,8 @@ import {
   CAPTURE_TYPES,
   type CaptureJudgement,
   type CaptureType,
-  DEFAULT_SOLVE_OPTIONS,
   type FilePort,
-  FOOT_LOCK_MODES,
-  HEIGHT_RANGE,
   type ProbedFile,
-  type SolveOptions,
   STATUS_NAMES,
   type VideoListItem,
   type VideoQuery,
