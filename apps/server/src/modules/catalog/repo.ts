@@ -49,7 +49,7 @@ export class KyselyCategoryRepo implements CategoryRepo {
   }
 
   async update(id: number, p: Partial<Pick<Category, 'parentId' | 'name' | 'sort'>>, now: number) {
-    const set = columnValues(p, { parentId: 'parent_id', name: 'name', sort: 'sort' });
+    const set = columnValues(p, ['parentId', 'name', 'sort']);
     await updateWhere(this.db, 'categories', { ...set, updated_at: now }, { id });
   }
 

@@ -106,20 +106,22 @@ function toRecord(r: Row): MusicRecord {
 }
 
 const patchRow = (p: MusicPatch): Partial<Row> =>
-  columnValues(p, {
-    status: 'status',
-    progress: 'progress',
-    error: 'error',
-    seed: 'seed',
-    jobSeq: 'job_seq',
-    attempts: 'attempts',
-    redoneCount: 'redone_count',
-    refunded: ['refunded', flag],
-    outputs: ['outputs', jsonText],
-    startedAt: 'started_at',
-    finishedAt: 'finished_at',
-    name: 'name',
-  });
+  columnValues(
+    p,
+    [
+      'status',
+      'progress',
+      'error',
+      'seed',
+      'jobSeq',
+      'attempts',
+      'redoneCount',
+      'startedAt',
+      'finishedAt',
+      'name',
+    ],
+    { refunded: flag, outputs: jsonText },
+  );
 
 export class KyselyMusicRepo extends SliceRepo<MusicDB> implements MusicRepo {
   async create(m: NewMusic): Promise<MusicRecord> {

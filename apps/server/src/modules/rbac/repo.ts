@@ -132,16 +132,8 @@ const toAudit = (r: Selectable<AdminAuditTable>): P.AuditRecord => ({
 });
 
 const menuRow = (m: Partial<P.MenuInput>): Partial<Omit<Selectable<AdminMenusTable>, 'id'>> =>
-  columnValues(m, {
-    title: 'title',
-    module: 'module',
-    icon: 'icon',
-    controller: 'controller',
-    action: 'action',
-    show: ['show', flag],
-    path: 'path',
-    alias: 'alias',
-    sort: 'sort',
+  columnValues(m, ['title', 'module', 'icon', 'controller', 'action', 'path', 'alias', 'sort'], {
+    show: flag,
   });
 
 export class KyselyRbacRepo extends SliceRepo<RbacDB> implements P.RbacRepo {
@@ -160,7 +152,7 @@ export class KyselyRbacRepo extends SliceRepo<RbacDB> implements P.RbacRepo {
     return toRole(await insertRow(this.db, 'admin_roles', { ...values, created_at: now, updated_at: now }));
   }
   async updateRole(id: number, r: Partial<P.RoleInput>, now: number) {
-    const set = columnValues(r, { title: 'title', state: ['state', flag], pages: ['pages', jsonText] });
+    const set = columnValues(r, ['title'], { state: flag, pages: jsonText });
     await updateWhere(this.db, 'admin_roles', { ...set, updated_at: now }, { id });
   }
   async deleteRole(id: number) {

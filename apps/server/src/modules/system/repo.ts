@@ -36,16 +36,7 @@ const toNotice = (r: Selectable<NoticesTable>): Notice => ({
 });
 
 const noticeValues = (n: Partial<NoticeInput>) =>
-  columnValues(n, {
-    page: 'page',
-    jumpTo: 'jump_to',
-    button: 'button',
-    url: 'url',
-    type: 'type',
-    title: 'title',
-    content: 'content',
-    enabled: ['enabled', flag],
-  });
+  columnValues(n, ['page', 'jumpTo', 'button', 'url', 'type', 'title', 'content'], { enabled: flag });
 
 export class KyselyNoticeRepo implements NoticeRepo {
   constructor(private readonly db: Kysely<DB>) {}
@@ -117,20 +108,22 @@ function safeJson(s: string): Record<string, unknown> {
 }
 
 const machineValues = (m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>) =>
-  columnValues(m, {
-    name: 'name',
-    host: 'host',
-    kind: 'kind',
-    status: 'status',
-    capacity: 'capacity',
-    running: 'running',
-    version: 'version',
-    remark: 'remark',
-    enabled: ['enabled', flag],
-    meta: ['meta', jsonText],
-    lastHeartbeatAt: 'last_heartbeat_at',
-    startedAt: 'started_at',
-  });
+  columnValues(
+    m,
+    [
+      'name',
+      'host',
+      'kind',
+      'status',
+      'capacity',
+      'running',
+      'version',
+      'remark',
+      'lastHeartbeatAt',
+      'startedAt',
+    ],
+    { enabled: flag, meta: jsonText },
+  );
 
 export class KyselyMachineRepo implements MachineRepo {
   constructor(private readonly db: Kysely<DB>) {}

@@ -156,14 +156,13 @@ export class KyselyTomokageRepo extends SliceRepo<TDB> implements TomokageRepo {
 
   async update(id: number, p: TomokagePatch, now: number): Promise<void> {
     const o: Partial<Row> = {
-      ...columnValues(p, {
-        name: 'name',
-        mapping: ['mapping', jsonText],
-        mappingEdited: ['mapping_edited', flag],
-        info: ['info', jsonText],
-        pictures: ['pictures', jsonText],
-        collected: ['collected', flag],
-        hidden: ['hidden', flag],
+      ...columnValues(p, ['name'], {
+        mapping: jsonText,
+        mappingEdited: flag,
+        info: jsonText,
+        pictures: jsonText,
+        collected: flag,
+        hidden: flag,
       }),
       updated_at: now,
     };
