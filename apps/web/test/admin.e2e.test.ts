@@ -98,6 +98,14 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(200);
   };
+  /** Fills the console filter `field` with `text`, presses `submit`, and waits until `table` shows `rows` rows. */
+  const search = async (page: Page, [field, text, submit, table]: readonly string[], rows: number) => {
+    await page.getByTestId(field).fill(text);
+    await page.getByTestId(submit).click();
+    const shown = page.locator(`[data-testid=${table}] tbody tr[data-row]`);
+    await waitFor(async () => (await shown.count()) === rows, 10_000, `the search (${table}: ${rows} rows)`);
+  };
+  const playerSearch = ['user-keyword', 'player@', 'user-search', 'user-table'] as const;
   /** Closes the start carousel when notices exist. */
   const closeCarousel = async (page: Page) => {
     const close = page.locator('.notice-close');
@@ -189,15 +197,9 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     const actx = await context('en', admin);
     const ap = await actx.newPage();
     await ap.goto(`${run.server().url}/capture/index/manageUser`);
-    await ap.getByTestId('user-keyword').fill('player@');
-    await ap.getByTestId('user-search').click();
+    await search(ap, playerSearch, 1);
     const row = ap.locator(`[data-testid=user-table] tr[data-row="${player.id}"]`);
     await row.waitFor();
-    await waitFor(
-      async () => (await ap.locator('[data-testid=user-table] tr[data-row]').count()) === 1,
-      10_000,
-      'the search',
-    );
     await row.locator('[data-action=topUp]').click();
     await ap.getByTestId('topup-amount').fill('123');
     await shot(ap, 'admin-topup-en');
@@ -261,13 +263,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
 
     // --- blacklist: the user's next request gets 408 ---
     await ap.locator('[data-admin-path=manageUser]').click();
-    await ap.getByTestId('user-keyword').fill('player@');
-    await ap.getByTestId('user-search').click();
-    await waitFor(
-      async () => (await ap.locator('[data-testid=user-table] tr[data-row]').count()) === 1,
-      10_000,
-      'the search',
-    );
+    await search(ap, playerSearch, 1);
     await ap.locator(`tr[data-row="${player.id}"] [data-action=black]`).click();
     await ap.locator('.modal-foot .btn-danger').click();
     await ap.locator(`tr[data-row="${player.id}"] [data-action=unblack]`).waitFor();
@@ -425,13 +421,7 @@ describe.skipIf(e2eSkipped())('administrator console e2e (chromium + real server
     await waitFor(() => secondLog.includes('enabled again'), 20_000, 'the worker resumed');
     // Both actions are in the audit log, with the machine's enabled flag before and after.
     await page.locator('[data-admin-path=auditLog]').click();
-    await page.getByTestId('audit-route').fill('/machineInfo/update');
-    await page.getByTestId('audit-search').click();
-    await waitFor(
-      async () => (await page.locator('[data-testid=audit-table] tbody tr[data-row]').count()) === 2,
-      10_000,
-      'two machine rows',
-    );
+    await search(page, ['audit-route', '/machineInfo/update', 'audit-search', 'audit-table'], 2);
     const rows = (await page.getByTestId('audit-table').textContent()) ?? '';
     expect(rows).toContain('enabled: true → false');
     expect(rows).toContain('enabled: false → true');

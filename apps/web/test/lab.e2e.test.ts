@@ -36,6 +36,13 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     (await registerAs<{ token: string }>(email, 'lab-pass-123')).token;
   const context = (lang: 'en' | 'zh', token: string) =>
     run.context(lang, token, { acceptDownloads: true, noticesSeen: true });
+  /** A new browser in `lang` signed in with `token`, opened on the capture app's page `path`. */
+  const open = async (lang: 'en' | 'zh', token: string, path: string) => {
+    const ctx = await context(lang, token);
+    const page = await ctx.newPage();
+    await page.goto(`${run.server().url}/capture/index/${path}`);
+    return { ctx, page };
+  };
   const canvasShot = (page: Page, testId: string) =>
     page.evaluate(
       (id) =>
@@ -91,9 +98,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
   it('mmd: plays the VMD of a bought animation with leg IK, downloads it, plays it on a real PMX model', async () => {
     for (const lang of ['en', 'zh'] as const) {
       const { token, ids } = await member(`lab-mmd-${lang}@example.com`);
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${run.server().url}/capture/index/mmd`);
+      const { ctx, page } = await open(lang, token, 'mmd');
       await page.getByTestId('mmd-stage').and(page.locator('[data-state="ready"]')).waitFor();
       expect(await page.title()).toContain(lang === 'en' ? 'MMD studio' : 'MMD 工作室');
       await page.getByTestId('mmd-motion').selectOption(`animation:${ids['05_02']}`);
@@ -158,9 +163,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     }
     // A free account: the paid-plan note, no VMD buttons.
     const free = await register('lab-free@example.com');
-    const ctx = await context('en', free);
-    const page = await ctx.newPage();
-    await page.goto(`${run.server().url}/capture/index/mmd`);
+    const { ctx, page } = await open('en', free, 'mmd');
     await page.getByTestId('mmd-paid').waitFor();
     expect(await page.getByTestId('mmd-play').count()).toBe(0);
     await ctx.close();
@@ -169,9 +172,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
   it('experiment: two animations side by side on one clock', async () => {
     for (const lang of ['en', 'zh'] as const) {
       const { token, ids } = await member(`lab-exp-${lang}@example.com`);
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${run.server().url}/capture/index/experiment`);
+      const { ctx, page } = await open(lang, token, 'experiment');
       await page.getByTestId('exp-left-pick').selectOption(`animation:${ids['05_02']}`);
       await page.getByTestId('exp-right-pick').selectOption(`animation:${ids['05_03']}`);
       for (const side of ['exp-left', 'exp-right'])
@@ -228,9 +229,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     ]);
     for (const lang of ['en', 'zh'] as const) {
       const token = await register(`lab-wis-${lang}@example.com`);
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${run.server().url}/capture/index/wisdom`);
+      const { ctx, page } = await open(lang, token, 'wisdom');
       await page.getByTestId('wis-file').setInputFiles(VIDEO);
       await page.getByTestId('wis-result').waitFor({ timeout: 60_000 });
       const checks = page.locator('.wis-check');
@@ -271,9 +270,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     );
     await call('PUT', `/video/square/${up.data.id}/1`, {}, token);
     for (const lang of ['en', 'zh'] as const) {
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${run.server().url}/capture/index/animation`);
+      const { ctx, page } = await open(lang, token, 'animation');
       await page.getByTestId('anim-share').waitFor();
       await shot(page, `animation-share-${lang}`);
       if (lang === 'en') {
@@ -292,9 +289,7 @@ describe.skipIf(e2eSkipped())('lab pages e2e (chromium + real server)', () => {
     );
     expect(hidden.list.map((a) => [a.name, a.status])).toEqual([['my jump shot', 0]]);
     await call('POST', '/admin/animation/publish', { id: hidden.list[0]!.id, published: true }, admin);
-    const ctx = await context('en', token);
-    const page = await ctx.newPage();
-    await page.goto(`${run.server().url}/capture/index/animation`);
+    const { ctx, page } = await open('en', token, 'animation');
     await page.getByTestId('anim-keyword').fill('my jump shot');
     await page.getByTestId('anim-keyword').press('Enter');
     const card = page.getByTestId('anim-card').filter({ hasText: 'my jump shot' });
