@@ -44,6 +44,10 @@ export interface ChangeOptions {
 /** A month key `YYYY-MM` in UTC. */
 export const monthKey = (t: number): string => new Date(t).toISOString().slice(0, 7);
 
+/** What a refusal for want of coins says: V coins, or CV coins (a company making a video or a dance). */
+export const insufficientMessage = (currency: Currency): string =>
+  currency === 'V' ? Messages.INSUFFICIENT_V : '你的CV币余额不足,无法制作视频';
+
 /** A change of a balance: whose, by how much (negative to spend), why, its reference key, options. */
 type Change = [userId: number, amount: number, reason: Reason, ref: string, opts?: ChangeOptions];
 
@@ -153,6 +157,16 @@ export class CoinService {
     const u = await this.store.repos.users.findById(userId);
     if (!u) throw new AppError(Codes.NOT_FOUND, 'user not found');
     return currency === 'V' ? u.surplus : u.cvCoin;
+  }
+
+  /**
+   * Refuses (REFUSED, with the balance and the amount required) when the user holds fewer than `amount` coins
+   * of `currency`: the check before anything is stored or charged (the charge itself checks again).
+   */
+  async requireBalance(userId: number, currency: Currency, amount: number): Promise<void> {
+    const balance = await this.balance(userId, currency);
+    if (balance < amount)
+      throw new AppError(Codes.REFUSED, insufficientMessage(currency), { balance, required: amount });
   }
 
   records(q: LedgerQuery): Promise<Page<LedgerEntry>> {

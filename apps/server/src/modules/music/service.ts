@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { companyUploadCost, remakeCost, uploadCost } from '@mocap/contracts';
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, JobQueue, ObjectStorage, Page, UserRecord } from '../../ports.ts';
-import { type CoinService, Reasons } from '../coins/service.ts';
+import { type CoinService, insufficientMessage, Reasons } from '../coins/service.ts';
 import { assertBoneTypeFor, MB, PLAN_LIMITS, planOf } from '../video/limits.ts';
 import type { MusicStore } from './ports.ts';
 import {
@@ -134,10 +134,6 @@ export class MusicService {
       : { amount: uploadCost(durationS), currency: 'V' as const, reason: 'music_upload' };
   }
 
-  private insufficient(currency: 'V' | 'CV'): string {
-    return currency === 'V' ? Messages.INSUFFICIENT_V : '你的CV币余额不足,无法制作视频';
-  }
-
   async checkQueue(u: UserRecord): Promise<void> {
     const limit = PLAN_LIMITS[planOf(u, this.deps.clock.now())].queue;
     const n = await this.deps.store.repos.music.countByStatus(u.id, [
@@ -172,13 +168,7 @@ export class MusicService {
       if (await this.deps.store.repos.music.findByMd5(u.id, md5))
         throw new AppError(Codes.REFUSED, MusicMessages.DUPLICATE);
       const cost = this.costOf(u, probe.durationS);
-      const balance = await this.deps.coins.balance(u.id, cost.currency);
-      if (balance < cost.amount) {
-        throw new AppError(Codes.REFUSED, this.insufficient(cost.currency), {
-          balance,
-          required: cost.amount,
-        });
-      }
+      await this.deps.coins.requireBalance(u.id, cost.currency, cost.amount);
       const uuid = randomUUID();
       const audioKey = `uploadMusic/${uuid.replace(/-/g, '')}.${extensionOf(probe.format, file.fileName)}`;
       const prefix = `music/u${u.id}/${uuid}`;
@@ -212,7 +202,7 @@ export class MusicService {
           await this.deps.coins.changeIn(r, u.id, -cost.amount, cost.reason, chargeRef, {
             currency: cost.currency,
             note: `music ${row.id} (${probe.durationS.toFixed(1)} s)`,
-            insufficientMessage: this.insufficient(cost.currency),
+            insufficientMessage: insufficientMessage(cost.currency),
           });
           return row;
         });

@@ -497,11 +497,7 @@ export class TomokageService {
     const purchaseRef = `square_download:${s.id}:${u.id}`;
     const bought = !own && (await this.deps.store.repos.ledger.findByRef(purchaseRef)) !== undefined;
     const price = own || bought ? 0 : squareDownloadCost(s.durationMs / 1000);
-    if (price > 0) {
-      const balance = await this.deps.coins.balance(u.id, 'V');
-      if (balance < price)
-        throw new AppError(Codes.REFUSED, Messages.INSUFFICIENT_V, { balance, required: price });
-    }
+    if (price > 0) await this.deps.coins.requireBalance(u.id, 'V', price);
     // The row first (its id names the job and the folder; listed once its files are stored), then the job.
     const row = await this.deps.store.repos.tomokage.addApply({
       tomokageId: t.id,

@@ -22,7 +22,7 @@ import {
 import { AppError, Codes, Messages } from '../../errors.ts';
 import type { Clock, ObjectStorage, UserRecord } from '../../ports.ts';
 import { isAdmin } from '../auth/service.ts';
-import { type CoinService, Reasons } from '../coins/service.ts';
+import { type CoinService, insufficientMessage, Reasons } from '../coins/service.ts';
 import {
   type CaptureJobs,
   type CaptureMode,
@@ -315,10 +315,6 @@ export class VideoService {
       : { amount: uploadCost(durationS), currency: 'V' as const, reason: Reasons.UPLOAD };
   }
 
-  private insufficient(currency: 'V' | 'CV'): string {
-    return currency === 'V' ? Messages.INSUFFICIENT_V : '你的CV币余额不足,无法制作视频';
-  }
-
   // ---------------------------------------------------------------- upload
 
   /**
@@ -335,13 +331,7 @@ export class VideoService {
         throw new AppError(Codes.REFUSED, UploadMessages.DUPLICATE);
       }
       const cost = this.costOf(u, probe.durationS);
-      const fresh = await this.deps.coins.balance(u.id, cost.currency);
-      if (fresh < cost.amount) {
-        throw new AppError(Codes.REFUSED, this.insufficient(cost.currency), {
-          balance: fresh,
-          required: cost.amount,
-        });
-      }
+      await this.deps.coins.requireBalance(u.id, cost.currency, cost.amount);
       const uuid = randomUUID();
       const prefix = `videos/u${u.id}/${uuid}`;
       await this.deps.storage.putFile(`${prefix}/source.mp4`, file.path, { contentType: 'video/mp4' });
@@ -390,7 +380,7 @@ export class VideoService {
           await this.deps.coins.changeIn(r, u.id, -cost.amount, cost.reason, chargeRef, {
             currency: cost.currency,
             note: `video ${v.id} (${probe.durationS.toFixed(1)} s)`,
-            insufficientMessage: this.insufficient(cost.currency),
+            insufficientMessage: insufficientMessage(cost.currency),
           });
           await r.videos.update(v.id, { jobId: captureJobId(v.id, 0) }, now);
           await r.users.incrementUploadCount(u.id);
