@@ -14,6 +14,7 @@ import {
   Choice,
   ConfirmAct,
   ListPage,
+  OkPill,
   type PageOf,
   searchBody,
   TextInput,
@@ -53,9 +54,7 @@ export function ManageAnimationPage() {
       key: 's',
       title: tl('animAdmin.status'),
       render: (a) => (
-        <span className={`admin-pill ${a.status === 1 ? 'ok' : 'danger'}`}>
-          {tl(a.status === 1 ? 'animAdmin.published' : 'animAdmin.hidden')}
-        </span>
+        <OkPill ok={a.status === 1}>{tl(a.status === 1 ? 'animAdmin.published' : 'animAdmin.hidden')}</OkPill>
       ),
       csv: (a) => a.status,
     },

@@ -9,7 +9,6 @@ import { AdminPage, Field, fmtTime, forgetMyPages, Switch, Table, useLoad } from
 import {
   act,
   actionsColumn,
-  allOf,
   Btn,
   Check,
   Choice,
@@ -18,11 +17,12 @@ import {
   Filters,
   Foot,
   FormDialog,
+  OkPill,
   type PageOf,
   searchBody,
   TextInput,
+  useFiltered,
   useOk,
-  usePaged,
 } from './kit.tsx';
 import type { AdminUser } from './Users.tsx';
 
@@ -213,11 +213,7 @@ export function ManageRolePage() {
               {
                 key: 's',
                 title: ta('role.state'),
-                render: (r) => (
-                  <span className={`admin-pill ${r.state ? 'ok' : 'danger'}`}>
-                    {ta(r.state ? 'role.enabled' : 'role.disabled')}
-                  </span>
-                ),
+                render: (r) => <OkPill ok={r.state}>{ta(r.state ? 'role.enabled' : 'role.disabled')}</OkPill>,
                 width: 90,
               },
               {
@@ -440,14 +436,11 @@ const short = (v: unknown) => {
 };
 
 export function AuditLogPage() {
-  const [actor, setActor] = useState('');
-  const [module, setModule] = useState('');
-  const [route, setRoute] = useState('');
-  const [failedOnly, setFailedOnly] = useState(false);
   const [open, setOpen] = useState<AuditRow | null>(null);
-  const paged = usePaged({ actor: '', module: '', route: '', failedOnly: false }, (p, a) =>
+  const paged = useFiltered({ actor: '', module: '', route: '', failedOnly: false }, (p, a) =>
     api.post<PageOf<AuditRow>>('/audit/search', searchBody(p, a, 20)),
   );
+  const { field } = paged;
   const modules = [
     'user',
     'company',
@@ -464,30 +457,16 @@ export function AuditLogPage() {
     <AdminPage path="auditLog">
       {() => (
         <>
-          <Filters
-            onSubmit={() => paged.apply({ actor: actor.trim(), module, route: route.trim(), failedOnly })}
-            submitTestId="audit-search"
-          >
-            <TextInput
-              value={actor}
-              set={setActor}
-              placeholder={ta('audit.actorFilter')}
-              testId="audit-actor"
-            />
+          <Filters onSubmit={paged.search} submitTestId="audit-search">
+            <TextInput {...field('actor')} placeholder={ta('audit.actorFilter')} testId="audit-actor" />
             <Choice
-              value={module}
-              set={setModule}
+              {...field('module')}
               label={ta('audit.module')}
-              all={allOf(ta('audit.module'))}
+              all
               options={modules.map((m) => [m, m] as const)}
             />
-            <TextInput
-              value={route}
-              set={setRoute}
-              placeholder={ta('audit.routeFilter')}
-              testId="audit-route"
-            />
-            <Check value={failedOnly} set={setFailedOnly} label={ta('audit.failedOnly')} />
+            <TextInput {...field('route')} placeholder={ta('audit.routeFilter')} testId="audit-route" />
+            <Check {...field('failedOnly')} label={ta('audit.failedOnly')} />
           </Filters>
           <Table
             rows={paged.data?.list ?? []}
@@ -524,9 +503,9 @@ export function AuditLogPage() {
                 key: 'r',
                 title: ta('audit.outcome'),
                 render: (r) => (
-                  <span className={`admin-pill ${r.code === 0 ? 'ok' : 'danger'}`}>
+                  <OkPill ok={r.code === 0}>
                     {r.code === 0 ? ta('audit.ok') : ta('audit.failed', { code: r.code })}
-                  </span>
+                  </OkPill>
                 ),
                 width: 100,
               },

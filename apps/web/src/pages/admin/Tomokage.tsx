@@ -9,6 +9,7 @@ import {
   Btn,
   ConfirmAct,
   ListPage,
+  OkPill,
   type PageOf,
   searchBody,
   TextInput,
@@ -70,11 +71,7 @@ export function ManageTomokagePage() {
     {
       key: 'h',
       title: ta('tomo.visible'),
-      render: (h) => (
-        <span className={`admin-pill ${h.hidden ? 'danger' : 'ok'}`}>
-          {ta(h.hidden ? 'tomo.hidden' : 'tomo.shown')}
-        </span>
-      ),
+      render: (h) => <OkPill ok={!h.hidden}>{ta(h.hidden ? 'tomo.hidden' : 'tomo.shown')}</OkPill>,
       csv: (h) => (h.hidden ? 0 : 1),
     },
     { key: 'c', title: ta('admin.created'), render: (h) => fmtTime(h.createAt) },

@@ -20,7 +20,6 @@ import {
 import {
   act,
   actionsColumn,
-  allOf,
   Btn,
   Check,
   Choice,
@@ -36,6 +35,7 @@ import {
   type PageOf,
   searchBody,
   TextInput,
+  useFiltered,
   useOk,
   usePaged,
   validDays,
@@ -83,17 +83,14 @@ type Dialog =
 
 export function ManageUserPage() {
   const { user: me } = useSession();
-  const [keyword, setKeyword] = useState('');
-  const [level, setLevel] = useState<Level | ''>('');
-  const [black, setBlack] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const paged = usePaged({ keyword: '', level: '', black: false }, (p, a) =>
+  const paged = useFiltered({ keyword: '', level: '' as Level | '', black: false }, (p, a) =>
     api.post<PageOf<AdminUser>>(
       '/user/search',
       searchBody(p, { type: 1, keyword: a.keyword, level: a.level, blackFlag: a.black }),
     ),
   );
-  const { apply, reload } = paged;
+  const { reload, field } = paged;
   const [count] = useLoad(async () => {
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
@@ -183,24 +180,13 @@ export function ManageUserPage() {
       actions={actions}
       csv="users.csv"
       testId="user-table"
-      onSearch={() => apply({ keyword: keyword.trim(), level, black })}
+      onSearch={paged.search}
       submitTestId="user-search"
       filters={
         <>
-          <TextInput
-            value={keyword}
-            set={setKeyword}
-            placeholder={ta('admin.keyword')}
-            testId="user-keyword"
-          />
-          <Choice
-            value={level}
-            set={setLevel}
-            label={ta('user.level')}
-            all={allOf(ta('user.level'))}
-            options={levelOptions()}
-          />
-          <Check value={black} set={setBlack} label={ta('user.filterBlack')} />
+          <TextInput {...field('keyword')} placeholder={ta('admin.keyword')} testId="user-keyword" />
+          <Choice {...field('level')} label={ta('user.level')} all options={levelOptions()} />
+          <Check {...field('black')} label={ta('user.filterBlack')} />
         </>
       }
     >

@@ -7,7 +7,6 @@ import { api } from '../../lib/api.ts';
 import { AdminPage, type Column, Field, fmtDate, fmtTime, useLoad } from './Console.tsx';
 import {
   act,
-  allOf,
   Btn,
   Choice,
   ConfirmAct,
@@ -16,28 +15,27 @@ import {
   type Level,
   LevelFields,
   ListPage,
+  OkPill,
   type PageOf,
   searchBody,
   TextInput,
   thumbColumn,
+  useFiltered,
   usePaged,
   validDays,
 } from './kit.tsx';
 import { type AdminUser, UserDetail } from './Users.tsx';
 
 export function ManageVideoPage() {
-  const [keyword, setKeyword] = useState('');
-  const [status, setStatus] = useState('');
-  const [feedback, setFeedback] = useState('');
   const [preview, setPreview] = useState<{ v: VideoRow; url: string } | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'rerun' | 'delete'; v: VideoRow } | null>(null);
-  const paged = usePaged({ keyword: '', status: '', feedback: '' }, (p, a) =>
+  const paged = useFiltered({ keyword: '', status: '', feedback: '' }, (p, a) =>
     api.post<PageOf<VideoRow>>(
       '/admin/video/search',
       searchBody(p, { ...a, status: a.status ? Number(a.status) : undefined }),
     ),
   );
-  const { apply, reload } = paged;
+  const { reload, field } = paged;
   const run = (path: string, body: unknown) => act(() => api.post(path, body), reload);
   const statusPill = (v: VideoRow) => (
     <span
@@ -73,9 +71,9 @@ export function ManageVideoPage() {
       render: (v) =>
         v.feedback ? (
           <span className="admin-feedback" title={v.feedback}>
-            <span className={`admin-pill ${v.feedbackStatus ? 'ok' : 'danger'}`}>
+            <OkPill ok={v.feedbackStatus !== 0}>
               {ta(v.feedbackStatus ? 'video.feedbackHandled' : 'video.feedbackOpen')}
-            </span>{' '}
+            </OkPill>{' '}
             {v.feedback}
           </span>
         ) : (
@@ -137,28 +135,20 @@ export function ManageVideoPage() {
       actionsForAll
       csv="videos.csv"
       testId="video-table"
-      onSearch={() => apply({ keyword: keyword.trim(), status, feedback })}
+      onSearch={paged.search}
       filters={
         <>
-          <TextInput
-            wide
-            value={keyword}
-            set={setKeyword}
-            placeholder={ta('video.keyword')}
-            testId="video-keyword"
-          />
+          <TextInput wide {...field('keyword')} placeholder={ta('video.keyword')} testId="video-keyword" />
           <Choice
-            value={status}
-            set={setStatus}
+            {...field('status')}
             label={ta('video.status')}
-            all={allOf(ta('video.status'))}
+            all
             options={['0', '1', '2', '3'].map((v) => [v, ta(`video.status.${v}` as AdminKey)] as const)}
           />
           <Choice
-            value={feedback}
-            set={setFeedback}
+            {...field('feedback')}
             label={ta('video.feedback')}
-            all={allOf(ta('video.feedback'))}
+            all
             options={[
               ['open', ta('video.feedbackOpen')],
               ['handled', ta('video.feedbackHandled')],
@@ -211,10 +201,7 @@ function DateInput({ label, value, set }: { label: string; value: string; set: (
 }
 
 export function VideoDownHistoryPage() {
-  const [keyword, setKeyword] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const paged = usePaged({ keyword: '', from: '', to: '' }, (p, a) =>
+  const paged = useFiltered({ keyword: '', from: '', to: '' }, (p, a) =>
     api.post<PageOf<DownloadRow> & { coins: number }>(
       '/admin/download/search',
       searchBody(
@@ -228,7 +215,7 @@ export function VideoDownHistoryPage() {
       ),
     ),
   );
-  const { apply, data } = paged;
+  const { data, field } = paged;
   const columns: Column<DownloadRow>[] = [
     { key: 't', title: ta('user.time'), render: (r) => fmtTime(r.createdAt) },
     { key: 'e', title: ta('user.email'), render: (r) => r.email },
@@ -252,12 +239,12 @@ export function VideoDownHistoryPage() {
       csv="downloads.csv"
       testId="download-table"
       size={20}
-      onSearch={() => apply({ keyword: keyword.trim(), from, to })}
+      onSearch={paged.search}
       filters={
         <>
-          <TextInput value={keyword} set={setKeyword} placeholder={ta('download.keyword')} />
-          <DateInput label={ta('audit.from')} value={from} set={setFrom} />
-          <DateInput label={ta('audit.to')} value={to} set={setTo} />
+          <TextInput {...field('keyword')} placeholder={ta('download.keyword')} />
+          <DateInput label={ta('audit.from')} {...field('from')} />
+          <DateInput label={ta('audit.to')} {...field('to')} />
         </>
       }
       foot={

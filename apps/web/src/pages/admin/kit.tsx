@@ -103,6 +103,11 @@ export function Btn({
   );
 }
 
+/** A pill of a table cell: green (`ok`) or red. */
+export function OkPill({ ok, children }: { ok: boolean; children: ReactNode }) {
+  return <span className={`admin-pill ${ok ? 'ok' : 'danger'}`}>{children}</span>;
+}
+
 /** The edit and delete buttons of a row (delete left out when `onDelete` is). */
 export function EditDelete({ onEdit, onDelete }: { onEdit: () => void; onDelete?: () => void }) {
   return (
@@ -201,7 +206,7 @@ export function TextInput({
   );
 }
 
-/** A select of labelled options; `all` adds the empty option first ("everything"). */
+/** A select of labelled options; `all` adds the empty option first ("everything"; `true`: "<label>: All"). */
 export function Choice<V extends string>({
   value,
   set,
@@ -213,11 +218,11 @@ export function Choice<V extends string>({
   set: (v: V) => void;
   label: string;
   options: readonly (readonly [V, string])[];
-  all?: string;
+  all?: string | true;
 }) {
   return (
     <select className="input" value={value} aria-label={label} onChange={(e) => set(e.target.value as V)}>
-      {all !== undefined && <option value="">{all}</option>}
+      {all !== undefined && <option value="">{all === true ? allOf(label) : all}</option>}
       {options.map(([v, text]) => (
         <option key={v} value={v}>
           {text}
@@ -355,6 +360,29 @@ export function usePaged<F, R>(initial: F, load: (page: number, filters: F) => P
     setApplied(f);
   };
   return { page, setPage, applied, apply, data, reload, busy };
+}
+
+/**
+ * A paged search behind a filter bar: the filters being edited (`field(k)` binds one to its input: value and
+ * setter) and `search`, which applies them with their text trimmed.
+ */
+export function useFiltered<F extends Record<string, unknown>, R>(
+  initial: F,
+  load: (page: number, filters: F) => Promise<R>,
+) {
+  const paged = usePaged(initial, load);
+  const [draft, setDraft] = useState(initial);
+  const field = <K extends keyof F>(k: K) => ({
+    value: draft[k],
+    set: (v: F[K]) => setDraft((d) => ({ ...d, [k]: v })),
+  });
+  const search = () =>
+    paged.apply(
+      Object.fromEntries(
+        Object.entries(draft).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]),
+      ) as F,
+    );
+  return { ...paged, field, search };
 }
 
 /** A page of a list as the console's search endpoints answer. */
