@@ -53,7 +53,7 @@ const planFeatures = (
   limits: { queue: number; durationSec: number; fileSizeMb: number },
   formats: string,
 ) => (
-  <ul className="plan-features">
+  <ul className="plan-features list-stack">
     {feature(coins)}
     {feature(t(`pay.priority.${priority}`))}
     {feature(t('pay.queue', { n: limits.queue }))}

@@ -230,7 +230,7 @@ export function WisdomPage() {
           <h3>
             {name} — {tlab('wis.summary', { ok: good, n: checks.length })}
           </h3>
-          <ul className="wis-checks">
+          <ul className="wis-checks list-stack">
             {checks.map((c) => (
               <li key={c.id} className={`wis-check wis-${c.level}`} data-check={c.id} data-level={c.level}>
                 <span className="wis-badge">{tlab(`wis.${c.level}`)}</span>
