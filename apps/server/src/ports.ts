@@ -332,19 +332,15 @@ export interface Machine {
   updatedAt: number;
 }
 
+/** What a machine's row holds besides its id and times (what registration and the console set). */
+export type MachineInput = Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>;
+
 export interface MachineRepo {
   list(): Promise<Machine[]>;
   findById(id: number): Promise<Machine | undefined>;
   findByName(name: string): Promise<Machine | undefined>;
-  create(
-    m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>> & { name: string },
-    now: number,
-  ): Promise<Machine>;
-  update(
-    id: number,
-    patch: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>,
-    now: number,
-  ): Promise<void>;
+  create(m: Partial<MachineInput> & { name: string }, now: number): Promise<Machine>;
+  update(id: number, patch: Partial<MachineInput>, now: number): Promise<void>;
   delete(id: number): Promise<boolean>;
 }
 

@@ -13,6 +13,7 @@ import {
 import type { DB, MachinesTable, NoticesTable } from '../../infra/db/schema.ts';
 import type {
   Machine,
+  MachineInput,
   MachineRepo,
   Notice,
   NoticeInput,
@@ -107,7 +108,7 @@ function safeJson(s: string): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-const machineValues = (m: Partial<Omit<Machine, 'id' | 'createdAt' | 'updatedAt'>>) =>
+const machineValues = (m: Partial<MachineInput>) =>
   columnValues(
     m,
     [
