@@ -177,6 +177,35 @@ export function evaluateRendered(
     })
     .sort((a, b) => a - b);
   const subjectPx = heights[heights.length >> 1];
+  {
+    // Where the tracker's hip points sit along the thigh (0 = the truth's hip joint, 1 = its knee) and its
+    // ankle points along the shin from the knee, medians over frames and sides (projected truth).
+    const along = (a: RecordedJoint, b: RecordedJoint, lmOf: RecordedJoint) => {
+      const vals: number[] = [];
+      for (let f = 0; f < Math.min(projected.length, raw.image.length); f++) {
+        const p = projected[f];
+        const im = raw.image[f];
+        if (!p || !im) continue;
+        const ia = jointIndexOf(a) * 2;
+        const ib = jointIndexOf(b) * 2;
+        const il = jointIndexOf(lmOf) * 2;
+        const dx = p[ib] - p[ia];
+        const dy = p[ib + 1] - p[ia + 1];
+        const l2 = dx * dx + dy * dy;
+        if (l2 < 100) continue;
+        vals.push(((im[il] - p[ia]) * dx + (im[il + 1] - p[ia + 1]) * dy) / l2);
+      }
+      vals.sort((x, y) => x - y);
+      return vals.length ? vals[vals.length >> 1] : Number.NaN;
+    };
+    const hipL = along('leftThigh', 'leftShin', 'leftThigh');
+    const hipR = along('rightThigh', 'rightShin', 'rightThigh');
+    const ankL = along('leftShin', 'leftFoot', 'leftFoot');
+    const ankR = along('rightShin', 'rightFoot', 'rightFoot');
+    notes.push(
+      `landmark bias (projected truth): hip points ${fmt(hipL)}/${fmt(hipR)} down the thigh, ankle points ${fmt(ankL)}/${fmt(ankR)} of the shin from the knee`,
+    );
+  }
   const cov = rawRow.coverage ?? 0;
   if (cov < 90) notes.push(`BlazePose found the body in only ${cov.toFixed(0)} % of frames`);
   if (solved.cameraFromWorld && gt.extrinsics.length) {

@@ -2,7 +2,7 @@
  * The rendered clips: characters × motions × camera setups. Everything a clip looks like follows from its
  * entry here and its seed (floor pattern, sky, sun direction), so a clip id names one exact video.
  */
-import { BVH_ROLES, RECORDED_JOINTS, RIGS, type RigName } from './correspondence.ts';
+import { BVH_ROLES, RECORDED_JOINTS, RIGS, type RigDefinition, type RigName } from './correspondence.ts';
 import type { PageSpec } from './render.ts';
 
 export const WIDTH = 1280;
@@ -18,18 +18,36 @@ export interface Character {
   material?: PageSpec['character']['material'];
   /** Give a featureless head a face (the X Bot: otherwise BlazePose confuses its front and back). */
   face?: boolean;
+  /** Ground-truth points of this character that differ from its rig's (`RigDefinition.gt`). */
+  gt?: Partial<RigDefinition['gt']>;
 }
+
+/**
+ * Hip joints as markers on the pelvis, `up` metres above the thigh bones' origins: the Quaternius animated
+ * characters' `UpperLeg` bones start at the crotch (Male_Casual: 0.440 of the body's height, crotch 0.455;
+ * Female_Casual: 0.462, crotch 0.456), where a hip joint centre sits about 0.054 of the height above the crotch
+ * (the same artist's modular man: 0.518 against 0.464; the X Bot's `UpLeg` 0.539 H). Measured on the meshes'
+ * rest poses (skinned vertices on the mid-line, bone origins), not on any tracker's output.
+ */
+const hipsAbove = (up: number): Partial<RigDefinition['gt']> => ({
+  leftThigh: { bone: ['Hips'], from: ['UpperLeg.L'], offset: [0, up, 0] },
+  rightThigh: { bone: ['Hips'], from: ['UpperLeg.R'], offset: [0, up, 0] },
+});
 
 export const CHARACTERS = {
   maleCasual: {
     file: 'characters/quaternius_animated_fbx/Male_Casual.fbx',
     rig: 'quaterniusAnimated',
     height: 1.78,
+    // (0.455 + 0.054 − 0.440) × 1.78 m
+    gt: hipsAbove(0.123),
   },
   femaleCasual: {
     file: 'characters/quaternius_animated_fbx/Female_Casual.fbx',
     rig: 'quaterniusAnimated',
     height: 1.68,
+    // (0.456 + 0.054 − 0.462) × 1.68 m
+    gt: hipsAbove(0.081),
   },
   xbot: { file: 'characters/mixamo_glb/Xbot.glb', rig: 'mixamo', height: 1.8, face: true },
   modularMan: {
@@ -264,7 +282,8 @@ export function pageSpec(clip: ClipDef, seconds = clip.seconds): PageSpec {
     },
     gtPoints: RECORDED_JOINTS.filter((j) => j !== 'hips').map((name) => ({
       name,
-      ...rig.gt[name as Exclude<typeof name, 'hips'>],
+      ...((ch as Character).gt?.[name as Exclude<typeof name, 'hips'>] ??
+        rig.gt[name as Exclude<typeof name, 'hips'>]),
     })),
   };
 }
