@@ -5,7 +5,7 @@
 import { DeletedSchema, DownloadSchema, VideoAdminSchema, VideoPreviewSchema } from '@mocap/contracts';
 import { z } from 'zod';
 import { requireAdmin, userOf } from '../../http/context.ts';
-import { IdParam, pageOf } from '../../http/envelope.ts';
+import { IdParam, PageQuery, pageOf } from '../../http/envelope.ts';
 import { routePlugin } from '../../http/route.ts';
 
 const tags = ['console'];
@@ -16,18 +16,14 @@ const routes = routePlugin(tags, (r, { console: svc }) => {
     {
       auth: requireAdmin,
       summary: 'Every video with its owner, status, square flag and feedback (newest first)',
-      body: z
-        .object({
-          keyword: z.string().max(254).optional().describe('video name, serial number or owner e-mail'),
-          id: z.number().int().positive().optional(),
-          userId: z.number().int().positive().optional(),
-          status: z.number().int().min(0).max(3).optional(),
-          inSquare: z.boolean().optional(),
-          feedback: z.enum(['open', 'handled', 'any']).optional(),
-          page: z.coerce.number().int().min(1).default(1),
-          size: z.coerce.number().int().min(1).max(100).default(20),
-        })
-        .default({ page: 1, size: 20 }),
+      body: PageQuery.extend({
+        keyword: z.string().max(254).optional().describe('video name, serial number or owner e-mail'),
+        id: z.number().int().positive().optional(),
+        userId: z.number().int().positive().optional(),
+        status: z.number().int().min(0).max(3).optional(),
+        inSquare: z.boolean().optional(),
+        feedback: z.enum(['open', 'handled', 'any']).optional(),
+      }).default({ page: 1, size: 20 }),
       data: pageOf(VideoAdminSchema),
     },
     async (req) => svc.videos(req.body),
