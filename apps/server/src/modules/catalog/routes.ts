@@ -89,10 +89,7 @@ const routes = routePlugin(['category'], (r, { catalog }, app) => {
       }),
       data: CategorySchema,
     },
-    async (req) => {
-      const { id, ...patch } = req.body;
-      return await catalog.update(id, patch);
-    },
+    async ({ body: { id, ...patch } }) => await catalog.update(id, patch),
   );
 
   r.deleteById(

@@ -220,10 +220,7 @@ const routes = routePlugin(['system'], (r, { notices, system, machines, auth }, 
       }),
       data: MachineSchema,
     },
-    async (req) => {
-      const { id, ...patch } = req.body;
-      return await machines.update(id, patch);
-    },
+    async ({ body: { id, ...patch } }) => await machines.update(id, patch),
   );
 
   r.action(
