@@ -406,6 +406,13 @@ export interface Clock {
   now(): number;
 }
 
+/** The received temp files of an upload (the media adapters): content hash, size, removal. */
+export interface TempFilePort {
+  md5(path: string): Promise<string>;
+  size(path: string): Promise<number>;
+  remove(path: string): Promise<void>;
+}
+
 /** A day in milliseconds (the clock's unit): plan lengths, report days, pack durations. */
 export const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 /** The music slice's ports: its records, repository, audio probe and job payload. */
-import type { Page, Repos } from '../../ports.ts';
+import type { Page, Repos, TempFilePort } from '../../ports.ts';
 
 export const MusicStatus = { NOT_MADE: 0, IN_PROGRESS: 1, MADE: 2, FAILED: 3 } as const;
 export type MusicStatusCode = (typeof MusicStatus)[keyof typeof MusicStatus];
@@ -102,11 +102,8 @@ export interface ProbedAudio {
   codec: string;
 }
 
-export interface AudioFilePort {
+export interface AudioFilePort extends TempFilePort {
   probe(path: string): Promise<ProbedAudio>;
-  md5(path: string): Promise<string>;
-  size(path: string): Promise<number>;
-  remove(path: string): Promise<void>;
 }
 
 export interface MusicJobData {

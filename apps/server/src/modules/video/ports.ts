@@ -1,7 +1,7 @@
 /**
  * Video domain types and the repository interface (implemented in `repo.ts`, the only place with video SQL).
  */
-import type { Page, Repos } from '../../ports.ts';
+import type { Page, Repos, TempFilePort } from '../../ports.ts';
 
 /** Spec §3: not made, in progress, made, failed. */
 export const VideoStatus = { NOT_MADE: 0, IN_PROGRESS: 1, MADE: 2, FAILED: 3 } as const;
@@ -225,13 +225,10 @@ export interface ProbedFile {
   frameCount?: number;
 }
 
-export interface FilePort {
+export interface FilePort extends TempFilePort {
   probe(path: string): Promise<ProbedFile>;
-  md5(path: string): Promise<string>;
-  size(path: string): Promise<number>;
   /** A fresh temp file path (not created). */
   tempPath(ext: string): string;
-  remove(path: string): Promise<void>;
 }
 
 /** The video slice's store: the shared repositories plus the video repository, on one connection or transaction. */
