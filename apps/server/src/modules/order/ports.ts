@@ -54,13 +54,11 @@ export interface OrderRecord {
 
 export type NewOrder = Omit<OrderRecord, 'id' | 'result' | 'paidAt' | 'closedAt' | 'updatedAt' | 'tradeNo'>;
 
-export interface OrderQuery {
+export type OrderQuery = PagedQuery<{
   userId?: number;
   kind?: 'individual' | 'company';
   status?: OrderStatus;
-  page: number;
-  size: number;
-}
+}>;
 
 export interface OrderRepo {
   create(o: NewOrder): Promise<OrderRecord>;
