@@ -14,6 +14,7 @@ import type {
   Webhook,
 } from '@mocap/contracts';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { Pager } from '../components/Pager.tsx';
 import { PayModal } from '../components/PayModal.tsx';
 import { TableHead } from '../components/Tabs.tsx';
 import { type CompanyKey, tc } from '../i18n/company.ts';
@@ -38,11 +39,32 @@ type Notice = CompanyNotice;
 /** `/company/surplus/record`: a page of the CV ledger with the balance. */
 type LedgerPage = Page<LedgerEntry> & { balance: number };
 
-/** A table of the company page: its column heads, a "none" row when it is empty, then its rows. */
-function CoTable({ heads, empty, children }: { heads: string[]; empty: boolean; children: ReactNode }) {
+/** A card of the company pages: its title, the lead under it (when there is one), then what it holds. */
+function CoCard({
+  title,
+  lead,
+  testId,
+  children,
+}: {
+  title: string;
+  lead?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="panel co-card" data-testid={testId}>
+      <h3>{title}</h3>
+      {lead && <p className="muted">{lead}</p>}
+      {children}
+    </section>
+  );
+}
+
+/** A table of the company page: its column heads (their text keys), a "none" row when it is empty, then its rows. */
+function CoTable({ heads, empty, children }: { heads: CompanyKey[]; empty: boolean; children: ReactNode }) {
   return (
     <table className="price-table co-table">
-      <TableHead heads={heads} />
+      <TableHead heads={heads.map((k) => tc(k))} />
       <tbody>
         {empty && (
           <tr>
@@ -83,8 +105,7 @@ function NoticeCard() {
     </label>
   );
   return (
-    <section className="panel co-card" data-testid="co-notices">
-      <h3>{tc('co.notices')}</h3>
+    <CoCard title={tc('co.notices')} testId="co-notices">
       <div className="co-row">
         {box('emailNotice', 'co.notice.all')}
         {box('made', 'co.notice.made')}
@@ -104,7 +125,7 @@ function NoticeCard() {
           {tc('co.save')}
         </button>
       </div>
-    </section>
+    </CoCard>
   );
 }
 
@@ -159,9 +180,7 @@ function KeysCard() {
     await load();
   };
   return (
-    <section className="panel co-card" data-testid="co-keys">
-      <h3>{tc('co.keys')}</h3>
-      <p className="muted">{tc('co.keys.lead')}</p>
+    <CoCard title={tc('co.keys')} lead={tc('co.keys.lead')} testId="co-keys">
       <div className="co-row">
         <input
           className="input co-name"
@@ -221,13 +240,13 @@ function KeysCard() {
       )}
       <CoTable
         heads={[
-          tc('co.keys.name'),
-          tc('co.keys.prefix'),
-          tc('co.keys.rate'),
-          tc('co.keys.access'),
-          tc('co.keys.created'),
-          tc('co.keys.lastUsed'),
-          tc('co.actions'),
+          'co.keys.name',
+          'co.keys.prefix',
+          'co.keys.rate',
+          'co.keys.access',
+          'co.keys.created',
+          'co.keys.lastUsed',
+          'co.actions',
         ]}
         empty={keys.length === 0}
       >
@@ -253,7 +272,7 @@ function KeysCard() {
           </tr>
         ))}
       </CoTable>
-    </section>
+    </CoCard>
   );
 }
 
@@ -277,9 +296,7 @@ function HooksCard() {
     await load();
   };
   return (
-    <section className="panel co-card" data-testid="co-hooks">
-      <h3>{tc('co.hooks')}</h3>
-      <p className="muted">{tc('co.hooks.lead')}</p>
+    <CoCard title={tc('co.hooks')} lead={tc('co.hooks.lead')} testId="co-hooks">
       <div className="co-row">
         <input
           className="input co-url"
@@ -324,13 +341,7 @@ function HooksCard() {
       ))}
       <h4>{tc('co.hooks.log')}</h4>
       <CoTable
-        heads={[
-          tc('co.time'),
-          tc('co.hooks.events'),
-          tc('co.hooks.attempts'),
-          tc('co.hooks.response'),
-          tc('co.actions'),
-        ]}
+        heads={['co.time', 'co.hooks.events', 'co.hooks.attempts', 'co.hooks.response', 'co.actions']}
         empty={log.length === 0}
       >
         {log.map((d) => (
@@ -356,7 +367,7 @@ function HooksCard() {
           </tr>
         ))}
       </CoTable>
-    </section>
+    </CoCard>
   );
 }
 
@@ -366,8 +377,7 @@ export function UserDetailCompanyPage() {
   if (!user) return null;
   return (
     <div className="co-page" data-testid="co-detail">
-      <section className="panel co-card">
-        <h3>{tc('co.account')}</h3>
+      <CoCard title={tc('co.account')}>
         <dl className="co-dl">
           <dt>{tc('co.email')}</dt>
           <dd>{user.email}</dd>
@@ -376,7 +386,7 @@ export function UserDetailCompanyPage() {
           <dt>{tc('co.cv')}</dt>
           <dd data-testid="co-cv">{user.cvCoin}</dd>
         </dl>
-      </section>
+      </CoCard>
       <NoticeCard />
       <KeysCard />
       <HooksCard />
@@ -396,9 +406,7 @@ export function RechargePage() {
   }, []);
   return (
     <div className="co-page" data-testid="co-recharge">
-      <section className="panel co-card">
-        <h3>{tc('co.recharge')}</h3>
-        <p className="muted">{tc('co.recharge.lead')}</p>
+      <CoCard title={tc('co.recharge')} lead={tc('co.recharge.lead')}>
         <p data-testid="co-balance">{tc('co.balance', { n: user?.cvCoin ?? 0 })}</p>
         <div className="co-packs">
           {rows.map((g) => (
@@ -411,7 +419,7 @@ export function RechargePage() {
             </div>
           ))}
         </div>
-      </section>
+      </CoCard>
       <PayModal goods={buying} open={buying !== null} onClose={() => setBuying(null)} company />
     </div>
   );
@@ -438,11 +446,9 @@ export function ConsumePage() {
   const pages = data ? Math.max(1, Math.ceil(data.total / 20)) : 1;
   return (
     <div className="co-page" data-testid="co-consume">
-      <section className="panel co-card">
-        <h3>{tc('co.balance', { n: data?.balance ?? 0 })}</h3>
-        <p className="muted">{tc('co.consume.lead')}</p>
+      <CoCard title={tc('co.balance', { n: data?.balance ?? 0 })} lead={tc('co.consume.lead')}>
         <CoTable
-          heads={[tc('co.time'), tc('co.reason'), tc('co.amount'), tc('co.balanceAfter'), tc('co.note')]}
+          heads={['co.time', 'co.reason', 'co.amount', 'co.balanceAfter', 'co.note']}
           empty={data?.list.length === 0}
         >
           {data?.list.map((r) => (
@@ -457,30 +463,8 @@ export function ConsumePage() {
             </tr>
           ))}
         </CoTable>
-        {pages > 1 && (
-          <div className="pager">
-            <button
-              type="button"
-              className="btn btn-sm"
-              disabled={page <= 1}
-              onClick={() => setPage(page - 1)}
-            >
-              ‹
-            </button>
-            <span>
-              {page} / {pages}
-            </span>
-            <button
-              type="button"
-              className="btn btn-sm"
-              disabled={page >= pages}
-              onClick={() => setPage(page + 1)}
-            >
-              ›
-            </button>
-          </div>
-        )}
-      </section>
+        <Pager page={page} pages={pages} go={setPage} prev="‹" next="›" />
+      </CoCard>
     </div>
   );
 }
@@ -608,8 +592,7 @@ export function TutorialPage() {
   const base = `${window.location.origin}${API_BASE}`;
   return (
     <div className="co-page" data-testid="co-tutorial">
-      <section className="panel co-card">
-        <h3>{tc('co.tut.title')}</h3>
+      <CoCard title={tc('co.tut.title')}>
         <p>{tc('co.tut.lead')}</p>
         <pre className="co-code">{`BASE=${base}\nKEY=mck_…   # ${tc('co.tut.key')}\nVIDEO=walk.mp4`}</pre>
         {TUTORIAL_STEPS.map((s) => (
@@ -640,9 +623,8 @@ export function TutorialPage() {
           <p>{tc('co.tut.s5.text')}</p>
           <pre className="co-code">{WEBHOOK_VERIFY_JS}</pre>
         </div>
-      </section>
-      <section className="panel co-card">
-        <h3>{tc('co.tut.ref')}</h3>
+      </CoCard>
+      <CoCard title={tc('co.tut.ref')}>
         <p className="muted">
           {tc('co.tut.ref.lead')}{' '}
           <a href={`${API_BASE}/company/openapi.json`} target="_blank" rel="noreferrer">
@@ -650,7 +632,7 @@ export function TutorialPage() {
           </a>
         </p>
         <ApiReference />
-      </section>
+      </CoCard>
     </div>
   );
 }

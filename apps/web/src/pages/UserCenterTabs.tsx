@@ -4,6 +4,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Modal, ModalButtons } from '../components/Modal.tsx';
 import { fmtTime, OrderDetail } from '../components/OrderDetail.tsx';
+import { Pager } from '../components/Pager.tsx';
 import { PlanBadge } from '../components/TopBar.tsx';
 import { useBusy } from '../lib/busy.ts';
 import { t } from '../lib/i18n.ts';
@@ -113,28 +114,14 @@ export function PayPlanTab() {
             </tbody>
           </table>
         )}
-        {orders && orders.total > orders.size && (
-          <div className="pager-mini">
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={page <= 1}
-              onClick={() => setPage(page - 1)}
-            >
-              {t('common.prev')}
-            </button>
-            <span>
-              {page} / {Math.ceil(orders.total / orders.size)}
-            </span>
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={page * orders.size >= orders.total}
-              onClick={() => setPage(page + 1)}
-            >
-              {t('common.next')}
-            </button>
-          </div>
+        {orders && (
+          <Pager
+            className="pager-mini"
+            small
+            page={page}
+            pages={Math.ceil(orders.total / orders.size)}
+            go={setPage}
+          />
         )}
       </section>
       <OrderDetail orderNo={detail} onClose={() => setDetail(null)} />
