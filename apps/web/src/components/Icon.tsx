@@ -1,4 +1,5 @@
 /** Inline SVG icons (no icon font to download). `name` as in the menu items' icon/iconOn fields. */
+import type { ReactNode } from 'react';
 
 const PATHS: Record<string, string> = {
   home: 'M3 11.5 12 4l9 7.5V20a1 1 0 0 1-1 1h-5v-6h-6v6H4a1 1 0 0 1-1-1z',
@@ -96,6 +97,31 @@ export function IconButton({
       onClick={onClick}
     >
       <Icon name={icon} />
+    </button>
+  );
+}
+
+/** A text button led by its icon (`size` px), with a `data-action` for tests. */
+export function IconTextButton({
+  icon,
+  size = 14,
+  className = 'btn btn-sm',
+  action,
+  disabled,
+  onClick,
+  children,
+}: {
+  icon: string;
+  size?: number;
+  className?: string;
+  action: string;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={className} disabled={disabled} onClick={onClick} data-action={action}>
+      <Icon name={icon} size={size} /> {children}
     </button>
   );
 }

@@ -57,10 +57,9 @@ export function PreviewPlayer({
   durationRef.current = duration;
 
   useEffect(() => {
-    const v = openViewer(holder.current, () => setState('error'));
+    const v = openViewer(holder.current, 'model', () => setState('error'));
     if (!v) return;
     viewer.current = v;
-    v.setCharacter('model');
     let live = true;
     // Two sources, whichever arrives: the solved clip (procedural figures) and our character's FBX.
     const clipP = motionClip(video.id).then((doc) => {

@@ -6,7 +6,7 @@
 
 import type { Animation, AnimationBundle, AnimationDetail, AnimationDownload } from '@mocap/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Icon } from '../components/Icon.tsx';
+import { Icon, IconTextButton } from '../components/Icon.tsx';
 import { ConfirmItem, Modal } from '../components/Modal.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { animationEn, animationZh } from '../i18n/animation.ts';
@@ -50,10 +50,9 @@ function AnimationPreview({ anim, onClose }: { anim: LibraryAnimation; onClose: 
   const [playing, setPlaying] = useState(true);
   const [character, setCharacter] = useState<CharacterKind>('girl');
   useEffect(() => {
-    const v = openViewer(holder.current, () => setState('error'));
+    const v = openViewer(holder.current, 'girl', () => setState('error'));
     if (!v) return;
     viewer.current = v;
-    v.setCharacter('girl');
     let live = true;
     api
       .get<AnimationDetail>(`/animation/${anim.id}`)
@@ -297,15 +296,15 @@ export function AnimationPage() {
         <div className="anim-bundle" data-testid="anim-bundle">
           <span>{tl('anim.bundleLead', { n: data.list.length })}</span>
           <BoneSelect value={bundleBone} set={setBundleBone} />
-          <button
-            type="button"
+          <IconTextButton
+            icon="download"
             className="btn btn-primary btn-sm"
             disabled={bundleBusy}
-            data-action="bundle"
+            action="bundle"
             onClick={() => (unboughtOf(data.list) > 0 ? setBundling(data.list) : void bundle(data.list))}
           >
-            <Icon name="download" size={14} /> {tl('anim.bundle')}
-          </button>
+            {tl('anim.bundle')}
+          </IconTextButton>
         </div>
       )}
       {!data ? (
@@ -366,14 +365,9 @@ export function AnimationPage() {
                   )}
                 </div>
                 <div className="anim-actions">
-                  <button
-                    type="button"
-                    className="btn btn-sm"
-                    onClick={() => setPreview(a)}
-                    data-action="preview"
-                  >
-                    <Icon name="play" size={14} /> {tl('anim.preview')}
-                  </button>
+                  <IconTextButton icon="play" action="preview" onClick={() => setPreview(a)}>
+                    {tl('anim.preview')}
+                  </IconTextButton>
                   <BoneSelect
                     value={bone}
                     set={(v) => setBones((b) => ({ ...b, [a.id]: v }))}

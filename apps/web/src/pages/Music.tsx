@@ -8,7 +8,7 @@
 import type { Deleted, Music, MusicDownload, MusicUrls, Page } from '@mocap/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Icon } from '../components/Icon.tsx';
+import { Icon, IconTextButton } from '../components/Icon.tsx';
 import { ListState } from '../components/ListState.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { musicEn, musicZh } from '../i18n/music.ts';
@@ -55,9 +55,8 @@ function MusicPreview({ card, onClose }: { card: MusicCard; onClose: () => void 
   const [audioUrl, setAudioUrl] = useState('');
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
   useEffect(() => {
-    const v = openViewer(holder.current, () => setState('error'));
+    const v = openViewer(holder.current, 'girl', () => setState('error'));
     if (!v) return;
-    v.setCharacter('girl');
     let live = true;
     api
       .get<MusicUrls>(`/music/cos_url/${card.id}`)
@@ -129,14 +128,15 @@ function DownloadRow({ card }: { card: MusicCard }) {
           </option>
         ))}
       </select>
-      <button
-        type="button"
+      <IconTextButton
+        icon="download"
+        size={16}
         className="btn btn-primary btn-sm"
+        action="music-download"
         onClick={() => void go()}
-        data-action="music-download"
       >
-        <Icon name="download" size={16} /> {tm('music.download')}
-      </button>
+        {tm('music.download')}
+      </IconTextButton>
     </div>
   );
 }
@@ -352,14 +352,14 @@ export function MusicPage() {
               <div className="music-card-actions">
                 {m.status === 2 && (
                   <>
-                    <button
-                      type="button"
-                      className="btn btn-sm"
+                    <IconTextButton
+                      icon="playOn"
+                      size={16}
+                      action="music-preview"
                       onClick={() => setPreview(m)}
-                      data-action="music-preview"
                     >
-                      <Icon name="playOn" size={16} /> {tm('music.preview')}
-                    </button>
+                      {tm('music.preview')}
+                    </IconTextButton>
                     <DownloadRow card={m} />
                   </>
                 )}

@@ -19,7 +19,7 @@ import type {
   TomokageUrls,
 } from '@mocap/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Icon } from '../components/Icon.tsx';
+import { Icon, IconTextButton } from '../components/Icon.tsx';
 import { ListState } from '../components/ListState.tsx';
 import { Confirm, Modal } from '../components/Modal.tsx';
 import { jointLabel, tomokageEn, tomokageZh } from '../i18n/tomokage.ts';
@@ -198,24 +198,26 @@ function MappingEditor({ d, onSaved }: { d: Detail; onSaved: (d: Detail) => void
         ))}
       </div>
       <div className="tomo-actions">
-        <button
-          type="button"
+        <IconTextButton
+          icon="redo"
+          size={16}
           className="btn"
           disabled={busy}
+          action="tomo-automap"
           onClick={() => void save(true)}
-          data-action="tomo-automap"
         >
-          <Icon name="redo" size={16} /> {tt('tomo.mapping.auto')}
-        </button>
-        <button
-          type="button"
+          {tt('tomo.mapping.auto')}
+        </IconTextButton>
+        <IconTextButton
+          icon="check"
+          size={16}
           className="btn btn-primary"
           disabled={busy || !dirty}
+          action="tomo-save-mapping"
           onClick={() => void save(false)}
-          data-action="tomo-save-mapping"
         >
-          <Icon name="check" size={16} /> {tt('tomo.mapping.save')}
-        </button>
+          {tt('tomo.mapping.save')}
+        </IconTextButton>
       </div>
     </div>
   );
@@ -300,24 +302,18 @@ function ApplyPanel({
                 <span className="chip">{tt(`tomo.kind.${a.sourceKind}` as keyof typeof tomokageEn)}</span>{' '}
                 {a.duration.toFixed(1)}s{a.charged > 0 ? ` · ${a.charged} V` : ''}
               </span>
-              <button
-                type="button"
-                className="btn btn-sm"
-                onClick={() => onPreview(a)}
-                data-action="tomo-preview"
-              >
-                <Icon name="playOn" size={14} /> {tt('tomo.apply.preview')}
-              </button>
+              <IconTextButton icon="playOn" action="tomo-preview" onClick={() => onPreview(a)}>
+                {tt('tomo.apply.preview')}
+              </IconTextButton>
               {a.formats.map((f) => (
-                <button
-                  type="button"
+                <IconTextButton
                   key={f}
-                  className="btn btn-sm"
+                  icon="download"
+                  action={`tomo-download-${f}`}
                   onClick={() => void download(a, f)}
-                  data-action={`tomo-download-${f}`}
                 >
-                  <Icon name="download" size={14} /> {f.toUpperCase()}
-                </button>
+                  {f.toUpperCase()}
+                </IconTextButton>
               ))}
               <button
                 type="button"
@@ -659,14 +655,14 @@ export function TomokagePage() {
                 >
                   {tt('tomo.open')}
                 </button>
-                <button
-                  type="button"
+                <IconTextButton
+                  icon="trash"
                   className="btn btn-sm btn-ghost"
+                  action="tomo-delete"
                   onClick={() => setConfirm(c)}
-                  data-action="tomo-delete"
                 >
-                  <Icon name="trash" size={14} /> {tt('tomo.delete')}
-                </button>
+                  {tt('tomo.delete')}
+                </IconTextButton>
               </div>
             </article>
           ))}

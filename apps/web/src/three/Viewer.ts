@@ -67,15 +67,25 @@ function segmentRadius(name: string, girl: boolean): number {
   return 0.05;
 }
 
-/** A viewer in `el`: null when there is no element, or (after `onError`) when WebGL cannot start there. */
-export function openViewer(el: HTMLElement | null, onError: () => void): MotionViewer | null {
+/**
+ * A viewer in `el` showing `character`: null when there is no element, or (after `onError`) when WebGL cannot
+ * start there.
+ */
+export function openViewer(
+  el: HTMLElement | null,
+  character: CharacterKind,
+  onError: () => void,
+): MotionViewer | null {
   if (!el) return null;
+  let v: MotionViewer;
   try {
-    return new MotionViewer(el);
+    v = new MotionViewer(el);
   } catch {
     onError();
     return null;
   }
+  v.setCharacter(character);
+  return v;
 }
 
 export class MotionViewer {
