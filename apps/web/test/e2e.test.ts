@@ -64,6 +64,9 @@ describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
   const apiRegister = async (email: string, password: string) =>
     String((await register(email, password)).token);
 
+  /** Picks a made-up file (`text` as its bytes) in the upload page's file input. */
+  const pickFile = (page: Page, name: string, mimeType: string, text: string) =>
+    page.setInputFiles('[data-testid=file-input]', { name, mimeType, buffer: Buffer.from(text) });
   const settle = async (page: Page) => {
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(400);
@@ -120,11 +123,7 @@ describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
     // Upload: checks, cost, confirmation, progress bar.
     await page.click('[data-menu-value="2"]');
     await page.waitForURL(/uploadPc$/);
-    await page.setInputFiles('[data-testid=file-input]', {
-      name: 'notes.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('not a video'),
-    });
+    await pickFile(page, 'notes.txt', 'text/plain', 'not a video');
     await page.getByText('Wrong file format, please choose again!').waitFor();
     await page.setInputFiles('[data-testid=file-input]', clip);
     await page.locator('video.chosen-video').waitFor();
@@ -391,11 +390,7 @@ describe.skipIf(e2eSkipped())('web e2e (chromium + real server)', () => {
       await page.keyboard.press('Escape');
       await page.click('.tabbar [data-menu-value="2"]');
       await page.waitForURL(/uploadMobile$/);
-      await page.setInputFiles('[data-testid=file-input]', {
-        name: 'clip.mov',
-        mimeType: 'video/quicktime',
-        buffer: Buffer.from('x'),
-      });
+      await pickFile(page, 'clip.mov', 'video/quicktime', 'x');
       await page
         .getByText(lang === 'zh' ? '文件格式错误,请重新选择!' : 'Wrong file format, please choose again!')
         .waitFor();
