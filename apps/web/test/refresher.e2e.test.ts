@@ -378,6 +378,13 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     });
     return ctx;
   };
+  /** A new browser in `lang` signed in with `token`, on the editor of the video `id` (the phone's editor with PHONE). */
+  const openEditor = async (lang: 'en' | 'zh', token: string, id: number, device?: ContextOptions) => {
+    const ctx = await context(lang, token, device);
+    const page = await ctx.newPage();
+    await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
+    return { ctx, page };
+  };
   /** The editor loaded (or why not: the load-failure advice, a refusal, a spinner). */
   const waitReady = async (page: Page) => {
     try {
@@ -509,6 +516,25 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^0 /);
     await waitFor(async () => (await serverKeys(id, token)) === null, 20_000, 'the draft to be discarded');
   };
+  /**
+   * Drags the wrist back to its true place on the first and last corrupted frame (by mouse or by touch): each drag
+   * selects the wrist, and after both no wrist run is flagged.
+   */
+  const dragWristBack = async (page: Page, doc: Doc, drag: typeof mouseDrag) => {
+    for (const f of WRIST_FRAMES) {
+      await goTo(page, f);
+      const cur = doc.frames[f].image![WRIST];
+      const [tx, ty] = projected(side.gt, f, 'leftHand');
+      await drag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
+      expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
+    }
+    await expect.poll(() => wristFlagged(page)).toEqual([]);
+  };
+  /** The zh pass ends here: its edits (`keys` keyframes) stay unsaved, as the server's draft, then its browser closes. */
+  const leaveZhDraft = async (ctx: BrowserContext, id: number, token: string, keys: number) => {
+    await waitFor(async () => (await serverKeys(id, token)) === keys, 20_000, 'the zh draft on the server');
+    await ctx.close();
+  };
   /** SHA-256 of the video's Mixamo zip as a download gives it. */
   const zipHash = async (id: number, token: string) => {
     const d = await ok<{ paths: string[] }>('GET', `/motion/download/video/${id}/Mixamo`, undefined, token);
@@ -518,6 +544,29 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   };
   const repairsOf = async (page: Page) =>
     Number(await page.getByTestId('rf-repairs').getAttribute('data-count'));
+  /** Saves the edits (`rf-save` clicked, or tapped on a phone) and waits for the re-solve. */
+  const saveAndResolve = async (page: Page, how: 'click' | 'tap' = 'click') => {
+    const repairs = await repairsOf(page);
+    await page.getByTestId('rf-save')[how]();
+    await waitResolved(page, repairs);
+  };
+  /**
+   * A pass's end: zh leaves its edits (`keys` keyframes) unsaved as the server's draft, en saves them and waits for
+   * the re-solve; then its browser closes.
+   */
+  const endPass = async (
+    lang: 'en' | 'zh',
+    ctx: BrowserContext,
+    page: Page,
+    draft: { id: number; token: string; keys: number },
+    how: 'click' | 'tap' = 'click',
+  ) => {
+    if (lang === 'zh') await leaveZhDraft(ctx, draft.id, draft.token, draft.keys);
+    else {
+      await saveAndResolve(page, how);
+      await ctx.close();
+    }
+  };
 
   /** Corrupts the wrist through the API and waits for the corrupted solve. Returns the solved wrist error. */
   const corruptAndSolve = async (id: number, token: string, corrupt: (d: Doc) => Doc) => {
@@ -618,15 +667,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         await page.getByTestId('rf-stage').scrollIntoViewIfNeeded();
       }
       await shot(page, `refresher-${phone ? 'm-' : ''}sideswap-${lang}`);
-      if (lang === 'zh') {
-        await waitFor(async () => (await serverKeys(id, token)) === 0, 20_000, 'the zh draft on the server');
-        await ctx.close();
-        continue;
-      }
-      const repairs = await repairsOf(page);
-      await tap('rf-save');
-      await waitResolved(page, repairs);
-      await ctx.close();
+      await endPass(lang, ctx, page, { id, token, keys: 0 }, phone ? 'tap' : 'click');
     }
     const l2 = legsOf(await clipOf(id, token), side, a, b);
     console.log(
@@ -660,22 +701,9 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     expect(e1).toBeGreaterThan(e0 + 0.05);
 
     const doc = await tracksOf(id, token);
-    /** Drags the wrist back to its true place on the first and last corrupted frame. */
-    const dragBack = async (page: Page) => {
-      for (const f of WRIST_FRAMES) {
-        await goTo(page, f);
-        const cur = doc.frames[f].image![WRIST];
-        const [tx, ty] = projected(side.gt, f, 'leftHand');
-        await mouseDrag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
-        expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
-      }
-      await expect.poll(() => wristFlagged(page)).toEqual([]);
-    };
     // zh first (looked at, edited, not saved), then en (edited, undo/redo, draft reload, saved).
     for (const lang of ['zh', 'en'] as const) {
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
+      const { ctx, page } = await openEditor(lang, token, id);
       await waitReady(page);
       expect((await page.getByTestId('rf-sidebar').boundingBox())!.width).toBeCloseTo(277, 0);
       await page.getByTestId('rf-viewer').and(page.locator('[data-ready="1"]')).waitFor();
@@ -693,11 +721,10 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       expect(starts).toContain(await frameOf(page));
       await goTo(page, WRIST_FRAMES[0]);
       await shot(page, `refresher-flagged-${lang}`);
-      await dragBack(page);
+      await dragWristBack(page, doc, mouseDrag);
       await shot(page, `refresher-repaired-${lang}`);
       if (lang === 'zh') {
-        await waitFor(async () => (await serverKeys(id, token)) === 2, 20_000, 'the zh draft on the server');
-        await ctx.close();
+        await leaveZhDraft(ctx, id, token, 2);
         continue;
       }
       // Undo restores (both keyframes gone: the frames are flagged again), redo re-applies.
@@ -774,9 +801,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       `leg swap frames ${LEG_FRAMES.join('-')}: knee ${(k0 * 100).toFixed(1)} → corrupted ${(k1 * 100).toFixed(1)} cm, ankle ${(a0 * 100).toFixed(1)} → ${(a1 * 100).toFixed(1)} cm; both legs ${(both0 * 100).toFixed(1)} → ${(both1 * 100).toFixed(1)} cm; the solver's own relabelling: ${JSON.stringify(corrupted.metadata.warnings?.filter((w) => /swapped/.test(w)) ?? [])}`,
     );
     for (const lang of ['zh', 'en'] as const) {
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${e2e.server().url}/capture/refresher?id=${legId}`);
+      const { ctx, page } = await openEditor(lang, token, legId);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, legId, token, /^0 keyframes, 1 /);
       const swaps = await runs(page, 'swap');
@@ -830,19 +855,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         )
         .toEqual([]);
       await shot(page, `refresher-swap-${lang}`);
-      if (lang === 'zh') {
-        await waitFor(
-          async () => (await serverKeys(legId, token)) === 0,
-          20_000,
-          'the zh draft on the server',
-        );
-        await ctx.close();
-        continue;
-      }
-      const repairs = await repairsOf(page);
-      await page.getByTestId('rf-save').click();
-      await waitResolved(page, repairs);
-      await ctx.close();
+      await endPass(lang, ctx, page, { id: legId, token, keys: 0 });
     }
     const k2 = await solvedError(legId, token, front, 'leftShin', ...LEG_FRAMES);
     const a2 = await solvedError(legId, token, front, 'leftFoot', ...LEG_FRAMES);
@@ -947,9 +960,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     const tip = handDoc.frames[HF].hands!.left!.image[8];
     const target = [tip[0] + 6, tip[1] - 4];
     for (const lang of ['zh', 'en'] as const) {
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
+      const { ctx, page } = await openEditor(lang, token, id);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, id, token, /^1 /);
       await goTo(page, HF);
@@ -970,15 +981,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
       );
       expect(await page.getByTestId('rf-edits').textContent()).toMatch(/^1 /);
       await shot(page, `refresher-hand-${lang}`);
-      if (lang === 'zh') {
-        await waitFor(async () => (await serverKeys(id, token)) === 1, 20_000, 'the zh draft on the server');
-        await ctx.close();
-        continue;
-      }
-      const repairs = await repairsOf(page);
-      await page.getByTestId('rf-save').click();
-      await waitResolved(page, repairs);
-      await ctx.close();
+      await endPass(lang, ctx, page, { id, token, keys: 1 });
     }
     const saved = await tracksOf(id, token);
     const got = saved.frames[HF].hands!.left!;
@@ -994,9 +997,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
   it('refuses a free account: the page says so and the server refuses the repair; a load failure gives the advice', async () => {
     const token = await register('rf-free@example.com');
     for (const lang of ['en', 'zh'] as const) {
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${e2e.server().url}/capture/refresher?id=1`);
+      const { ctx, page } = await openEditor(lang, token, 1);
       const box = page.getByTestId('rf-refused');
       await box.waitFor();
       expect(await box.textContent()).toContain(
@@ -1020,9 +1021,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     await upgrade(other);
     const theirs = await upload(other, side);
     for (const lang of ['en', 'zh'] as const) {
-      const ctx = await context(lang, token);
-      const page = await ctx.newPage();
-      await page.goto(`${e2e.server().url}/capture/refresher?id=${theirs}`);
+      const { ctx, page } = await openEditor(lang, token, theirs);
       const box = page.getByTestId('rf-load-failed');
       await box.waitFor();
       expect(await box.textContent()).toContain(
@@ -1040,9 +1039,7 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
     await corruptAndSolve(id, token, corruptWrist);
     const e1 = await solvedError(id, token, side, 'leftHand', ...WRIST_FRAMES);
     for (const lang of ['zh', 'en'] as const) {
-      const ctx = await context(lang, token, PHONE);
-      const page = await ctx.newPage();
-      await page.goto(`${e2e.server().url}/capture/refresher?id=${id}`);
+      const { ctx, page } = await openEditor(lang, token, id, PHONE);
       await page.waitForURL(/\/refresherM\?id=/);
       await waitReady(page);
       if (lang === 'en') await discardCarried(page, id, token, /^2 /);
@@ -1073,24 +1070,14 @@ describe.skipIf(missing !== null && !CI)('2D repair editor e2e (chromium + real 
         .toBeGreaterThan(
           1.9 * (await page.getByTestId('rf-stage').evaluate((e) => (e as HTMLElement).offsetWidth)),
         );
-      for (const f of WRIST_FRAMES) {
-        await goTo(page, f);
-        const cur = doc.frames[f].image![WRIST];
-        const [tx, ty] = projected(side.gt, f, 'leftHand');
-        await touchDrag(page, await screenOf(page, doc, cur[0], cur[1]), await screenOf(page, doc, tx, ty));
-        expect(await page.getByTestId('rf-selected').getAttribute('data-point')).toBe(String(WRIST));
-      }
-      await expect.poll(() => wristFlagged(page)).toEqual([]);
+      await dragWristBack(page, doc, touchDrag);
       await shot(page, `refresher-m-repaired-${lang}`);
       if (lang === 'zh') {
-        await waitFor(async () => (await serverKeys(id, token)) === 2, 20_000, 'the zh draft on the server');
-        await ctx.close();
+        await leaveZhDraft(ctx, id, token, 2);
         continue;
       }
-      const repairs = await repairsOf(page);
       const zipBefore = await zipHash(id, token);
-      await page.getByTestId('rf-save').tap();
-      await waitResolved(page, repairs);
+      await saveAndResolve(page, 'tap');
       // The downloads use the repair: the bone type's zip was made again from the new solve.
       expect(await zipHash(id, token)).not.toBe(zipBefore);
       await ctx.close();
