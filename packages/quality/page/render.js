@@ -78,6 +78,12 @@ function topBone(b) {
   return t;
 }
 
+/** Whether bone `b` hangs (directly or not) from `a`. */
+function isBelow(b, a) {
+  for (let p = b.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}
+
 /** Orthonormal basis (as a quaternion) from a primary direction and a secondary one. */
 function basis(primary, secondary) {
   const x = primary.clone().normalize();
@@ -158,6 +164,11 @@ function buildRetarget(src, tgt) {
     const sS = ARM.test(role) ? new V3().crossVectors(lS, up) : lS;
     const sT = ARM.test(role) ? new V3().crossVectors(lT, up) : lT;
     const C = basis(dS, sS).multiply(basis(dT, sT).invert());
+    // A thigh hung from the armature root instead of the hips (the Quaternius modular rigs) keeps its rest
+    // place on the pelvis: otherwise it stays where the rest pose put it while the pelvis turns.
+    let hipsLocal = null;
+    if (role.startsWith('thigh') && tgt.hips && !isBelow(tgt[role], tgt.hips))
+      hipsLocal = tgt.hips.worldToLocal(wpos(tgt[role]));
     items.push({
       role,
       s: src[role],
@@ -165,12 +176,15 @@ function buildRetarget(src, tgt) {
       S0inv: wquat(src[role]).invert(),
       C,
       T0: wquat(tgt[role]),
+      hipsLocal,
     });
   }
   return (hipsTarget) => {
     for (const it of items) {
       const W = wquat(it.s).multiply(it.S0inv).multiply(it.C).multiply(it.T0);
       const parentW = it.t.parent ? wquat(it.t.parent) : new Q();
+      if (it.hipsLocal)
+        it.t.position.copy(it.t.parent.worldToLocal(tgt.hips.localToWorld(it.hipsLocal.clone())));
       it.t.quaternion.copy(parentW.invert().multiply(W));
       it.t.updateMatrixWorld(true);
       if (it.role === 'hips' && hipsTarget) {

@@ -23,15 +23,16 @@ export interface Character {
 }
 
 /**
- * Hip joints as markers on the pelvis, `up` metres above the thigh bones' origins: the Quaternius animated
+ * Hip joints as markers on the bone the legs hang from (`Body`: in these rigs the `Hips` bone is the pelvis's
+ * sibling, not the legs' parent), `up` metres above the thigh bones' origins: the Quaternius animated
  * characters' `UpperLeg` bones start at the crotch (Male_Casual: 0.440 of the body's height, crotch 0.455;
  * Female_Casual: 0.462, crotch 0.456), where a hip joint centre sits about 0.054 of the height above the crotch
  * (the same artist's modular man: 0.518 against 0.464; the X Bot's `UpLeg` 0.539 H). Measured on the meshes'
  * rest poses (skinned vertices on the mid-line, bone origins), not on any tracker's output.
  */
 const hipsAbove = (up: number): Partial<RigDefinition['gt']> => ({
-  leftThigh: { bone: ['Hips'], from: ['UpperLeg.L'], offset: [0, up, 0] },
-  rightThigh: { bone: ['Hips'], from: ['UpperLeg.R'], offset: [0, up, 0] },
+  leftThigh: { bone: ['Body'], from: ['UpperLeg.L'], offset: [0, up, 0] },
+  rightThigh: { bone: ['Body'], from: ['UpperLeg.R'], offset: [0, up, 0] },
 });
 
 export const CHARACTERS = {
