@@ -53,11 +53,8 @@ export function normalize(a: Vec3, fallback: Vec3 = [0, 1, 0]): Vec3 {
   return l > 1e-12 ? [a[0] / l, a[1] / l, a[2] / l] : [...fallback];
 }
 
-/** Unit vector along `a`; the zero vector stays zero (no fallback direction). */
-export const unit = (a: Vec3): Vec3 => {
-  const l = length(a) || 1;
-  return [a[0] / l, a[1] / l, a[2] / l];
-};
+/** Unit vector along `a`; the zero vector stays zero (`normalize` with no fallback direction). */
+export const unit = (a: Vec3): Vec3 => normalize(a, [0, 0, 0]);
 
 /** Per index i, the largest value of `x` over the window [i - r, i + r] (clipped to the array). */
 export function movingMax(x: ArrayLike<number>, r: number): Float64Array {

@@ -195,8 +195,7 @@ export function evaluateRendered(
         if (l2 < 100) continue;
         vals.push(((im[il] - p[ia]) * dx + (im[il + 1] - p[ia + 1]) * dy) / l2);
       }
-      vals.sort((x, y) => x - y);
-      return vals.length ? vals[vals.length >> 1] : Number.NaN;
+      return math.median(vals);
     };
     const hipL = along('leftThigh', 'leftShin', 'leftThigh');
     const hipR = along('rightThigh', 'rightShin', 'rightThigh');
