@@ -415,3 +415,44 @@ export function withTruth(est: Frames, truth: Frames, side: 'depth' | 'imagePlan
     return out;
   });
 }
+
+/** Limbs whose depth order `depthOrder` checks: name, near joint, far joint. */
+export const DEPTH_ORDER_LIMBS = [
+  ['thigh', 'leftThigh', 'leftShin'],
+  ['thigh', 'rightThigh', 'rightShin'],
+  ['shin', 'leftShin', 'leftFoot'],
+  ['shin', 'rightShin', 'rightFoot'],
+  ['upper arm', 'leftUpperArm', 'leftForearm'],
+  ['upper arm', 'rightUpperArm', 'rightForearm'],
+  ['forearm', 'leftForearm', 'leftHand'],
+  ['forearm', 'rightForearm', 'rightHand'],
+] as const satisfies readonly (readonly [string, RecordedJoint, RecordedJoint])[];
+
+export type DepthOrderLimb = (typeof DEPTH_ORDER_LIMBS)[number][0];
+
+/** Per limb kind (both sides pooled): frames counted, and of those with the far end on the wrong side. */
+export type DepthOrder = Record<DepthOrderLimb, { wrong: number; counted: number }>;
+
+/**
+ * Limb depth order in camera space (Z along the camera's axis): per limb, the frames where the truth's far
+ * joint is clearly in front of or behind its near joint (depth offset ≥ `minShare` of the bone's length: a
+ * limb near the image plane has no order to get wrong), and of those the frames where the estimate puts it
+ * on the other side. What the picture cannot tell and a solve most often gets wrong (a knee in front of the
+ * hip instead of behind it).
+ */
+export function depthOrder(est: Frames, truth: Frames, minShare = 0.35): DepthOrder {
+  const out = Object.fromEntries(DEPTH_ORDER_LIMBS.map(([k]) => [k, { wrong: 0, counted: 0 }])) as DepthOrder;
+  for (const [kind, a, b] of DEPTH_ORDER_LIMBS) {
+    const ia = jointIndexOf(a);
+    const ib = jointIndexOf(b);
+    for (const f of both(est, truth)) {
+      const t = truth[f]!;
+      const e = est[f]!;
+      const dz = t[ib * 3 + 2] - t[ia * 3 + 2];
+      if (Math.abs(dz) < minShare * math.distance(jointAt(t, ia), jointAt(t, ib))) continue;
+      out[kind].counted++;
+      if (Math.sign(e[ib * 3 + 2] - e[ia * 3 + 2]) !== Math.sign(dz)) out[kind].wrong++;
+    }
+  }
+  return out;
+}

@@ -81,6 +81,8 @@ export interface ClipResult {
   detection2d?: number;
   /** Solved PA-MPJPE with the truth's depths, and with the truth's image-plane positions (`withTruth`), mm. */
   withTruth?: { depth: number; imagePlane: number };
+  /** Limb depth order in camera space against the truth's (`depthOrder`), raw BlazePose and solved. */
+  depthOrder?: { raw: M.DepthOrder; solved: M.DepthOrder };
   /** The solver's detected foot contacts against the truth's, frame by frame (`contactAgreement`). */
   contacts?: M.ContactAgreement;
   notes: string[];
@@ -231,6 +233,10 @@ export function evaluateRendered(
     perAngle,
     detection2d,
     withTruth: { depth: withTruthPa('depth'), imagePlane: withTruthPa('imagePlane') },
+    depthOrder: {
+      raw: M.depthOrder(cut(raw.camera), camTruth),
+      solved: M.depthOrder(cut(solvedCam), camTruth),
+    },
     ...(solved.clip.contacts
       ? {
           contacts: M.contactAgreement(
@@ -440,6 +446,7 @@ export function clipMarkdown(r: ClipResult): string {
         lines.push(
           `\nsolved PA-MPJPE with the truth's depths ${fmt(r.withTruth.depth)} mm, with its image-plane positions ${fmt(r.withTruth.imagePlane)} mm`,
         );
+      if (r.depthOrder) lines.push(`\n${depthOrderLine(r.depthOrder)}`);
       if (r.contacts) {
         const c = M.contactScores(r.contacts);
         lines.push(
@@ -464,6 +471,30 @@ export function clipMarkdown(r: ClipResult): string {
   return lines.join('\n');
 }
 
+/** Depth-order results of several clips added up per limb kind. */
+function poolDepthOrder(list: (M.DepthOrder | undefined)[]): M.DepthOrder {
+  const out = Object.fromEntries(
+    M.DEPTH_ORDER_LIMBS.map(([k]) => [k, { wrong: 0, counted: 0 }]),
+  ) as M.DepthOrder;
+  for (const d of list) {
+    if (!d) continue;
+    for (const k of Object.keys(out) as M.DepthOrderLimb[]) {
+      out[k].wrong += d[k].wrong;
+      out[k].counted += d[k].counted;
+    }
+  }
+  return out;
+}
+
+/** "far end on the wrong side of the near one in depth: thigh 11 → 5 % of 812 frames, …" (raw → solved). */
+function depthOrderLine(d: { raw: M.DepthOrder; solved: M.DepthOrder }): string {
+  const pct = (x: { wrong: number; counted: number }) => (x.counted ? fmt((100 * x.wrong) / x.counted) : '–');
+  const parts = (Object.keys(d.solved) as M.DepthOrderLimb[]).map(
+    (k) => `${k} ${pct(d.raw[k])} → ${pct(d.solved[k])} % of ${d.solved[k].counted}`,
+  );
+  return `limb far end on the wrong side of the near one in depth (raw → solved; frames where the truth's depth offset is ≥ 35 % of the bone): ${parts.join(', ')}`;
+}
+
 export interface Summary {
   rendered: {
     raw: MetricRow;
@@ -472,6 +503,8 @@ export interface Summary {
     frames: number;
     /** Frame-weighted mean of the clips' `withTruth` (mm). */
     withTruth?: { depth: number; imagePlane: number };
+    /** The clips' limb depth order pooled (frames of all clips). */
+    depthOrder?: { raw: M.DepthOrder; solved: M.DepthOrder };
     /** The clips' contact agreement pooled (frames of both feet). */
     contacts?: M.ContactAgreement;
   };
@@ -543,6 +576,14 @@ export function summarize(
       clips: ren.length,
       frames,
       ...(wt.length ? { withTruth: { depth: wtMean('depth'), imagePlane: wtMean('imagePlane') } } : {}),
+      ...(ren.some((r) => r.depthOrder)
+        ? {
+            depthOrder: {
+              raw: poolDepthOrder(ren.map((r) => r.depthOrder?.raw)),
+              solved: poolDepthOrder(ren.map((r) => r.depthOrder?.solved)),
+            },
+          }
+        : {}),
       ...(ren.some((r) => r.contacts)
         ? {
             contacts: ren.reduce(
@@ -645,6 +686,12 @@ export function summaryMarkdown(s: Summary): string {
   if (s.rendered.withTruth) {
     out.push(
       `Where the rendered error is: solved PA-MPJPE ${fmt(s.rendered.solved.paMpjpe)} mm; with the truth's camera depths ${fmt(s.rendered.withTruth.depth)} mm, with the truth's image-plane positions ${fmt(s.rendered.withTruth.imagePlane)} mm (each joint relative to the pelvis, camera axes).`,
+    );
+    out.push('');
+  }
+  if (s.rendered.depthOrder) {
+    out.push(
+      `Limb depth order (rendered, both sides and all clips pooled): ${depthOrderLine(s.rendered.depthOrder)}.`,
     );
     out.push('');
   }

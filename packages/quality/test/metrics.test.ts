@@ -8,6 +8,7 @@ import {
   contactAgreement,
   contactScores,
   coverage,
+  depthOrder,
   EVAL_JOINTS,
   type Frames,
   footContacts,
@@ -303,6 +304,43 @@ describe('where the error is (withTruth)', () => {
     const gap: Frames = [...est];
     gap[3] = null;
     expect(withTruth(gap, truth, 'depth')[3]).toBeNull();
+  });
+});
+
+describe('limb depth order (depthOrder)', () => {
+  it("counts frames where a limb's far end is clearly off the image plane, and those the estimate puts on the wrong side", () => {
+    // Camera axes, Z along the view. The left knee swings from 30 cm in front of the hip to 30 cm behind it
+    // over 21 frames (thigh 43 cm: |dz| ≥ 35 % of it in the frames with |dz| ≥ 0.15 m); the estimate mirrors
+    // the knee's depth in frames 0–4 and is right otherwise. Everything else sits in the image plane.
+    const hip = jointIndexOf('leftThigh');
+    const knee = jointIndexOf('leftShin');
+    const truth: Frames = [];
+    const est: Frames = [];
+    let expected = 0;
+    let wrongExpected = 0;
+    for (let f = 0; f <= 20; f++) {
+      const dz = 0.3 - 0.03 * f;
+      const t = new Float64Array(J * 3);
+      for (let j = 0; j < J; j++) math.writeVec3(t, j, [0.1 * j, -0.2 * j, 3]);
+      const h = math.readVec3(t, hip);
+      const drop = Math.sqrt(0.43 ** 2 - dz ** 2);
+      math.writeVec3(t, knee, [h[0], h[1] + drop, h[2] + dz]);
+      const e = Float64Array.from(t);
+      if (f < 5) e[knee * 3 + 2] = h[2] - dz;
+      truth.push(t);
+      est.push(e);
+      if (Math.abs(dz) >= 0.35 * 0.43) {
+        expected++;
+        if (f < 5) wrongExpected++;
+      }
+    }
+    const d = depthOrder(est, truth);
+    expect(d.thigh.counted).toBe(expected);
+    expect(d.thigh.wrong).toBe(wrongExpected);
+    expect(wrongExpected).toBe(5);
+    // Limbs in the image plane have no order to get wrong.
+    expect(d['upper arm']).toEqual({ wrong: 0, counted: 0 });
+    expect(depthOrder(truth, truth).thigh.wrong).toBe(0);
   });
 });
 
