@@ -101,10 +101,7 @@ function withStatementCache(native: SqliteDatabase.Database, max = 500) {
   };
   const cache = new Map<string, Entry>();
   const entry = (sqlText: string): Entry => {
-    // Kysely opens transactions with a deferred `begin`: one that reads first and writes later, after another
-    // process (a worker) committed a write in between, fails at once with SQLITE_BUSY in WAL mode (busy_timeout
-    // does not wait for that case). `begin immediate` takes the write lock at the start and waits for it.
-    const stmt = native.prepare(/^\s*begin\s*$/i.test(sqlText) ? 'begin immediate' : sqlText);
+    const stmt = native.prepare(sqlText);
     const toRow = stmt.reader ? rowBuilder(stmt) : null;
     if (toRow) stmt.raw(true);
     return { stmt, toRow, ddl: /^\s*(create|alter|drop)\b/i.test(sqlText) };
